@@ -1,0 +1,12 @@
+"""dominotable: the software of an instrumented domino bar table."""
+
+from .errors import BadOption, DominoError, DuplicateTile, IllegalMove, InvalidNotation, UnknownGame
+from .game import Game, Move
+from .registry import game_names, get_game
+from .tiles import DOUBLE_SIX, DominoSet, Tile
+
+__all__ = [
+    "BadOption", "DominoError", "DuplicateTile", "IllegalMove", "InvalidNotation", "UnknownGame",
+    "Game", "Move", "game_names", "get_game", "DOUBLE_SIX", "DominoSet", "Tile",
+]
+__version__ = "0.1.0"

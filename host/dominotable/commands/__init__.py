@@ -1,0 +1,1 @@
+"""One module per CLI command; each defines `register(subparsers)` and is found automatically."""
