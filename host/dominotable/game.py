@@ -117,11 +117,15 @@ class Game(ABC):
     def is_legal(self, move: Move) -> bool:
         return self.why_illegal(move) is None
 
-    def push(self, move: Move) -> None:
-        """Play `move`, or raise IllegalMove (naming rule and tile) leaving the state unchanged."""
-        error = self.why_illegal(move)
-        if error is not None:
-            raise error
+    def push(self, move: Move, trusted: bool = False) -> None:
+        """Play `move`, or raise IllegalMove (naming rule and tile) leaving the state unchanged.
+
+        `trusted=True` skips the check, for a move just taken from `legal_moves()` (bots, playouts).
+        """
+        if not trusted:
+            error = self.why_illegal(move)
+            if error is not None:
+                raise error
         self._history.append((move, self.state.copy()))
         self._apply(move)
 

@@ -1,0 +1,121 @@
+"""The tray application: reader self-test, scanning, and the wire protocol towards the host.
+
+Hardware-free: `bus` is the reader array (the Pico's SPI + decoders, or the emulated array),
+`out(bytes)` writes to the host, `clock_ms()` is a monotonic millisecond clock. The Pico glue
+(firmware/main.py) and the host's virtual tray both drive it with `feed()` and `poll()`.
+"""
+
+from dominotray import pins, wire
+from dominotray.mfrc522 import MFRC522
+from dominotray.scanner import Scanner, grid_neighbours
+
+FW_VERSION = (0, 1, 0)
+
+
+class TrayApp:
+    def __init__(self, bus, out, clock_ms, board_id=b"emulated", fw=FW_VERSION,
+                 cols=pins.COLS, rows=pins.ROWS, pad_cells=pins.PAD_CELLS,
+                 heartbeat_ms=5000, settle_ms=300, restart=None, **scan_options):
+        if cols * rows + pad_cells != bus.cells:
+            raise ValueError("a %dx%d grid and %d pad cells need %d readers; the bus has %d" % (
+                cols, rows, pad_cells, cols * rows + pad_cells, bus.cells))
+        self.bus = bus
+        self.out = out
+        self.clock_ms = clock_ms
+        self.board_id = bytes(board_id)
+        self.fw = fw
+        self.neighbours = grid_neighbours(cols, rows, pad_cells)
+        self.pad = tuple(range(cols * rows, bus.cells))
+        self.heartbeat_ms = heartbeat_ms
+        self.settle_ms = settle_ms
+        self.restart = restart  # callable for RESTART (machine.reset on the Pico)
+        self.scan_options = scan_options
+        self.driver = MFRC522(bus)
+        self.decoder = wire.Decoder(types=wire.TO_TRAY, parse=True)
+        self.ignored = 0  # well-formed requests that could not be carried out
+        self.boot()
+
+    def boot(self):
+        """Self-test every reader, announce ourselves, and start the first sweep."""
+        self.framer = wire.Framer()
+        self.passed = [self.driver.init(cell) for cell in range(self.bus.cells)]
+        self.scanner = Scanner(self.driver, self.neighbours, self.clock_ms, self.passed,
+                               always_hot=self.pad, **self.scan_options)
+        self.booted = False
+        self.snapshot_wanted = False
+        self.burst = False
+        self.last_change_ms = self.last_snapshot_ms = self.clock_ms()
+        self.send_hello()
+
+    # --- output --------------------------------------------------------------------------
+
+    def send(self, kind, body):
+        self.out(self.framer.frame(kind, body))
+
+    def send_hello(self):
+        self.send(wire.HELLO, wire.encode_hello(self.fw, self.board_id, self.bus.cells, self.passed))
+
+    def send_snapshot(self, reason):
+        self.send(wire.SNAPSHOT, wire.encode_snapshot(reason, self.scanner.state))
+        self.last_snapshot_ms = self.clock_ms()
+
+    def send_changes(self, events):
+        for i in range(0, len(events), 255):
+            self.send(wire.CHANGES, wire.encode_changes(events[i:i + 255]))
+
+    # --- input ---------------------------------------------------------------------------
+
+    def feed(self, data):
+        """Bytes from the host: act on every complete, valid request."""
+        for kind, _seq, message in self.decoder.feed(data):
+            if kind == wire.GET_HELLO:
+                self.send_hello()
+            elif kind == wire.GET_SNAPSHOT:
+                if self.booted:
+                    self.send_snapshot(wire.REQUESTED)
+                else:
+                    self.snapshot_wanted = True  # answered once the boot sweep is done
+            elif kind == wire.RESET_READER:
+                self.reset_reader(message)
+            elif kind == wire.RESTART:
+                if self.restart is not None:
+                    self.restart()
+                else:
+                    self.boot()
+                return  # a restarted board has forgotten the rest of the input
+
+    def reset_reader(self, cell):
+        if not 0 <= cell < self.bus.cells:
+            self.ignored += 1
+            return
+        ok = self.driver.init(cell)
+        self.passed[cell] = ok
+        self.scanner.set_usable(cell, ok)
+
+    # --- scanning ------------------------------------------------------------------------
+
+    def poll(self):
+        """One scheduler step: read one cell, then send whatever became due."""
+        scanner = self.scanner
+        scanner.step()
+        now = self.clock_ms()
+        if scanner.changes:
+            events = scanner.changes
+            scanner.changes = []
+            if self.booted:
+                self.send_changes(events)
+                self.burst = True
+                self.last_change_ms = now
+        if not self.booted:
+            if scanner.settled:
+                self.booted = True
+                self.send_snapshot(wire.BOOT)
+                if self.snapshot_wanted:
+                    self.snapshot_wanted = False
+                    self.send_snapshot(wire.REQUESTED)
+            return
+        if self.burst and not scanner.pending and now - self.last_change_ms >= self.settle_ms:
+            self.burst = False
+            self.send_snapshot(wire.AFTER_CHANGES)
+        elif now - self.last_snapshot_ms >= self.heartbeat_ms:
+            self.send_snapshot(wire.HEARTBEAT)

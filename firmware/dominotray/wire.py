@@ -1,0 +1,443 @@
+"""Wire protocol v1 between the tray (firmware) and the host: one codec for both sides.
+
+Written in the subset of Python that runs on MicroPython and CPython alike (no dataclasses,
+no typing, positional `to_bytes` arguments, bytes/bytearray only). hardware/PROTOCOL.md
+describes the format; this module is its reference implementation.
+
+Frame on the wire: COBS(payload) + b"\\x00"; payload = type u8, seq u8, body, CRC-16/CCITT-FALSE
+(big-endian) over type+seq+body.
+"""
+
+try:  # CPython: the C implementation of the same CRC (CCITT, poly 0x1021, not reflected).
+    from binascii import crc_hqx as _crc_hqx
+except ImportError:  # MicroPython's binascii has no crc_hqx.
+    _crc_hqx = None
+
+PROTO = 1
+MAX_PAYLOAD = 2048
+MAX_UID = 10  # ISO 14443 UIDs are 4, 7 or 10 bytes; NTAG213 has 7.
+# A COBS frame adds one code byte per 254 payload bytes (and one to start).
+MAX_ENCODED = MAX_PAYLOAD + MAX_PAYLOAD // 254 + 1
+
+# Firmware -> host
+HELLO = 0x01
+SNAPSHOT = 0x02
+CHANGES = 0x03
+# Host -> firmware
+GET_HELLO = 0x81
+GET_SNAPSHOT = 0x82
+RESET_READER = 0x83
+RESTART = 0x84
+
+FROM_TRAY = (HELLO, SNAPSHOT, CHANGES)
+TO_TRAY = (GET_HELLO, GET_SNAPSHOT, RESET_READER, RESTART)
+NAMES = {
+    HELLO: "HELLO", SNAPSHOT: "SNAPSHOT", CHANGES: "CHANGES", GET_HELLO: "GET_HELLO",
+    GET_SNAPSHOT: "GET_SNAPSHOT", RESET_READER: "RESET_READER", RESTART: "RESTART",
+}
+
+# Cell status
+EMPTY = 0
+TAG = 1
+FAULT = 2
+
+# Snapshot reasons
+REQUESTED = 0
+HEARTBEAT = 1
+AFTER_CHANGES = 2
+BOOT = 3
+REASONS = ("requested", "heartbeat", "after-changes", "boot")
+
+ERROR_KINDS = ("cobs", "crc", "short", "long", "type", "body")
+
+
+class WireError(ValueError):
+    """A malformed frame or body; `kind` is one of ERROR_KINDS."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+# --- CRC-16/CCITT-FALSE -------------------------------------------------------------------
+
+def _make_table():
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return table
+
+
+_TABLE = _make_table()
+
+
+def crc16_py(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE by table (the MicroPython path). crc16_py(b"123456789") == 0x29B1."""
+    table = _TABLE
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+    return crc
+
+
+if _crc_hqx is None:
+    crc16 = crc16_py
+else:
+    def crc16(data, crc=0xFFFF):
+        return _crc_hqx(data, crc)
+
+
+# --- COBS ---------------------------------------------------------------------------------
+
+def cobs_encode(data):
+    """Consistent Overhead Byte Stuffing: the result holds no zero byte."""
+    data = bytes(data)
+    out = bytearray()
+    start = 0
+    n = len(data)
+    while True:
+        end = data.find(b"\x00", start)
+        if end < 0:
+            end = n
+        full = False
+        while end - start >= 254:  # a full block: code 255, no zero implied after it
+            out.append(255)
+            out.extend(data[start:start + 254])
+            start += 254
+            full = True
+        if full and start == n:  # the data ends with a full block: no final code needed
+            return bytes(out)
+        out.append(end - start + 1)
+        out.extend(data[start:end])
+        if end == n:
+            return bytes(out)
+        start = end + 1
+
+
+def cobs_decode(data):
+    """Invert cobs_encode; raises WireError("cobs") on a zero byte or a code past the end."""
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0:
+            raise WireError("cobs", "zero byte inside a COBS frame")
+        end = i + code
+        if end > n:
+            raise WireError("cobs", "COBS block runs past the end of the frame")
+        out.extend(data[i + 1:end])
+        i = end
+        if code < 255 and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+# --- frames -------------------------------------------------------------------------------
+
+def frame(kind, seq, body=b""):
+    """One complete frame, ready to write: COBS(payload) + 0x00."""
+    payload = bytearray((kind, seq & 0xFF))
+    payload.extend(body)
+    if len(payload) + 2 > MAX_PAYLOAD:
+        raise WireError("long", "payload of %d bytes exceeds %d" % (len(payload) + 2, MAX_PAYLOAD))
+    payload.extend(crc16(payload).to_bytes(2, "big"))
+    return cobs_encode(bytes(payload)) + b"\x00"
+
+
+class Framer:
+    """Frames messages for one direction, keeping that direction's sequence counter."""
+
+    def __init__(self, seq=0):
+        self.seq = seq & 0xFF
+
+    def frame(self, kind, body=b""):
+        data = frame(kind, self.seq, body)
+        self.seq = (self.seq + 1) & 0xFF
+        return data
+
+
+def parse_payload(payload, types=None, message=False):
+    """(type, seq, body) from a decoded payload, or WireError naming the problem. The body
+    is always parsed to validate it; with message=True the parsed message replaces it."""
+    if len(payload) < 4:
+        raise WireError("short", "payload of %d bytes is shorter than 4" % len(payload))
+    if len(payload) > MAX_PAYLOAD:
+        raise WireError("long", "payload of %d bytes exceeds %d" % (len(payload), MAX_PAYLOAD))
+    if crc16(payload[:-2]) != (payload[-2] << 8 | payload[-1]):
+        raise WireError("crc", "CRC mismatch")
+    kind = payload[0]
+    if kind not in NAMES or (types is not None and kind not in types):
+        raise WireError("type", "unexpected frame type 0x%02x" % kind)
+    body = payload[2:-2]
+    parsed = decode_body(kind, body)  # raises WireError("body")
+    return kind, payload[1], parsed if message else body
+
+
+class Decoder:
+    """Streaming frame decoder: feed() bytes in any chunking, get complete valid frames.
+
+    Returns (type, seq, body) tuples; with parse=True the third item is the decoded message
+    instead of the raw body. Every malformed frame is dropped whole and counted in `errors`
+    by kind; the decoder resynchronises at the next 0x00 and never raises.
+    """
+
+    def __init__(self, types=None, parse=False):
+        self.types = types
+        self.parse = parse
+        self.errors = {}
+        for kind in ERROR_KINDS:
+            self.errors[kind] = 0
+        self.frames = 0
+        self._buf = bytearray()
+        self._skipping = False  # inside an over-long frame: drop until the next delimiter
+
+    def error_count(self):
+        return sum(self.errors.values())
+
+    def feed(self, data):
+        if not isinstance(data, bytes):
+            data = bytes(data)  # MicroPython's bytearray has no find()
+        out = []
+        start = 0
+        n = len(data)
+        while start < n:
+            end = data.find(b"\x00", start)
+            if end < 0:
+                if not self._skipping:
+                    self._buf.extend(data[start:])
+                    if len(self._buf) > MAX_ENCODED:
+                        self.errors["long"] += 1
+                        self._buf = bytearray()
+                        self._skipping = True
+                break
+            if self._skipping:
+                self._skipping = False
+            else:
+                self._buf.extend(data[start:end])
+                if len(self._buf) > MAX_ENCODED:
+                    self.errors["long"] += 1
+                elif self._buf:  # empty chunks (repeated delimiters) are idle filler
+                    self._take(bytes(self._buf), out)
+            self._buf = bytearray()
+            start = end + 1
+        return out
+
+    def _take(self, encoded, out):
+        try:
+            kind, seq, body = parse_payload(cobs_decode(encoded), self.types, self.parse)
+        except WireError as exc:
+            self.errors[exc.kind] += 1
+            return
+        except Exception:  # defensive: a decoder must never raise on input
+            self.errors["body"] += 1
+            return
+        self.frames += 1
+        out.append((kind, seq, body))
+
+
+# --- messages -----------------------------------------------------------------------------
+
+class Hello:
+    """The tray's HELLO: protocol and firmware versions, board id, cell count, self-test."""
+
+    def __init__(self, proto, fw, board_id, cells, passed):
+        self.proto = proto
+        self.fw = tuple(fw)
+        self.board_id = bytes(board_id)
+        self.cells = cells
+        self.passed = list(passed)  # passed[i]: reader i passed its self-test
+
+    def failed_cells(self):
+        return [i for i in range(self.cells) if not self.passed[i]]
+
+    def __eq__(self, other):
+        return isinstance(other, Hello) and (self.proto, self.fw, self.board_id, self.cells, self.passed) == (
+            other.proto, other.fw, other.board_id, other.cells, other.passed)
+
+    def __repr__(self):
+        return "Hello(proto=%d, fw=%d.%d.%d, board=%s, cells=%d, failed=%r)" % (
+            (self.proto,) + self.fw + (self.board_id.hex(), self.cells, self.failed_cells()))
+
+
+class Snapshot:
+    """Every cell: `cells[i]` is (status, uid) with uid b"" unless status == TAG."""
+
+    def __init__(self, reason, cells):
+        self.reason = reason
+        self.cells = cells
+
+    def __eq__(self, other):
+        return isinstance(other, Snapshot) and self.reason == other.reason and self.cells == other.cells
+
+    def __repr__(self):
+        tags = sum(1 for status, _ in self.cells if status == TAG)
+        faults = sum(1 for status, _ in self.cells if status == FAULT)
+        return "Snapshot(%s, cells=%d, tags=%d, faults=%d)" % (
+            REASONS[self.reason], len(self.cells), tags, faults)
+
+
+def _bitmap(bits):
+    out = bytearray((len(bits) + 7) // 8)
+    for i in range(len(bits)):
+        if bits[i]:
+            out[i >> 3] |= 1 << (i & 7)
+    return bytes(out)
+
+
+def _put_cell(out, status, uid):
+    if status == TAG:
+        if not 1 <= len(uid) <= MAX_UID:
+            raise WireError("body", "UID of %d bytes (1 to %d allowed)" % (len(uid), MAX_UID))
+        out.append(TAG)
+        out.append(len(uid))
+        out.extend(uid)
+    elif status == EMPTY or status == FAULT:
+        out.append(status)
+    else:
+        raise WireError("body", "unknown cell status %r" % (status,))
+
+
+def _get_cell(body, i):
+    """(status, uid, next index) for the cell entry at body[i]."""
+    status = body[i]
+    if status == TAG:
+        if i + 1 >= len(body):
+            raise WireError("body", "UID length missing")
+        n = body[i + 1]
+        if not 1 <= n <= MAX_UID or i + 2 + n > len(body):
+            raise WireError("body", "bad UID length %d" % n)
+        return TAG, bytes(body[i + 2:i + 2 + n]), i + 2 + n
+    if status == EMPTY or status == FAULT:
+        return status, b"", i + 1
+    raise WireError("body", "unknown cell status %d" % status)
+
+
+def encode_hello(fw, board_id, cells, passed, proto=PROTO):
+    if len(passed) != cells:
+        raise WireError("body", "self-test list has %d entries for %d cells" % (len(passed), cells))
+    body = bytearray((proto, fw[0], fw[1], fw[2], len(board_id)))
+    body.extend(board_id)
+    body.extend(cells.to_bytes(2, "big"))
+    body.extend(_bitmap(passed))
+    return bytes(body)
+
+
+def decode_hello(body):
+    if len(body) < 5 or len(body) < 5 + body[4] + 2:
+        raise WireError("body", "HELLO too short")
+    n = body[4]
+    cells = body[5 + n] << 8 | body[6 + n]
+    bitmap = body[7 + n:]
+    if len(bitmap) != (cells + 7) // 8:
+        raise WireError("body", "HELLO self-test bitmap has %d bytes for %d cells" % (len(bitmap), cells))
+    passed = [bool(bitmap[i >> 3] & (1 << (i & 7))) for i in range(cells)]
+    return Hello(body[0], (body[1], body[2], body[3]), bytes(body[5:5 + n]), cells, passed)
+
+
+def encode_snapshot(reason, cells):
+    """`cells`: a sequence of (status, uid)."""
+    body = bytearray((reason,))
+    body.extend(len(cells).to_bytes(2, "big"))
+    for status, uid in cells:
+        _put_cell(body, status, uid)
+    return bytes(body)
+
+
+def decode_snapshot(body):
+    if len(body) < 3:
+        raise WireError("body", "SNAPSHOT too short")
+    body = bytes(body)
+    reason = body[0]
+    if reason >= len(REASONS):
+        raise WireError("body", "unknown snapshot reason %d" % reason)
+    count = body[1] << 8 | body[2]
+    cells = []
+    add = cells.append
+    empty = (EMPTY, b"")
+    fault = (FAULT, b"")
+    i = 3
+    n = len(body)
+    for _ in range(count):  # inlined: this loop is the host's decoding cost
+        if i >= n:
+            raise WireError("body", "SNAPSHOT ends after %d of %d cells" % (len(cells), count))
+        status = body[i]
+        if status == EMPTY:
+            add(empty)
+            i += 1
+        elif status == TAG:
+            size = body[i + 1] if i + 1 < n else 0
+            end = i + 2 + size
+            if not 1 <= size <= MAX_UID or end > n:
+                raise WireError("body", "bad UID length %d" % size)
+            add((TAG, body[i + 2:end]))
+            i = end
+        elif status == FAULT:
+            add(fault)
+            i += 1
+        else:
+            raise WireError("body", "unknown cell status %d" % status)
+    if i != n:
+        raise WireError("body", "SNAPSHOT has %d bytes after its last cell" % (n - i))
+    return Snapshot(reason, cells)
+
+
+def encode_changes(events):
+    """`events`: a sequence of (cell, status, uid), at most 255."""
+    if len(events) > 255:
+        raise WireError("body", "%d change events in one frame (255 allowed)" % len(events))
+    body = bytearray((len(events),))
+    for cell, status, uid in events:
+        body.extend(cell.to_bytes(2, "big"))
+        _put_cell(body, status, uid)
+    return bytes(body)
+
+
+def decode_changes(body):
+    if len(body) < 1:
+        raise WireError("body", "CHANGES too short")
+    events = []
+    i = 1
+    n = len(body)
+    for _ in range(body[0]):
+        if i + 3 > n:
+            raise WireError("body", "CHANGES ends after %d of %d events" % (len(events), body[0]))
+        cell = body[i] << 8 | body[i + 1]
+        status, uid, i = _get_cell(body, i + 2)
+        events.append((cell, status, uid))
+    if i != n:
+        raise WireError("body", "CHANGES has %d bytes after its last event" % (n - i))
+    return events
+
+
+def encode_reset_reader(cell):
+    return cell.to_bytes(2, "big")
+
+
+def decode_reset_reader(body):
+    if len(body) != 2:
+        raise WireError("body", "RESET_READER body must be 2 bytes, not %d" % len(body))
+    return body[0] << 8 | body[1]
+
+
+def _decode_empty(body):
+    if len(body):
+        raise WireError("body", "expected an empty body, got %d bytes" % len(body))
+    return None
+
+
+_DECODERS = {
+    HELLO: decode_hello, SNAPSHOT: decode_snapshot, CHANGES: decode_changes,
+    GET_HELLO: _decode_empty, GET_SNAPSHOT: _decode_empty, RESET_READER: decode_reset_reader,
+    RESTART: _decode_empty,
+}
+
+
+def decode_body(kind, body):
+    """The message for a frame body: Hello, Snapshot, list of changes, a cell, or None."""
+    decoder = _DECODERS.get(kind)
+    if decoder is None:
+        raise WireError("type", "unknown frame type 0x%02x" % kind)
+    return decoder(body)

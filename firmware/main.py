@@ -1,0 +1,91 @@
+"""Pico glue: SPI and chip-select decoders, USB serial, watchdog. The only module that
+imports `machine`; everything else runs unchanged in the host's virtual tray.
+
+Pins come from dominotray/pins.py, generated from hardware/wiring.toml.
+"""
+
+import select
+import sys
+import time
+
+import machine
+import micropython
+from machine import SPI, WDT, Pin
+
+from dominotray import pins
+from dominotray.app import TrayApp
+
+WATCHDOG_MS = 5000  # a boot self-test of every reader takes well under a second
+GRACE_MS = 2000  # after a reset, Ctrl-C still reaches the REPL this long (README: Deploy)
+
+
+class PicoBus:
+    """The reader array on the shared SPI bus; a cell is selected through the decoders."""
+
+    cells = pins.CELLS
+
+    def __init__(self):
+        self.spi = SPI(pins.SPI_ID, baudrate=pins.SPI_BAUDRATE, polarity=pins.SPI_POLARITY,
+                       phase=pins.SPI_PHASE, sck=Pin(pins.SCK), mosi=Pin(pins.MOSI),
+                       miso=Pin(pins.MISO))
+        self.strobe = Pin(pins.STROBE, Pin.OUT, value=1)
+        # Address bits 0-3 pick the decoder output, bits 4-7 the decoder (pins.SELECT).
+        self.address = [Pin(p, Pin.OUT, value=0) for p in pins.LINE_ADDRESS + pins.BANK_ADDRESS]
+        self.code = 0
+        reset = Pin(pins.RESET, Pin.OUT, value=0)  # hard-reset every reader once
+        time.sleep_ms(2)
+        reset.value(1)
+        time.sleep_ms(50)
+
+    def xfer(self, cell, data):
+        code = pins.SELECT[cell]
+        if code != self.code:  # the driver talks to one reader many times in a row
+            changed = code ^ self.code
+            for bit in range(8):
+                if changed & (1 << bit):
+                    self.address[bit].value((code >> bit) & 1)
+            self.code = code
+        rx = bytearray(len(data))
+        self.strobe.value(0)
+        try:
+            self.spi.write_readinto(data, rx)
+        finally:
+            self.strobe.value(1)
+        return rx
+
+
+class Clock:
+    """Milliseconds since boot that never wrap (time.ticks_ms wraps after ~12 days)."""
+
+    def __init__(self):
+        self.last = time.ticks_ms()
+        self.total = 0
+
+    def ms(self):
+        now = time.ticks_ms()
+        self.total += time.ticks_diff(now, self.last)
+        self.last = now
+        return self.total
+
+
+def main():
+    time.sleep_ms(GRACE_MS)
+    micropython.kbd_intr(-1)  # from now on 0x03 in a frame is data, not Ctrl-C
+    wdt = WDT(timeout=WATCHDOG_MS)
+    stdin = sys.stdin.buffer
+    stdout = sys.stdout.buffer
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    app = TrayApp(PicoBus(), stdout.write, Clock().ms, board_id=machine.unique_id(),
+                  restart=machine.reset)
+    while True:
+        wdt.feed()
+        for _ in range(64):  # whatever the host sent, without blocking
+            if not poller.poll(0):
+                break
+            app.feed(stdin.read(1))
+        app.poll()
+
+
+if __name__ == "__main__":  # as on the board, where main.py runs at boot
+    main()

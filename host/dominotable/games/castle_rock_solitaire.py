@@ -1,0 +1,168 @@
+"""Castle Rock Solitaire (seeds/castle-rock-solitaire.md): Castle Rock's row and captures, alone.
+
+Three tiles start the row; `draw` puts the next boneyard tile at the right end (CRS-4);
+captures are Castle Rock's (CR-5). Options choose when drawing is allowed and what wins.
+
+The `solver` strategy rests on one fact (tested against brute force in the tests): a
+capture never depends on what lies to the right of its tiles, and a draw only adds at the
+right, so any mix of draws and captures can be replayed as "the same draws first, then the
+same captures". Hence with `draw=any-time` the best play needs no look at the boneyard:
+under `win=all-captured` draw everything, then clear the row if the capture analysis says it
+can be cleared; under `win=tableau-empty` clear the row as soon as the row dealt so far can
+be cleared. The clairvoyant (who sees the draw order) can do no better there. With
+`draw=when-blocked` every capture is forced before the next draw, the choice of captures
+matters, and the clairvoyant searches every choice against the known draw order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..capture import Capture, analyse, single_captures, why_not_capture
+from ..errors import IllegalMove
+from ..game import Move
+from ..options import Options, option
+from ..registry import register
+from ..tiles import Tile
+from .castle_rock import DRAW, CaptureRowGame, State, squeeze
+
+ANY_TIME, WHEN_BLOCKED = "any-time", "when-blocked"
+ALL_CAPTURED, TABLEAU_EMPTY = "all-captured", "tableau-empty"
+
+
+@dataclass(frozen=True)
+class SolitaireOptions(Options):
+    set: int = option(6, "domino set: the highest double", choices=(6, 9, 12))
+    draw: str = option(ANY_TIME, "when a tile may be drawn", choices=(ANY_TIME, WHEN_BLOCKED))
+    win: str = option(ALL_CAPTURED, "what wins: every tile captured, or the row emptied at any point",
+                      choices=(ALL_CAPTURED, TABLEAU_EMPTY))
+
+
+def can_win(deck: tuple[Tile, ...], row: tuple[Tile, ...], drawn: int, draw: str, win: str,
+            memo: dict | None = None) -> bool:
+    """Exhaustive search: from this row, with deck[drawn:] still to come in that order, can
+    some sequence of captures and draws win? Exponential with `draw=any-time`, so used there
+    only by tests on small decks; with `draw=when-blocked` it is the clairvoyant's search."""
+    memo = {} if memo is None else memo
+    key = (row, drawn)
+    if key in memo:
+        return memo[key]
+    if not row and (win == TABLEAU_EMPTY or drawn == len(deck)):
+        result = True
+    else:
+        captures = single_captures(row)
+        result = any(can_win(deck, squeeze(row, c), drawn, draw, win, memo) for c in captures)
+        if not result and drawn < len(deck) and (draw == ANY_TIME or not captures):
+            result = can_win(deck, row + (deck[drawn],), drawn + 1, draw, win, memo)
+    memo[key] = result
+    return result
+
+
+def solver_bot(rng: random.Random, clairvoyant: bool = False):
+    """The best play the capture analysis allows without looking at the boneyard; with
+    `clairvoyant`, knowing the draw order (an upper bound on any player)."""
+    memo: dict = {}
+    seen_deck: list = [None]
+    planned: dict = {}  # row -> the next capture of the plan being followed
+
+    def choose(game: CastleRockSolitaire) -> Move:
+        s, opts = game.state, game.options
+        captures = game._row_captures()
+        if clairvoyant and opts.draw == WHEN_BLOCKED and len(captures) > 1:
+            if seen_deck[0] is not s.deck:
+                memo.clear()
+                seen_deck[0] = s.deck
+            for capture in captures:
+                if can_win(s.deck, squeeze(s.row, capture), s.drawn, opts.draw, opts.win, memo):
+                    return capture
+        if game.boneyard() and (opts.draw == ANY_TIME or not captures):
+            if opts.win == ALL_CAPTURED or not captures or not analyse(s.row).clearable:
+                return DRAW
+        return planned.get(s.row) or plan(s.row)
+
+    def plan(row):
+        """First step of a best plan for `row`; remember the rest (a plan depends only on the row)."""
+        planned.clear()
+        for step in analyse(row).best().steps:
+            planned[row] = step
+            row = squeeze(row, step)
+        return next(iter(planned.values()))
+
+    return choose
+
+
+solver_bot.flags = {"clairvoyant": "the solver sees the draw order (an upper bound)"}
+
+
+@register
+class CastleRockSolitaire(CaptureRowGame):
+    name = "castle-rock-solitaire"
+    title = "Castle Rock Solitaire"
+    Options = SolitaireOptions
+    move_words = (DRAW,)
+    strategies = {"solver": solver_bot}
+
+    def _initial_state(self) -> State:
+        self.state = State(deck=self._shuffled("deal"), drawn=0, captured=0, won=False, over=False, caps=None)
+        self.state.row = tuple(self._draw() for _ in range(3))
+        return self.state
+
+    def _moves(self) -> Iterator[Move]:
+        moves = self._row_captures()
+        if self.boneyard() and (self.options.draw == ANY_TIME or not moves):
+            moves += (DRAW,)
+        return iter(moves)
+
+    def _why_illegal(self, move: Move) -> IllegalMove | None:
+        s = self.state
+        if isinstance(move, Capture):
+            return why_not_capture(s.row, move)
+        if move == DRAW:
+            if not self.boneyard():
+                return IllegalMove("the boneyard is empty; nothing to draw", rule="CRS-4.1")
+            if self.options.draw == WHEN_BLOCKED:
+                available = self._row_captures()
+                if available:
+                    return IllegalMove(f"draw only when no capture is left, and {available[0]} is available",
+                                       rule="CRS-4.2", tile=available[0].tiles[0])
+            return None
+        tile = getattr(move, "tile", None)
+        return IllegalMove(f"tiles come only from the boneyard (draw), so {move} cannot be placed",
+                           rule="CRS-4.1", tile=tile)
+
+    def _apply(self, move: Move) -> None:
+        s = self.state
+        if move is DRAW:
+            self._extend_row(self._draw())
+        else:
+            s.captured += self._capture(move)
+            if not s.row and (self.options.win == TABLEAU_EMPTY or not self.boneyard()):
+                s.won = s.over = True
+                return
+        if not self.boneyard() and not self._row_captures():
+            s.over = True
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.state.over else 0
+
+    @property
+    def scores(self) -> list[int]:
+        return [self.state.captured]
+
+    def is_over(self) -> bool:
+        return self.state.over
+
+    def winners(self) -> list[int]:
+        return [0] if self.state.won else []
+
+    def heuristic(self, side: int) -> float:
+        return self.state.captured
+
+    def __str__(self) -> str:
+        s = self.state
+        result = " - won" if s.won else " - lost" if s.over else ""
+        return (f"{self.title} (draw {self.options.draw}, win {self.options.win}){result}\n"
+                f"  {self.row_text()}\n  boneyard {self.boneyard()}, captured {s.captured}")

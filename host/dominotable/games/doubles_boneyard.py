@@ -1,0 +1,291 @@
+"""Doubles in the Boneyard: a three-player line game without doubles, match to 200.
+
+Rule numbers (DB-x.y) refer to seeds/doubles-in-the-boneyard.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..errors import IllegalMove, InvalidNotation
+from ..game import Game, Move
+from ..line import END_NAMES, LEFT, RIGHT, Line, split_end
+from ..options import Options, option
+from ..registry import register
+from ..tiles import Tile, fmt
+
+SEATS = 3
+
+
+@dataclass(frozen=True)
+class Play(Move):
+    tile: Tile
+    end: int | None = None  # None: the first tile, or the short form when one end fits
+
+    def __str__(self) -> str:
+        if self.end == LEFT:
+            return f"<{self.tile}"
+        if self.end == RIGHT:
+            return f"{self.tile}>"
+        return str(self.tile)
+
+
+@dataclass(frozen=True)
+class Pass(Move):
+    def __str__(self) -> str:
+        return "pass"
+
+
+class GameResult(NamedTuple):
+    game: int
+    how: str  # "out" or "blocked"
+    deltas: tuple[int, ...]  # match score change per seat
+    next_leader: int
+    draws: tuple[tuple[int, Tile], ...]  # (seat, double) drawn to pick the next leader, if any
+
+
+@dataclass(frozen=True)
+class DoublesBoneyardOptions(Options):
+    target: int = option(200, "match score that wins (DB-5.1)", choices=(50, 100, 200, 300))
+
+
+class DBState:
+    """Immutable parts only, so copy() copies references."""
+
+    __slots__ = ("hands", "line", "turn", "game_no", "scores", "results", "lead_draw", "winner")
+
+    def copy(self) -> DBState:
+        other = DBState.__new__(DBState)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+
+def fits(tile: Tile, line: Line | None) -> bool:
+    return line is None or tile.has(line.ends[LEFT]) or tile.has(line.ends[RIGHT])
+
+
+def pips(hand) -> int:
+    return sum(t.pips for t in hand)
+
+
+def highest(draws: tuple[tuple[int, Tile], ...]) -> int:
+    """The seat that drew the highest double."""
+    return max(draws, key=lambda draw: draw[1].a)[0]
+
+
+def draws_text(draws, names) -> str:
+    return ", ".join(f"{names[seat]} {double}" for seat, double in draws)
+
+
+@register
+class DoublesInTheBoneyard(Game):
+    name = "doubles-in-the-boneyard"
+    title = "Doubles in the Boneyard"
+    Options = DoublesBoneyardOptions
+    min_players = max_players = default_players = SEATS
+
+    # -- setup: the only places tiles are dealt or doubles drawn ----------------------------
+
+    def _initial_state(self) -> DBState:
+        s = DBState()
+        s.line = None
+        s.scores = (0,) * SEATS
+        s.results = ()
+        s.winner = None
+        s.lead_draw = self._draw_doubles("first", range(SEATS))  # rule DB-2.1
+        self._deal(s, 1, leader=highest(s.lead_draw))
+        return s
+
+    def _draw_doubles(self, label: str, seats) -> tuple[tuple[int, Tile], ...]:
+        doubles = list(self.dset.doubles)
+        self.rng(f"doubles:{label}").shuffle(doubles)
+        return tuple(zip(seats, doubles))
+
+    def _deal(self, s: DBState, game_no: int, leader: int) -> None:
+        tiles = [t for t in self.dset if not t.is_double]
+        self.rng(f"deal:{game_no}").shuffle(tiles)
+        size = len(tiles) // SEATS
+        s.hands = tuple(tuple(sorted(tiles[i * size:(i + 1) * size])) for i in range(SEATS))
+        s.game_no = game_no
+        s.line = None
+        s.turn = leader
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def parse_move(self, text: str) -> Move:
+        if text.strip().lower() == "pass":
+            return Pass()
+        core, end = split_end(text)
+        try:
+            tile = self.dset.parse(core)
+        except InvalidNotation as exc:
+            raise InvalidNotation(f"{exc}; moves are a tile like 3-5, <3-5 (left end), 3-5> (right end) or pass") from None
+        return Play(tile, end)
+
+    def _moves(self) -> Iterator[Move]:
+        s = self.state
+        any_play = False
+        for tile in s.hands[s.turn]:
+            if s.line is None:
+                any_play = True
+                yield Play(tile)
+                continue
+            for end in (LEFT, RIGHT):
+                if tile.has(s.line.ends[end]):
+                    any_play = True
+                    yield Play(tile, end)
+        if not any_play:
+            yield Pass()
+
+    def _resolve_end(self, move: Play) -> int | IllegalMove:
+        """The end `move` goes on, or why it cannot go anywhere."""
+        line, tile = self.state.line, move.tile
+        left, right = line.ends
+        if move.end is not None:
+            if tile.has(line.ends[move.end]):
+                return move.end
+            return IllegalMove(f"{tile} does not match the {END_NAMES[move.end]} end ({line.ends[move.end]})",
+                               rule="DB-3.3", tile=tile)
+        ends = [end for end in (LEFT, RIGHT) if tile.has(line.ends[end])]
+        if not ends:
+            return IllegalMove(f"{tile} does not match either end ({left} and {right})", rule="DB-3.3", tile=tile)
+        if len(ends) == 2 and left != right:
+            return IllegalMove(f"{tile} fits both ends ({left} and {right}); write <{tile} or {tile}>",
+                               rule="DB-3.4", tile=tile)
+        return ends[0]
+
+    def _why_illegal(self, move: Move) -> IllegalMove | None:
+        s = self.state
+        seat = s.turn
+        who = self.side_names()[seat]
+        if isinstance(move, Pass):
+            playable = [t for t in s.hands[seat] if fits(t, s.line)]
+            if playable:
+                return IllegalMove(f"{who} can play {playable[0]}; pass only when no tile fits",
+                                   rule="DB-3.5", tile=playable[0])
+            return None
+        tile = move.tile
+        if tile.is_double:
+            return IllegalMove(f"{tile} is a double; doubles stay in the boneyard all match", rule="DB-1.1", tile=tile)
+        if tile not in s.hands[seat]:
+            return IllegalMove(f"{tile} is not in {who}'s hand", rule="DB-3.1", tile=tile)
+        if s.line is None:
+            if move.end is not None:
+                return IllegalMove(f"the first tile of a game goes on no end; write {tile}", rule="DB-3.2", tile=tile)
+            return None
+        end = self._resolve_end(move)
+        return end if isinstance(end, IllegalMove) else None
+
+    def _apply(self, move: Move) -> None:
+        s = self.state
+        seat = s.turn
+        if isinstance(move, Play):
+            tile = move.tile
+            s.hands = tuple(tuple(t for t in h if t is not tile) if i == seat else h for i, h in enumerate(s.hands))
+            if s.line is None:
+                s.line = Line.start(tile, tile.a, tile.b)  # rule DB-3.2
+            else:
+                end = self._resolve_end(move)
+                s.line = s.line.add(end, tile, tile.other(s.line.ends[end]))
+            if not s.hands[seat]:
+                self._end_game("out")
+                return
+            if not any(fits(t, s.line) for h in s.hands for t in h):
+                self._end_game("blocked")
+                return
+        s.turn = (seat + 1) % SEATS  # rule DB-1.2
+
+    def _end_game(self, how: str) -> None:
+        s = self.state
+        totals = [pips(h) for h in s.hands]
+        deltas = [0] * SEATS
+        draws: tuple = ()
+        if how == "out":  # rule DB-4.1
+            leader = s.turn
+            deltas[leader] = sum(totals)
+        else:
+            low = min(totals)
+            lowest = [i for i in range(SEATS) if totals[i] == low]
+            if len(lowest) == 1:  # rule DB-4.3
+                leader = lowest[0]
+                deltas[leader] = sum(totals)
+            else:  # rules DB-4.4, DB-4.5
+                for i in range(SEATS):
+                    if i not in lowest:
+                        deltas[i] = -totals[i]
+                draws = self._draw_doubles(f"tie:{s.game_no}", lowest)
+                leader = highest(draws)
+        s.results = s.results + (GameResult(s.game_no, how, tuple(deltas), leader, draws),)
+        s.scores = tuple(a + b for a, b in zip(s.scores, deltas))
+        reached = [i for i in range(SEATS) if s.scores[i] >= self.options.target]
+        if reached:  # rule DB-5.1; only one score rises per game (DB-5.2)
+            s.winner = reached[0]
+            s.turn = None
+        else:
+            self._deal(s, s.game_no + 1, leader)  # rule DB-5.3
+
+    # -- status -----------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return self.state.turn
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.state.scores)
+
+    def is_over(self) -> bool:
+        return self.state.winner is not None
+
+    def winners(self) -> list[int]:
+        return [] if self.state.winner is None else [self.state.winner]
+
+    def hands_played(self) -> int:
+        """Games finished so far in this match (benchmarks/playouts.py counts them)."""
+        return len(self.state.results)
+
+    def heuristic(self, side: int) -> float:
+        """Match score, less the pips still held: shedding heavy tiles is what wins a game."""
+        s = self.state
+        return s.scores[side] - pips(s.hands[side]) / 10
+
+    def brief(self) -> str:
+        """One line for the demo: the open ends and the tiles each player still holds."""
+        s = self.state
+        ends = "empty" if s.line is None else f"{s.line.ends[LEFT]}...{s.line.ends[RIGHT]}"
+        held = " ".join(f"{n}:{len(h)}" for n, h in zip(self.side_names(), s.hands))
+        return f"line {ends}  tiles {held}"
+
+    def __str__(self) -> str:
+        s = self.state
+        names = self.side_names()
+        score = "  ".join(f"{n} {v}" for n, v in zip(names, s.scores))
+        out = [f"{self.title}  game {s.game_no}  match to {self.options.target}: {score}"]
+        if s.line is None:
+            out.append("line  (empty)")
+        else:
+            out.append(f"line  {line_text(s.line)}    open ends {s.line.ends[LEFT]} | {s.line.ends[RIGHT]}")
+        for i, hand in enumerate(s.hands):
+            mark = ">" if i == s.turn else " "
+            out.append(f"{mark} {names[i]}  {fmt(hand) or '(out)'}  [{pips(hand)} pips]")
+        if not s.results:
+            out.append(f"drew {draws_text(s.lead_draw, names)}: {names[highest(s.lead_draw)]} leads")
+        else:
+            r = s.results[-1]
+            change = ", ".join(f"{names[i]} {d:+d}" for i, d in enumerate(r.deltas) if d)
+            drew = f" drew {draws_text(r.draws, names)};" if r.draws else ""
+            out.append(f"game {r.game}: {r.how}; {change or 'no score'};{drew} {names[r.next_leader]} leads next")
+        if s.winner is not None:
+            out.append(f"match over: {names[s.winner]} wins with {s.scores[s.winner]}")
+        return "\n".join(out)
+
+
+def line_text(line: Line) -> str:
+    """The line with every tile turned so touching numbers meet: `5-3 3-1 1-4`."""
+    left = [f"{value}-{tile.other(value)}" for tile, value in reversed(line.sides[LEFT])]
+    first = f"{line.first.a}-{line.first.b}"
+    right = [f"{tile.other(value)}-{value}" for tile, value in line.sides[RIGHT]]
+    return " ".join(left + [first] + right)

@@ -1,0 +1,1 @@
+"""The physical table: games read off the tray, the session that judges them, and the runtime."""

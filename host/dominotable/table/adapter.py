@@ -1,0 +1,86 @@
+"""How one game is read off the tray: the contract between the table and each game.
+
+An adapter is a pure function of (the engine's state, a settled board). It holds no state of
+its own, so the session can ask it about any position: the current one, the one before the
+last move (to recognise a takeback), or the one a resumed match must be restored to.
+
+- `judge(board)` compares a settled, valid board with the engine: the tray may show the same
+  position (no moves, no problem), one or more legal moves that lead from the engine's
+  position to the tray's (in push order), or a problem: a prompt saying exactly what to fix,
+  naming the tile, the cell and the rule ("put 2-4 back between 0-0 and 4-4", "Broadway: East
+  plays tiles north-south"). A board that means nothing yet (a capture half done) is a problem
+  too; the session only shows it once the tray has stayed that way for the settle time.
+- `button_moves()` are the moves a player makes with the buttons instead of tiles (end a turn
+  when no placement follows, pass, expose a tile): label and move, legal ones only.
+- `actions(move, board)` is how a bot (the demo, the tests) makes `move` physically on the
+  virtual tray: place, remove, slide and scan-pad actions, chosen so that `judge` of the
+  resulting board returns exactly that move (or, for a move with no physical trace, nothing).
+- `expected()` describes the position the tray must show for the engine's state, for the
+  "restore the table" screen after a crash and for takebacks.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..game import Game, Move
+from ..tiles import Tile
+from ..tray.board import Board
+from ..tray.geometry import Geometry
+
+ADAPTERS: dict[str, type[Adapter]] = {}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One physical step on the tray. `cells` are (cell under tile.a, cell under tile.b) for
+    place and slide; empty for remove; for "pad" the tile is held over the scan pad, and
+    "unpad" takes it away."""
+
+    kind: str  # "place" | "remove" | "slide" | "pad" | "unpad"
+    tile: Tile
+    cells: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    moves: tuple[Move, ...] = ()
+    problem: str | None = None
+    cells: tuple[int, ...] = ()
+
+    @property
+    def same(self) -> bool:
+        return not self.moves and self.problem is None
+
+
+class Adapter(ABC):
+    games: ClassVar[tuple[str, ...]]
+
+    def __init__(self, game: Game, geometry: Geometry):
+        self.game = game
+        self.geometry = geometry
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in getattr(cls, "games", ()):
+            ADAPTERS[name] = cls
+
+    @abstractmethod
+    def judge(self, board: Board) -> Verdict: ...
+
+    @abstractmethod
+    def actions(self, move: Move, board: Board) -> list[Action]: ...
+
+    @abstractmethod
+    def expected(self) -> str: ...
+
+    def button_moves(self) -> list[tuple[str, Move]]:
+        return []
+
+
+def adapter_for(game: Game, geometry: Geometry) -> Adapter:
+    from . import games  # noqa: F401  (importing the package registers every adapter)
+
+    return ADAPTERS[game.name](game, geometry)

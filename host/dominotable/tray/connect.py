@@ -1,0 +1,49 @@
+"""Open the tray the configuration names ([tray] port): a device path, "auto" (the real
+tray if one is found, else a virtual one) or "none" (always the virtual tray)."""
+
+from __future__ import annotations
+
+import logging
+
+from .errors import TrayNotFound
+from .link import TrayLink, UDEV_PATH, find_port
+from .virtual import VirtualTray
+
+log = logging.getLogger("dominotable.tray")
+
+
+class Tray:
+    """A connected link, and the virtual tray behind it if there is one."""
+
+    def __init__(self, link: TrayLink, virtual: VirtualTray | None = None):
+        self.link = link
+        self.virtual = virtual
+
+    def close(self) -> None:
+        self.link.close()
+        if self.virtual is not None:
+            self.virtual.stop()
+
+    def __enter__(self) -> Tray:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_tray(port: str = "auto", serial_number: str | None = None, on_event=None, **virtual_options) -> Tray:
+    if port.lower() != "none":
+        try:
+            path = find_port(port, serial_number)
+        except TrayNotFound:
+            if port != "auto":
+                raise
+            log.info("no tray at %s or by USB id: using the virtual tray", UDEV_PATH)
+        else:
+            return Tray(TrayLink(locate=lambda: path, on_event=on_event).open())
+    virtual = VirtualTray(**virtual_options).start()
+    try:
+        return Tray(TrayLink(locate=lambda: virtual.path, on_event=on_event).open(), virtual)
+    except BaseException:
+        virtual.stop()
+        raise

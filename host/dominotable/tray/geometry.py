@@ -1,0 +1,106 @@
+"""Tray geometry, read from tray.toml: cell index <-> (row, col), the scan pad, named zones.
+
+The source of truth is hardware/tray.toml; the package carries an identical copy (tested)
+so that an installed host finds it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from .errors import TrayError
+
+
+class Geometry:
+    def __init__(self, data: dict, source: str = "tray.toml"):
+        try:
+            tray = data["tray"]
+            self.name: str = tray["name"]
+            self.columns: int = tray["columns"]
+            self.rows: int = tray["rows"]
+            self.pitch_mm: float = tray["cell_pitch_mm"]
+            self.pad: tuple[int, ...] = tuple(data["scan_pad"]["cells"])
+            self.pad_names: tuple[str, ...] = tuple(data["scan_pad"]["names"])
+            zones = data["zones"]
+        except KeyError as exc:
+            raise TrayError(f"{source}: missing key {exc.args[0]!r}") from None
+        if (tray.get("order"), tray.get("origin")) != ("row-major", "far-left"):
+            raise TrayError(f"{source}: only row-major cells from the far-left corner are supported")
+        self.playing = self.columns * self.rows
+        if self.pad != tuple(range(self.playing, self.playing + len(self.pad))):
+            raise TrayError(f"{source}: scan pad cells must follow the grid ({self.playing}...)")
+        self.cells = self.playing + len(self.pad)
+        self.zones: dict[str, frozenset[int]] = {}
+        for name, zone in zones.items():
+            (r0, r1), (c0, c1) = zone["rows"], zone["cols"]
+            if not (0 <= r0 <= r1 < self.rows and 0 <= c0 <= c1 < self.columns):
+                raise TrayError(f"{source}: zone {name} lies outside the {self.columns}x{self.rows} grid")
+            self.zones[name] = frozenset(self.cell(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+        self.zone_games = {name: tuple(zone.get("games", ())) for name, zone in zones.items()}
+
+    def coords(self, cell: int) -> tuple[int, int]:
+        """(row, col) of a playing cell."""
+        if not 0 <= cell < self.playing:
+            raise TrayError(f"cell {cell} is not on the playing grid (0-{self.playing - 1})")
+        return divmod(cell, self.columns)
+
+    def cell(self, row: int, col: int) -> int:
+        if not (0 <= row < self.rows and 0 <= col < self.columns):
+            raise TrayError(f"row {row}, column {col} is off the {self.columns}x{self.rows} grid")
+        return row * self.columns + col
+
+    def is_pad(self, cell: int) -> bool:
+        return cell in self.pad
+
+    def label(self, cell: int) -> str:
+        """A human name for a cell: 'r3c5 (cell 53)' or 'pad-left (cell 192)'."""
+        if self.is_pad(cell):
+            return f"{self.pad_names[self.pad.index(cell)]} (cell {cell})"
+        if not 0 <= cell < self.cells:
+            return f"cell {cell} (not on this tray)"
+        row, col = self.coords(cell)
+        return f"r{row}c{col} (cell {cell})"
+
+    def neighbours(self, cell: int) -> tuple[int, ...]:
+        """Cells a tile can span with this one: orthogonal grid neighbours; the pad's two cells."""
+        if self.is_pad(cell):
+            return tuple(c for c in self.pad if c != cell)
+        row, col = self.coords(cell)
+        out = []
+        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            r, c = row + dr, col + dc
+            if 0 <= r < self.rows and 0 <= c < self.columns:
+                out.append(self.cell(r, c))
+        return tuple(out)
+
+    def zone(self, name: str) -> frozenset[int]:
+        try:
+            return self.zones[name]
+        except KeyError:
+            raise TrayError(f"no zone {name!r}; zones are {', '.join(sorted(self.zones))}") from None
+
+
+def packaged_path() -> Path:
+    return Path(str(resources.files(__package__) / "tray.toml"))
+
+
+def load(path: str | Path | None = None) -> Geometry:
+    """The geometry in `path`, or the default tray's."""
+    if path is None:
+        return default()
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise TrayError(f"cannot read tray geometry {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TrayError(f"tray geometry {path}: {exc}") from None
+    return Geometry(data, str(path))
+
+
+@cache
+def default() -> Geometry:
+    return load(packaged_path())

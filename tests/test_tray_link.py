@@ -1,0 +1,268 @@
+"""The host link over a real pty: handshake, live cells, unplugs, corruption, finding the tray."""
+
+import os
+import random
+import threading
+from types import SimpleNamespace
+
+import pytest
+
+from dominotable.tray import link as link_mod
+from dominotable.tray.board import Board, Status
+from dominotable.tray.errors import ProtocolMismatch, TrayError, TrayNotFound
+from dominotable.tray.link import BACK, CHANGES, LOST, SNAPSHOT, TrayLink
+from dominotable.tray.tags import Half
+from dominotable.tiles import Tile
+from dominotable.tray.virtual import VirtualTray
+from dominotray import wire
+from tray_fixtures import WAIT, count, link, vtray  # noqa: F401 (fixtures)
+
+SLOW = 2  # virtual ms per wall ms
+
+
+def test_handshake_reports_the_tray(vtray, link):
+    assert link.connected and link.hello.proto == wire.PROTO
+    assert link.hello.board_id == b"virtual0" and link.hello.cells == 194
+    assert link.hello.failed_cells() == []
+    assert len(link.cells) == 194 and link.snapshots >= 1
+
+
+def test_a_placement_travels_from_the_reader_to_a_host_snapshot_and_board(vtray, link):
+    vtray.place("5-3", at=20, facing="down")  # the 5 half on cell 20, the 3 half below it
+
+    def snapshot_shows_tile(lk):
+        snaps = [e.detail for e in lk.events if e.kind == SNAPSHOT]
+        return bool(snaps) and snaps[-1][20][0] == wire.TAG and snaps[-1][36][0] == wire.TAG
+
+    link.request_snapshot()
+    assert link.wait_for(snapshot_shows_tile, WAIT)
+    snap = [e.detail for e in link.events if e.kind == SNAPSHOT][-1]
+    assert snap[20] == (wire.TAG, vtray.uid(Half(Tile(3, 5), 1)))
+    assert snap[36] == (wire.TAG, vtray.uid(Half(Tile(3, 5), 0)))
+    board = Board(snap, vtray.registry)
+    assert board.status() == Status.VALID
+    (placement,) = board.placements
+    assert placement.tile == Tile(3, 5) and placement.orientation == "vertical"
+    assert placement.pips_at(20) == 5 and placement.pips_at(36) == 3 and placement.facing == (5, 3)
+    assert any(e.kind == CHANGES for e in link.events)  # the change events came first
+
+
+def test_scan_pad_and_slide(vtray, link):
+    vtray.hold_on_scan_pad("6-2")
+    assert link.wait_for(lambda lk: (p := Board(lk.cells, vtray.registry).on_pad()) is not None
+                         and p.facing == (6, 2), WAIT)
+    vtray.take_off_scan_pad()
+    vtray.place("1-4", at=0)
+    vtray.slide("1-4", to=100, facing="left")
+    assert link.wait_for(lambda lk: [(p.tile, p.cells) for p in Board(lk.cells, vtray.registry).placements]
+                         == [(Tile(1, 4), (100, 99))], WAIT)
+
+
+def test_dead_reader_at_boot_is_reported_by_cell_and_comes_back_after_reset(tmp_path):
+    from dominotable.tray.virtual import VirtualTray
+    tray = VirtualTray(speed=8, link_dir=tmp_path)
+    tray.set_dead(50)
+    with tray, TrayLink(locate=lambda: tray.path) as lk:
+        assert lk.hello.failed_cells() == [50]
+        board = Board(lk.cells, tray.registry)
+        assert board.status() == Status.READER_FAULT and board.faults == [50]
+        assert "reader fault at r3c2 (cell 50)" in board.diagram()
+        tray.set_dead(50, False)
+        lk.reset_reader(50)
+        assert lk.wait_for(lambda k: k.cells[50] == (wire.EMPTY, b""), WAIT)
+
+
+def test_reader_dying_while_running_becomes_a_fault_cell(vtray, link):
+    vtray.set_dead(77)
+    assert link.wait_for(lambda lk: lk.cells[77][0] == wire.FAULT, WAIT)
+
+
+def test_flickering_and_crc_errors_do_not_remove_a_tile(vtray, link):
+    vtray.place("2-2", at=40)
+    assert link.wait_for(lambda lk: lk.cells[41][0] == wire.TAG, WAIT)
+    vtray.set_flicker(40, 0.15)
+    vtray.inject_crc_errors(41, 20)
+    sweeps = vtray.app.scanner.sweeps
+    assert link.wait_for(lambda lk: vtray.app.scanner.sweeps >= sweeps + 3, WAIT)
+    removals = [e for e in link.events if e.kind == CHANGES for cell, status, _ in e.detail
+                if cell in (40, 41) and status != wire.TAG]
+    assert removals == []
+
+
+def test_a_lost_frame_shows_as_a_sequence_gap_and_triggers_a_snapshot(vtray, link):
+    seq = vtray.app.framer.seq
+    vtray.to_host.drop = 1.0  # every byte of the next frame(s) is lost
+    vtray.place("0-6", at=150)
+    assert link.wait_for(lambda lk: vtray.app.framer.seq != seq, WAIT)  # its CHANGES went missing
+    vtray.to_host.drop = 0.0
+    vtray.place("1-6", at=152)  # next to it: reported within milliseconds, with a seq gap
+    assert link.wait_for(lambda lk: lk.seq_gaps >= 1, WAIT)
+    assert link.wait_for(lambda lk: all(lk.cells[c][0] == wire.TAG for c in (150, 151, 152, 153)), WAIT)
+
+
+def test_random_corruption_never_delivers_a_wrong_tile_event(vtray, link):
+    """Bit flips, dropped bytes and garbage in both directions: every cell value the host is
+    told (by CHANGES or SNAPSHOT) is one that cell really had; once the line is clean the
+    host converges to the truth."""
+    rng = random.Random(7)
+    history = {cell: {(wire.EMPTY, b"")} for cell in range(194)}
+    vtray.to_host.bit_flip = vtray.to_host.drop = 0.002
+    vtray.to_host.garbage = 0.1
+    vtray.to_tray.bit_flip = 0.01
+    tiles = [Tile(a, b) for b in range(7) for a in range(b + 1)]
+    spots = [r * 16 + c for r in range(0, 12, 2) for c in range(0, 15, 3)]
+    placed = {}
+    for step in range(40):
+        if placed and rng.random() < 0.4:
+            tile = rng.choice(list(placed))
+            vtray.remove(tile)
+            del placed[tile]
+        else:
+            tile = rng.choice([t for t in tiles if t not in placed])
+            spot = rng.choice([s for s in spots if s not in placed.values()])
+            vtray.place(tile, at=spot)
+            placed[tile] = spot
+            for cell in vtray.where(tile):
+                history[cell].add((wire.TAG, vtray.array.uid_at(cell)))
+        clock = vtray.array.clock_ms()
+        assert link.wait_for(lambda lk: vtray.array.clock_ms() >= clock + 60, WAIT)
+    vtray.to_host.bit_flip = vtray.to_host.drop = vtray.to_host.garbage = 0.0
+    vtray.to_tray.bit_flip = 0.0
+    truth = [(wire.TAG, vtray.array.uid_at(c)) if vtray.array.uid_at(c) else (wire.EMPTY, b"") for c in range(194)]
+    link.request_snapshot()
+    assert link.wait_for(lambda lk: lk.cells == truth, WAIT)
+
+    assert vtray.to_host.damaged > 10 and sum(link.errors.values()) > 0
+    for event in link.events:
+        if event.kind == CHANGES:
+            for cell, status, uid in event.detail:
+                assert (status, uid) in history[cell], (cell, status, uid)
+        elif event.kind == SNAPSHOT:
+            for cell, value in enumerate(event.detail):
+                assert value in history[cell], (cell, value)
+
+
+def test_hundred_unplug_replug_cycles_each_resync_from_a_fresh_snapshot(tmp_path):
+    """Two of the replugs reboot the board too (as when it is powered from USB)."""
+    events = []
+    vtray = VirtualTray(speed=SLOW, link_dir=tmp_path)  # mostly idle: the host thread gets the CPU
+    with vtray, TrayLink(locate=lambda: vtray.path, on_event=events.append, backoff=(0.002, 0.05)) as link:
+        link.events = events
+        hundred_cycles(vtray, link)
+
+
+def hundred_cycles(vtray, link):
+    for cycle in range(100):
+        lost, back, snaps = count(link.events, LOST), count(link.events, BACK), link.snapshots
+        vtray.unplug()
+        assert link.wait_for(lambda lk: count(lk.events, LOST) > lost and not lk.connected, WAIT), cycle
+        if cycle % 10 == 0:  # the tray changes while the host cannot see it
+            vtray.place(list(vtray.dominoes)[cycle // 10], at=2 * cycle)
+        vtray.replug(reboot=cycle % 50 == 0)
+        assert link.wait_for(lambda lk: count(lk.events, BACK) > back and lk.snapshots > snaps, WAIT), cycle
+    assert link.reconnects == 100
+    assert link.wait_for(lambda lk: Board(lk.cells, vtray.registry).status() == Status.VALID
+                         and len(Board(lk.cells, vtray.registry).placements) == 10, WAIT)
+
+
+def test_exclusive_open_refuses_a_second_link(vtray, link):
+    with pytest.raises(TrayNotFound, match="cannot open tray"):
+        TrayLink(locate=lambda: vtray.path).open()
+
+
+def test_missing_tray_path_is_a_clear_error(tmp_path):
+    with pytest.raises(TrayNotFound, match="cannot open tray at .*nothing-here"):
+        TrayLink(str(tmp_path / "nothing-here")).open()
+
+
+def fake_tray(tmp_path, reply):
+    """A pty whose other end answers every request with `reply(kind)` frames."""
+    master, slave = os.openpty()
+    os.set_blocking(master, True)
+    path = os.ttyname(slave)
+    stop = threading.Event()
+
+    def serve():
+        decoder, framer = wire.Decoder(types=wire.TO_TRAY), wire.Framer()
+        while not stop.is_set():
+            try:
+                data = os.read(master, 1024)
+            except OSError:
+                return
+            for kind, _, _ in decoder.feed(data):
+                for answer, body in reply(kind):
+                    os.write(master, framer.frame(answer, body))
+
+    threading.Thread(target=serve, daemon=True).start()
+    return path, lambda: (stop.set(), os.close(master), os.close(slave))
+
+
+def test_a_hello_with_another_protocol_version_is_refused_naming_both(tmp_path):
+    hello = wire.encode_hello((9, 0, 0), b"future", 194, [True] * 194, proto=2)
+    path, close = fake_tray(tmp_path, lambda kind: [(wire.HELLO, hello)] if kind == wire.GET_HELLO else [])
+    try:
+        with pytest.raises(ProtocolMismatch, match="speaks protocol version 2, this host speaks version 1"):
+            TrayLink(path, handshake_timeout=2).open()
+    finally:
+        close()
+
+
+def test_a_silent_device_times_out_with_a_message(tmp_path):
+    path, close = fake_tray(tmp_path, lambda kind: [])
+    try:
+        with pytest.raises(TrayError, match="did not answer GET_HELLO within 0.3 s"):
+            TrayLink(path, handshake_timeout=0.3, retry_interval=0.1).open()
+    finally:
+        close()
+
+
+def port(device, serial_number, vid=0x2E8A, pid=0x0005):
+    return SimpleNamespace(device=device, serial_number=serial_number, vid=vid, pid=pid)
+
+
+@pytest.fixture
+def no_udev(monkeypatch, tmp_path):
+    monkeypatch.setattr(link_mod, "UDEV_PATH", str(tmp_path / "no-such-symlink"))
+
+
+def test_find_port_prefers_configured_path_then_udev_symlink(monkeypatch, tmp_path):
+    monkeypatch.setattr(link_mod.list_ports, "comports", lambda: [port("/dev/ttyACM0", "E661")])
+    assert link_mod.find_port("/dev/ttyUSB7") == "/dev/ttyUSB7"
+    symlink = tmp_path / "domino-tray"
+    symlink.touch()
+    monkeypatch.setattr(link_mod, "UDEV_PATH", str(symlink))
+    assert link_mod.find_port("auto") == str(symlink)
+
+
+def test_find_port_by_usb_id_and_serial_number(monkeypatch, no_udev):
+    picos = [port("/dev/ttyACM0", "E661AAAA"), port("/dev/ttyACM1", "E661BBBB"), port("/dev/ttyUSB0", "X", vid=0x10C4)]
+    monkeypatch.setattr(link_mod.list_ports, "comports", lambda: picos)
+    assert link_mod.find_port(serial_number="E661BBBB") == "/dev/ttyACM1"
+    with pytest.raises(TrayNotFound, match=r"2 Picos found \(/dev/ttyACM0 \(serial E661AAAA\), /dev/ttyACM1"):
+        link_mod.find_port()
+    with pytest.raises(TrayNotFound, match="no Pico with serial number E661CCCC"):
+        link_mod.find_port(serial_number="E661CCCC")
+    monkeypatch.setattr(link_mod.list_ports, "comports", lambda: picos[1:])
+    assert link_mod.find_port() == "/dev/ttyACM1"
+    monkeypatch.setattr(link_mod.list_ports, "comports", lambda: [])
+    with pytest.raises(TrayNotFound, match="no Pico .* is plugged in"):
+        link_mod.find_port()
+
+
+def test_serial_errors_never_reach_the_caller_as_exceptions(vtray, link):
+    vtray.unplug()
+    link.request_snapshot()  # writing to a pulled cable is swallowed; the thread reconnects
+    vtray.replug()
+    assert link.wait_for(lambda lk: lk.connected and count(lk.events, BACK) == 1, WAIT)
+    assert link.errors == dict.fromkeys(wire.ERROR_KINDS, 0)
+
+
+def test_open_tray_follows_the_config_port(monkeypatch, no_udev, tmp_path):
+    from dominotable.tray.connect import open_tray
+    monkeypatch.setattr(link_mod.list_ports, "comports", lambda: [])
+    with open_tray("auto", speed=8, link_dir=tmp_path) as tray:  # nothing plugged in: virtual
+        assert tray.virtual is not None and tray.link.connected and tray.link.path == tray.virtual.path
+    with open_tray("none", speed=8, link_dir=tmp_path) as tray:
+        assert tray.virtual is not None and tray.link.hello.cells == 194
+    with pytest.raises(TrayNotFound, match="cannot open tray at /dev/ttyNOPE"):
+        open_tray("/dev/ttyNOPE")
