@@ -8,7 +8,7 @@ import pytest
 from dominotable.bots import greedy_bot, play_out, random_bot
 from dominotable.errors import BadOption, DominoError, IllegalMove, InvalidNotation
 from dominotable.game import Game
-from dominotable.games.broadway import PASS, Broadway, Expose, Place
+from dominotable.games.broadway import PASS, Broadway, Expose, Place, match_count
 from dominotable.grid import Grid
 from dominotable.registry import get_game
 from dominotable.tiles import DOUBLE_SIX, Tile
@@ -84,6 +84,8 @@ def test_only_own_tiles():
     """Rule BW-2.2: a player plays only from their own hand."""
     game = position("6-6", N, {N: "6-1", E: "6-5"})
     assert refused(game, "6-5@(2,0)-(3,0)") == "rule BW-2.2: North does not hold 5-6"
+    error = game.why_illegal(game.parse_move("6-5@(2,0)-(3,0)"))
+    assert (error.rule, error.tile) == ("BW-2.2", Tile(5, 6))
 
 
 # -- BW-3: the grid ---------------------------------------------------------------------------
@@ -140,7 +142,6 @@ def test_points_by_matching_pairs(diagram, pairs, points):
     """Rules BW-4.3, BW-5.1: 1 pair 0, 2 pairs 1, 3 pairs 5, 4 or more 10, to the placer's side."""
     game = position(diagram, E, {E: "6-1", W: "6-0"})  # West can still play: the hand goes on
     move = game.parse_move("6-1@(2,0)-(2,1)")
-    from dominotable.games.broadway import match_count
     assert match_count(game.state.grid, move) == pairs
     game.push(move)
     assert game.scores == [0, points]

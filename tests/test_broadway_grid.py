@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dominotable.errors import InvalidNotation
-from dominotable.grid import Grid
+from dominotable.grid import Frontier, Grid
 from dominotable.tiles import Tile
 
 
@@ -85,3 +85,12 @@ def test_copy_is_independent():
     copy = grid.copy()
     copy.place((2, 0), (3, 0), (6, 1))
     assert len(grid) == 1 and len(copy) == 2
+
+
+def test_frontier_lists_empty_cells_by_neighbouring_pips():
+    """What BW-4.1 needs: where each pip would touch an equal segment."""
+    frontier = Frontier(Grid.parse("6-3\n\n. 6\n  |\n. 2"))
+    assert sorted(frontier.cells[6]) == [(-1, 0), (0, -1), (0, 1), (2, 1)]
+    assert sorted(frontier.cells[3]) == [(1, -1), (2, 0)]
+    assert frontier.wants[(0, 1)] == 1 << 6 and frontier.wants[(2, 1)] == 1 << 6
+    assert frontier.wants[(2, 2)] == 1 << 2 and (1, 1) not in frontier.wants

@@ -8,11 +8,18 @@ ISO 14443-3 tag state machine (IDLE / READY / ACTIVE / HALT, cascade levels with
 0x88; unexpected frames send a tag back to IDLE or HALT). Runs unchanged under CPython and
 MicroPython.
 
+RF field: a tag is powered only while its reader's field is on (TxControlReg Tx1RFEn or
+Tx2RFEn) and answers nothing until TAG_POWER_UP_US after the field comes on, the longest
+ISO/IEC 14443-3 allows. A field that was off for more than TAG_HOLD_US leaves the tag
+unpowered: it starts again in IDLE. Through a shorter gap (the same cell read again at
+once) it keeps its state, as a real tag's supply capacitor would carry it.
+`fields_on()` and `most_fields_on` let tests check that one field at most is ever on.
+
 Time is virtual: `now_us` advances by the cost of every SPI transaction and by the air time
 of each frame. A poll of ComIrqReg while a command runs advances the clock to that command's
 next event, as the driver's busy-wait would on hardware. With the constants below an empty
-cell costs about 2.1 ms (mostly the driver's 1.5 ms no-card timeout) and a full 7-byte read
-about 8.5 ms.
+cell costs about 7.6 ms (the driver's 5.1 ms field guard time and 1.5 ms no-card timeout)
+and a full 7-byte read about 14 ms.
 """
 
 from dominotray import mfrc522 as M
@@ -24,6 +31,8 @@ BIT_US = 9.44       # one bit on air at 106 kbit/s (128 / 13.56 MHz)
 FDT_US = 90         # tag frame delay time
 RESET_US = 50       # soft reset until the oscillator runs again
 FC_MHZ = 13.56
+TAG_POWER_UP_US = 5000  # field on until the tag accepts WUPA (ISO/IEC 14443-3: at most 5 ms)
+TAG_HOLD_US = 500       # a field gap the tag's state survives (an assumed figure)
 
 ATQA_NTAG = b"\x44\x00"
 SAK_DONE = 0x00     # NTAG213: UID complete, not ISO 14443-4
@@ -110,6 +119,9 @@ class Reader:
         self.version = version
         self.dead = False
         self.tag = None
+        self.field_since = None  # now_us when the field came on; None while it is off
+        self.field_off_at = None  # now_us when it went off; None: never on
+        self.ready_at = 0  # now_us from which the tag is powered up and answers
         self.flicker = 0.0
         self.crc_errors = 0
         self.parity_errors = 0
@@ -123,8 +135,6 @@ class Reader:
         self.regs[M.VERSION] = self.version
         self.fifo = []
         self.events = []  # the running command's coming (time_us, irq bits, reply, error bits)
-        if self.tag is not None:
-            self.tag.state = self.tag.home = IDLE  # antenna off: the tag loses power
 
 
 class ReaderArray:
@@ -136,11 +146,19 @@ class ReaderArray:
         self.now_us = 0
         self._rand = seed & 0xFFFFFFFF or 1
         self.xfers = 0
+        self.most_fields_on = 0  # the most fields ever on at once (tests may reset it)
+        self._fields = 0
 
     # --- control API (tests, virtual tray, benchmark) ------------------------------------
 
     def place(self, cell, uid):
-        self._reader(cell).tag = Tag(uid)
+        reader = self._reader(cell)
+        reader.tag = Tag(uid)
+        reader.ready_at = self.now_us + TAG_POWER_UP_US  # powers up if the field is on
+
+    def fields_on(self):
+        """The cells whose reader has its RF field on."""
+        return [cell for cell in range(self.cells) if self.readers[cell].field_since is not None]
 
     def remove(self, cell):
         self._reader(cell).tag = None
@@ -253,15 +271,41 @@ class ReaderArray:
                 self._transceive(reader)
         elif reg == M.TX_CONTROL:
             regs[reg] = value
-            if not value & 0x03 and reader.tag is not None:
-                reader.tag.state = reader.tag.home = IDLE
+            self._field(reader, value & 0x03)
+        elif reg == M.CONTROL:
+            if value & M.T_START_NOW:
+                self._add_event(reader, (self.now_us + self._timer_us(reader), M.IRQ_TIMER, None, 0))
+            regs[reg] = value & 0x07
         elif reg != M.VERSION:
             regs[reg] = value
+
+    def _field(self, reader, on):
+        if bool(on) == (reader.field_since is not None):
+            return
+        if on:
+            reader.field_since = self.now_us
+            if reader.field_off_at is None or self.now_us - reader.field_off_at > TAG_HOLD_US:
+                reader.ready_at = self.now_us + TAG_POWER_UP_US
+                if reader.tag is not None:
+                    reader.tag.state = reader.tag.home = IDLE  # a fresh power-up
+            self._fields += 1
+            self.most_fields_on = max(self.most_fields_on, self._fields)
+        else:
+            reader.field_since = None
+            reader.field_off_at = self.now_us
+            self._fields -= 1
+
+    def _add_event(self, reader, event):
+        i = 0
+        while i < len(reader.events) and reader.events[i][0] <= event[0]:
+            i += 1
+        reader.events.insert(i, event)
 
     def _command(self, reader, cmd):
         regs = reader.regs
         reader.events = []  # any new command stops the running one
         if cmd == M.CMD_SOFT_RESET:
+            self._field(reader, False)  # TxControlReg goes back to antennas off
             reader.reset()
             self.now_us += RESET_US
             return
@@ -303,8 +347,8 @@ class ReaderArray:
         reader.log.append(_name(frame, last_bits))
         del reader.log[:-16]
         tag = reader.tag
-        if tag is None or not reader.regs[M.TX_CONTROL] & 0x03:
-            return None
+        if tag is None or reader.field_since is None or self.now_us < reader.ready_at:
+            return None  # no tag, no field, or the tag is still powering up
         if last_bits == 7 and reader.flicker and self._random() < reader.flicker:
             return None
         return tag.receive(frame, last_bits)

@@ -9,6 +9,12 @@ Register map, command set and SPI framing follow the NXP MFRC522 data sheet: an 
 is (reg << 1), with bit 7 set for a read; a read returns register n's value during byte n+1.
 The tag side follows ISO/IEC 14443-3 type A (WUPA, anticollision/select cascade, HLTA).
 
+RF field: 194 antennas 25 mm apart would detune each other and draw amps if all were on,
+so a reader's field (TxControlReg Tx1RFEn/Tx2RFEn) is on only while `read_uid` reads it.
+A tag powered up by a fresh field need not answer for 5 ms (ISO/IEC 14443-3 lets a PICC
+take that long before it accepts REQA/WUPA; the standard has the reader hold an unmodulated
+field for at least 5.1 ms first), so every read waits FIELD_GUARD_US before its WUPA.
+
 Why not one of the popular MicroPython MFRC522 drivers: their `anticoll()` runs cascade
 level 1 only and returns its four bytes as "the UID". An NTAG213 has a 7-byte UID, so at
 level 1 it answers with the cascade tag 0x88 and only UID bytes 0-2; the 4-byte value those
@@ -22,6 +28,7 @@ COM_IRQ = 0x04
 ERROR = 0x06
 FIFO_DATA = 0x09
 FIFO_LEVEL = 0x0A
+CONTROL = 0x0C
 BIT_FRAMING = 0x0D
 TX_CONTROL = 0x14
 TX_ASK = 0x15
@@ -36,6 +43,12 @@ VERSION = 0x37
 CMD_IDLE = 0x00
 CMD_TRANSCEIVE = 0x0C
 CMD_SOFT_RESET = 0x0F
+
+# ControlReg: TStartNow starts the timer at once
+T_START_NOW = 0x40
+# TxControlReg: Tx1RFEn | Tx2RFEn drive the antenna; 0x80 (InvTx2RFOn) is the reset value
+FIELD_OFF = 0x80
+FIELD_ON = 0x83
 
 # ComIrqReg bits
 IRQ_TX = 0x40
@@ -67,6 +80,9 @@ GOOD_VERSIONS = (0x91, 0x92, 0x88, 0x82)
 T_MODE_VALUE = 0x80
 T_PRESCALER_VALUE = 0xA9
 T_RELOAD_VALUE = 59
+# The field guard time, timed by the same timer: (203+1) * 25 us = 5.1 ms.
+FIELD_GUARD_US = 5100
+T_RELOAD_GUARD = FIELD_GUARD_US // 25 - 1
 
 # Read results
 EMPTY = 0     # no tag answered WUPA
@@ -147,8 +163,30 @@ class MFRC522:
         self.write(cell, T_RELOAD_L, T_RELOAD_VALUE & 0xFF)
         self.write(cell, TX_ASK, 0x40)  # force 100 % ASK modulation (type A)
         self.write(cell, RF_CFG, 0x70)  # receiver gain 48 dB
-        self.write(cell, TX_CONTROL, self.read(cell, TX_CONTROL) | 0x03)  # antennas on
-        return self.read(cell, TX_CONTROL) & 0x03 == 0x03
+        self.write(cell, TX_CONTROL, FIELD_OFF)  # on only while a read needs it
+        return self.read(cell, T_RELOAD_L) == T_RELOAD_VALUE  # the writes took
+
+    # --- RF field ------------------------------------------------------------------------
+
+    def field_on(self, cell):
+        """Switch this reader's field on and wait out the tag power-up guard time.
+
+        The wait runs on the reader's own timer (TStartNow, polled like a transceive),
+        not on a sleep of the host: the driver keeps to the bus interface, and the
+        emulated readers account for the time exactly as for any other command."""
+        self.write(cell, TX_CONTROL, FIELD_ON)
+        self.write(cell, T_RELOAD_L, T_RELOAD_GUARD)
+        self.write(cell, COM_IRQ, 0x7F)
+        self.write(cell, CONTROL, T_START_NOW)
+        for _ in range(_MAX_POLLS * 4):  # 5.1 ms instead of a transceive's 1.5 ms
+            if self.read(cell, COM_IRQ) & IRQ_TIMER:
+                break
+        else:
+            raise _Fault()
+        self.write(cell, T_RELOAD_L, T_RELOAD_VALUE)
+
+    def field_off(self, cell):
+        self.write(cell, TX_CONTROL, FIELD_OFF)
 
     # --- primitives ----------------------------------------------------------------------
 
@@ -183,14 +221,20 @@ class MFRC522:
 
     def read_uid(self, cell):
         """(status, uid) for the tag on this reader: (EMPTY, b""), (TAG, uid), (FAULT, b"")
-        or (GARBLED, b"") when something answered but the exchange was corrupted."""
+        or (GARBLED, b"") when something answered but the exchange was corrupted.
+        The reader's field is on only during the call."""
         try:
-            result = self._select(cell)
-            if result[0] != EMPTY:
-                # HALT the tag even after a garbled exchange: a tag left READY or ACTIVE
-                # would ignore the next WUPA and the cell would read empty once.
-                self._transceive(cell, _HLTA_FRAME, expect_reply=False)
-            return result
+            self.field_on(cell)
+            try:
+                result = self._select(cell)
+                if result[0] != EMPTY:
+                    # HALT the tag even after a garbled exchange: a tag left READY or
+                    # ACTIVE keeps that state through a short field gap (an immediate
+                    # re-read) and would ignore the next WUPA, reading empty once.
+                    self._transceive(cell, _HLTA_FRAME, expect_reply=False)
+                return result
+            finally:
+                self.field_off(cell)
         except _Fault:
             return FAULT, b""
 

@@ -13,6 +13,10 @@ generator, `is_legal` / `why_illegal` with a reason naming the rule and tile, an
 
 Shuffles come from `self.rng(label)`, which derives a fresh generator from the seed
 and a label (for example the hand number), so undo and replay need no generator state.
+
+`observed=True` is play at a real table, where hands and the boneyard are hidden: the
+seeded deal is only the engine's private guess for the tiles nobody has seen, and the
+moves name what the players reveal (see hidden.py and each rule card's "At the table").
 """
 
 from __future__ import annotations
@@ -40,7 +44,8 @@ class Game(ABC):
     max_players: ClassVar[int] = 1
     default_players: ClassVar[int] = 1
 
-    def __init__(self, players: int | None = None, options: Options | dict | None = None, seed: int = 0):
+    def __init__(self, players: int | None = None, options: Options | dict | None = None, seed: int = 0,
+                 observed: bool = False):
         if options is None:
             options = self.Options()
         elif isinstance(options, dict):
@@ -54,6 +59,7 @@ class Game(ABC):
                     else f"{self.min_players} to {self.max_players}")
             raise BadOption(f"{self.title} is for {span} players, not {self.players}")
         self.seed = seed
+        self.observed = observed
         top = getattr(options, "set", 6)
         self.dset = DominoSet(top)
         self._history: list[tuple[Move, Any]] = []
@@ -154,7 +160,7 @@ class Game(ABC):
             "seed": self.seed,
             "options": self.options.to_dict(),
             "moves": [str(m) for m in self.moves],
-        }
+        } | ({"observed": True} if self.observed else {})
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -165,7 +171,8 @@ class Game(ABC):
 
         try:
             cls = get_game(data["game"])
-            game = cls(players=data["players"], options=data.get("options") or {}, seed=data["seed"])
+            game = cls(players=data["players"], options=data.get("options") or {}, seed=data["seed"],
+                       observed=bool(data.get("observed", False)))
             moves = data["moves"]
         except (KeyError, TypeError) as exc:
             raise DominoError(f"not a saved game: missing or bad {exc}") from None

@@ -57,7 +57,7 @@ class Frontier:
         cells: list[list[Cell]] = [[] for _ in range(MAX_PIP + 1)]
         for (x, y), pip in pips.items():
             bit = 1 << pip
-            for n in ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)):
+            for n in ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)):  # neighbours(), inlined: hot
                 if n not in pips:
                     mask = wants.get(n, 0)
                     if not mask & bit:
@@ -100,12 +100,6 @@ class Grid:
         for cell, mate in self.mate.items():
             if cell < mate:
                 yield Tile(self.pips[cell], self.pips[mate]), cell, mate
-
-    def cell_of(self, tile: Tile) -> tuple[Cell, Cell] | None:
-        for placed, first, second in self.tiles():
-            if placed is tile:
-                return first, second
-        return None
 
     def bounds(self) -> tuple[int, int, int, int]:
         xs = [x for x, _ in self.pips]

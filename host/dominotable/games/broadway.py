@@ -5,7 +5,8 @@ Seats are 0 North, 1 East, 2 South, 3 West; play passes clockwise N -> E -> S ->
 (BW-1.2); partnerships are seat % 2 (0 North-South, 1 East-West). The tableau is a
 `Grid` of half-tile cells (x east, y south). North and South lay tiles along x, East
 and West along y (BW-3.2). Moves: `6-3@(1,0)-(2,0)` puts the 6 on (1,0) and the 3 on
-(2,0) (shorthand `6-3@(1,0)e`: the second half east of the first), `pass`, and
+(2,0) (shorthand `6-3@(1,0)e`: the second half east of the first; moves print with the
+western or northern cell first), `pass`, and
 `expose W 5-2` (West showed the 5-2 by accident; the opponents place it next, BW-7).
 
 Tiles enter play only through `deal()` (one call per hand), so a later observed mode

@@ -8,6 +8,10 @@ Dealing happens in that one place, so a later observed mode can supply tiles as 
 Moves: `Place` (notation `3-5`), a `Capture` from capture.py as it is (`x2-4`,
 `x2-4+4-4+0-4`), and the one-word moves `end` / `draw`. State fields are immutable values
 (tuples, ints) replaced on each move, so `State.copy()` is a dict copy and push/pop is cheap.
+
+Observed mode (CR-11): the match opens with `lots` naming each seat's dealer-draw tile and
+every hand with `row` naming the starting row; hands and boneyard stay a guess, and a
+placement of any unseen tile is swapped into the player's hand first (hidden.py).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from ..capture import Capture, analyse, parse_capture, single_captures, why_not_capture
 from ..errors import BadOption, IllegalMove, InvalidNotation
 from ..game import Game, Move
+from ..hidden import Reveal, parse_reveal, rearrange
 from ..options import Options, option
 from ..registry import register
 from ..tiles import MAX_PIP, DominoSet, Tile, fmt
@@ -114,7 +119,12 @@ class CaptureRowGame(Game):
         self.state.caps = None
         return len(capture.tiles)
 
+    reveal_words: dict[str, bool] = {}
+
     def parse_move(self, text: str) -> Move:
+        reveal = parse_reveal(text, self.dset, self.reveal_words)
+        if reveal is not None:
+            return reveal
         word = text.strip().lower()
         for move in self.move_words:
             if word == move.word:
@@ -173,6 +183,7 @@ class CastleRock(CaptureRowGame):
     max_players = 6
     default_players = 4
     move_words = (END,)
+    reveal_words = {"lots": False, "row": False}
 
     def _initial_state(self) -> State:
         for name in ("target", "hands"):
@@ -180,10 +191,15 @@ class CastleRock(CaptureRowGame):
                 raise BadOption(f"option {name}: must be at least 1, not {getattr(self.options, name)}")
         self.row_size = starting_row(len(self.dset), self.players)
         self.dealer_draw = self._shuffled("dealer")[: self.players]
-        dealer = max(range(self.players), key=lambda seat: rank(self.dealer_draw[seat]))
-        self.state = State(scores=(0,) * self.players, hand_no=0, dealer=dealer, over=False, last_hand=None)
-        self._deal()
+        self.state = State(scores=(0,) * self.players, hand_no=0, over=False, last_hand=None,
+                           awaiting="lots" if self.observed else None)
+        self._start_match(self.dealer_draw)
         return self.state
+
+    def _start_match(self, lots: tuple[Tile, ...]) -> None:
+        """CR-2.1: the highest drawn tile deals the first hand."""
+        self.state.dealer = max(range(self.players), key=lambda seat: rank(lots[seat]))
+        self._deal()
 
     def _deal(self) -> None:
         """Start hand `hand_no` (CR-3): stacks of two to each player from the dealer's left,
@@ -202,22 +218,60 @@ class CastleRock(CaptureRowGame):
         s.captured = (0,) * p
         s.turn = first
         s.placed = False
+        if self.observed and s.awaiting is None:
+            s.awaiting = "row"  # CR-11.2
 
     # -- moves --------------------------------------------------------------------------------
 
+    def _unseen(self) -> tuple[Tile, ...]:
+        """Observed mode: every tile in a hand or the boneyard, none of which the table has seen."""
+        s = self.state
+        return tuple(t for hand in s.hands for t in hand) + s.deck[s.drawn:]
+
     def _moves(self) -> Iterator[Move]:
         s = self.state
+        if s.awaiting == "lots":
+            return iter((Reveal("lots", self.dealer_draw),))
+        if s.awaiting == "row":
+            return iter((Reveal("row", s.row),))
         if not s.placed:
-            return map(place, s.hands[s.turn])
+            return map(place, sorted(self._unseen()) if self.observed else s.hands[s.turn])
         return iter(self._row_captures() + (END,))
+
+    def _why_not_reveal(self, move: Reveal) -> IllegalMove | None:
+        s = self.state
+        if move.word != s.awaiting:
+            if s.awaiting is None:
+                return IllegalMove(f"`{move.word}` is not expected now: the hand is under way", rule="CR-11.1")
+            return IllegalMove(f"first name the {self._awaited()}, not {move.word}", rule="CR-11.1")
+        count = self.players if move.word == "lots" else self.row_size
+        if len(move.tiles) != count or len(set(move.tiles)) != count:
+            what = "one tile per player, in seat order" if move.word == "lots" else "the tiles of the starting row"
+            return IllegalMove(f"{move}: name {count} different tiles, {what}", rule="CR-11.1")
+        return None
+
+    def _awaited(self) -> str:
+        if self.state.awaiting == "lots":
+            return f"tiles drawn for dealer (lots, {self.players} tiles in seat order)"
+        return f"starting row of hand {self.state.hand_no + 1} (row, {self.row_size} tiles)"
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
         s = self.state
+        if isinstance(move, Reveal) or s.awaiting is not None:
+            if not isinstance(move, Reveal):
+                return IllegalMove(f"first name the {self._awaited()}, not {move}", rule="CR-11.1")
+            return self._why_not_reveal(move)
         who = self.side_names()[s.turn]
         if isinstance(move, Place):
             if s.placed:
                 return IllegalMove(f"{who} has already placed a tile this turn, so not {move.tile}",
                                    rule="CR-4.1", tile=move.tile)
+            if self.observed:
+                if move.tile not in self._unseen():
+                    where = "in the row" if move.tile in s.row else "already out of play"
+                    return IllegalMove(f"{move.tile} is {where}, so it cannot come from {who}'s hand",
+                                       rule="CR-11.3", tile=move.tile)
+                return None
             if move.tile not in s.hands[s.turn]:
                 return IllegalMove(f"{move.tile} is not in {who}'s hand", rule="CR-4.1", tile=move.tile)
             return None
@@ -235,7 +289,12 @@ class CastleRock(CaptureRowGame):
     def _apply(self, move: Move) -> None:
         s = self.state
         kind = type(move)
+        if kind is Reveal:
+            self._reveal(move)
+            return
         if kind is Place:
+            if self.observed:
+                self._hide_guess(lambda tile, pool: tile is not move.tile or pool == s.turn)
             hand = s.hands[s.turn]
             at = hand.index(move.tile)
             s.hands = _replace(s.hands, s.turn, hand[:at] + hand[at + 1:])
@@ -245,6 +304,26 @@ class CastleRock(CaptureRowGame):
             s.captured = _replace(s.captured, s.turn, s.captured[s.turn] + self._capture(move))
         else:
             self._end_turn()
+
+    def _reveal(self, move: Reveal) -> None:
+        s = self.state
+        s.awaiting = None
+        if move.word == "lots":
+            self._start_match(move.tiles)
+            return
+        # CR-11.2: the named row comes out of the guessed hands and boneyard
+        row = frozenset(move.tiles)
+        pools = s.hands + (s.row, s.deck[s.drawn:])
+        at = len(s.hands)
+        pools = rearrange(pools, lambda tile, pool: (tile in row) == (pool == at))
+        s.hands, s.deck = pools[:at], s.deck[:s.drawn] + pools[at + 1]
+        s.row, s.caps = move.tiles, None
+
+    def _hide_guess(self, fits) -> None:
+        """Rearrange the guessed hands and boneyard so each unseen tile lies where `fits` allows."""
+        s = self.state
+        pools = rearrange(s.hands + (s.deck[s.drawn:],), fits)
+        s.hands, s.deck = pools[:-1], s.deck[:s.drawn] + pools[-1]
 
     def _end_turn(self) -> None:
         """CR-4.3, CR-4.4: draw a replacement while the boneyard lasts; the next player round
@@ -317,7 +396,8 @@ class CastleRock(CaptureRowGame):
                             f"left in the row: {fmt(row) or 'none'}")
         for seat in range(self.players):
             mark = ">" if seat == s.turn else " "
-            lines.append(f"{mark} {names[seat]}: hand [{fmt(s.hands[seat])}]  captured {s.captured[seat]}"
+            hand = f"{len(s.hands[seat])} hidden" if self.observed else fmt(s.hands[seat])
+            lines.append(f"{mark} {names[seat]}: hand [{hand}]  captured {s.captured[seat]}"
                          f"  score {s.scores[seat]}")
         return "\n".join(lines)
 

@@ -12,6 +12,9 @@ can be cleared; under `win=tableau-empty` clear the row as soon as the row dealt
 be cleared. The clairvoyant (who sees the draw order) can do no better there. With
 `draw=when-blocked` every capture is forced before the next draw, the choice of captures
 matters, and the clairvoyant searches every choice against the known draw order.
+
+Observed mode (CRS-9): the row starts empty and every draw names the tile that lands
+(`draw 3-5`); the seeded order is only the guess for the tiles still face down.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..capture import Capture, analyse, single_captures, why_not_capture
-from ..errors import IllegalMove
+from ..errors import IllegalMove, InvalidNotation
 from ..game import Move
+from ..hidden import rearrange
 from ..options import Options, option
 from ..registry import register
 from ..tiles import Tile
@@ -79,7 +83,7 @@ def solver_bot(rng: random.Random, clairvoyant: bool = False):
                     return capture
         if game.boneyard() and (opts.draw == ANY_TIME or not captures):
             if opts.win == ALL_CAPTURED or not captures or not analyse(s.row).clearable:
-                return DRAW
+                return game.draw_move()
         return planned.get(s.row) or plan(s.row)
 
     def plan(row):
@@ -96,6 +100,16 @@ def solver_bot(rng: random.Random, clairvoyant: bool = False):
 solver_bot.flags = {"clairvoyant": "the solver sees the draw order (an upper bound)"}
 
 
+@dataclass(frozen=True)
+class DrawTile(Move):
+    """Observed mode: a draw naming the tile that landed at the right end (CRS-9.1)."""
+
+    tile: Tile
+
+    def __str__(self) -> str:
+        return f"draw {self.tile}"
+
+
 @register
 class CastleRockSolitaire(CaptureRowGame):
     name = "castle-rock-solitaire"
@@ -106,23 +120,51 @@ class CastleRockSolitaire(CaptureRowGame):
 
     def _initial_state(self) -> State:
         self.state = State(deck=self._shuffled("deal"), drawn=0, captured=0, won=False, over=False, caps=None)
-        self.state.row = tuple(self._draw() for _ in range(3))
+        self.state.row = () if self.observed else tuple(self._draw() for _ in range(3))
         return self.state
+
+    def _dealing(self) -> bool:
+        """Observed mode only: the three starting tiles are still being drawn (CRS-9.1)."""
+        return self.observed and self.state.drawn < 3
+
+    def _draw_allowed(self, captures) -> bool:
+        return bool(self.boneyard()) and (self._dealing() or self.options.draw == ANY_TIME or not captures)
 
     def _moves(self) -> Iterator[Move]:
         moves = self._row_captures()
-        if self.boneyard() and (self.options.draw == ANY_TIME or not moves):
-            moves += (DRAW,)
+        if self._draw_allowed(moves):
+            s = self.state
+            moves += tuple(map(DrawTile, s.deck[s.drawn:])) if self.observed else (DRAW,)
         return iter(moves)
+
+    def draw_move(self) -> Move:
+        """The draw as this game writes it; in observed mode it names the guessed next tile."""
+        s = self.state
+        return DrawTile(s.deck[s.drawn]) if self.observed else DRAW
+
+    def parse_move(self, text: str) -> Move:
+        word, _, rest = text.strip().lower().partition(" ")
+        if word == DRAW.word and rest.strip():
+            try:
+                return DrawTile(self.dset.parse(rest))
+            except InvalidNotation as exc:
+                raise InvalidNotation(f"{exc}; at the table a draw names its tile: draw 3-5") from None
+        return super().parse_move(text)
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
         s = self.state
         if isinstance(move, Capture):
             return why_not_capture(s.row, move)
-        if move == DRAW:
+        if isinstance(move, DrawTile) or move == DRAW:
+            if self.observed != isinstance(move, DrawTile):
+                form = "names the tile that landed (draw 3-5)" if self.observed else "is just `draw`"
+                return IllegalMove(f"{move}: a draw {form} in this game", rule="CRS-9.1", tile=getattr(move, "tile", None))
             if not self.boneyard():
                 return IllegalMove("the boneyard is empty; nothing to draw", rule="CRS-4.1")
-            if self.options.draw == WHEN_BLOCKED:
+            if isinstance(move, DrawTile) and move.tile not in s.deck[s.drawn:]:
+                return IllegalMove(f"{move.tile} is already face up ({self._where(move.tile)}), so it cannot be drawn",
+                                   rule="CRS-9.1", tile=move.tile)
+            if self.options.draw == WHEN_BLOCKED and not self._dealing():
                 available = self._row_captures()
                 if available:
                     return IllegalMove(f"draw only when no capture is left, and {available[0]} is available",
@@ -134,6 +176,11 @@ class CastleRockSolitaire(CaptureRowGame):
 
     def _apply(self, move: Move) -> None:
         s = self.state
+        if isinstance(move, DrawTile):
+            front, rest = rearrange(((s.deck[s.drawn],), s.deck[s.drawn + 1:]),
+                                    lambda tile, pool: (tile is move.tile) == (pool == 0))
+            s.deck = s.deck[:s.drawn] + front + rest
+            move = DRAW
         if move is DRAW:
             self._extend_row(self._draw())
         else:
@@ -143,6 +190,9 @@ class CastleRockSolitaire(CaptureRowGame):
                 return
         if not self.boneyard() and not self._row_captures():
             s.over = True
+
+    def _where(self, tile: Tile) -> str:
+        return "in the row" if tile in self.state.row else "captured"
 
     @property
     def current_player(self) -> int | None:

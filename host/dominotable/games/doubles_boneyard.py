@@ -1,6 +1,10 @@
 """Doubles in the Boneyard: a three-player line game without doubles, match to 200.
 
 Rule numbers (DB-x.y) refer to seeds/doubles-in-the-boneyard.md.
+
+Observed mode (DB-7): the doubles drawn are named (`lots`), any unseen tile may be played
+and is swapped into the player's guessed hand, a pass bars the tiles that fit from the
+passer's hand, and a finished game waits for each hand to be shown (`show P2 3-5 1-2`).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from typing import NamedTuple
 
 from ..errors import IllegalMove, InvalidNotation
 from ..game import Game, Move
+from ..hidden import Reveal, parse_reveal, rearrange
 from ..line import END_NAMES, LEFT, RIGHT, Line, split_end
 from ..options import Options, option
 from ..registry import register
@@ -54,7 +59,8 @@ class DoublesBoneyardOptions(Options):
 class DBState:
     """Immutable parts only, so copy() copies references."""
 
-    __slots__ = ("hands", "line", "turn", "game_no", "scores", "results", "lead_draw", "winner")
+    __slots__ = ("hands", "line", "turn", "game_no", "scores", "results", "lead_draw", "winner",
+                 "awaiting", "ending", "barred", "shown")
 
     def copy(self) -> DBState:
         other = DBState.__new__(DBState)
@@ -95,6 +101,7 @@ class DoublesInTheBoneyard(Game):
         s.scores = (0,) * SEATS
         s.results = ()
         s.winner = None
+        s.awaiting = "lots" if self.observed else None  # rule DB-7.1
         s.lead_draw = self._draw_doubles("first", range(SEATS))  # rule DB-2.1
         self._deal(s, 1, leader=highest(s.lead_draw))
         return s
@@ -112,12 +119,18 @@ class DoublesInTheBoneyard(Game):
         s.game_no = game_no
         s.line = None
         s.turn = leader
+        s.ending = None
+        s.barred = (frozenset(),) * SEATS  # tiles each seat's passes rule out (DB-7.3)
+        s.shown = frozenset()
 
     # -- moves ------------------------------------------------------------------------------
 
     def parse_move(self, text: str) -> Move:
         if text.strip().lower() == "pass":
             return Pass()
+        reveal = parse_reveal(text, self.dset, {"lots": False, "show": True})
+        if reveal is not None:
+            return reveal
         core, end = split_end(text)
         try:
             tile = self.dset.parse(core)
@@ -127,8 +140,11 @@ class DoublesInTheBoneyard(Game):
 
     def _moves(self) -> Iterator[Move]:
         s = self.state
+        if s.awaiting is not None:
+            yield from self._guessed_reveals()
+            return
         any_play = False
-        for tile in s.hands[s.turn]:
+        for tile in self._playable():
             if s.line is None:
                 any_play = True
                 yield Play(tile)
@@ -137,8 +153,97 @@ class DoublesInTheBoneyard(Game):
                 if tile.has(s.line.ends[end]):
                     any_play = True
                     yield Play(tile, end)
-        if not any_play:
+        if not any_play if not self.observed else self._pass_arrangement() is not None:
             yield Pass()
+
+    # -- observed mode: the guess, kept consistent with every play, pass and show ---------------
+
+    def _unseen(self) -> list[Tile]:
+        """Tiles in no shown hand: in observed mode the hands are only a guess at them."""
+        s = self.state
+        return sorted(t for i, h in enumerate(s.hands) if i not in s.shown for t in h)
+
+    def _playable(self) -> list[Tile]:
+        """The tiles the current seat might play: its hand, or in observed mode any unseen tile
+        its passes do not rule out and that leaves a consistent deal (DB-7.2, DB-7.3)."""
+        s = self.state
+        if not self.observed:
+            return list(s.hands[s.turn])
+        return [t for t in self._unseen() if t not in s.barred[s.turn] and self._holding(s.turn, t) is not None]
+
+    def _arrange(self, fits) -> tuple | None:
+        """The guessed hands rearranged so every unseen tile lies where `fits` and the passes allow."""
+        s = self.state
+        return rearrange(s.hands, lambda t, seat: t in s.hands[seat] if seat in s.shown
+                         else t not in s.barred[seat] and fits(t, seat))
+
+    def _holding(self, seat: int, tile: Tile) -> tuple | None:
+        return self._arrange(lambda t, at: t is not tile or at == seat)
+
+    def _fitting(self) -> frozenset:
+        s = self.state
+        return frozenset(t for t in self._unseen() if fits(t, s.line))
+
+    def _pass_arrangement(self) -> tuple | None:
+        s = self.state
+        fitting = self._fitting()
+        return self._arrange(lambda t, seat: seat != s.turn or t not in fitting)
+
+    def _lots_seats(self) -> list[int]:
+        return list(range(SEATS)) if self.state.ending is None else self._outcome()[1]
+
+    def _guessed_reveals(self) -> Iterator[Move]:
+        s = self.state
+        names = self.side_names()
+        if s.awaiting == "lots":
+            doubles = self._draw_doubles(f"tie:{s.game_no}", self._lots_seats()) if s.ending else s.lead_draw
+            yield Reveal("lots", tuple(d for _, d in doubles))
+            return
+        for seat in range(SEATS):
+            if s.hands[seat] and seat not in s.shown:
+                yield Reveal("show", tuple(sorted(s.hands[seat])), names[seat])
+
+    def _why_not_reveal(self, move: Reveal) -> IllegalMove | None:
+        s = self.state
+        if move.word != s.awaiting:
+            wanted = {None: "a play or pass", "lots": "the doubles drawn (lots)",
+                      "show": "the tiles left in each hand (show P1 ...)"}[s.awaiting]
+            return IllegalMove(f"{move} is not expected now: the table owes {wanted}", rule="DB-7.1")
+        doubles = [t for t in move.tiles if t.is_double]
+        if move.word == "lots":
+            seats = self._lots_seats()
+            if len(move.tiles) != len(seats) or len(doubles) != len(seats) or len(set(doubles)) != len(seats):
+                names = ", ".join(self.side_names()[i] for i in seats)
+                return IllegalMove(f"{move}: name {len(seats)} different doubles, drawn by {names} in that order",
+                                   rule="DB-7.1")
+            return None
+        names = self.side_names()
+        if move.seat not in names:
+            return IllegalMove(f"{move}: {move.seat} is not a seat; seats are {', '.join(names)}", rule="DB-7.4")
+        seat = names.index(move.seat)
+        if seat in s.shown or not s.hands[seat]:
+            return IllegalMove(f"{move.seat} has no hidden tiles left to show", rule="DB-7.4")
+        if doubles:
+            return IllegalMove(f"{doubles[0]} is a double; doubles stay in the boneyard", rule="DB-1.1", tile=doubles[0])
+        if len(move.tiles) != len(s.hands[seat]) or len(set(move.tiles)) != len(move.tiles):
+            return IllegalMove(f"{move.seat} holds {len(s.hands[seat])} tiles; show each of them once, "
+                               f"not {len(move.tiles)}", rule="DB-7.4")
+        unseen = set(self._unseen())
+        for tile in move.tiles:
+            if tile not in unseen:
+                where = "on the line" if s.line and tile in s.line.tiles() else "shown in another hand"
+                return IllegalMove(f"{tile} is {where}, so {move.seat} cannot hold it", rule="DB-7.4", tile=tile)
+            if tile in s.barred[seat]:
+                return IllegalMove(f"{move.seat} passed when {tile} would have fitted, so cannot hold it",
+                                   rule="DB-7.3", tile=tile)
+        if self._show_arrangement(seat, move.tiles) is None:
+            return IllegalMove(f"if {move.seat} held {fmt(move.tiles)}, the other hands could not agree with "
+                               "their passes", rule="DB-7.3", tile=move.tiles[0])
+        return None
+
+    def _show_arrangement(self, seat: int, tiles) -> tuple | None:
+        shown = frozenset(tiles)
+        return self._arrange(lambda t, at: (t in shown) == (at == seat))
 
     def _resolve_end(self, move: Play) -> int | IllegalMove:
         """The end `move` goes on, or why it cannot go anywhere."""
@@ -159,9 +264,15 @@ class DoublesInTheBoneyard(Game):
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
         s = self.state
+        if isinstance(move, Reveal) or s.awaiting is not None:
+            if not isinstance(move, Reveal):
+                return self._why_not_reveal(Reveal(str(move)))
+            return self._why_not_reveal(move)
         seat = s.turn
         who = self.side_names()[seat]
         if isinstance(move, Pass):
+            if self.observed:
+                return self._why_not_pass(who)
             playable = [t for t in s.hands[seat] if fits(t, s.line)]
             if playable:
                 return IllegalMove(f"{who} can play {playable[0]}; pass only when no tile fits",
@@ -170,7 +281,16 @@ class DoublesInTheBoneyard(Game):
         tile = move.tile
         if tile.is_double:
             return IllegalMove(f"{tile} is a double; doubles stay in the boneyard all match", rule="DB-1.1", tile=tile)
-        if tile not in s.hands[seat]:
+        if self.observed:
+            if tile not in self._unseen():
+                return IllegalMove(f"{tile} is already on the line", rule="DB-7.2", tile=tile)
+            if tile in s.barred[seat]:
+                return IllegalMove(f"{who} passed when {tile} would have fitted, so cannot hold it",
+                                   rule="DB-7.3", tile=tile)
+            if self._holding(seat, tile) is None:
+                return IllegalMove(f"if {who} held {tile}, the other hands could not agree with their passes",
+                                   rule="DB-7.3", tile=tile)
+        elif tile not in s.hands[seat]:
             return IllegalMove(f"{tile} is not in {who}'s hand", rule="DB-3.1", tile=tile)
         if s.line is None:
             if move.end is not None:
@@ -179,11 +299,33 @@ class DoublesInTheBoneyard(Game):
         end = self._resolve_end(move)
         return end if isinstance(end, IllegalMove) else None
 
+    def _why_not_pass(self, who: str) -> IllegalMove | None:
+        """DB-7.3: a pass is the player's word, refused only if no deal agrees with it."""
+        if self._pass_arrangement() is not None:
+            return None
+        s = self.state
+        left, right = s.line.ends
+        fitting = self._fitting()
+        others = [t for t in self._unseen() if t not in fitting and t not in s.barred[s.turn]]
+        if len(others) < len(s.hands[s.turn]):
+            return IllegalMove(f"{who} holds {len(s.hands[s.turn])} tiles and only {len(others)} unseen tiles fit "
+                               f"neither {left} nor {right}, so {who} cannot be unable to play", rule="DB-7.3")
+        return IllegalMove(f"the earlier passes leave a tile that fits {left} or {right} only for {who}, "
+                           f"so {who} cannot be unable to play", rule="DB-7.3")
+
     def _apply(self, move: Move) -> None:
         s = self.state
         seat = s.turn
+        if isinstance(move, Reveal):
+            self._reveal(move)
+            return
+        if isinstance(move, Pass) and self.observed:
+            s.hands = self._pass_arrangement()
+            s.barred = tuple(b | self._fitting() if i == seat else b for i, b in enumerate(s.barred))
         if isinstance(move, Play):
             tile = move.tile
+            if self.observed:
+                s.hands = self._holding(seat, tile)
             s.hands = tuple(tuple(t for t in h if t is not tile) if i == seat else h for i, h in enumerate(s.hands))
             if s.line is None:
                 s.line = Line.start(tile, tile.a, tile.b)  # rule DB-3.2
@@ -198,27 +340,58 @@ class DoublesInTheBoneyard(Game):
                 return
         s.turn = (seat + 1) % SEATS  # rule DB-1.2
 
+    def _reveal(self, move: Reveal) -> None:
+        s = self.state
+        s.awaiting = None
+        if move.word == "show":  # rule DB-7.4
+            seat = self.side_names().index(move.seat)
+            s.hands = self._show_arrangement(seat, move.tiles)
+            s.hands = tuple(move.tiles if i == seat else h for i, h in enumerate(s.hands))
+            s.shown = s.shown | {seat}
+            self._end_game(s.ending)
+        elif s.ending is None:  # rule DB-7.1: the first leader
+            s.lead_draw = tuple(zip(range(SEATS), move.tiles))
+            s.turn = highest(s.lead_draw)
+        else:
+            self._score(tuple(zip(self._lots_seats(), move.tiles)))
+
     def _end_game(self, how: str) -> None:
+        s = self.state
+        s.ending = how
+        if self.observed and any(h and i not in s.shown for i, h in enumerate(s.hands)):
+            s.awaiting = "show"  # rule DB-7.4
+            return
+        self._score()
+
+    def _outcome(self) -> tuple[list[int], list[int]]:
+        """The change to each seat's score, and the seats in line to lead next: one, or those
+        tied for fewest pips, who draw doubles for it."""
         s = self.state
         totals = [pips(h) for h in s.hands]
         deltas = [0] * SEATS
-        draws: tuple = ()
-        if how == "out":  # rule DB-4.1
-            leader = s.turn
-            deltas[leader] = sum(totals)
-        else:
-            low = min(totals)
-            lowest = [i for i in range(SEATS) if totals[i] == low]
-            if len(lowest) == 1:  # rule DB-4.3
-                leader = lowest[0]
-                deltas[leader] = sum(totals)
-            else:  # rules DB-4.4, DB-4.5
-                for i in range(SEATS):
-                    if i not in lowest:
-                        deltas[i] = -totals[i]
-                draws = self._draw_doubles(f"tie:{s.game_no}", lowest)
-                leader = highest(draws)
-        s.results = s.results + (GameResult(s.game_no, how, tuple(deltas), leader, draws),)
+        if s.ending == "out":  # rule DB-4.1
+            deltas[s.turn] = sum(totals)
+            return deltas, [s.turn]
+        low = min(totals)
+        lowest = [i for i in range(SEATS) if totals[i] == low]
+        if len(lowest) == 1:  # rule DB-4.3
+            deltas[lowest[0]] = sum(totals)
+        else:  # rules DB-4.4, DB-4.5
+            for i in range(SEATS):
+                if i not in lowest:
+                    deltas[i] = -totals[i]
+        return deltas, lowest
+
+    def _score(self, draws: tuple = ()) -> None:
+        s = self.state
+        deltas, leaders = self._outcome()
+        if len(leaders) > 1 and not draws:
+            if self.observed:
+                s.awaiting = "lots"  # rule DB-7.1
+                return
+            draws = self._draw_doubles(f"tie:{s.game_no}", leaders)
+        leader = highest(draws) if draws else leaders[0]
+        s.results = s.results + (GameResult(s.game_no, s.ending, tuple(deltas), leader, draws),)
         s.scores = tuple(a + b for a, b in zip(s.scores, deltas))
         reached = [i for i in range(SEATS) if s.scores[i] >= self.options.target]
         if reached:  # rule DB-5.1; only one score rises per game (DB-5.2)
@@ -270,7 +443,10 @@ class DoublesInTheBoneyard(Game):
             out.append(f"line  {line_text(s.line)}    open ends {s.line.ends[LEFT]} | {s.line.ends[RIGHT]}")
         for i, hand in enumerate(s.hands):
             mark = ">" if i == s.turn else " "
-            out.append(f"{mark} {names[i]}  {fmt(hand) or '(out)'}  [{pips(hand)} pips]")
+            if self.observed and i not in s.shown:
+                out.append(f"{mark} {names[i]}  {len(hand)} hidden")
+            else:
+                out.append(f"{mark} {names[i]}  {fmt(hand) or '(out)'}  [{pips(hand)} pips]")
         if not s.results:
             out.append(f"drew {draws_text(s.lead_draw, names)}: {names[highest(s.lead_draw)]} leads")
         else:

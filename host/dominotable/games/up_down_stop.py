@@ -3,6 +3,9 @@
 Rule numbers (UDS-x.y) refer to seeds/up-down-stop.md. The rules proper live in
 `Rules`, which works on a bare state so the look-ahead player can try draws the real
 game has not made; the Game only adds the shuffles and the one place a tile is drawn.
+
+Observed mode (UDS-9): the drawn tile is face down to the engine until a move names it
+(`5-3 c2+4`, `6-6 stop`, `1-4 scrap`); the named tile is swapped with the guessed one.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import NamedTuple
 
 from ..errors import IllegalMove, InvalidNotation
 from ..game import Game, Move
+from ..hidden import rearrange
 from ..line import END_NAMES, LEFT, RIGHT, Line, split_end
 from ..options import Options, option
 from ..registry import register
@@ -314,15 +318,19 @@ class UpDownStop(Game):
     def parse_move(self, text: str) -> Move:
         words = text.split(None, 1)
         tile = self.state.drawn
+        named = False
         if words:
             try:
                 tile = self.dset.parse(words[0])
                 words = words[1:]
+                named = True
             except InvalidNotation:
                 if re.match(r"^\[?\d", words[0]):
                     raise
         if tile is None:
             raise IllegalMove("the game is over: no tile is drawn", rule="UDS-5.3")
+        if self.observed and not named:
+            raise InvalidNotation(f"{text.strip()!r}: at the table a move names the drawn tile first (5-3 c2+4)")
         rest = " ".join(words).lower()
         simple = {"new": Start, "scrap": Scrap, "discard": Discard}
         if rest in simple:
@@ -336,13 +344,38 @@ class UpDownStop(Game):
         raise InvalidNotation(f"{text.strip()!r} is not an Up-Down-Stop move; moves are {FORMS}, "
                               "optionally after the drawn tile (5-3 c2+4)")
 
+    def _unseen(self) -> list[Tile]:
+        """Observed mode: the tiles the drawn one may be, face down to the engine (UDS-9.1)."""
+        s = self.state
+        return sorted(s.draw + (s.drawn,))
+
     def _moves(self) -> Iterator[Move]:
-        return iter(self.rules.moves_for(self.state, self.state.drawn))
+        s = self.state
+        if not self.observed:
+            return iter(self.rules.moves_for(s, s.drawn))
+        return (move for tile in self._unseen() for move in self.rules.moves_for(s, tile))
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
-        return self.rules.why_illegal(self.state, move)
+        tile = getattr(move, "tile", None)
+        if not self.observed or tile is None:
+            return self.rules.why_illegal(self.state, move)
+        s = self.state
+        if tile not in self._unseen():
+            where = next((f"in c{i + 1}" for i, c in enumerate(s.columns)
+                          if tile is c.stopper or tile in c.line.tiles()), None)
+            where = where or ("on the scrap pile" if tile in s.scrap else "discarded")
+            return IllegalMove(f"{tile} is already {where}, so it cannot be the drawn tile", rule="UDS-9.1", tile=tile)
+        return self.rules.why_illegal(self._drawing(tile), move)
+
+    def _drawing(self, tile: Tile) -> UDSState:
+        """A copy of the state in which the guessed drawn tile is `tile` (swapped with it)."""
+        s = self.state.copy()
+        (s.drawn,), s.draw = rearrange(((s.drawn,), s.draw), lambda t, pool: (t is tile) == (pool == 0))
+        return s
 
     def _apply(self, move: Move) -> None:
+        if self.observed:
+            self.state = self._drawing(move.tile)
         self.rules.place(self.state, move)
         self._draw()
 

@@ -1,0 +1,217 @@
+"""The real-time loop of the table: tray link events, button presses and a timer, in one thread,
+around the setup menu and a Session; every frame the session (or the menu) shows goes to the
+display, which sends it only if it changed.
+
+Threads only queue events (the tray link's reader thread, gpiozero's button callbacks); the loop
+alone touches the session, so the session stays plain single-threaded logic. Tray events that
+arrive together are read as one board: the session judges the tray as it is now, not every
+intermediate frame.
+
+From power-on: an unfinished match in the database resumes (the session first asks for the
+table to be restored); otherwise the setup menu chooses game, options, players and names. When
+a match ends its final screen stays until select, which opens the setup menu again (names
+prefilled).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+
+from ..errors import DominoError
+from ..menu import Choice, Setup
+from ..registry import GAMES, game_names, get_game
+from ..screens import render
+from ..storage import Store
+from ..tray.link import Event
+from .adapter import adapter_for
+from .hardware import Hardware
+from .session import Session
+
+log = logging.getLogger("dominotable.table")
+
+TICK = 0.05  # seconds between timer ticks (settle time, spinner)
+
+
+def games_for_menu() -> list[type]:
+    from . import adapter
+
+    adapter_for  # the adapters register on import
+    from . import games  # noqa: F401
+
+    return [get_game(name) for name in game_names() if name in adapter.ADAPTERS]
+
+
+class Runtime:
+    def __init__(self, hw: Hardware, store: Store, settle_ms: int, *, seed: int | None = None,
+                 choice: Choice | None = None, stop_when_over: bool = False,
+                 clock: Callable[[], float] = time.monotonic, observed: bool = True):
+        """`choice`: start this match without the setup menu (demos, tests); `seed`: the
+        engine's seed for new matches (default: from the clock); `stop_when_over`: `run`
+        returns once a match has ended instead of offering a new one."""
+        self.hw = hw
+        self.store = store
+        self.settle_ms = settle_ms
+        self.seed = seed
+        self.choice = choice
+        self.stop_when_over = stop_when_over
+        self.clock = clock
+        self.observed = observed
+        self.setup: Setup | None = None
+        self.session: Session | None = None
+        self.match_id: int | None = None
+        self.names: list[str] = []
+        self.frames = 0  # frames handed to the display
+        self.first_frame_at: float | None = None
+        self.lock = threading.RLock()  # held while the loop changes state; bots read under it
+        self.changed = threading.Condition(self.lock)
+        self._stop = threading.Event()
+        self.ended = False
+
+    # --- life cycle --------------------------------------------------------------------------
+
+    def start(self) -> Runtime:
+        with self.lock:
+            record = self.store.unfinished()
+            if record is not None:
+                log.info("resuming match %d (%s, %d moves)", record.id, record.game, len(record.moves))
+                game = self.store.resume(record.id)
+                self._play(game, record.id, record.names, resumed=True)
+            elif self.choice is not None:
+                self._new_match(self.choice)
+            else:
+                self._open_setup()
+            self._show()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.hw.events.put(None)  # wake the loop
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+    def run(self, timeout: float | None = None) -> None:
+        """Handle events until `stop()` (or the match's end with stop_when_over, or `timeout`)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self._stop.is_set():
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the table did not finish within {timeout:g} s")
+            self.step(TICK)
+
+    def step(self, wait: float) -> None:
+        """Wait up to `wait` seconds for events, handle everything queued, tick, show."""
+        items = []
+        try:
+            items.append(self.hw.events.get(timeout=wait))
+            while True:
+                items.append(self.hw.events.get_nowait())
+        except queue.Empty:
+            pass
+        with self.lock:
+            board_changed = False
+            for item in items:
+                if item is None:
+                    continue
+                if isinstance(item, Event):
+                    if item.kind in ("lost", "back"):
+                        if board_changed:  # judge what came before the loss first
+                            self._board()
+                            board_changed = False
+                        if self.session is not None:
+                            self.session.on_tray(item.kind)
+                    else:
+                        board_changed = True
+                else:
+                    self._button(item)
+            if board_changed:
+                self._board()
+            if self.session is not None:
+                self.session.tick()
+                self._after_session()
+            self._show()
+            self.changed.notify_all()
+
+    # --- events ------------------------------------------------------------------------------
+
+    def _board(self) -> None:
+        if self.session is not None:
+            self.session.on_board(self.hw.board())
+
+    def _button(self, event: str) -> None:
+        if self.setup is not None:
+            self.setup.handle(event)
+            if self.setup.done:
+                choice, self.setup = self.setup.value, None
+                self._new_match(choice)
+        elif self.session is not None:
+            if self.ended:
+                if event == "select" and not self.stop_when_over:
+                    self.session = None
+                    self.ended = False
+                    self._open_setup()
+                return
+            self.session.on_button(event)
+            self._after_session()
+
+    def _after_session(self) -> None:
+        session = self.session
+        if session.alarm:
+            session.alarm = False
+            self.hw.controls.illegal()
+        if session.new_match_requested:
+            self.session = None
+            self._open_setup()
+        elif session.over and not self.ended:
+            self.ended = True
+            if self.stop_when_over:
+                self._stop.set()
+
+    # --- matches -----------------------------------------------------------------------------
+
+    def _open_setup(self) -> None:
+        self.setup = Setup(games_for_menu(), self.names)
+        self.match_id = None
+
+    def _new_match(self, choice: Choice) -> None:
+        seed = self.seed if self.seed is not None else time.time_ns() % 2**31
+        options = dict(choice.options)
+        game = choice.game(players=choice.players, options=options, seed=seed, **self._observed(choice.game))
+        match_id = self.store.start_match(game, choice.names)
+        self._play(game, match_id, choice.names, resumed=False)
+
+    def _observed(self, cls) -> dict:
+        import inspect
+
+        return {"observed": True} if self.observed and "observed" in inspect.signature(cls.__init__).parameters else {}
+
+    def _play(self, game, match_id: int, names: list[str], resumed: bool) -> None:
+        self.names = list(names)
+        self.match_id = match_id
+        adapter = adapter_for(game, self.hw.geometry)
+        self.session = Session(game, adapter, self.store, match_id, self.settle_ms, names=names,
+                               clock=lambda: self.clock() * 1000, resumed=resumed)
+        self.session.on_board(self.hw.board())
+
+    # --- the display -------------------------------------------------------------------------
+
+    def screen(self):
+        if self.setup is not None:
+            return render(self.setup)
+        return self.session.image()
+
+    def _show(self) -> None:
+        if self.hw.display.show(self.screen()):
+            self.frames += 1
+            if self.first_frame_at is None:
+                self.first_frame_at = time.monotonic()
+
+
+def check_games(names: list[str]) -> None:
+    unknown = [n for n in names if n not in GAMES]
+    if unknown:
+        raise DominoError(f"no such game: {', '.join(unknown)}")
