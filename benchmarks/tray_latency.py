@@ -1,8 +1,9 @@
 """Tray detection latency: the firmware's scheduler against a plain round-robin sweep.
 
 The real firmware (TrayApp, scanner, MFRC522 driver) runs against the emulated reader array
-on its virtual clock (an occupied cell costs about 8 ms to read, an empty one about 2 ms;
-see dominotray/emulator.py). Each trial places one tile (two half cells) beside the
+on its virtual clock (an occupied cell costs about 14 ms to read, an empty one about 7.6 ms:
+both include the 5.1 ms the tag needs after the reader switches its RF field on, since only
+the reader being read has its field on; see dominotray/emulator.py). Each trial places one tile (two half cells) beside the
 existing layout at a random moment and measures the virtual time until CHANGES frames for
 both halves have been written to the host.
 

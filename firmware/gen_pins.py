@@ -38,10 +38,6 @@ def load(path=WIRING, tray_path=TRAY):
     pad = geometry["scan_pad"]["cells"]
     if pad != list(range(cols * rows, cols * rows + len(pad))):
         raise WiringError("scan pad cells %s do not follow the %dx%d grid" % (pad, cols, rows))
-    counts = (w["tray"]["cols"], w["tray"]["rows"], w["tray"]["pad_cells"])
-    if counts != (cols, rows, len(pad)):
-        raise WiringError("wiring.toml [tray] is for %dx%d + %d pad cells, tray.toml has %dx%d + %d" % (
-            counts + (cols, rows, len(pad))))
     cells = cols * rows + len(pad)
     spi, sel = w["spi"], w["select"]
     gpios = {
@@ -78,7 +74,8 @@ def load(path=WIRING, tray_path=TRAY):
             if cell == -1:
                 continue
             if not 0 <= cell < cells:
-                raise WiringError("decoder %s output %d: no cell %d" % (dec["ref"], line, cell))
+                raise WiringError("decoder %s output %d: no cell %d on the %dx%d + %d tray of tray.toml" % (
+                    dec["ref"], line, cell, cols, rows, len(pad)))
             if select[cell] is not None:
                 raise WiringError("cell %d is wired to two chip selects" % cell)
             select[cell] = dec["bank"] << 4 | line

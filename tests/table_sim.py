@@ -9,6 +9,7 @@ from __future__ import annotations
 from dominotray import wire
 
 from dominotable.game import Game
+from dominotable.hidden import Reveal
 from dominotable.table.adapter import Action, Adapter
 from dominotable.tiles import DominoSet, Tile
 from dominotable.tray.board import Board
@@ -71,15 +72,17 @@ class SimTray:
         return Board(cells, self.registry, self.geometry)
 
 
-def play_through(game: Game, adapter: Adapter, tray: SimTray, choose, tidy=None, limit: int = 5000) -> None:
+def play_through(game: Game, adapter: Adapter, tray: SimTray, choose, limit: int = 5000) -> None:
     """Play `game` to its end: each move chosen by `choose(game)` is made physically with the
-    adapter's actions (or its buttons) and must be judged back as exactly that move; after it
-    the tray must read as the same position, once `tidy(game, tray)` has done what the table
-    asks between hands."""
+    adapter's actions (which also clear what the table waits to see cleared) or its buttons, and
+    must be judged back as exactly that move; after it the tray must read as the same position
+    (perhaps with a note of what the table waits for)."""
     for _ in range(limit):
         if game.is_over():
             return
         move = choose(game)
+        if isinstance(move, Reveal) and move.word == "show":  # whose: the first seat holding as many
+            move = Reveal("show", move.tiles, adapter.shown_by(len(move.tiles)))
         actions = adapter.actions(move, tray.board())
         if actions:
             tray.apply(actions)
@@ -90,8 +93,5 @@ def play_through(game: Game, adapter: Adapter, tray: SimTray, choose, tidy=None,
             assert move in [m for _, m in adapter.button_moves()], f"{move}: no trace and no button"
         game.push(move)
         after = adapter.judge(tray.board())
-        if not after.same and tidy is not None:
-            tidy(game, tray)
-            after = adapter.judge(tray.board())
         assert after.same, f"after {move}: {after}\n{tray.board()}"
     raise AssertionError("the game did not end")

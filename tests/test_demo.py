@@ -1,4 +1,4 @@
-"""The `demo` command: greedy bots play a whole match, turn by turn."""
+"""The `demo --text` command: greedy bots play a whole match in the engine, turn by turn."""
 
 import re
 
@@ -6,7 +6,7 @@ from dominotable.cli import main
 
 
 def demo(capsys, *argv):
-    assert main(["demo", *argv]) == 0
+    assert main(["demo", "--text", *argv]) == 0
     return capsys.readouterr().out
 
 

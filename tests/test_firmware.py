@@ -54,7 +54,6 @@ def test_no_pin_number_is_written_outside_the_wiring_file():
     (("strobe = 14", "strobe = 25"), "select.strobe = GP25 is not a free Pico GPIO"),
     (("cells = [192, 193, -1", "cells = [192, 191, -1"), "cell 191 is wired to two chip selects"),
     (("cells = [192, 193, -1", "cells = [192, -1, -1"), "cells without a chip select: [193]"),
-    (("rows = 12", "rows = 11"), "wiring.toml [tray] is for 16x11 + 2 pad cells, tray.toml has 16x12 + 2"),
 ])
 def test_wiring_mistakes_are_named(tmp_path, edit, message):
     text = (ROOT / "hardware" / "wiring.toml").read_text()
@@ -63,6 +62,25 @@ def test_wiring_mistakes_are_named(tmp_path, edit, message):
     bad.write_text(text.replace(edit[0], edit[1], 1))
     with pytest.raises(gen_pins.WiringError, match=re.escape(message)):
         gen_pins.load(bad)
+
+
+@pytest.mark.parametrize("edit, message", [
+    ((("rows = 12", "rows = 11"), ("cells = [192, 193]", "cells = [176, 177]")),
+     "decoder U13 output 2: no cell 178 on the 16x11 + 2 tray of tray.toml"),
+    ((("rows = 12", "rows = 13"), ("cells = [192, 193]", "cells = [208, 209]")),
+     "cells without a chip select: [194, 195, 196,"),
+    ((("cells = [192, 193]", "cells = [193, 194]"),), "scan pad cells [193, 194] do not follow the 16x12 grid"),
+])
+def test_the_grid_size_comes_from_tray_toml_alone(tmp_path, edit, message):
+    # wiring.toml does not repeat the grid: a tray.toml grid the wiring does not fit is named.
+    text = (ROOT / "hardware" / "tray.toml").read_text()
+    for old, new in edit:
+        assert old in text
+        text = text.replace(old, new, 1)
+    bad = tmp_path / "tray.toml"
+    bad.write_text(text)
+    with pytest.raises(gen_pins.WiringError, match=re.escape(message)):
+        gen_pins.load(tray_path=bad)
 
 
 # --- build -------------------------------------------------------------------------------

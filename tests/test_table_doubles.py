@@ -1,4 +1,4 @@
-"""Doubles in the Boneyard read off the tray (rules DB-6.x in seeds/doubles-in-the-boneyard.md)."""
+"""Doubles in the Boneyard read off the tray (rules DB-8.x in seeds/doubles-in-the-boneyard.md)."""
 
 import random
 
@@ -7,6 +7,7 @@ import pytest
 from dominotable.bots import greedy_bot, random_bot
 from dominotable.game import Game
 from dominotable.games.doubles_boneyard import DoublesInTheBoneyard, Pass, Play
+from dominotable.hidden import Reveal
 from dominotable.line import LEFT, RIGHT
 from dominotable.table.adapter import adapter_for
 from dominotable.table.games.doubles import DoublesAdapter
@@ -40,7 +41,7 @@ def test_empty_tray_is_the_same_position(table):
 
 
 def test_first_tile_anywhere_is_the_lead(table):
-    """rule DB-6.1: the opening tile may lie anywhere on the grid, either way round."""
+    """rule DB-8.1: the opening tile may lie anywhere on the grid, either way round."""
     game, adapter, tray = table
     tray.lay("4-2", 9, 3, "down")
     assert adapter.judge(tray.board()).moves == (Play(game.dset.parse("2-4")),)
@@ -54,35 +55,35 @@ def test_first_tile_not_in_the_leaders_hand(table):
 
 
 def test_play_on_the_right_end_in_line(table):
-    """rule DB-6.3: 4-6 with its 4 against the free 4 of 2-4 is a play on the right end."""
+    """rule DB-8.3: 4-6 with its 4 against the free 4 of 2-4 is a play on the right end."""
     game, adapter, tray = opened(table)
     tray.lay("4-6", 5, 9)
     assert adapter.judge(tray.board()).moves == (Play(game.dset.parse("4-6"), RIGHT),)
 
 
 def test_play_turning_a_corner(table):
-    """rule DB-6.2: the line may bend; a vertical tile under the free 4 plays on the right end."""
+    """rule DB-8.2: the line may bend; a vertical tile under the free 4 plays on the right end."""
     game, adapter, tray = opened(table)
     tray.lay("4-6", 6, 8, "down")
     assert adapter.judge(tray.board()).moves == (Play(game.dset.parse("4-6"), RIGHT),)
 
 
 def test_tile_touching_no_end(table):
-    """rule DB-6.3: the prompt names the tile, the open number, its cell and the half to use."""
+    """rule DB-8.3: the prompt names the tile, the open number, its cell and the half to use."""
     game, adapter, tray = opened(table)
     tray.lay("4-6", 9, 1)
     verdict = adapter.judge(tray.board())
     assert not verdict.moves
-    assert verdict.problem == "4-6 must touch the open 4 at r5c8 (cell 88) with its 4 (rule DB-6.3)"
+    assert verdict.problem == "4-6 must touch the open 4 at r5c8 (cell 88) with its 4 (rule DB-8.3)"
     assert set(verdict.cells) == set(tray.tiles[game.dset.parse("4-6")])
 
 
 def test_tile_touching_the_end_with_the_wrong_half(table):
-    """rule DB-6.3: the 6 against the open 4 is not a play."""
+    """rule DB-8.3: the 6 against the open 4 is not a play."""
     game, adapter, tray = opened(table)
     tray.lay("6-4", 5, 9)
     assert adapter.judge(tray.board()).problem == (
-        "4-6 must touch the open 4 at r5c8 (cell 88) with its 4 (rule DB-6.3)")
+        "4-6 must touch the open 4 at r5c8 (cell 88) with its 4 (rule DB-8.3)")
 
 
 def test_tile_matching_neither_end(table):
@@ -113,14 +114,14 @@ def test_two_plays_read_in_turn(table):
 
 
 def test_line_tile_moved_away(table):
-    """rule DB-6.2: a line tile that no longer touches its neighbour must go back."""
+    """rule DB-8.2: a line tile that no longer touches its neighbour must go back."""
     game, adapter, tray = opened(table)
     tray.lay("4-6", 5, 9)
     game.push(adapter.judge(tray.board()).moves[0])
     tray.take("4-6")
     tray.lay("4-6", 8, 9)
     verdict = adapter.judge(tray.board())
-    assert verdict.problem == "put 4-6 back with its 4 against the 4 of 2-4 at r5c8 (cell 88) (rule DB-6.2)"
+    assert verdict.problem == "put 4-6 back with its 4 against the 4 of 2-4 at r5c8 (cell 88) (rule DB-8.2)"
 
 
 def test_line_tile_missing(table):
@@ -148,7 +149,7 @@ def test_pass_is_a_button_only_when_forced(table):
 
 
 def test_a_finished_game_asks_for_a_clear_tray():
-    """rule DB-6.4: after a game the tray is cleared before the next lead."""
+    """rule DB-8.4: after a game the tray is cleared before the next lead."""
     game = DoublesInTheBoneyard(seed=2, options={"target": 50})
     tray = SimTray()
     adapter = adapter_for(game, tray.geometry)
@@ -159,7 +160,8 @@ def test_a_finished_game_asks_for_a_clear_tray():
         game.push(move)
     verdict = adapter.judge(tray.board())
     leader = game.side_names()[game.state.turn]
-    assert verdict.problem.startswith("game 2: clear the tray (") and verdict.problem.endswith(f"then {leader} leads")
+    assert verdict.same and verdict.note.startswith("game 2: clear the tray (")
+    assert verdict.note.endswith(f"then {leader} leads")
     assert adapter.expected() == f"game 2: an empty tray; {leader} leads"
     for tile in list(tray.tiles):
         tray.take(tile)
@@ -174,18 +176,47 @@ def test_expected_names_the_line(table):
                                   "open ends 2 and 6")
 
 
-def clear(game, tray):
-    for tile in list(tray.tiles):
-        tray.take(tile)
+def test_observed_lots_laid_left_to_right():
+    """rule DB-8.5: at a real table the doubles drawn for the lead are laid out in seat order."""
+    game = DoublesInTheBoneyard(seed=1, observed=True)
+    tray = SimTray()
+    adapter = adapter_for(game, tray.geometry)
+    verdict = adapter.judge(tray.board())
+    assert verdict.same and verdict.note.startswith("draw doubles for the lead")
+    tray.lay("2-2", 11, 6)
+    tray.lay("5-5", 11, 0)
+    tray.lay("1-1", 11, 3)
+    d = game.dset.parse
+    assert adapter.judge(tray.board()).moves == (Reveal("lots", (d("5-5"), d("1-1"), d("2-2"))),)
+    tray.take("2-2")
+    assert "rule DB-7.1" in adapter.judge(tray.board()).problem  # two doubles for three seats
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_whole_match_by_the_adapters_own_actions(seed):
-    """A match played only through actions -> tray -> judge ends with the engine's scores."""
-    game = DoublesInTheBoneyard(seed=seed, options={"target": 50})
+def test_observed_show_after_a_game():
+    """rule DB-8.5: when a game ends each player left with tiles lays them out in turn."""
+    game = DoublesInTheBoneyard(seed=3, observed=True, options={"target": 50})
+    tray = SimTray()
+    adapter = adapter_for(game, tray.geometry)
+    bot = random_bot(random.Random(3))
+    while getattr(game.state, "awaiting", None) != "show":
+        move = bot(game)
+        tray.apply(adapter.actions(move, tray.board()))
+        game.push(move)
+    verdict = adapter.judge(tray.board())
+    assert verdict.same and "lay your tiles left on the tray" in verdict.note
+    show = next(m for m in game.legal_moves() if isinstance(m, Reveal))
+    tray.apply(adapter.actions(show, tray.board()))
+    assert adapter.judge(tray.board()).moves == (show,)
+
+
+@pytest.mark.parametrize("seed, observed", [(0, False), (1, False), (2, True), (3, True)])
+def test_whole_match_by_the_adapters_own_actions(seed, observed):
+    """A match played only through actions -> tray -> judge (and buttons) ends with the engine's
+    scores, at a real table (observed) too."""
+    game = DoublesInTheBoneyard(seed=seed, options={"target": 50}, observed=observed)
     tray = SimTray()
     adapter = adapter_for(game, tray.geometry)
     bots = [greedy_bot(random.Random(seed)), random_bot(random.Random(seed + 1)), greedy_bot(random.Random(seed + 2))]
-    play_through(game, adapter, tray, lambda g: bots[g.current_player](g), tidy=clear)
+    play_through(game, adapter, tray, lambda g: bots[g.current_player](g))
     replay = Game.from_json(game.to_json())
     assert game.is_over() and replay.scores == game.scores and replay.winners() == game.winners()

@@ -76,8 +76,17 @@ def test_udev_rule_matches_vid_pid_and_serial_and_names_the_symlink():
     assert 'SYMLINK+="domino-tray"' in line
 
 
-def test_wiring_counts_agree_with_the_geometry():
+def test_the_wiring_serves_exactly_the_cells_of_the_geometry():
+    # tray.toml is the one place the grid size is written: wiring.toml only maps cells to
+    # chip selects, and the firmware's pins.py takes the grid from tray.toml
+    # (firmware/gen_pins.py; tests/test_firmware.py checks that pins.py is up to date).
     import tomllib
-    wiring = tomllib.loads((ROOT / "hardware" / "wiring.toml").read_text())["tray"]
+
+    from dominotray import pins
+
+    wiring = tomllib.loads((ROOT / "hardware" / "wiring.toml").read_text())
     geo = geometry.default()
-    assert (wiring["cols"], wiring["rows"], wiring["pad_cells"]) == (geo.columns, geo.rows, len(geo.pad))
+    assert "tray" not in wiring
+    wired = sorted(cell for decoder in wiring["decoder"] for cell in decoder["cells"] if cell >= 0)
+    assert wired == list(range(geo.cells))
+    assert (pins.COLS, pins.ROWS, pins.PAD_CELLS, pins.CELLS) == (geo.columns, geo.rows, len(geo.pad), geo.cells)

@@ -17,7 +17,7 @@ from dominotable.tray.virtual import VirtualTray
 from dominotray import wire
 from tray_fixtures import WAIT, count, link, vtray  # noqa: F401 (fixtures)
 
-SLOW = 2  # virtual ms per wall ms
+SLOW = 6  # virtual ms per wall ms: the firmware thread is mostly idle
 
 
 def test_handshake_reports_the_tray(vtray, link):

@@ -9,7 +9,7 @@ Register map, command set and SPI framing follow the NXP MFRC522 data sheet: an 
 is (reg << 1), with bit 7 set for a read; a read returns register n's value during byte n+1.
 The tag side follows ISO/IEC 14443-3 type A (WUPA, anticollision/select cascade, HLTA).
 
-RF field: 194 antennas 25 mm apart would detune each other and draw amps if all were on,
+RF field: 194 antennas 25 mm apart would disturb each other and draw amperes if all were on,
 so a reader's field (TxControlReg Tx1RFEn/Tx2RFEn) is on only while `read_uid` reads it.
 A tag powered up by a fresh field need not answer for 5 ms (ISO/IEC 14443-3 lets a PICC
 take that long before it accepts REQA/WUPA; the standard has the reader hold an unmodulated
@@ -224,8 +224,8 @@ class MFRC522:
         or (GARBLED, b"") when something answered but the exchange was corrupted.
         The reader's field is on only during the call."""
         try:
-            self.field_on(cell)
             try:
+                self.field_on(cell)
                 result = self._select(cell)
                 if result[0] != EMPTY:
                     # HALT the tag even after a garbled exchange: a tag left READY or
@@ -234,7 +234,7 @@ class MFRC522:
                     self._transceive(cell, _HLTA_FRAME, expect_reply=False)
                 return result
             finally:
-                self.field_off(cell)
+                self.field_off(cell)  # also after a fault
         except _Fault:
             return FAULT, b""
 

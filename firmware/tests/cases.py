@@ -7,6 +7,8 @@ so these exercise the driver command by command: WUPA/REQA, anticollision and se
 cascade tag 0x88, HLTA, no-card timeouts, CRC and parity errors.
 """
 
+import sys
+
 from dominotray import mfrc522 as M
 from dominotray import pins, wire
 from dominotray.app import TrayApp
@@ -149,6 +151,48 @@ def test_a_read_costs_the_field_guard_time_plus_about_two_ms_when_empty():
     assert M.FIELD_GUARD_US + 6000 <= full_us <= M.FIELD_GUARD_US + 10000, full_us
 
 
+def test_timer_registers_give_a_1_5_ms_no_card_timeout():
+    emu, driver = reader()
+    assert driver.read(0, M.T_MODE) & 0x80  # TAuto
+    prescaler = (driver.read(0, M.T_MODE) & 0x0F) << 8 | driver.read(0, M.T_PRESCALER)
+    reload = driver.read(0, M.T_RELOAD_H) << 8 | driver.read(0, M.T_RELOAD_L)
+    period_us = (reload + 1) * (2 * prescaler + 1) / 13.56
+    assert 1000 <= period_us <= 2000, period_us
+
+
+def test_crc_error_is_garbled_and_the_next_read_finds_the_tag():
+    emu, driver = reader()
+    emu.place(3, UID)
+    emu.inject_crc_errors(3, 1)
+    assert driver.read_uid(3) == (M.GARBLED, b"")
+    assert driver.read_uid(3) == (M.TAG, UID)
+
+
+def test_parity_error_is_garbled():
+    emu, driver = reader()
+    emu.place(3, UID)
+    emu.inject_parity_errors(3, 1)
+    assert driver.read_uid(3) == (M.GARBLED, b"")
+    assert driver.read_uid(3) == (M.TAG, UID)
+
+
+def test_self_test_accepts_genuine_and_clone_parts_only():
+    emu = ReaderArray(5)
+    driver = M.MFRC522(emu)
+    for cell, version in ((0, 0x91), (1, 0x92), (2, 0x88), (3, 0x00), (4, 0xFF)):
+        emu.set_version(cell, version)
+    assert [driver.init(cell) for cell in range(5)] == [True, True, True, False, False]
+    emu.set_dead(0)
+    assert not driver.init(0)
+
+
+def test_a_reader_that_dies_reads_as_a_fault():
+    emu, driver = reader()
+    emu.place(1, UID)
+    emu.set_dead(1)
+    assert driver.read_uid(1) == (M.FAULT, b"")
+
+
 # --- RF field ----------------------------------------------------------------------------
 
 def _wupa(driver, cell):
@@ -203,48 +247,6 @@ def test_only_the_cell_being_read_has_its_field_on():
     assert emu.most_fields_on == 1
     assert len(set(sent)) == CELLS
     assert sorted(changes(host.frames)) == [(20, wire.TAG, UID), (21, wire.TAG, UID2)]
-
-
-def test_timer_registers_give_a_1_5_ms_no_card_timeout():
-    emu, driver = reader()
-    assert driver.read(0, M.T_MODE) & 0x80  # TAuto
-    prescaler = (driver.read(0, M.T_MODE) & 0x0F) << 8 | driver.read(0, M.T_PRESCALER)
-    reload = driver.read(0, M.T_RELOAD_H) << 8 | driver.read(0, M.T_RELOAD_L)
-    period_us = (reload + 1) * (2 * prescaler + 1) / 13.56
-    assert 1000 <= period_us <= 2000, period_us
-
-
-def test_crc_error_is_garbled_and_the_next_read_finds_the_tag():
-    emu, driver = reader()
-    emu.place(3, UID)
-    emu.inject_crc_errors(3, 1)
-    assert driver.read_uid(3) == (M.GARBLED, b"")
-    assert driver.read_uid(3) == (M.TAG, UID)
-
-
-def test_parity_error_is_garbled():
-    emu, driver = reader()
-    emu.place(3, UID)
-    emu.inject_parity_errors(3, 1)
-    assert driver.read_uid(3) == (M.GARBLED, b"")
-    assert driver.read_uid(3) == (M.TAG, UID)
-
-
-def test_self_test_accepts_genuine_and_clone_parts_only():
-    emu = ReaderArray(5)
-    driver = M.MFRC522(emu)
-    for cell, version in ((0, 0x91), (1, 0x92), (2, 0x88), (3, 0x00), (4, 0xFF)):
-        emu.set_version(cell, version)
-    assert [driver.init(cell) for cell in range(5)] == [True, True, True, False, False]
-    emu.set_dead(0)
-    assert not driver.init(0)
-
-
-def test_a_reader_that_dies_reads_as_a_fault():
-    emu, driver = reader()
-    emu.place(1, UID)
-    emu.set_dead(1)
-    assert driver.read_uid(1) == (M.FAULT, b"")
 
 
 # --- scanner -----------------------------------------------------------------------------
@@ -305,6 +307,292 @@ def test_hot_list_is_the_empty_neighbours_of_tiles_and_the_pad():
     scanner._changed_at = {}
     scanner._rebuild_hot()
     assert scanner.hot == [1, 4, 6, 9, 12, 13]
+
+
+# --- wire codec --------------------------------------------------------------------------
+# The same checks as tests/test_wire.py's, in MicroPython's subset: under MicroPython the
+# codec takes its own paths (the table CRC instead of binascii.crc_hqx, bytes-only find).
+
+class _Rand:
+    """xorshift32: the same pseudo-random bytes under CPython and MicroPython."""
+
+    def __init__(self, seed):
+        self.x = seed & 0xFFFFFFFF or 1
+
+    def below(self, n):
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return x % n
+
+    def bytes(self, n):
+        return bytes(self.below(256) for _ in range(n))
+
+
+def _crc_bitwise(data):
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+def _cobs_reference(data):
+    """The textbook byte-at-a-time COBS encoder, to check the block-wise one against."""
+    out = bytearray(1)
+    code_pos, code = 0, 1
+    for i in range(len(data)):
+        byte = data[i]
+        if byte:
+            out.append(byte)
+            code += 1
+        if not byte or code == 255:
+            out[code_pos] = code
+            if not byte or i + 1 < len(data):
+                code_pos, code = len(out), 1
+                out.append(0)
+            else:
+                return bytes(out)
+    out[code_pos] = code
+    return bytes(out)
+
+
+def _raises(kind, text, call, *args):
+    try:
+        call(*args)
+    except wire.WireError as exc:
+        assert exc.kind == kind, (exc.kind, kind)
+        assert text in str(exc), (text, str(exc))
+        return
+    raise AssertionError("no WireError(%s)" % kind)
+
+
+def test_wire_crc16_ccitt_false():
+    assert wire.crc16(b"123456789") == wire.crc16_py(b"123456789") == 0x29B1  # the check value
+    assert wire.crc16(b"") == 0xFFFF  # init 0xFFFF, no xorout
+    if sys.implementation.name == "micropython":  # no binascii.crc_hqx: the table path runs
+        assert wire.crc16 is wire.crc16_py
+    rng = _Rand(7)
+    for n in (1, 2, 31, 255, 300):
+        data = rng.bytes(n)
+        assert wire.crc16(data) == wire.crc16_py(data) == _crc_bitwise(data), n
+
+
+def test_wire_cobs_known_vectors():
+    run = bytes(range(1, 255))  # 254 non-zero bytes: one full block
+    vectors = [
+        (b"", b"\x01"),
+        (b"\x00", b"\x01\x01"),
+        (b"\x00\x00", b"\x01\x01\x01"),
+        (b"\x11\x22\x00\x33", b"\x03\x11\x22\x02\x33"),
+        (b"\x11\x22\x33\x44", b"\x05\x11\x22\x33\x44"),
+        (b"\x11\x00\x00\x00", b"\x02\x11\x01\x01\x01"),
+        (run, b"\xff" + run),
+        (b"\x00" + run, b"\x01\xff" + run),
+        (run + b"\xff", b"\xff" + run + b"\x02\xff"),
+        (bytes(range(2, 256)) + b"\x00", b"\xff" + bytes(range(2, 256)) + b"\x01\x01"),
+        (bytes(range(3, 256)) + b"\x00\x01", b"\xfe" + bytes(range(3, 256)) + b"\x02\x01"),
+    ]
+    for raw, encoded in vectors:
+        assert wire.cobs_encode(raw) == encoded, raw
+        assert wire.cobs_decode(encoded) == raw, encoded
+
+
+def test_wire_cobs_round_trip_has_no_zeros():
+    rng = _Rand(11)
+    samples = [b"\x00" * 300, b"\xff" * 600, b"\x01" * 254 + b"\x00" + b"\x01" * 254]
+    for n in (1, 3, 253, 254, 255, 507, 508, 509, 1200):
+        samples.append(rng.bytes(n))
+        samples.append(bytes((0, 1, 255)[rng.below(3)] for _ in range(n)))  # zero-heavy
+    for data in samples:
+        encoded = wire.cobs_encode(data)
+        assert 0 not in encoded
+        assert encoded == _cobs_reference(data), len(data)
+        assert wire.cobs_decode(encoded) == data, len(data)
+    _raises("cobs", "past the end", wire.cobs_decode, b"\x05\x01\x02")
+    _raises("cobs", "zero byte", wire.cobs_decode, b"\x02\x01\x00\x01")
+
+
+def _wire_samples():
+    passed = [True] * 194
+    passed[17] = passed[193] = False
+    cells = [(wire.EMPTY, b"")] * 194
+    cells[3] = (wire.TAG, UID)
+    cells[4] = (wire.TAG, b"\xde\xad\xbe\xef")
+    cells[17] = (wire.FAULT, b"")
+    return [
+        (wire.HELLO, wire.encode_hello((1, 2, 3), b"\xe6\x61\x41\x04\x03\x2b\x5c\x27", 194, passed)),
+        (wire.SNAPSHOT, wire.encode_snapshot(wire.BOOT, cells)),
+        (wire.CHANGES, wire.encode_changes([(3, wire.TAG, UID2), (191, wire.EMPTY, b""), (192, wire.FAULT, b"")])),
+        (wire.GET_HELLO, b""),
+        (wire.GET_SNAPSHOT, b""),
+        (wire.RESET_READER, wire.encode_reset_reader(300)),
+        (wire.RESTART, b""),
+    ]
+
+
+def test_wire_every_message_encodes_and_decodes():
+    samples = _wire_samples()
+    framer = wire.Framer()
+    stream = b"".join([framer.frame(kind, body) for kind, body in samples])
+    frames = wire.Decoder().feed(stream)
+    assert [(k, b) for k, _, b in frames] == samples
+    assert [s for _, s, _ in frames] == list(range(7))
+    hello, snap, events, get_hello, get_snapshot, cell, restart = [
+        wire.decode_body(k, b) for k, _, b in frames]
+    assert (hello.proto, hello.fw, hello.cells) == (wire.PROTO, (1, 2, 3), 194)
+    assert hello.board_id == b"\xe6\x61\x41\x04\x03\x2b\x5c\x27"
+    assert hello.failed_cells() == [17, 193]
+    assert len(samples[0][1]) == 5 + 8 + 2 + 25  # 194 self-test bits in ceil(194/8) bytes
+    assert snap.reason == wire.BOOT and len(snap.cells) == 194
+    assert snap.cells[3] == (wire.TAG, UID) and snap.cells[4] == (wire.TAG, b"\xde\xad\xbe\xef")
+    assert snap.cells[17] == (wire.FAULT, b"") and snap.cells[0] == (wire.EMPTY, b"")
+    assert events == [(3, wire.TAG, UID2), (191, wire.EMPTY, b""), (192, wire.FAULT, b"")]
+    assert samples[2][1][:4] == b"\x03\x00\x03\x01"  # count, cell u16 big-endian, status
+    assert (get_hello, get_snapshot, cell, restart) == (None, None, 300, None)
+    assert samples[5][1] == b"\x01\x2c"
+    # parse mode, fed one byte at a time
+    decoder = wire.Decoder(parse=True)
+    got = []
+    for i in range(len(stream)):
+        got.extend(decoder.feed(stream[i:i + 1]))
+    assert [m for _, _, m in got] == [wire.decode_body(k, b) for k, b in samples]
+    assert decoder.error_count() == 0 and decoder.frames == 7
+
+
+def test_wire_frame_layout_and_sequence_wrap():
+    data = wire.frame(wire.RESET_READER, 5, b"\x00\x07")
+    assert data[-1:] == b"\x00" and 0 not in data[:-1]
+    payload = wire.cobs_decode(data[:-1])
+    assert payload[:4] == b"\x83\x05\x00\x07"
+    assert payload[4:] == wire.crc16(payload[:4]).to_bytes(2, "big")
+    framer = wire.Framer(seq=254)
+    stream = b"".join([framer.frame(wire.GET_SNAPSHOT) for _ in range(3)])
+    assert [s for _, s, _ in wire.Decoder().feed(stream)] == [254, 255, 0]
+
+
+def _crc_ok(header_and_body):
+    return wire.cobs_encode(header_and_body + wire.crc16(header_and_body).to_bytes(2, "big")) + b"\x00"
+
+
+def test_wire_malformed_frames_are_counted_by_kind_and_the_decoder_resynchronises():
+    hello = wire.encode_hello((1, 0, 0), b"id", 16, [True] * 16)
+    bad_frames = [
+        ("cobs", b"\x05\x01\x02\x00"),
+        ("short", wire.cobs_encode(b"\x01\x00\x00") + b"\x00"),
+        ("crc", wire.frame(wire.GET_HELLO, 0)[:-2] + b"\x01\x00"),
+        ("long", b"\x01" * (wire.MAX_ENCODED + 10) + b"\x00"),
+        ("type", _crc_ok(b"\x42\x00")),
+        ("body", _crc_ok(b"\x82\x00junk")),                     # GET_SNAPSHOT has no body
+        ("body", _crc_ok(b"\x02\x00\x00\x00\x02\x00")),        # 2 cells announced, 1 sent
+        ("body", _crc_ok(b"\x02\x00\x00\x00\x01\x01\x0b" + b"\x01" * 11)),  # 11-byte UID
+        ("body", _crc_ok(b"\x02\x00\x09\x00\x00")),            # unknown reason
+        ("body", _crc_ok(b"\x03\x00\x01\x00\x05\x07")),        # unknown cell status
+        ("body", _crc_ok(b"\x01\x00" + hello[:-1])),           # self-test bitmap cut short
+    ]
+    good = wire.frame(wire.GET_SNAPSHOT, 9)
+    for kind, bad in bad_frames:
+        decoder = wire.Decoder()
+        assert decoder.feed(bad + good) == [(wire.GET_SNAPSHOT, 9, b"")], kind
+        assert decoder.errors[kind] == 1 and decoder.error_count() == 1, (kind, decoder.errors)
+    # a frame cut off mid-way is dropped together with whatever follows up to the next 0x00
+    decoder = wire.Decoder()
+    assert decoder.feed(good[:4] + b"\x00" + good + good) == [(wire.GET_SNAPSHOT, 9, b"")] * 2
+    assert decoder.error_count() == 1
+    # an over-long frame split across feeds is dropped whole
+    decoder = wire.Decoder()
+    for _ in range(5):
+        assert decoder.feed(b"\x07" * 1000) == []
+    assert decoder.feed(b"\x00" + wire.frame(wire.RESTART, 1)) == [(wire.RESTART, 1, b"")]
+    assert decoder.errors["long"] == 1
+    # each side accepts only the other side's message types
+    decoder = wire.Decoder(types=wire.TO_TRAY)
+    assert decoder.feed(wire.frame(wire.HELLO, 0, hello) + wire.frame(wire.RESTART, 1)) == [
+        (wire.RESTART, 1, b"")]
+    assert decoder.errors["type"] == 1
+
+
+def test_wire_encoders_refuse_what_the_format_cannot_carry():
+    _raises("body", "UID of 11 bytes", wire.encode_snapshot, 0, [(wire.TAG, b"\x01" * 11)])
+    _raises("body", "256 change events", wire.encode_changes, [(0, wire.EMPTY, b"")] * 256)
+    _raises("long", "exceeds 2048", wire.frame, wire.SNAPSHOT, 0, b"\x01" * 2045)
+    _raises("body", "3 entries for 4 cells", wire.encode_hello, (1, 0, 0), b"", 4, [True] * 3)
+
+
+def _random_message(rng):
+    kind = wire.TO_TRAY[rng.below(4)] if rng.below(2) else wire.FROM_TRAY[rng.below(3)]
+    if kind == wire.SNAPSHOT:
+        choices = ((wire.EMPTY, b""), (wire.FAULT, b""), None)
+        cells = [choices[rng.below(3)] or (wire.TAG, rng.bytes(7)) for _ in range(rng.below(200))]
+        return kind, wire.encode_snapshot(rng.below(4), cells)
+    if kind == wire.CHANGES:
+        return kind, wire.encode_changes([(rng.below(194), wire.TAG, rng.bytes(7)) for _ in range(rng.below(5))])
+    if kind == wire.HELLO:
+        n = 1 + rng.below(199)
+        return kind, wire.encode_hello((1, 0, 0), rng.bytes(8), n, [rng.below(10) > 0 for _ in range(n)])
+    if kind == wire.RESET_READER:
+        return kind, wire.encode_reset_reader(rng.below(194))
+    return kind, b""
+
+
+def _corrupt(rng, stream):
+    data = bytearray(stream)
+    for _ in range(1 + rng.below(5)):
+        if not data:
+            break
+        what = rng.below(4)
+        at = rng.below(len(data))
+        if what == 0:
+            data[at] ^= 1 << rng.below(8)
+        elif what == 1:
+            data = data[:at] + data[at + 1 + rng.below(3):]
+        elif what == 2:
+            data = data[:at] + rng.bytes(1 + rng.below(19)) + data[at:]
+        else:
+            data[at] = 0
+    return bytes(data)
+
+
+def test_wire_corrupted_streams_never_yield_a_frame_that_was_not_sent():
+    rng = _Rand(2024)
+    for _ in range(60):
+        framer = wire.Framer(seq=rng.below(256))
+        sent = []
+        stream = b""
+        for _ in range(1 + rng.below(5)):
+            kind, body = _random_message(rng)
+            sent.append((kind, framer.seq, body))
+            stream += framer.frame(kind, body)
+        data = _corrupt(rng, stream) + b"\x00"  # the trailing delimiter flushes a cut frame
+        decoder = wire.Decoder(parse=True)
+        got = []
+        at = 0
+        while at < len(data):  # in random chunks
+            step = 1 + rng.below(64)
+            got.extend(decoder.feed(data[at:at + step]))
+            at += step
+        parsed = [(k, s, wire.decode_body(k, b)) for k, s, b in sent]
+        for frame in got:
+            assert frame in parsed, frame
+        assert len(got) + decoder.error_count() >= 1
+
+
+def test_wire_decoder_never_raises_on_garbage():
+    rng = _Rand(5)
+    decoder = wire.Decoder(parse=True)
+    for _ in range(200):
+        chunk = rng.bytes(rng.below(300))
+        if rng.below(3) == 0:
+            chunk = chunk.replace(b"\x00", b"") + b"\x00"  # one long frame
+        for kind, seq, _message in decoder.feed(chunk):
+            assert kind in wire.NAMES and 0 <= seq <= 255
+    assert decoder.error_count() > 100
+    # after the next delimiter it decodes again
+    assert decoder.feed(b"\x00" + wire.frame(wire.CHANGES, 3, wire.encode_changes([]))) == [
+        (wire.CHANGES, 3, [])]
 
 
 # --- application -------------------------------------------------------------------------

@@ -35,6 +35,30 @@ if command -v raspi-config >/dev/null; then
 fi
 
 install -d -m 0755 /etc/dominotable
+# The table's configuration (keys: README "Table configuration"); an existing one is kept.
+if [ ! -e /etc/dominotable/config.toml ]; then
+    cat > /etc/dominotable/config.toml <<'TOML'
+# dominotable on the Pi: the real tray, OLED and buttons (pins: hardware/wiring.toml)
+[tray]
+port = "/dev/domino-tray"   # the udev rule's symlink; "auto" would fall back to a virtual tray
+[display]
+driver = "ssd1306"          # or sh1106
+i2c_port = 1
+address = 0x3C
+[buttons]
+up = 17
+down = 27
+select = 22
+led = 23
+buzzer = 24
+pin_factory = "auto"        # lgpio on a Pi 5, RPi.GPIO before
+[game]
+settle_ms = 400
+[storage]
+database = "/var/lib/dominotable/dominotable.sqlite3"
+TOML
+    chmod 0644 /etc/dominotable/config.toml
+fi
 install -m 0644 "$repo/hardware/pi/dominotable.service" /etc/systemd/system/dominotable.service
 systemctl daemon-reload
 systemctl enable --now dominotable.service

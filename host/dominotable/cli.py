@@ -13,7 +13,7 @@ import sys
 from . import commands
 from .errors import DominoError
 
-DEFAULT_COMMAND = "demo"
+DEFAULT_COMMAND = "run"
 
 
 class Parser(argparse.ArgumentParser):

@@ -4,10 +4,10 @@ At a real table the engine cannot see hands or the boneyard. It keeps the seeded
 a guess: `pools` (a tuple of tuples: each hand, the boneyard) holding every unseen tile.
 What the players reveal becomes a rule of where a tile may lie: a tile played by P2 must
 have been in P2's hand; a pass says the passer holds no tile that fits; a tile shown face
-up belongs to its owner. `rearrange` moves as few tiles as it can so that every tile
+up belongs to its owner. `rearrange` moves tiles along shortest chains until every tile
 lies where `fits(tile, pool)` allows, keeping every pool's size and every unmoved tile's
-position (a boneyard keeps its draw order). It is exact: it returns None only when no
-deal at all agrees with the rules given.
+position (a boneyard keeps its draw order). It is exact (augmenting paths, as in bipartite
+matching): it returns None only when no deal at all agrees with the rules given.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .errors import InvalidNotation
 from .game import Move
-from .tiles import DominoSet, Tile, fmt
+from .tiles import DominoSet, Tile
 
 Pools = tuple[tuple[Tile, ...], ...]
 

@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS matches (
     names TEXT NOT NULL,            -- JSON list, one per seat
     started TEXT NOT NULL,          -- ISO 8601 UTC
     finished TEXT,                  -- NULL while the match is being played
-    result TEXT                     -- JSON {"ending", "scores", "winners"} once finished
+    result TEXT,                    -- JSON {"ending", "scores", "winners"} once finished
+    observed INTEGER NOT NULL DEFAULT 0  -- 1: played at the table (hidden hands, Game observed mode)
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -77,6 +78,7 @@ class MatchRecord:
     finished: str | None
     result: dict[str, Any] | None
     sides: list[int] = field(default_factory=list)  # the side each seat plays for
+    observed: bool = False
     moves: list[str] = field(default_factory=list)
     times: list[str] = field(default_factory=list)
 
@@ -95,7 +97,7 @@ class MatchRecord:
             "finished": self.finished,
             "times": self.times,
             "result": self.result,
-        }
+        } | ({"observed": True} if self.observed else {})
 
 
 @dataclass
@@ -124,6 +126,9 @@ class Store:
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(SCHEMA)
+            columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
+            if "observed" not in columns:  # a database from before observed mode
+                self.db.execute("ALTER TABLE matches ADD COLUMN observed INTEGER NOT NULL DEFAULT 0")
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open the database {self.path}: {exc}") from None
 
@@ -151,8 +156,10 @@ class Store:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             cur = self.db.execute(
-                "INSERT INTO matches (game, options, seed, players, names, started) VALUES (?, ?, ?, ?, ?, ?)",
-                (game.name, json.dumps(game.options.to_dict()), game.seed, game.players, json.dumps(names), now()),
+                "INSERT INTO matches (game, options, seed, players, names, started, observed) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game.name, json.dumps(game.options.to_dict()), game.seed, game.players, json.dumps(names), now(),
+                 int(getattr(game, "observed", False))),
             )
             match_id = cur.lastrowid
             for seat, name in enumerate(names):
@@ -270,6 +277,6 @@ def replay(record: MatchRecord | dict[str, Any]) -> Game:
 
 
 def _record(row) -> MatchRecord:
-    id_, game, options, seed, players, names, started, finished, result = row
+    id_, game, options, seed, players, names, started, finished, result, observed = row
     return MatchRecord(id_, game, json.loads(options), seed, players, json.loads(names), started, finished,
-                       json.loads(result) if result else None)
+                       json.loads(result) if result else None, observed=bool(observed))

@@ -3,8 +3,9 @@
 With the hardware in the configuration it is the Pi's program. With no tray configured or
 found it runs the simulated table: the virtual tray, the OLED drawn in the terminal (and as
 PNG frames with display.frames), and the three buttons on the keyboard (see KEY_HELP). When
-standard input is not a terminal nobody can press those keys, so the simulated table plays a
-demo match with bots placing the tiles (in a throw-away database unless --db is given) and
+standard input is not a terminal (or with --demo) nobody can press those keys, so the simulated
+table plays a demo match with bots placing the tiles (two players, one hand of Castle Rock, a
+fast virtual tray and a short settle time; in a throw-away database unless --db is given) and
 exits when it ends.
 """
 
@@ -16,6 +17,10 @@ from pathlib import Path
 
 from .. import config as config_module
 from ..storage import Store
+
+
+DEMO_SPEED = 10.0  # the bots' demo: the virtual tray ten times as fast as a real one
+DEMO_SETTLE_MS = 60
 
 
 def register(subparsers) -> None:
@@ -31,29 +36,32 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..table.bots import demo_choice, play
+    from ..table.bots import TableBots, demo_choice, play, summary
+    from .demo import BOT_LONG_PRESS
     from ..table.hardware import KEY_HELP, Keyboard, open_hardware
     from ..table.runtime import Runtime
 
     cfg = config_module.load(args.config)
-    hw = open_hardware(cfg)
+    unattended = args.demo or not sys.stdin.isatty()
+    hw = open_hardware(cfg, speed=DEMO_SPEED if unattended else 1.0)  # the virtual tray's speed
     try:
         buttons = hw.buttons()
-        demo = hw.simulated and buttons is not None and (args.demo or not sys.stdin.isatty())
+        demo = hw.simulated and buttons is not None and unattended
         with tempfile.TemporaryDirectory(prefix="dominotable-demo-") as scratch:
             db = args.db or (Path(scratch) / "demo.sqlite3" if demo else cfg.storage.path)
             with Store(db) as store:
                 if demo:
+                    hw.controls.buttons["select"].hold_time = BOT_LONG_PRESS
                     print("no terminal to press keys in: bots play a demo match on the simulated table", flush=True)
-                    runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed or 0, choice=demo_choice(),
-                                      stop_when_over=True)
-                    play(runtime, seed=args.seed or 0)
+                    runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
+                                      choice=demo_choice(), stop_when_over=True)
+                    print(summary(runtime, play(runtime, seed=args.seed or 0)))
                     return 0
                 runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed).start()
                 keyboard = None
                 if hw.simulated and buttons is not None and sys.stdin.isatty():
                     print(KEY_HELP, flush=True)
-                    keyboard = Keyboard(buttons, runtime.stop).start()
+                    keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime) if hw.simulated else None).start()
                 try:
                     runtime.run()
                 finally:

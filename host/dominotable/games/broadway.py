@@ -9,19 +9,24 @@ and West along y (BW-3.2). Moves: `6-3@(1,0)-(2,0)` puts the 6 on (1,0) and the 
 western or northern cell first), `pass`, and
 `expose W 5-2` (West showed the 5-2 by accident; the opponents place it next, BW-7).
 
-Tiles enter play only through `deal()` (one call per hand), so a later observed mode
-can supply the hands as they are revealed.
+Tiles enter play only through `deal()` (one call per hand). In observed mode (BW-10) the
+deal is only the engine's guess at the hidden hands: each hand opens with `lead S` (the
+seat holding the double), any unseen tile may be played and is swapped into the player's
+guessed hand, a pass bars the tiles that would fit, and a finished hand waits for the
+tiles left to be shown (`show W 3-5 1-2`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 from ..errors import IllegalMove, InvalidNotation
 from ..game import Game, Move
 from ..grid import Cell, Frontier, Grid, fmt_cell, neighbours
+from ..hidden import Reveal, parse_reveal, rearrange
 from ..options import Options, option
 from ..registry import register
 from ..tiles import Tile, fmt
@@ -198,6 +203,9 @@ class Broadway(Game):
         state.grid = Grid()
         state.frontier = None  # a cache, see seat_moves
         state.order = []
+        state.barred = (frozenset(),) * 4  # observed mode: tiles each seat's passes rule out (BW-10.3)
+        state.revealed = frozenset()  # observed mode: seats whose tiles left were shown (BW-10.5)
+        state.awaiting = "lead" if self.observed else None  # BW-10.1
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -253,7 +261,129 @@ class Broadway(Game):
 
     def seat_moves(self, seat: int) -> Iterator[Place]:
         s = self.state
-        return placements(s.grid, s.hands[seat], axis_of(seat), self._frontier())
+        return placements(s.grid, self._holdable(seat), axis_of(seat), self._frontier())
+
+    # -- observed mode: the guessed hands, kept consistent with what the table showed ----------
+
+    def _unseen(self) -> list[Tile]:
+        """Tiles in hands and not face up: in observed mode the hands are a guess at them."""
+        s = self.state
+        return sorted(t for seat, hand in enumerate(s.hands) if seat not in s.revealed
+                      for t in hand if t not in s.shown)
+
+    def _holdable(self, seat: int) -> Iterable[Tile]:
+        """The tiles `seat` may play: its hand, or in observed mode its face-up tiles and every
+        unseen tile that a consistent deal can put in its hand (BW-10.2, BW-10.3), lazily."""
+        s = self.state
+        if not self.observed:
+            return s.hands[seat]
+        own = tuple(t for t in s.hands[seat] if t in s.shown)
+        if len(own) == len(s.hands[seat]):
+            return own
+        if not any(s.barred):  # nothing rules a tile out yet: no need to search
+            return own + tuple(self._unseen())
+        return chain(own, (t for t in self._unseen() if self._why_not_hold(seat, t) is None))
+
+    def _arrange(self, fits) -> tuple | None:
+        """The guessed hands rearranged so every hidden tile lies where `fits` and the passes allow;
+        face-up and shown tiles stay with their owners."""
+        s = self.state
+        return rearrange(s.hands, lambda t, seat: t in s.hands[seat] if t in s.shown or seat in s.revealed
+                         else t not in s.barred[seat] and fits(t, seat))
+
+    def _holding(self, seat: int, tile: Tile) -> tuple | None:
+        return self._arrange(lambda t, at: t is not tile or at == seat)
+
+    def _why_not_hold(self, seat: int, tile: Tile) -> IllegalMove | None:
+        s = self.state
+        who = SEATS[seat]
+        if tile in s.shown:
+            if tile in s.hands[seat]:
+                return None
+            return IllegalMove(f"{tile} lies face up in another hand, not {who}'s", "BW-10.2", tile)
+        if tile not in self._unseen():
+            return IllegalMove(f"{tile} is already on the table, so {who} cannot hold it", "BW-10.2", tile)
+        if tile in s.barred[seat]:
+            return IllegalMove(f"{who} passed when {tile} could have been placed, so cannot hold it", "BW-10.3", tile)
+        if self._holding(seat, tile) is None:
+            return IllegalMove(f"if {who} held {tile}, the other hands could not agree with their passes",
+                               "BW-10.3", tile)
+        return None
+
+    def _fitting(self, seat: int) -> frozenset:
+        """Unseen tiles that `seat` could place now."""
+        s = self.state
+        return frozenset(p.tile for p in placements(s.grid, self._unseen(), axis_of(seat), self._frontier()))
+
+    def _why_not_pass(self) -> IllegalMove | None:
+        """BW-10.3: a pass is the player's word, refused only when no deal agrees with it."""
+        s = self.state
+        who = SEATS[s.turn]
+        face_up = next(placements(s.grid, [t for t in s.hands[s.turn] if t in s.shown], axis_of(s.turn),
+                                  self._frontier()), None)
+        if face_up is not None:
+            return IllegalMove(f"{who} can play the face-up {face_up.tile} ({face_up}), so may not pass",
+                               "BW-6.1", face_up.tile)
+        if self._pass_arrangement() is None:
+            return IllegalMove(f"every unseen tile {who} could hold fits the tableau, so {who} cannot be unable "
+                               "to play", "BW-10.3")
+        return None
+
+    def _pass_arrangement(self) -> tuple | None:
+        fitting = self._fitting(self.state.turn)
+        return self._arrange(lambda t, seat: seat != self.state.turn or t not in fitting)
+
+    def _guessed_reveals(self) -> Iterator[Move]:
+        s = self.state
+        if s.awaiting == "lead":
+            double = self.double_of(s.number)
+            holder = next(seat for seat in range(4) if double in s.hands[seat])
+            yield from (Reveal("lead", (), SEATS[(holder + k) % 4][0]) for k in range(4))
+            return
+        for seat in range(4):
+            if s.hands[seat] and seat not in s.revealed:
+                yield Reveal("show", tuple(sorted(s.hands[seat])), SEATS[seat][0])
+
+    def _why_not_reveal(self, move: Move) -> IllegalMove | None:
+        """Why `move` is not the reveal the table owes now (or a reveal when none is owed)."""
+        s = self.state
+        if getattr(move, "word", None) != s.awaiting:
+            wanted = {None: "a play or pass", "lead": "who leads (lead N, E, S or W)",
+                      "show": "the tiles left in each hand (show N ...)"}[s.awaiting]
+            return IllegalMove(f"{move} is not expected now: the table owes {wanted}", "BW-10.1")
+        seat = parse_seat(move.seat)
+        if move.word == "lead":
+            return self._why_not_hold(seat, self.double_of(s.number))
+        who = SEATS[seat]
+        if seat in s.revealed or not s.hands[seat]:
+            return IllegalMove(f"{who} has no hidden tiles left to show", "BW-10.5")
+        if len(move.tiles) != len(s.hands[seat]) or len(set(move.tiles)) != len(move.tiles):
+            return IllegalMove(f"{who} holds {len(s.hands[seat])} tiles; show each of them once, "
+                               f"not {len(move.tiles)}", "BW-10.5")
+        for tile in move.tiles:
+            error = self._why_not_hold(seat, tile)
+            if error is not None:
+                return error
+        if self._show_arrangement(seat, move.tiles) is None:
+            return IllegalMove(f"if {who} held {fmt(move.tiles)}, the other hands could not agree with their passes",
+                               "BW-10.3", move.tiles[0])
+        return None
+
+    def _show_arrangement(self, seat: int, tiles) -> tuple | None:
+        shown = frozenset(tiles)
+        return self._arrange(lambda t, at: (t in shown) == (at == seat))
+
+    def _reveal(self, s: State, move: Reveal) -> None:
+        seat = parse_seat(move.seat)
+        s.awaiting = None
+        if move.word == "lead":
+            s.hands = self._holding(seat, self.double_of(s.number))
+            s.turn = seat
+            return
+        s.hands = self._show_arrangement(seat, move.tiles)
+        s.hands = tuple(tuple(sorted(move.tiles)) if i == seat else h for i, h in enumerate(s.hands))
+        s.revealed = s.revealed | {seat}
+        self._end_hand(s)
 
     def _placements_now(self) -> Iterator[Place]:
         """The legal placements for whoever is to move: the lead, an exposed tile, or a turn."""
@@ -266,24 +396,36 @@ class Broadway(Game):
         return self.seat_moves(s.turn)
 
     def _moves(self) -> Iterator[Move]:
+        s = self.state
+        if s.awaiting is not None:
+            yield from self._guessed_reveals()
+            return
         found = self._placements_now()
         first = next(found, None)
-        if first is None:
+        if self.observed and s.grid.pips and s.exposed is None:
+            if self._why_not_pass() is None:
+                yield PASS  # BW-10.3
+        elif first is None:
             yield PASS  # BW-6.1, BW-7.3
             return
-        yield first
-        yield from found
+        if first is not None:
+            yield first
+            yield from found
 
     # -- legality ----------------------------------------------------------------------------
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
         s = self.state
+        if isinstance(move, Reveal) or s.awaiting is not None:
+            return self._why_not_reveal(move)
         if isinstance(move, Expose):
             return self._why_not_expose(move)
         if isinstance(move, Place):
             return self._why_not_place(move)
         if not isinstance(move, Pass):
             return IllegalMove(f"{move} is not a Broadway move")
+        if self.observed and s.grid.pips and s.exposed is None:
+            return self._why_not_pass()
         fit = next(self._placements_now(), None)
         if fit is None:
             return None
@@ -302,10 +444,12 @@ class Broadway(Game):
         if not s.grid.pips:
             return IllegalMove(f"no exposure before the lead; {who}'s {move.tile} stays in hand", "BW-7.5",
                                move.tile)
+        if move.tile in s.shown and move.tile in s.hands[move.seat]:
+            return IllegalMove(f"{who}'s {move.tile} is already face up", "BW-7.3", move.tile)
+        if self.observed:
+            return self._why_not_hold(move.seat, move.tile)
         if move.tile not in s.hands[move.seat]:
             return IllegalMove(f"{who} does not hold {move.tile}", "BW-7.1", move.tile)
-        if move.tile in s.shown:
-            return IllegalMove(f"{who}'s {move.tile} is already face up", "BW-7.3", move.tile)
         return None
 
     def _why_not_place(self, move: Place) -> IllegalMove | None:
@@ -320,7 +464,11 @@ class Broadway(Game):
             axis = self.exposed_axis(owner)
             who = f"the exposed {tile}"
         else:
-            if tile not in s.hands[s.turn]:
+            if self.observed:
+                error = self._why_not_hold(s.turn, tile)
+                if error is not None:
+                    return error
+            elif tile not in s.hands[s.turn]:
                 return IllegalMove(f"{SEATS[s.turn]} does not hold {tile}", "BW-2.2", tile)
             axis = axis_of(s.turn)
             who = SEATS[s.turn]
@@ -349,6 +497,16 @@ class Broadway(Game):
 
     def _apply(self, move: Move) -> None:
         s = self.state
+        if isinstance(move, Reveal):
+            self._reveal(s, move)
+            return
+        if self.observed and isinstance(move, Expose):
+            s.hands = self._holding(move.seat, move.tile)
+        elif self.observed and isinstance(move, Place) and s.exposed is None:
+            s.hands = self._holding(s.turn, move.tile)
+        elif self.observed and isinstance(move, Pass) and s.exposed is None:
+            s.hands = self._pass_arrangement()
+            s.barred = tuple(b | self._fitting(s.turn) if seat == s.turn else b for seat, b in enumerate(s.barred))
         if isinstance(move, Expose):
             s.exposed = (move.seat, move.tile)
             return
@@ -399,6 +557,9 @@ class Broadway(Game):
         self._end_hand(s)
 
     def _end_hand(self, s: State) -> None:
+        if self.observed and any(hand and seat not in s.revealed for seat, hand in enumerate(s.hands)):
+            s.awaiting = "show"  # BW-10.5
+            return
         s.past = s.past + (HandRecord(s.number, s.grid, tuple(s.order), s.hands),)
         left = [len(hand) for hand in s.hands]
         self._add(s, (-left[0] - left[2], -left[1] - left[3]))  # BW-6.3
@@ -416,6 +577,9 @@ class Broadway(Game):
         words = text.split()
         if [w.lower() for w in words] == ["pass"]:
             return PASS
+        reveal = parse_reveal(text, self.dset, {"lead": True, "show": True})
+        if reveal is not None:
+            return Reveal(reveal.word, reveal.tiles, SEATS[parse_seat(reveal.seat)][0])
         if words and words[0].lower() == "expose":
             if len(words) != 3:
                 raise InvalidNotation(f"{text!r}: write an exposure as `expose W 5-2` (seat, tile)")
@@ -439,7 +603,10 @@ class Broadway(Game):
         phase = (f"sudden-death hand {s.number - self.options.hands + 1}" if self.in_sudden_death
                  else f"hand {s.number + 1} of {self.options.hands}")
         lines = [f"Broadway, {phase}, on {double}", s.grid.diagram(), ""]
-        lines += [f"{SEATS[seat]:<6} {fmt(hand) or '-'}" for seat, hand in enumerate(s.hands)]
+        for seat, hand in enumerate(s.hands):
+            if self.observed and seat not in s.revealed:
+                hand = tuple(t for t in hand if t in s.shown) + (len(hand) - len(s.shown & set(hand))) * ("?",)
+            lines.append(f"{SEATS[seat]:<6} {' '.join(map(str, hand)) or '-'}")
         names = self.side_names()
         lines.append("Score: " + ", ".join(f"{names[side]} {s.scores[side]}" for side in (0, 1)))
         if s.winner is not None:

@@ -146,6 +146,8 @@ class CaptureRowGame(Game):
         return analyse(self.state.row).captures_to(tuple(after))
 
     def row_text(self) -> str:
+        if getattr(self.state, "awaiting", None):  # observed mode: the row is not named yet (CR-11.1)
+            return f"row: waiting for `{self.state.awaiting}`"
         return "row: " + (fmt(self.state.row) or "(empty)") + " <- open end"
 
     def brief(self) -> str:

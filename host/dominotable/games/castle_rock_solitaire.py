@@ -158,7 +158,8 @@ class CastleRockSolitaire(CaptureRowGame):
         if isinstance(move, DrawTile) or move == DRAW:
             if self.observed != isinstance(move, DrawTile):
                 form = "names the tile that landed (draw 3-5)" if self.observed else "is just `draw`"
-                return IllegalMove(f"{move}: a draw {form} in this game", rule="CRS-9.1", tile=getattr(move, "tile", None))
+                return IllegalMove(f"{move}: a draw {form} in this game", rule="CRS-9.1",
+                                   tile=getattr(move, "tile", None))
             if not self.boneyard():
                 return IllegalMove("the boneyard is empty; nothing to draw", rule="CRS-4.1")
             if isinstance(move, DrawTile) and move.tile not in s.deck[s.drawn:]:

@@ -169,6 +169,8 @@ class DoublesInTheBoneyard(Game):
         s = self.state
         if not self.observed:
             return list(s.hands[s.turn])
+        if not any(s.barred):  # nothing rules a tile out yet: no need to search
+            return self._unseen()
         return [t for t in self._unseen() if t not in s.barred[s.turn] and self._holding(s.turn, t) is not None]
 
     def _arrange(self, fits) -> tuple | None:
@@ -203,9 +205,10 @@ class DoublesInTheBoneyard(Game):
             if s.hands[seat] and seat not in s.shown:
                 yield Reveal("show", tuple(sorted(s.hands[seat])), names[seat])
 
-    def _why_not_reveal(self, move: Reveal) -> IllegalMove | None:
+    def _why_not_reveal(self, move: Move) -> IllegalMove | None:
+        """Why `move` is not the reveal the table owes now (or a reveal when none is owed)."""
         s = self.state
-        if move.word != s.awaiting:
+        if getattr(move, "word", None) != s.awaiting:
             wanted = {None: "a play or pass", "lots": "the doubles drawn (lots)",
                       "show": "the tiles left in each hand (show P1 ...)"}[s.awaiting]
             return IllegalMove(f"{move} is not expected now: the table owes {wanted}", rule="DB-7.1")
@@ -224,7 +227,8 @@ class DoublesInTheBoneyard(Game):
         if seat in s.shown or not s.hands[seat]:
             return IllegalMove(f"{move.seat} has no hidden tiles left to show", rule="DB-7.4")
         if doubles:
-            return IllegalMove(f"{doubles[0]} is a double; doubles stay in the boneyard", rule="DB-1.1", tile=doubles[0])
+            return IllegalMove(f"{doubles[0]} is a double; doubles stay in the boneyard", rule="DB-1.1",
+                               tile=doubles[0])
         if len(move.tiles) != len(s.hands[seat]) or len(set(move.tiles)) != len(move.tiles):
             return IllegalMove(f"{move.seat} holds {len(s.hands[seat])} tiles; show each of them once, "
                                f"not {len(move.tiles)}", rule="DB-7.4")
@@ -265,8 +269,6 @@ class DoublesInTheBoneyard(Game):
     def _why_illegal(self, move: Move) -> IllegalMove | None:
         s = self.state
         if isinstance(move, Reveal) or s.awaiting is not None:
-            if not isinstance(move, Reveal):
-                return self._why_not_reveal(Reveal(str(move)))
             return self._why_not_reveal(move)
         seat = s.turn
         who = self.side_names()[seat]
@@ -304,13 +306,19 @@ class DoublesInTheBoneyard(Game):
         if self._pass_arrangement() is not None:
             return None
         s = self.state
-        left, right = s.line.ends
+        if s.line is None:
+            return IllegalMove(f"{who} leads, and any tile opens the line, so {who} cannot be unable to play",
+                               rule="DB-7.3")
+        ends = " nor ".join(map(str, s.line.ends))
         fitting = self._fitting()
         others = [t for t in self._unseen() if t not in fitting and t not in s.barred[s.turn]]
+        if not others:
+            return IllegalMove(f"every unseen tile fits {ends.replace('nor', 'or')}, so {who} cannot be unable "
+                               "to play", rule="DB-7.3")
         if len(others) < len(s.hands[s.turn]):
             return IllegalMove(f"{who} holds {len(s.hands[s.turn])} tiles and only {len(others)} unseen tiles fit "
-                               f"neither {left} nor {right}, so {who} cannot be unable to play", rule="DB-7.3")
-        return IllegalMove(f"the earlier passes leave a tile that fits {left} or {right} only for {who}, "
+                               f"neither {ends}, so {who} cannot be unable to play", rule="DB-7.3")
+        return IllegalMove(f"the earlier passes leave a tile that fits {ends.replace('nor', 'or')} only for {who}, "
                            f"so {who} cannot be unable to play", rule="DB-7.3")
 
     def _apply(self, move: Move) -> None:

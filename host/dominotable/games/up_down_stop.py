@@ -11,7 +11,6 @@ Observed mode (UDS-9): the drawn tile is face down to the engine until a move na
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -442,24 +441,27 @@ def column_text(column: Column) -> str:
 
 # -- the look-ahead player ----------------------------------------------------------------
 
-class _OutOfTime(Exception):
+class _OverBudget(Exception):
     pass
 
 
-def lookahead_bot(rng, depth: int = 2, budget: float = 0.05):
+def lookahead_bot(rng, depth: int = 2, budget: int = 4000):
     """Expectimax over the tiles still unseen (their set, never their order).
 
     Each decision is valued by the mean, over every tile the next draw could bring, of
     the best reply, `depth` draws deep, ending in `Rules.outlook`. Depth 1 is always
-    searched; deeper searches are kept only if they finish within `budget` seconds.
+    searched; a deeper search is kept only if it values at most `budget` positions, so
+    the same deal always gets the same play, on any machine.
     """
 
-    def value(rules: Rules, s: UDSState, plies: int, deadline: float | None) -> float:
+    def value(rules: Rules, s: UDSState, plies: int, spent: list[int] | None) -> float:
         pool, reshuffle = rules.next_pool(s)
         if plies == 0 or not pool:
             return rules.outlook(s)
-        if deadline is not None and time.perf_counter() > deadline:
-            raise _OutOfTime
+        if spent is not None:
+            spent[0] += 1
+            if spent[0] > budget:
+                raise _OverBudget
         total = 0.0
         for tile in pool:
             drawn = s.copy()
@@ -470,7 +472,7 @@ def lookahead_bot(rng, depth: int = 2, budget: float = 0.05):
             for move in rules.moves_for(drawn, tile):
                 after = drawn.copy()
                 rules.place(after, move)
-                v = value(rules, after, plies - 1, deadline)
+                v = value(rules, after, plies - 1, spent)
                 if best is None or v > best:
                     best = v
             total += best
@@ -486,12 +488,12 @@ def lookahead_bot(rng, depth: int = 2, budget: float = 0.05):
             after = state.copy()
             rules.place(after, move)
             afters.append(after)
-        deadline = time.perf_counter() + budget
         values = [value(rules, a, 1, None) for a in afters]
         for plies in range(2, depth + 1):
+            spent = [0]
             try:
-                values = [value(rules, a, plies, deadline) for a in afters]
-            except _OutOfTime:
+                values = [value(rules, a, plies, spent) for a in afters]
+            except _OverBudget:
                 break
         top = max(values)
         return rng.choice([m for m, v in zip(moves, values) if v >= top - 1e-9])

@@ -46,9 +46,13 @@ class Action:
 
 @dataclass(frozen=True)
 class Verdict:
+    """`note`: with no moves and no problem, what the table is waiting for (a starting row
+    being laid, tiles drawn for dealer): shown to the players, but not an error."""
+
     moves: tuple[Move, ...] = ()
     problem: str | None = None
     cells: tuple[int, ...] = ()
+    note: str | None = None
 
     @property
     def same(self) -> bool:

@@ -24,6 +24,14 @@ from ..tray.board import Board
 from ..tray.virtual import DIRECTIONS, VirtualTray
 from .adapter import Action, Adapter, adapter_for
 from .hardware import MockButtons
+from .layout import Layout
+from .session import PLAY, RESTORE
+
+
+def choose(game: Game, seed: int, strategy: str = "greedy") -> Move:
+    """The bots' move: the engine's strategy, its generator seeded by the seed and the move
+    number, so the same position always gets the same move (a resumed match goes on alike)."""
+    return strategies_for(type(game))[strategy](random.Random(f"{seed}:{len(game.moves)}"))(game)
 
 
 class BotError(RuntimeError):
@@ -58,13 +66,20 @@ def perform(vtray: VirtualTray, actions: list[Action]) -> None:
             vtray.take_off_scan_pad()
 
 
-def lay_out(vtray: VirtualTray, game: Game, moves: list[Move]) -> None:
-    """Make the tray show `game` after `moves` (from its start), as restoring after a crash."""
+def lay_out(vtray: VirtualTray, game: Game) -> None:
+    """Make the tray show the engine's position: a new match's deal, or a resumed match's.
+    An adapter without `layout` gets its moves' actions replayed from an empty tray."""
+    adapter = adapter_for(game, vtray.geometry)
+    if hasattr(adapter, "layout"):
+        perform(vtray, adapter.layout(physical_board(vtray)))
+        return
+    for tile in list(vtray._tiles):
+        vtray.remove(tile)
     scratch = Game.from_dict({**game.to_dict(), "moves": []})
-    adapter = adapter_for(scratch, vtray.geometry)
-    for move in moves:
-        perform(vtray, adapter.actions(move, physical_board(vtray)))
-        scratch.push(move)
+    replaying = adapter_for(scratch, vtray.geometry)
+    for move in game.moves:
+        perform(vtray, replaying.actions(move, physical_board(vtray)))
+        scratch.push(move, trusted=True)
 
 
 class TableBots:
@@ -100,14 +115,26 @@ class TableBots:
             self.error = exc
             self.runtime.stop()
 
+    def one_move(self) -> None:
+        """Make the next move now, in the caller's thread (the simulated table's `b` key);
+        nothing while the table is not waiting for a move (a menu, the tray lost)."""
+        with self.runtime.lock:
+            session = self.runtime.session
+            if session is None or session.menu is not None or session.mode not in (PLAY, RESTORE):
+                return
+        try:
+            self._turn()
+        except BotError as exc:
+            self.error = exc
+
     def _snapshot(self):
         """Wait until the session is ready for a move; a copy of its game and what it is doing."""
         rt = self.runtime
         with rt.changed:
             while not self._stop.is_set() and not rt.stopped:
                 session = rt.session
-                if session is not None and not rt.ended and session.ready_for_move():
-                    return Game.from_dict(session.game.to_dict()), session.restoring
+                if session is not None and session.menu is None and session.mode in (PLAY, RESTORE):
+                    return Game.from_dict(session.game.to_dict()), session.mode == RESTORE
                 rt.changed.wait(0.05)
         return None, False
 
@@ -116,17 +143,18 @@ class TableBots:
         if game is None:
             return
         if restoring:
-            self._clear()
-            lay_out(self.vtray, game, game.moves)
-            self._wait(lambda s: not s.restoring, "the restored table")
+            lay_out(self.vtray, game)
+            self._wait(lambda s: s.mode != RESTORE, "the table set up as " + adapter_for(game, self.vtray.geometry).expected())
             return
         ply = len(game.moves)
-        choose = strategies_for(type(game))[self.strategy](random.Random(f"{self.seed}:{ply}"))
-        move = choose(game)
+        move = choose(game, self.seed, self.strategy)
         if self.think:
             time.sleep(self.think)
         adapter: Adapter = adapter_for(game, self.vtray.geometry)
-        actions = adapter.actions(move, physical_board(self.vtray))
+        board = physical_board(self.vtray)
+        actions = adapter.actions(move, board)
+        if not actions:
+            actions = self._with_next(game, adapter, move, board)
         if actions:
             perform(self.vtray, actions)
         else:
@@ -134,16 +162,34 @@ class TableBots:
         self.moves += 1
         self._wait(lambda s: len(s.game.moves) != ply or s.game.is_over(), f"move {ply + 1} ({move})")
 
+    def _with_next(self, game: Game, adapter: Adapter, move: Move, board: Board) -> list[Action]:
+        """A move without a trace on the tray (Castle Rock's end of a turn) is implied by the
+        next player's placement where the adapter reads the two together: then the bot just
+        makes the next move, as a player would, instead of pressing buttons."""
+        game.push(move)
+        try:
+            if game.is_over():
+                return []
+            follow = choose(game, self.seed, self.strategy)
+            actions = adapter_for(game, self.vtray.geometry).actions(follow, board)
+        finally:
+            game.pop()
+        if not actions:
+            return []
+        after = Layout(self.vtray.registry, self.vtray.geometry)
+        after.tiles = dict(self.vtray._tiles)
+        after.apply_all(actions)
+        return actions if list(adapter.judge(after.board()).moves) == [move, follow] else []
+
     def _button_move(self, adapter: Adapter, move: Move) -> None:
+        """Through the in-game menu: a long select opens it, the button moves come first,
+        and the question after it starts on No."""
         labels = [label for label, m in adapter.button_moves() if m == move]
         if not labels:
             raise BotError(f"{move} leaves no trace on the tray and no button makes it")
-        for event in self.runtime.session.menu_presses(labels[0]):
+        index = [label for label, _ in adapter.button_moves()].index(labels[0])
+        for event in ["long-select", *["down"] * index, "select", "up", "select"]:
             self.buttons.press(event)
-
-    def _clear(self) -> None:
-        for tile in list(self.vtray._tiles):
-            self.vtray.remove(tile)
 
     def _wait(self, done, what: str) -> None:
         rt = self.runtime
@@ -151,8 +197,9 @@ class TableBots:
         with rt.changed:
             while not (rt.session is None or done(rt.session) or rt.stopped or self._stop.is_set()):
                 if time.monotonic() > deadline:
-                    raise BotError(f"the table did not take {what} within {self.timeout:g} s; "
-                                   f"it shows: {rt.session.describe()}")
+                    screen = rt.session.screen
+                    raise BotError(f"the table did not take {what} within {self.timeout:g} s; it shows "
+                                   f"{screen.kind} {screen.title!r} {screen.text!r}")
                 rt.changed.wait(0.05)
 
 
@@ -184,3 +231,17 @@ def play(runtime, seed: int = 0, strategy: str = "greedy", timeout: float | None
     if bots.error is not None:
         raise bots.error
     return bots
+
+
+def summary(runtime, bots: TableBots) -> str:
+    """What a bots' match came to: moves, frames, scores and winners by player name."""
+    session = runtime.session
+    game = session.game
+    names = session._side_names()
+    winners = game.winners()
+    return "\n".join([
+        f"{game.title}: {len(game.moves)} moves ({bots.moves} made by the bots on the tray or with the buttons), "
+        f"{runtime.hw.display.sent} OLED frames",
+        "scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, game.scores)),
+        "winner: " + (", ".join(names[side] for side in winners) if winners else "none"),
+    ])

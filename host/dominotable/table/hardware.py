@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
+from .. import screens
 from ..config import Config
 from ..controls import Controls
 from ..display import Display, open_display
@@ -66,6 +67,7 @@ def open_hardware(cfg: Config, *, terminal: TextIO | None = None, long_press: fl
     events: queue.Queue = queue.Queue()
     geometry = default()
     display = open_display(cfg.display, terminal=terminal)
+    display.show(screens.prompt("dominotable", "Starting: looking for the tray"))  # at once, before the tray's handshake
     try:
         controls = Controls(cfg.buttons, long_press=long_press)
         controls.events = events
@@ -107,14 +109,17 @@ KEYS = {
     " ": "select", "\r": "select", "\n": "select",
     "m": "long-select", "\t": "long-select",
 }
-KEY_HELP = "keys: w/k/Up = up, s/j/Down = down, Enter/Space = select, m/Tab = long select (menu), q = quit"
+KEY_HELP = ("keys: w/k/Up = up, s/j/Down = down, Enter/Space = select, m/Tab = long select (menu), "
+            "b = a bot's hand makes the next move on the virtual tray, q = quit")
 
 
 class Keyboard:
-    """Keys in a terminal press the mock buttons (KEYS); `q` or Ctrl-C ends the run."""
+    """Keys in a terminal press the mock buttons (KEYS); `b` lets `bots` make one move on the
+    virtual tray (nobody can put a tile on it by hand); `q` or Ctrl-C ends the run."""
 
-    def __init__(self, buttons: MockButtons, on_quit, stream: TextIO = sys.stdin):
+    def __init__(self, buttons: MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin):
         self.buttons = buttons
+        self.bots = bots
         self.on_quit = on_quit
         self.stream = stream
         self._thread = threading.Thread(target=self._run, name="keyboard", daemon=True)
@@ -141,12 +146,19 @@ class Keyboard:
         fd = self.stream.fileno()
         while True:
             try:
-                data = os.read(fd, 8).decode(errors="replace")
+                data = os.read(fd, 64).decode(errors="replace")
             except OSError:
                 return
-            if not data or data in ("q", "Q", "\x03", "\x04"):
+            if not data:
                 self.on_quit()
                 return
-            key = KEYS.get(data) or KEYS.get(data[:1])
-            if key:
-                self.buttons.press(key)
+            while data:  # several keys may arrive in one read
+                key = data[:3] if data.startswith("\x1b[") else data[:1]
+                data = data[len(key):]
+                if key in ("q", "Q", "\x03", "\x04"):
+                    self.on_quit()
+                    return
+                if key == "b" and self.bots is not None:
+                    self.bots.one_move()
+                elif key in KEYS:
+                    self.buttons.press(KEYS[key])

@@ -15,34 +15,32 @@ prefilled).
 
 from __future__ import annotations
 
+import gc
 import logging
 import queue
 import threading
 import time
 from collections.abc import Callable
 
-from ..errors import DominoError
 from ..menu import Choice, Setup
-from ..registry import GAMES, game_names, get_game
+from ..registry import game_names, get_game
 from ..screens import render
 from ..storage import Store
 from ..tray.link import Event
-from .adapter import adapter_for
+from .adapter import ADAPTERS
 from .hardware import Hardware
-from .session import Session
+from .session import OVER, Session
 
 log = logging.getLogger("dominotable.table")
 
 TICK = 0.05  # seconds between timer ticks (settle time, spinner)
 
 
-def games_for_menu() -> list[type]:
-    from . import adapter
+def playable_games() -> list[type]:
+    """The games the table can read off the tray: those with an adapter."""
+    from . import games  # noqa: F401  (importing the package registers every adapter)
 
-    adapter_for  # the adapters register on import
-    from . import games  # noqa: F401
-
-    return [get_game(name) for name in game_names() if name in adapter.ADAPTERS]
+    return [get_game(name) for name in game_names() if name in ADAPTERS]
 
 
 class Runtime:
@@ -51,7 +49,8 @@ class Runtime:
                  clock: Callable[[], float] = time.monotonic, observed: bool = True):
         """`choice`: start this match without the setup menu (demos, tests); `seed`: the
         engine's seed for new matches (default: from the clock); `stop_when_over`: `run`
-        returns once a match has ended instead of offering a new one."""
+        returns once a match has ended instead of offering a new one; `observed`: the engines'
+        observed mode (hidden hands: what the players show is what was dealt)."""
         self.hw = hw
         self.store = store
         self.settle_ms = settle_ms
@@ -64,12 +63,10 @@ class Runtime:
         self.session: Session | None = None
         self.match_id: int | None = None
         self.names: list[str] = []
-        self.frames = 0  # frames handed to the display
-        self.first_frame_at: float | None = None
         self.lock = threading.RLock()  # held while the loop changes state; bots read under it
         self.changed = threading.Condition(self.lock)
         self._stop = threading.Event()
-        self.ended = False
+        self.spinner = 0  # the "tray lost" spinner's frame
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -78,13 +75,16 @@ class Runtime:
             record = self.store.unfinished()
             if record is not None:
                 log.info("resuming match %d (%s, %d moves)", record.id, record.game, len(record.moves))
-                game = self.store.resume(record.id)
-                self._play(game, record.id, record.names, resumed=True)
+                self._resume(record.id)
             elif self.choice is not None:
                 self._new_match(self.choice)
             else:
                 self._open_setup()
             self._show()
+        # Everything loaded so far (modules, fonts, the engine) lives as long as the process:
+        # out of the collector's sight, a full collection in the middle of a play costs far less.
+        gc.collect()
+        gc.freeze()
         return self
 
     def stop(self) -> None:
@@ -133,6 +133,7 @@ class Runtime:
             if self.session is not None:
                 self.session.tick()
                 self._after_session()
+            self.spinner = int(time.monotonic() * 8)
             self._show()
             self.changed.notify_all()
 
@@ -149,69 +150,50 @@ class Runtime:
                 choice, self.setup = self.setup.value, None
                 self._new_match(choice)
         elif self.session is not None:
-            if self.ended:
-                if event == "select" and not self.stop_when_over:
-                    self.session = None
-                    self.ended = False
-                    self._open_setup()
-                return
             self.session.on_button(event)
             self._after_session()
 
     def _after_session(self) -> None:
         session = self.session
-        if session.alarm:
-            session.alarm = False
-            self.hw.controls.illegal()
-        if session.new_match_requested:
+        if session.request == "new" and not self.stop_when_over:
             self.session = None
             self._open_setup()
-        elif session.over and not self.ended:
-            self.ended = True
-            if self.stop_when_over:
-                self._stop.set()
+        elif session.mode == OVER and self.stop_when_over:
+            self._stop.set()
 
     # --- matches -----------------------------------------------------------------------------
 
     def _open_setup(self) -> None:
-        self.setup = Setup(games_for_menu(), self.names)
+        self.setup = Setup(playable_games(), self.names)
         self.match_id = None
 
     def _new_match(self, choice: Choice) -> None:
         seed = self.seed if self.seed is not None else time.time_ns() % 2**31
-        options = dict(choice.options)
-        game = choice.game(players=choice.players, options=options, seed=seed, **self._observed(choice.game))
-        match_id = self.store.start_match(game, choice.names)
-        self._play(game, match_id, choice.names, resumed=False)
+        observed = {"observed": True} if self.observed else {}
+        game = choice.game(players=choice.players, options=dict(choice.options), seed=seed, **observed)
+        self._attach(Session.start(self.store, game, choice.names, self.hw.geometry, **self._session_options()))
 
-    def _observed(self, cls) -> dict:
-        import inspect
+    def _resume(self, match_id: int) -> None:
+        session = Session.resume(self.store, match_id, self.hw.geometry, **self._session_options())
+        if session.game.is_over():  # cut off between its last move and recording the result
+            self.store.finish(match_id, session.game)
+        self._attach(session)
 
-        return {"observed": True} if self.observed and "observed" in inspect.signature(cls.__init__).parameters else {}
+    def _session_options(self) -> dict:
+        return {"settle_ms": self.settle_ms, "clock": self.clock, "on_alarm": self.hw.controls.illegal}
 
-    def _play(self, game, match_id: int, names: list[str], resumed: bool) -> None:
-        self.names = list(names)
-        self.match_id = match_id
-        adapter = adapter_for(game, self.hw.geometry)
-        self.session = Session(game, adapter, self.store, match_id, self.settle_ms, names=names,
-                               clock=lambda: self.clock() * 1000, resumed=resumed)
-        self.session.on_board(self.hw.board())
+    def _attach(self, session: Session) -> None:
+        self.session = session
+        self.names = list(session.names)
+        self.match_id = session.match_id
+        session.on_board(self.hw.board())
 
     # --- the display -------------------------------------------------------------------------
 
     def screen(self):
         if self.setup is not None:
             return render(self.setup)
-        return self.session.image()
+        return self.session.screen.render(self.spinner)
 
     def _show(self) -> None:
-        if self.hw.display.show(self.screen()):
-            self.frames += 1
-            if self.first_frame_at is None:
-                self.first_frame_at = time.monotonic()
-
-
-def check_games(names: list[str]) -> None:
-    unknown = [n for n in names if n not in GAMES]
-    if unknown:
-        raise DominoError(f"no such game: {', '.join(unknown)}")
+        self.hw.display.show(self.screen())

@@ -17,12 +17,14 @@ the reading that got furthest.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 
 from ...capture import analyse
-from ...errors import DominoError, IllegalMove
+from ...errors import DominoError
 from ...game import Move
 from ...games.castle_rock import DRAW, END, place
+from ...hidden import Reveal
 from ...tiles import Tile, fmt
 from ...tray.board import Board, Placement
 from ..adapter import Action, Adapter, Verdict
@@ -57,11 +59,13 @@ class CastleAdapter(Adapter):
         super().__init__(game, geometry)
         self.slots: list[tuple[int, int]] = []  # (far cell, near cell) of each row position
         self.bands: list[frozenset[int]] = []
+        self.tops: list[int] = []  # the far row of each band
         for name in ROW_ZONES:
             cells = geometry.zone(name)
             rows = sorted({geometry.coords(c)[0] for c in cells})
             cols = sorted({geometry.coords(c)[1] for c in cells})
             self.bands.append(cells)
+            self.tops.append(rows[0])
             self.slots += [(geometry.cell(rows[0], c), geometry.cell(rows[0] + 1, c)) for c in cols]
         self.slot_of = {cells: i for i, cells in enumerate(self.slots)}
 
@@ -86,8 +90,11 @@ class CastleAdapter(Adapter):
             last = self.slots[row[-1][0]] if row else None
             beyond = last is None or (self._band(last[0]), self.geometry.coords(last[0])[1]) < (band, col)
             where = "at the open end" if beyond else "in the row"
-            raise Refusal(f"stand {p.tile} upright {where}, one column wide across the row's band "
-                          f"(rule {self.row_rules}.1)", p.cells)
+            if p.orientation == "vertical":  # upright, but half out of the band
+                top = self.tops[band]
+                raise Refusal(f"set {p.tile} upright {where}, in rows {top} and {top + 1} "
+                              f"(rule {self.row_rules}.1)", p.cells)
+            raise Refusal(f"stand {p.tile} upright {where} (rule {self.row_rules}.1)", p.cells)
         return [p for _, p in row]
 
     def _band(self, cell: int) -> int:
@@ -95,25 +102,33 @@ class CastleAdapter(Adapter):
 
     def judge(self, board: Board) -> Verdict:
         try:
-            placements = self.read(board)
-            return Verdict(moves=tuple(self._explain(placements)))
+            return self._judge(board)
         except Refusal as refusal:
             return Verdict(problem=refusal.prompt, cells=refusal.cells)
 
+    def _judge(self, board: Board) -> Verdict:
+        return Verdict(moves=tuple(self._explain(self.read(board))))
+
+    def shown_row(self) -> tuple[Tile, ...]:
+        """The row the tray must show for the engine's position."""
+        return self.game.state.row
+
     def _explain(self, placements: list[Placement]) -> list[Move]:
-        row = self.game.state.row
+        row = self.shown_row()
         tiles = [p.tile for p in placements]
         if tuple(tiles) == row:
             return []
         where = set(row)
         old = [t for t in tiles if t in where]
+        layout = Refusal(f"{'clear the row, then lay out' if tiles else 'lay out'} the starting row "
+                         f"left to right: {fmt(row)}")
+        if self.at_deal() and not tiles:
+            raise layout
         try:
             return self._moves_to(row, tiles, old, {p.tile: p.cells for p in placements})
         except Refusal:
-            # a new hand or game: the dealt row is not (yet) on the tray
-            if self.at_deal() and (not tiles or old != list(row)):
-                verb = "clear the row, then lay out" if tiles else "lay out"
-                raise Refusal(f"{verb} the starting row left to right: {fmt(row)}") from None
+            if self.at_deal() and old != list(row):  # a new hand or game: the dealt row is not laid yet
+                raise layout from None
             raise
 
     def _moves_to(self, row, tiles, old, cells) -> list[Move]:
@@ -150,7 +165,7 @@ class CastleAdapter(Adapter):
 
     def _try(self, steps) -> tuple[list[Move], int, Refusal | None]:
         """Push the moves of one reading on the engine and take them back: (moves, steps
-        done, None) if every move is legal, else (moves so far, steps done, the refusal)."""
+        done, None) if every move is legal, else ([], steps done, the refusal)."""
         game = self.game
         pushed: list[Move] = []
         done = 0
@@ -196,13 +211,14 @@ class CastleAdapter(Adapter):
     def actions(self, move: Move, board: Board) -> list[Action]:
         self.game.push(move)
         try:
-            target = self.game.state.row
+            target = self.shown_row()
         finally:
             self.game.pop()
         return self._actions_to(target, board)
 
     def layout(self, board: Board) -> list[Action]:
-        return self._actions_to(self.game.state.row, board)
+        """What makes the tray show the engine's position (a new match, a restore)."""
+        return self._actions_to(self.shown_row(), board)
 
     def _actions_to(self, target: Sequence[Tile], board: Board) -> list[Action]:
         """Take out what is not in `target`, keep what is (in place), add the rest at the open
@@ -228,23 +244,72 @@ class CastleAdapter(Adapter):
         return actions
 
     def expected(self) -> str:
-        return f"row: {fmt(self.game.state.row) or '(empty)'} (open end right)"
+        return f"row: {fmt(self.shown_row()) or '(empty)'} (open end right)"
 
     # -- what each game supplies --------------------------------------------------------------
 
     arrival_rule = "CR-4.1"
 
+    @abstractmethod
     def arrivals(self, tiles: list[Tile]) -> list[Move]:
         """The moves that bring `tiles` (in order) to the open end of the row; Refusal if none."""
-        raise NotImplementedError
 
+    @abstractmethod
     def at_deal(self) -> bool:
         """Whether the engine's row is the row as dealt (nothing played on it yet)."""
-        raise NotImplementedError
 
 
 class CastleRockAdapter(CastleAdapter):
+    """Castle Rock. In observed mode (CR-11) the engine first waits for the tiles drawn for
+    dealer, which the players lay upright in the far band (zone captures) left to right in
+    seat order, then for each hand's starting row, laid in the row band (CR-10.8)."""
+
     games = ("castle-rock",)
+
+    def awaiting(self) -> str | None:
+        return getattr(self.game.state, "awaiting", None)
+
+    def shown_row(self) -> tuple[Tile, ...]:
+        return () if self.awaiting() else self.game.state.row
+
+    def _judge(self, board: Board) -> Verdict:
+        awaiting = self.awaiting()
+        if awaiting is None:
+            return super()._judge(board)
+        if awaiting == "lots":
+            tiles = [p.tile for p in sorted(board.tiles("captures"), key=lambda p: min(p.cells))]
+            count, what = self.game.players, "tiles drawn for dealer"
+            where = "the far band, left to right in seat order"
+        else:
+            tiles = [p.tile for p in self.read(board)]
+            count, what = self.game.row_size, "starting row"
+            where = "the row, left to right"
+            last = self.game.state.last_hand
+            if tiles and last and all(t in last[0] for t in tiles):
+                return Verdict(note=f"new hand: clear the row, then lay out the starting row ({count} tiles)")
+        if len(tiles) > count:
+            return Verdict(problem=f"take {tiles[count]} off: the {what} take only {count} tiles "
+                                  f"(rule CR-11.1)")
+        if len(tiles) < count:
+            return Verdict(note=f"lay out the {what} ({count} tiles) upright in {where}")
+        move = Reveal(awaiting, tuple(tiles))
+        problem = self.game.why_illegal(move)
+        if problem is not None:
+            return Verdict(problem=_prompt("", problem))
+        return Verdict(moves=(move,))
+
+    def actions(self, move: Move, board: Board) -> list[Action]:
+        if isinstance(move, Reveal) and move.word == "lots":
+            cells = sorted(self.geometry.zone("captures"))
+            top = self.geometry.coords(cells[0])[0]
+            return [Action("place", tile, (self.geometry.cell(top, i), self.geometry.cell(top + 1, i)))
+                    for i, tile in enumerate(move.tiles)]
+        return super().actions(move, board)
+
+    def expected(self) -> str:
+        if self.awaiting() == "lots":
+            return f"draw for dealer: {self.game.players} tiles upright in the far band"
+        return super().expected()
 
     def arrivals(self, tiles: list[Tile]) -> list[Move]:
         """The next placement; with a tile already placed this turn, first the end of the turn."""
@@ -303,7 +368,7 @@ def _between(left: Tile | None, right: Tile | None) -> str:
 def _why_kept(row, gap, left, right) -> str:
     """Why the tiles of `gap` cannot all be captured while their neighbours stay."""
     if len(row) < 3:
-        return f"no capture with fewer than three tiles in the row (rule CR-5.5)"
+        return "no capture with fewer than three tiles in the row (rule CR-5.5)"
     if len(gap) == 1:
         if left and right:
             return f"{left} and {right} share no suit (rule CR-5.1)"

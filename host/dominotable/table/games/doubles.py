@@ -1,22 +1,21 @@
 """Doubles in the Boneyard at the table: the line lies anywhere on the grid and may bend.
 
-Rules DB-6.x of seeds/doubles-in-the-boneyard.md ("At the table: reading the tray"). The
+Rules DB-8.x of seeds/doubles-in-the-boneyard.md ("At the table: reading the tray"). The
 engine's line says which tiles lie in it and in what order; the tray says where. Every
-tile touches the tile before it number to number (DB-6.2), so the free half of each end
+tile touches the tile before it number to number (DB-8.2), so the free half of each end
 tile is known, and a new tile is a play on the end whose free half it touches with the
-same number (DB-6.3).
+same number (DB-8.3).
 """
 
 from __future__ import annotations
 
 from ...games.doubles_boneyard import DoublesInTheBoneyard, Pass, Play, line_text
+from ...hidden import Reveal
 from ...line import LEFT, RIGHT, Line
 from ...tray.board import Board, Placement
 from ..adapter import Action, Verdict
-from ..reading import NoRoom, StepAdapter, half_cell, problem
-
-CENTRE = (5, 7)  # where a bot lays the first tile: row, column of its first half
-STRAIGHT, SIDEWAYS = 0, 1
+from ..reading import (NoRoom, StepAdapter, awaiting, clearing, first_move, half_cell, lay_aside, problem,
+                       waiting)
 
 
 def joints(line: Line):
@@ -56,37 +55,56 @@ class DoublesAdapter(StepAdapter):
         s = self.game.state
         placed = {p.tile: p for p in board.tiles()}
         label = self.geometry.label
+        word = awaiting(self.game)
+        if word is not None:
+            return self.read_reveal(word, placed)
         if s.line is None:
             leader = self.game.side_names()[s.turn]
             if not placed:
                 return Verdict()
             if len(placed) > 1:
-                return problem(f"game {s.game_no}: clear the tray ({len(placed)} tiles); "
-                               f"then {leader} leads", [c for p in placed.values() for c in p.cells])
+                return waiting(f"game {s.game_no}: clear the tray ({len(placed)} tiles); then {leader} leads")
             (tile, placement), = placed.items()
             return self.legal(Play(tile), placement.cells)
         line = s.line
         for tile in line.tiles():
             if tile not in placed:
-                return problem(f"put {tile} back in the line ({line_text(line)}) (rule DB-6.2)")
+                return problem(f"put {tile} back in the line ({line_text(line)}) (rule DB-8.2)")
         for outer, inner, shared in joints(line):
             here, there = half_cell(placed[outer], shared), half_cell(placed[inner], shared)
             if there not in self.geometry.neighbours(here):
                 return problem(f"put {outer} back with its {shared} against the {shared} of {inner} "
-                               f"at {label(there)} (rule DB-6.2)", placed[outer].cells)
+                               f"at {label(there)} (rule DB-8.2)", placed[outer].cells)
         in_line = set(line.tiles())
         new = [p for tile, p in placed.items() if tile not in in_line]
         if not new:
             return Verdict()
         ends = self.open_ends(placed)
+        verdicts = []
         for placement in new:
             where = self.touching(placement, ends)
             if len(where) == 1 or (len(where) == 2 and line.ends[LEFT] == line.ends[RIGHT]):
-                return self.legal(Play(placement.tile, where[0]), placement.cells)
-            if len(where) == 2:
-                return problem(f"{placement.tile} touches both open ends; move it against one of them "
-                               f"(rule DB-6.3)", placement.cells)
-        return self.misplaced(new[0], ends)
+                verdicts.append(self.legal(Play(placement.tile, where[0]), placement.cells))
+            elif len(where) == 2:
+                verdicts.append(problem(f"{placement.tile} touches both open ends; move it against one "
+                                        f"of them (rule DB-8.3)", placement.cells))
+        return first_move(verdicts) or self.misplaced(new[0], ends)
+
+    def read_reveal(self, word: str, placed: dict) -> Verdict:
+        """Observed play (DB-8.5): doubles drawn for the lead laid left to right in seat order;
+        at the end of a game each player's tiles left laid out, one player at a time."""
+        s, names = self.game.state, self.game.side_names()
+        kept = set(s.line.tiles()) if s.line else set()
+        kept |= {t for seat in s.shown for t in s.hands[seat]}
+        new = [p for tile, p in placed.items() if tile not in kept and tile.is_double == (word == "lots")]
+        if new:
+            return self.reveal(word, new, ordered=word == "lots")
+        if word == "lots":
+            return waiting("draw doubles for the lead and lay them in a row, left to right in seat order "
+                           "(rule DB-8.5)")
+        to_show = [names[i] for i, h in enumerate(s.hands) if h and i not in s.shown]
+        return waiting(f"game {s.game_no} is over: {', then '.join(to_show)}, lay your tiles left "
+                       f"on the tray, away from the line (rule DB-8.5)")
 
     def misplaced(self, placement: Placement, ends) -> Verdict:
         tile, label = placement.tile, self.geometry.label
@@ -96,50 +114,65 @@ class DoublesAdapter(StepAdapter):
             shown = " and ".join(str(number) for _, number, _ in ends)
             return problem(f"{tile} matches neither open end ({shown}): take it back (rule DB-3.3)",
                            placement.cells)
-        return problem(f"{tile} must touch {' or '.join(dict.fromkeys(wanted))} (rule DB-6.3)", placement.cells)
+        return problem(f"{tile} must touch {' or '.join(dict.fromkeys(wanted))} (rule DB-8.3)", placement.cells)
 
     # -- bots, buttons, restoring -----------------------------------------------------------
 
+    def track(self) -> list[int]:
+        """The bots' path for the line: along every other row, turning at the edges, so the two
+        ends never meet; the first tile lies near the middle of it."""
+        geo = self.geometry
+        path = []
+        for row in range(0, geo.rows, 2):
+            cols = range(geo.columns) if row % 4 == 0 else range(geo.columns - 1, -1, -1)
+            path += [geo.cell(row, col) for col in cols]
+            if row + 1 < geo.rows:
+                path.append(geo.cell(row + 1, cols[-1]))
+        return path
+
     def actions(self, move, board: Board) -> list[Action]:
+        if isinstance(move, Reveal):
+            return [Action("place", tile, cells) for tile, cells in lay_aside(board, move.tiles)]
         if not isinstance(move, Play):
             return []
-        geo, tile = self.geometry, move.tile
-        line = self.game.state.line
-        if line is None:
-            first = geo.cell(*CENTRE)
-            return [Action("place", tile, (first, first + 1))]
+        tile, line = move.tile, self.game.state.line
+        track = self.track()
+        if line is None:  # the last game's tiles (and doubles drawn) go first
+            start = len(track) * 2 // 5
+            removes, _ = clearing(board, [p.tile for p in board.placements])
+            return removes + [Action("place", tile, (track[start], track[start + 1]))]
         placed = {p.tile: p for p in board.tiles()}
         end = move.end if move.end is not None else next(e for e in (LEFT, RIGHT) if tile.has(line.ends[e]))
-        _, number, free = self.open_ends(placed)[end]
+        ends = self.open_ends(placed)
+        _, number, free = ends[end]
         occupied = {c for p in board.placements for c in p.cells}
-        best = None
-        for near in geo.neighbours(free):
-            for far in geo.neighbours(near):
-                if near in occupied or far in occupied or far == free:
-                    continue
-                cells = (near, far) if tile.a == number else (far, near)
-                trial = Placement(tile, cells, geo)
-                touches = self.touching(trial, self.open_ends(placed))
-                if end not in touches or (len(touches) == 2 and line.ends[LEFT] != line.ends[RIGHT]):
-                    continue
-                room = self.room(occupied | {near, far}, far)
-                bend = STRAIGHT if self.ahead(placed[end_tile(line, end)], free) == near else SIDEWAYS
-                key = (len(touches) == 1, room, -bend, -near, -far)
-                if best is None or key > best[0]:
-                    best = (key, cells)
-        if best is None:
-            raise NoRoom(f"no room on the tray for {tile} at the open {number} ({geo.label(free)})")
-        return [Action("place", tile, best[1])]
+        options = self.on_track(track, placed[end_tile(line, end)], free) + self.around(free, occupied)
+        for near, far in options:
+            if near in occupied or far in occupied:
+                continue
+            cells = (near, far) if tile.a == number else (far, near)
+            touches = self.touching(Placement(tile, cells, self.geometry), ends)
+            if touches == [end] or (len(touches) == 2 and line.ends[LEFT] == line.ends[RIGHT]):
+                return [Action("place", tile, cells)]
+        raise NoRoom(f"no room on the tray for {tile} at the open {number} ({self.geometry.label(free)})")
 
-    def ahead(self, end_placement: Placement, free: int) -> int | None:
-        """The cell straight on from the end tile's free half."""
-        (r0, c0), (r1, c1) = (self.geometry.coords(c) for c in end_placement.cells)
-        row, col = self.geometry.coords(free)
-        dr, dc = (r1 - r0, c1 - c0) if free == end_placement.cells[1] else (r0 - r1, c0 - c1)
-        r, c = row + dr, col + dc
-        if 0 <= r < self.geometry.rows and 0 <= c < self.geometry.columns:
-            return self.geometry.cell(r, c)
-        return None
+    @staticmethod
+    def on_track(track: list[int], end: Placement, free: int) -> list[tuple[int, int]]:
+        """The next two track cells beyond the end's free half, if the end lies on the track."""
+        other = end.cells[1] if free == end.cells[0] else end.cells[0]
+        if free not in track or other not in track:
+            return []
+        i, step = track.index(free), track.index(free) - track.index(other)
+        if abs(step) != 1 or not 0 <= i + 2 * step < len(track):
+            return []
+        return [(track[i + step], track[i + 2 * step])]
+
+    def around(self, free: int, occupied: set[int]) -> list[tuple[int, int]]:
+        """Off the track: every spot touching the free half, roomiest first."""
+        geo = self.geometry
+        spots = [(near, far) for near in geo.neighbours(free) for far in geo.neighbours(near)
+                 if far != free and near not in occupied and far not in occupied]
+        return sorted(spots, key=lambda spot: -self.room(occupied | set(spot), spot[1]))
 
     def room(self, occupied: set[int], start: int) -> int:
         """Empty grid cells reachable from `start`: how far the line can still grow there."""

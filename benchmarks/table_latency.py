@@ -1,0 +1,143 @@
+"""Host latency of the table: from the last byte of the tray frame that settles a play to the
+OLED frame handed to the display driver.
+
+Greedy bots play Castle Rock (4 players, one hand per match) through the real chain, in one
+thread: each physical move (`adapter.actions`) changes an in-memory tray, which is sent as a
+full-tray SNAPSHOT frame (every one of the 194 cells, as the tray's heartbeat snapshot);
+the clock starts when the frame's last byte goes into the link's decoder (`wire.Decoder`,
+as `TrayLink` runs it) and stops when `Display.show` hands the new frame to luma.oled's real
+`ssd1306` class (on an I2C bus that only counts bytes). In between: cells -> Board -> the
+runtime's event step -> Session (settle time 0: the settle wait is deliberate, not latency)
+-> adapter.judge -> push -> SQLite commit -> screen drawn -> frame sent. The commit (WAL,
+synchronous=FULL: an fsync) is timed separately and reported apart; the target (p99 < 5 ms)
+is for the rest.
+
+Run: python benchmarks/table_latency.py [--matches 8] [--db-dir /tmp]  (one untimed warm-up match first)
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+from dominotray import wire
+
+from dominotable.config import DisplayConfig
+from dominotable.display import open_display
+from dominotable.menu import Choice
+from dominotable.registry import get_game
+from dominotable.storage import Store
+from dominotable.table.bots import choose
+from dominotable.table.layout import Layout
+from dominotable.table.runtime import Runtime
+from dominotable.table.session import PLAY
+from dominotable.tiles import DominoSet
+from dominotable.tray.board import Board
+from dominotable.tray.geometry import default
+from dominotable.tray.link import Event
+from dominotable.tray.tags import Registry
+
+
+class CountingBus:
+    def __init__(self):
+        self.bytes = 0
+
+    def write_i2c_block_data(self, address, register, data):
+        self.bytes += len(data) + 2
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def play_match(seed: int, db: Path, latencies: list, commits: list) -> int:
+    geometry = default()
+    registry = Registry.virtual(DominoSet(6))
+    layout = Layout(registry, geometry)
+    decoder = wire.Decoder(types=wire.FROM_TRAY, parse=True)
+    cells = {"now": layout.cells()}
+    display = open_display(DisplayConfig(driver="ssd1306"), bus=CountingBus())
+    handed = {}
+    device_display = display.device.display
+
+    def display_spy(image):
+        handed["at"] = time.perf_counter()
+        device_display(image)
+
+    display.device.display = display_spy
+    hw = SimpleNamespace(board=lambda: Board(cells["now"], registry, geometry), display=display,
+                         controls=SimpleNamespace(illegal=lambda: None), events=queue.Queue(), geometry=geometry)
+    with Store(db) as store:
+        append = store.append_move
+
+        def timed_append(*args):
+            start = time.perf_counter()
+            append(*args)
+            commits.append(time.perf_counter() - start)
+
+        store.append_move = timed_append
+        cls = get_game("castle-rock")
+        choice = Choice(cls, {"hands": 1}, 4, ["ANN", "BOB", "CAT", "DAN"])
+        runtime = Runtime(hw, store, 0, seed=seed, choice=choice, stop_when_over=True).start()
+        seq = 0
+        while not runtime.stopped:
+            session = runtime.session
+            game = session.game.__class__.from_dict(session.game.to_dict())
+            if session.mode != PLAY:
+                layout.apply_all(session.adapter.layout(hw.board()))
+                actions = None
+            else:
+                move = choose(game, seed)
+                actions = session.adapter.actions(move, hw.board())
+                if not actions:  # a button move: through the in-game menu, not timed
+                    index = [m for _, m in session.adapter.button_moves()].index(move)
+                    for event in ["long-select", *["down"] * index, "select", "up", "select"]:
+                        hw.events.put(event)
+                    runtime.step(0)
+                    continue
+                layout.apply_all(actions)
+            seq = (seq + 1) & 0xFF
+            data = wire.frame(wire.SNAPSHOT, seq, wire.encode_snapshot(wire.HEARTBEAT, layout.cells()))
+            decoder.feed(data[:-1])
+            ply = len(session.game.moves)
+            commits_before = len(commits)
+            handed.clear()
+            start = time.perf_counter()
+            for kind, _, msg in decoder.feed(data[-1:]):  # the frame's last byte
+                cells["now"] = list(msg.cells)
+                hw.events.put(Event("snapshot", None))
+            runtime.step(0)
+            if actions is not None and len(runtime.session.game.moves) != ply and "at" in handed:
+                commit = sum(commits[commits_before:])
+                latencies.append(handed["at"] - start - commit)
+        return len(runtime.session.game.moves)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=8)
+    parser.add_argument("--db-dir", help="where the SQLite files go (default: a temporary folder)")
+    args = parser.parse_args()
+    latencies: list[float] = []
+    commits: list[float] = []
+    moves = 0
+    with tempfile.TemporaryDirectory(dir=args.db_dir) as folder:
+        play_match(999, Path(folder) / "warm-up.sqlite3", [], [])  # imports and caches, not timed
+        for seed in range(args.matches):
+            moves += play_match(seed, Path(folder) / f"m{seed}.sqlite3", latencies, commits)
+    ms = [x * 1000 for x in latencies]
+    cms = [x * 1000 for x in commits]
+    print(f"{args.matches} Castle Rock matches, {moves} moves, {len(ms)} plays timed, full 194-cell snapshots")
+    print(f"host latency without the commit: p50 {statistics.median(ms):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms"
+          f" (target p99 < 5 ms: {'met' if percentile(ms, 0.99) < 5 else 'NOT met'})")
+    print(f"SQLite commit per move (fsync): p50 {statistics.median(cms):.2f} ms, p99 {percentile(cms, 0.99):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""Helpers for the table tests: rigged Castle Rock positions and boards built from Layouts."""
+
+from dominotable.games.castle_rock import CastleRock
+from dominotable.table.adapter import adapter_for
+from dominotable.table.layout import Layout
+from dominotable.tiles import DOUBLE_SIX
+from dominotable.tray.geometry import default
+from dominotable.tray.tags import Registry
+
+T = DOUBLE_SIX.parse
+ROW = DOUBLE_SIX.parse_many
+GEO = default()
+REGISTRY = Registry.virtual()
+
+
+def rigged(row, hands, turn=0, placed=None, **options):
+    """A Castle Rock game whose current hand has this row and these hands (test set-up only);
+    with `placed`, the player to move has just placed that tile (the last of `row`)."""
+    game = CastleRock(players=len(hands), options=options)
+    s = game.state
+    s.row = tuple(ROW(row))
+    s.hands = tuple(tuple(ROW(h)) for h in hands)
+    s.turn = turn
+    s.caps = None
+    s.drawn += 1  # no longer the row as dealt
+    if placed:
+        s.placed = True
+    return game
+
+
+def laid(game, layout=None):
+    """The adapter of `game` and a layout showing the engine's row as bots lay it."""
+    adapter = adapter_for(game, GEO)
+    layout = layout or Layout(REGISTRY, GEO)
+    layout.apply_all(adapter.layout(layout.board()))
+    return adapter, layout
+
+
+def column(col, band=0):
+    """The (far, near) cells of a row column: band 0 is rows 4-5, band 1 rows 7-8."""
+    top = 4 if band == 0 else 7
+    return (GEO.cell(top, col), GEO.cell(top + 1, col))
+
+
+def with_tiles(layout, **changes):
+    """A copy of `layout` with tiles moved (tile="cells") or removed (tile=None); names like t2_4."""
+    out = Layout(layout.registry, layout.geometry)
+    out.tiles = dict(layout.tiles)
+    for name, cells in changes.items():
+        tile = T(name[1:].replace("_", "-"))
+        out.tiles.pop(tile, None)
+        if cells is not None:
+            out.tiles[tile] = cells
+    return out

@@ -1,0 +1,63 @@
+"""A bot match at the simulated table, for the end-to-end tests: the virtual tray behind a real
+pty, the emulated OLED (frames kept in memory), buttons on gpiozero's MockFactory, a real
+SQLite file. Fast settings: a short settle time and the tray emulator ten times real time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dominotable.config import Config, DisplayConfig, GameConfig, TrayConfig
+from dominotable.storage import Store
+from dominotable.table.bots import demo_choice, play
+from dominotable.table.hardware import open_hardware
+from dominotable.table.runtime import Runtime
+
+SETTLE_MS = 20
+SPEED = 40.0
+LONG_PRESS = 0.2  # the bots hold select this long for the menu
+
+SHORT = {  # short matches: one hand, low targets
+    "castle-rock": {"hands": 1},
+    "castle-rock-solitaire": {},
+    "doubles-in-the-boneyard": {"target": 50},
+    "broadway": {"hands": 1},
+    "up-down-stop": {},
+}
+
+
+class Frames:
+    """A display sink that keeps every frame the OLED was sent."""
+
+    def __init__(self):
+        self.images = []
+
+    def __call__(self, image):
+        self.images.append(image.copy())
+
+
+def open_table(cfg: Config | None = None, speed: float = SPEED):
+    cfg = cfg or Config(tray=TrayConfig(port="none"), display=DisplayConfig(terminal=False),
+                        game=GameConfig(settle_ms=SETTLE_MS))
+    hw = open_hardware(cfg, speed=speed, long_press=LONG_PRESS)
+    frames = Frames()
+    hw.display.sinks.append(frames)
+    return hw, frames
+
+
+def bot_match(db: Path, game: str, seed: int = 0, players: int | None = None, timeout: float = 60.0,
+              before=None):
+    """Play a whole match (or resume the unfinished one in `db`) with bots; returns the
+    runtime's final game, the stored record and the frames. `before(runtime)` runs once the
+    table is up (a test's chance to start a fault)."""
+    hw, frames = open_table()
+    try:
+        with Store(db) as store:
+            runtime = Runtime(hw, store, SETTLE_MS, seed=seed, choice=demo_choice(game, players, SHORT[game]),
+                              stop_when_over=True)
+            if before is not None:
+                before(runtime)
+            play(runtime, seed=seed, timeout=timeout)
+            record = store.match(runtime.match_id)
+            return runtime.session.game, record, frames
+    finally:
+        hw.close()
