@@ -28,8 +28,8 @@ def common(parser, d) -> None:
     parser.add_argument("--quiet", action="store_true", default=d(False), help="do not draw the OLED in the terminal")
     parser.add_argument("--db", default=d(None), help="record the match in this database (default: a throw-away one)")
     parser.add_argument("--settle-ms", type=int, default=d(60), help="the table's settle time (default 60 ms)")
-    parser.add_argument("--speed", type=float, default=d(10.0),
-                        help="virtual tray time per wall time (default 10: a scan sweep ten times as fast)")
+    parser.add_argument("--speed", type=float, default=d(30.0),
+                        help="virtual tray time per wall time (default 30: the tray scans thirty times as fast)")
 
 
 BOT_LONG_PRESS = 0.25  # how long the bots hold select to open the menu (people: 0.8 s)

@@ -19,7 +19,7 @@ from .. import config as config_module
 from ..storage import Store
 
 
-DEMO_SPEED = 10.0  # the bots' demo: the virtual tray ten times as fast as a real one
+DEMO_SPEED = 30.0  # the bots' demo: the virtual tray thirty times as fast as a real one
 DEMO_SETTLE_MS = 60
 
 

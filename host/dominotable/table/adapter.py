@@ -10,7 +10,7 @@ last move (to recognise a takeback), or the one a resumed match must be restored
   naming the tile, the cell and the rule ("put 2-4 back between 0-0 and 4-4", "Broadway: East
   plays tiles north-south"). A board that means nothing yet (a capture half done) is a problem
   too; the session only shows it once the tray has stayed that way for the settle time.
-- `button_moves()` are the moves a player makes with the buttons instead of tiles (end a turn
+- `button_moves(board)` are the moves a player makes with the buttons instead of tiles (end a turn
   when no placement follows, pass, expose a tile): label and move, legal ones only.
 - `actions(move, board)` is how a bot (the demo, the tests) makes `move` physically on the
   virtual tray: place, remove, slide and scan-pad actions, chosen so that `judge` of the
@@ -80,7 +80,9 @@ class Adapter(ABC):
     @abstractmethod
     def expected(self) -> str: ...
 
-    def button_moves(self) -> list[tuple[str, Move]]:
+    def button_moves(self, board: Board | None = None) -> list[tuple[str, Move]]:
+        """Legal button moves; `board`, the settled tray, lets a move depend on it (a tile
+        held over the scan pad to be exposed)."""
         return []
 
 

@@ -14,7 +14,6 @@ import random
 import threading
 import time
 
-from dominotray import wire
 
 from ..bots import strategies_for
 from ..game import Game, Move
@@ -40,10 +39,7 @@ class BotError(RuntimeError):
 
 def physical_board(vtray: VirtualTray) -> Board:
     """What really lies on the virtual tray (not what the host has read yet)."""
-    with vtray._lock:
-        cells = [(wire.TAG, uid) if (uid := vtray.array.uid_at(c)) is not None else (wire.EMPTY, b"")
-                 for c in range(vtray.geometry.cells)]
-    return Board(cells, vtray.registry, vtray.geometry)
+    return Board(vtray.cells(), vtray.registry, vtray.geometry)
 
 
 def _facing(vtray: VirtualTray, first: int, second: int) -> str:
@@ -73,7 +69,7 @@ def lay_out(vtray: VirtualTray, game: Game) -> None:
     if hasattr(adapter, "layout"):
         perform(vtray, adapter.layout(physical_board(vtray)))
         return
-    for tile in list(vtray._tiles):
+    for tile in vtray.tiles():
         vtray.remove(tile)
     scratch = Game.from_dict({**game.to_dict(), "moves": []})
     replaying = adapter_for(scratch, vtray.geometry)
@@ -85,14 +81,12 @@ def lay_out(vtray: VirtualTray, game: Game) -> None:
 class TableBots:
     """Plays every seat of the runtime's match, in a thread, until the match ends or `stop()`."""
 
-    def __init__(self, runtime, seed: int = 0, strategy: str = "greedy", think: float = 0.0,
-                 timeout: float = 10.0):
+    def __init__(self, runtime, seed: int = 0, strategy: str = "greedy", timeout: float = 10.0):
         self.runtime = runtime
         self.vtray: VirtualTray = runtime.hw.tray.virtual
         self.buttons = MockButtons(runtime.hw.controls)
         self.seed = seed
         self.strategy = strategy
-        self.think = think
         self.timeout = timeout
         self.error: BaseException | None = None
         self.moves = 0  # moves made
@@ -144,12 +138,11 @@ class TableBots:
             return
         if restoring:
             lay_out(self.vtray, game)
-            self._wait(lambda s: s.mode != RESTORE, "the table set up as " + adapter_for(game, self.vtray.geometry).expected())
+            expected = adapter_for(game, self.vtray.geometry).expected()
+            self._wait(lambda s: s.mode != RESTORE, f"the table set up as {expected}")
             return
         ply = len(game.moves)
         move = choose(game, self.seed, self.strategy)
-        if self.think:
-            time.sleep(self.think)
         adapter: Adapter = adapter_for(game, self.vtray.geometry)
         board = physical_board(self.vtray)
         actions = adapter.actions(move, board)
@@ -158,7 +151,7 @@ class TableBots:
         if actions:
             perform(self.vtray, actions)
         else:
-            self._button_move(adapter, move)
+            self._button_move(adapter, move, board)
         self.moves += 1
         self._wait(lambda s: len(s.game.moves) != ply or s.game.is_over(), f"move {ply + 1} ({move})")
 
@@ -177,17 +170,16 @@ class TableBots:
         if not actions:
             return []
         after = Layout(self.vtray.registry, self.vtray.geometry)
-        after.tiles = dict(self.vtray._tiles)
+        after.tiles = self.vtray.tiles()
         after.apply_all(actions)
         return actions if list(adapter.judge(after.board()).moves) == [move, follow] else []
 
-    def _button_move(self, adapter: Adapter, move: Move) -> None:
+    def _button_move(self, adapter: Adapter, move: Move, board: Board) -> None:
         """Through the in-game menu: a long select opens it, the button moves come first,
         and the question after it starts on No."""
-        labels = [label for label, m in adapter.button_moves() if m == move]
-        if not labels:
+        index = next((i for i, (_, m) in enumerate(adapter.button_moves(board)) if m == move), None)
+        if index is None:
             raise BotError(f"{move} leaves no trace on the tray and no button makes it")
-        index = [label for label, _ in adapter.button_moves()].index(labels[0])
         for event in ["long-select", *["down"] * index, "select", "up", "select"]:
             self.buttons.press(event)
 

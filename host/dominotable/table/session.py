@@ -314,7 +314,7 @@ class Session:
     def _open_menu(self) -> None:
         items, values = [], []
         if self.mode not in (OVER, RESTORE):
-            for label, move in self.adapter.button_moves():
+            for label, move in self.adapter.button_moves(self.board):
                 items.append(label)
                 values.append(("move", move, label))
             if self.board is not None and self.mode != TAKEBACK:
@@ -389,7 +389,7 @@ class Session:
             return
         game = self.game
         seat = game.current_player
-        labels = [label for label, _ in self.adapter.button_moves()]
+        labels = [label for label, _ in self.adapter.button_moves(self.board)]
         if labels:
             note = f"hold select: {', '.join(labels).lower()}"
         elif self.last:

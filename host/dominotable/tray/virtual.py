@@ -22,6 +22,7 @@ import time
 import tty
 from pathlib import Path
 
+from dominotray import wire
 from dominotray.app import TrayApp
 from dominotray.emulator import ReaderArray
 
@@ -304,6 +305,18 @@ class VirtualTray:
     def where(self, tile: str | Tile) -> tuple[int, int] | None:
         """Cells holding side 0 and side 1 of the tile, or None."""
         return self._tiles.get(self._tile_halves(tile)[0])
+
+    def tiles(self) -> dict[Tile, tuple[int, int]]:
+        """Every tile on the tray now, with the cells holding its side 0 and side 1."""
+        with self._lock:
+            return dict(self._tiles)
+
+    def cells(self) -> list[tuple[int, bytes]]:
+        """What lies on each cell now, as a snapshot's (status, uid) list: the truth, which
+        the host sees only once the firmware has read it."""
+        with self._lock:
+            uids = [self.array.uid_at(c) for c in range(self.geometry.cells)]
+        return [(wire.TAG, uid) if uid is not None else (wire.EMPTY, b"") for uid in uids]
 
     # --- reader faults ------------------------------------------------------------------
 

@@ -328,7 +328,7 @@ class CastleRockAdapter(CastleAdapter):
         s = self.game.state
         return not s.placed and s.drawn == 2 * self.game.players + self.game.row_size
 
-    def button_moves(self) -> list[tuple[str, Move]]:
+    def button_moves(self, board: Board | None = None) -> list[tuple[str, Move]]:
         return [("End turn", END)] if self.game.is_legal(END) else []
 
 

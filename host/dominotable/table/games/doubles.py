@@ -184,7 +184,7 @@ class DoublesAdapter(StepAdapter):
                     todo.append(n)
         return len(seen)
 
-    def button_moves(self) -> list:
+    def button_moves(self, board: Board | None = None) -> list:
         return self.buttons(("pass", Pass()))
 
     def expected(self) -> str:
