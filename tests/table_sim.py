@@ -6,36 +6,28 @@ not touch), so a bot's actions that would fail on the virtual tray fail here too
 
 from __future__ import annotations
 
-from dominotray import wire
-
 from dominotable.game import Game
 from dominotable.hidden import Reveal
 from dominotable.table.adapter import Action, Adapter
+from dominotable.table.layout import Layout
 from dominotable.tiles import DominoSet, Tile
-from dominotable.tray.board import Board
 from dominotable.tray.geometry import default
-from dominotable.tray.tags import Half, Registry
+from dominotable.tray.tags import Registry
 
 
-class SimTray:
+class SimTray(Layout):
+    """The package's in-memory Layout with shorthands for laying tiles by hand in tests."""
+
     def __init__(self, top: int = 6):
-        self.registry = Registry.virtual(DominoSet(top))
-        self.geometry = default()
+        super().__init__(Registry.virtual(DominoSet(top)), default())
         self.dset = self.registry.dominoes
-        self.uid_at: dict[int, bytes] = {}
-        self.tiles: dict[Tile, tuple[int, int]] = {}
 
     def cell(self, row: int, col: int) -> int:
         return self.geometry.cell(row, col)
 
     def put(self, tile: Tile, cells: tuple[int, int]) -> None:
         """Side a of `tile` on cells[0], side b on cells[1]."""
-        assert tile not in self.tiles, f"{tile} is already on the tray"
-        assert cells[1] in self.geometry.neighbours(cells[0]), f"{tile}: {cells} do not touch"
-        for side, cell in enumerate(cells):
-            assert cell not in self.uid_at, f"{self.geometry.label(cell)} is covered"
-            self.uid_at[cell] = self.registry.uid_of(Half(tile, side))
-        self.tiles[tile] = tuple(cells)
+        self.place(tile, tuple(cells))
 
     def lay(self, text: str, row: int, col: int, facing: str = "right") -> Tile:
         """Lay "5-3" with the 5 on (row, col) and the 3 on the cell towards `facing`."""
@@ -48,28 +40,20 @@ class SimTray:
 
     def pad(self, text: str) -> Tile:
         tile = self.dset.parse(text)
-        self.put(tile, self.geometry.pad[:2])
+        self.apply(Action("pad", tile))
         return tile
 
     def take(self, tile: Tile | str) -> None:
         if isinstance(tile, str):
             tile = self.dset.parse(tile)
-        for cell in self.tiles.pop(tile):
-            del self.uid_at[cell]
+        self.apply(Action("remove", tile))
 
-    def apply(self, actions: list[Action]) -> None:
-        for action in actions:
-            if action.kind in ("remove", "slide", "unpad"):
-                self.take(action.tile)
-            if action.kind in ("place", "slide"):
-                self.put(action.tile, action.cells)
-            elif action.kind == "pad":
-                self.put(action.tile, self.geometry.pad[:2])
-
-    def board(self) -> Board:
-        cells = [(wire.TAG, self.uid_at[c]) if c in self.uid_at else (wire.EMPTY, b"")
-                 for c in range(self.geometry.cells)]
-        return Board(cells, self.registry, self.geometry)
+    def apply(self, actions) -> None:
+        """One Action, or a list of them."""
+        if isinstance(actions, Action):
+            super().apply(actions)
+        else:
+            self.apply_all(actions)
 
 
 def play_through(game: Game, adapter: Adapter, tray: SimTray, choose, limit: int = 5000) -> None:

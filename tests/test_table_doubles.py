@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from dominotray import wire
 
 from dominotable.bots import greedy_bot, random_bot
 from dominotable.game import Game
@@ -132,7 +133,7 @@ def test_line_tile_missing(table):
 
 def test_unknown_tag_is_a_problem(table):
     game, adapter, tray = opened(table)
-    tray.uid_at[tray.cell(0, 0)] = b"\x01\x02\x03\x04"
+    tray.extra[tray.cell(0, 0)] = (wire.TAG, b"\x01\x02\x03\x04")
     verdict = adapter.judge(tray.board())
     assert "unknown tag" in verdict.problem and verdict.cells == (0,)
 

@@ -9,7 +9,7 @@ generator, `is_legal` / `why_illegal` with a reason naming the rule and tile, an
 - `_initial_state()` and a state object with a cheap `copy()`;
 - `_moves()` (lazy, legal only), `_why_illegal(move)`, `_apply(move)`;
 - `parse_move(text)`; moves print as their notation with `str(move)`;
-- `current_player`, `scores`, `is_over()`, `winners()`.
+- `current_player`, `is_over()`, `winners()`, and `scores` unless the state holds them.
 
 Shuffles come from `self.rng(label)`, which derives a fresh generator from the seed
 and a label (for example the hand number), so undo and replay need no generator state.
@@ -88,9 +88,10 @@ class Game(ABC):
         """The seat to move, or None when the match is over."""
 
     @property
-    @abstractmethod
     def scores(self) -> list[int]:
-        """Match score per side (per seat, or per partnership where there are partnerships)."""
+        """Match score per side (per seat, or per partnership where there are partnerships);
+        by default the state's `scores`."""
+        return list(self.state.scores)
 
     @abstractmethod
     def is_over(self) -> bool: ...

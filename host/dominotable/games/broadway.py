@@ -218,10 +218,6 @@ class Broadway(Game):
             return (s.exposed[0] + 1) % 4  # the owner's left-hand opponent speaks for the pair
         return s.turn
 
-    @property
-    def scores(self) -> list[int]:
-        return list(self.state.scores)
-
     def is_over(self) -> bool:
         return self.state.winner is not None
 

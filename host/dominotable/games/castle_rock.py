@@ -362,10 +362,6 @@ class CastleRock(CaptureRowGame):
     def current_player(self) -> int | None:
         return self.state.turn
 
-    @property
-    def scores(self) -> list[int]:
-        return list(self.state.scores)
-
     def is_over(self) -> bool:
         return self.state.over
 

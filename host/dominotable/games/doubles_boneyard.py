@@ -414,10 +414,6 @@ class DoublesInTheBoneyard(Game):
     def current_player(self) -> int | None:
         return self.state.turn
 
-    @property
-    def scores(self) -> list[int]:
-        return list(self.state.scores)
-
     def is_over(self) -> bool:
         return self.state.winner is not None
 

@@ -38,6 +38,9 @@ class Layout:
             cells = self.geometry.pad[:2] if action.kind == "pad" else tuple(action.cells)
             if tile in self.tiles:
                 raise TrayError(f"tile {tile} is already on the tray")
+            if cells[1] not in self.geometry.neighbours(cells[0]):
+                raise TrayError(f"the halves of {tile} would not touch: "
+                                f"{self.geometry.label(cells[0])} and {self.geometry.label(cells[1])}")
             taken = {c for pair in self.tiles.values() for c in pair}
             for cell in cells:
                 if cell in taken:
@@ -56,7 +59,7 @@ class Layout:
         for tile, pair in self.tiles.items():
             for side, cell in enumerate(pair):
                 out[cell] = (wire.TAG, self._uid[Half(tile, side)])
-        for cell, reading in self.extra.items():
+        for cell, reading in self.extra.items():  # a stray tag or a fault overrides
             out[cell] = reading
         return out
 
