@@ -18,7 +18,8 @@ Strategy = Callable[[Game], Move]
 
 def random_bot(rng: random.Random) -> Strategy:
     def choose(game: Game) -> Move:
-        return rng.choice(list(game.legal_moves()))
+        moves = game.legal_moves()
+        return rng.choice(moves if isinstance(moves, tuple) else list(moves))
 
     return choose
 

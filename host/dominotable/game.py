@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 from .errors import BadOption, DominoError, IllegalMove
@@ -111,7 +111,8 @@ class Game(ABC):
     def rng(self, label: object) -> random.Random:
         return random.Random(f"{self.name}:{self.seed}:{label}")
 
-    def legal_moves(self) -> Iterator[Move]:
+    def legal_moves(self) -> Iterable[Move]:
+        """The legal moves: lazily generated, or a tuple where a game has them at hand."""
         if self.is_over():
             return iter(())
         return self._moves()

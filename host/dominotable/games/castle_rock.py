@@ -237,8 +237,8 @@ class CastleRock(CaptureRowGame):
         if s.awaiting == "row":
             return iter((Reveal("row", s.row),))
         if not s.placed:
-            return map(place, sorted(self._unseen()) if self.observed else s.hands[s.turn])
-        return iter(self._row_captures() + (END,))
+            return tuple(map(place, sorted(self._unseen()) if self.observed else s.hands[s.turn]))
+        return self._row_captures() + (END,)
 
     def _why_not_reveal(self, move: Reveal) -> IllegalMove | None:
         s = self.state
