@@ -7,24 +7,9 @@ from hypothesis import given, settings, strategies as st
 
 from dominotray import wire
 
+from test_firmware import cases
 
-def cobs_reference(data: bytes) -> bytes:
-    """The textbook byte-at-a-time COBS encoder, to check the block-wise one against."""
-    out = bytearray([0])
-    code_pos, code = 0, 1
-    for i, byte in enumerate(data):
-        if byte:
-            out.append(byte)
-            code += 1
-        if not byte or code == 255:
-            out[code_pos] = code
-            if not byte or i + 1 < len(data):
-                code_pos, code = len(out), 1
-                out.append(0)
-            else:
-                return bytes(out)
-    out[code_pos] = code
-    return bytes(out)
+cobs_reference = cases._cobs_reference  # the textbook encoder, one copy for both Pythons
 
 
 def test_crc16_ccitt_false_check_value():
