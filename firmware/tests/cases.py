@@ -12,7 +12,7 @@ import sys
 from dominotray import mfrc522 as M
 from dominotray import pins, wire
 from dominotray.app import TrayApp
-from dominotray.emulator import HALT, IDLE, ReaderArray
+from dominotray.emulator import HALT, ReaderArray
 from dominotray.scanner import Scanner, grid_neighbours
 
 UID = b"\x04\xa1\xb2\xc3\xd4\xe5\xf6"
@@ -743,7 +743,7 @@ def test_pico_bus_selects_every_reader_through_the_decoders():
     emu.place(193, UID)
     emu.set_dead(3)
     host = Host()
-    app = TrayApp(bus, host, emu.clock_ms, board_id=machine.unique_id())
+    TrayApp(bus, host, emu.clock_ms, board_id=machine.unique_id())  # says HELLO as it boots
     assert host.frames[0][2].board_id == machine.unique_id()
     assert host.frames[0][2].failed_cells() == [3]
     assert driver.read_uid(193) == (M.TAG, UID)
