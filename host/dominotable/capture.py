@@ -45,10 +45,11 @@ def parse_capture(text: str, dset: DominoSet) -> Capture:
     return Capture(MIDDLE if len(tiles) == 1 else TRIPLE, -1, tiles)
 
 
-def single_captures(row: Sequence[Tile]) -> list[Capture]:
-    """Every capture available in `row` right now, left to right, middles before triples."""
+def single_captures(row: Sequence[Tile], first: int = 1) -> list[Capture]:
+    """Every capture available in `row` right now, left to right, middles before triples;
+    only those whose middle tile stands at `first` or later if given."""
     found: list[Capture] = []
-    for k in range(1, len(row) - 1):
+    for k in range(max(first, 1), len(row) - 1):
         left, mid, right = row[k - 1], row[k], row[k + 1]
         common = left.suits & right.suits
         if common:

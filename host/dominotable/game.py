@@ -62,7 +62,8 @@ class Game(ABC):
         self.observed = observed
         top = getattr(options, "set", 6)
         self.dset = DominoSet(top)
-        self._history: list[tuple[Move, Any]] = []
+        self._history: list[Move] = []
+        self._before: list[Any] = []  # the state before each move, for pop (two lists: no tuple per move)
         self.state = self._initial_state()
 
     # -- what each game supplies ---------------------------------------------------------
@@ -134,7 +135,8 @@ class Game(ABC):
             error = self.why_illegal(move)
             if error is not None:
                 raise error
-        self._history.append((move, self.state.copy()))
+        self._before.append(self.state.copy())
+        self._history.append(move)
         self._apply(move)
 
     def push_notation(self, text: str) -> Move:
@@ -145,13 +147,12 @@ class Game(ABC):
     def pop(self) -> Move:
         if not self._history:
             raise IndexError("no move to take back")
-        move, before = self._history.pop()
-        self.state = before
-        return move
+        self.state = self._before.pop()
+        return self._history.pop()
 
     @property
     def moves(self) -> list[Move]:
-        return [move for move, _ in self._history]
+        return list(self._history)
 
     # -- serialization ---------------------------------------------------------------------
 

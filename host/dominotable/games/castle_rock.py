@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from ..capture import Capture, analyse, parse_capture, single_captures, why_not_capture
 from ..errors import BadOption, IllegalMove, InvalidNotation
@@ -110,8 +111,8 @@ class CaptureRowGame(Game):
         s = self.state
         s.row += (tile,)
         if s.caps is not None and len(s.row) >= 3 and s.row[-3].suits & tile.suits:
-            at = len(s.row) - 3  # the old last tile is pinched: captures among the last three
-            s.caps += tuple(Capture(c.kind, c.index + at, c.tiles) for c in single_captures(s.row[at:]))
+            # the old last tile is pinched: captures among the last three
+            s.caps += tuple(single_captures(s.row, len(s.row) - 2))
 
     def _capture(self, capture: Capture) -> int:
         """Make an available capture; return how many tiles it took."""
@@ -192,6 +193,7 @@ class CastleRock(CaptureRowGame):
             if getattr(self.options, name) < 1:
                 raise BadOption(f"option {name}: must be at least 1, not {getattr(self.options, name)}")
         self.row_size = starting_row(len(self.dset), self.players)
+        self._after_place = (None, ())  # (captures, the moves they make with END), derived from the state
         self.dealer_draw = self._shuffled("dealer")[: self.players]
         self.state = State(scores=(0,) * self.players, hand_no=0, over=False, last_hand=None,
                            awaiting="lots" if self.observed else None)
@@ -237,8 +239,11 @@ class CastleRock(CaptureRowGame):
         if s.awaiting == "row":
             return iter((Reveal("row", s.row),))
         if not s.placed:
-            return tuple(map(place, sorted(self._unseen()) if self.observed else s.hands[s.turn]))
-        return self._row_captures() + (END,)
+            return tuple(map(place, sorted(self._unseen()))) if self.observed else _places(s.hands[s.turn])
+        caps = self._row_captures()
+        if self._after_place[0] is not caps:  # the same captures as last time, unless the row changed
+            self._after_place = (caps, caps + (END,))
+        return self._after_place[1]
 
     def _why_not_reveal(self, move: Reveal) -> IllegalMove | None:
         s = self.state
@@ -401,4 +406,12 @@ class CastleRock(CaptureRowGame):
 
 
 def _replace(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1:]
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
+
+
+@cache
+def _places(hand: tuple[Tile, ...]) -> tuple[Place, ...]:
+    """The moves placing a tile of `hand` (a hand holds at most two tiles, so few are ever made)."""
+    return tuple(map(place, hand))
