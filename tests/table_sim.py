@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dominotable.game import Game
 from dominotable.hidden import Reveal
-from dominotable.table.adapter import Action, Adapter
+from dominotable.table.adapter import Action, Adapter, Verdict
+from dominotable.table.draw import PadDraw
 from dominotable.table.layout import Layout
 from dominotable.tiles import DominoSet, Tile
 from dominotable.tray.geometry import default
@@ -56,6 +57,19 @@ class SimTray(Layout):
             self.apply_all(actions)
 
 
+def read_draw(adapter: Adapter, layout: Layout, actions) -> Verdict:
+    """Make a draw's actions one at a time, reading the board after each as the session reads
+    settled boards (draw.py); the verdict that ends the draw (its `lots` move, or a problem),
+    else the last note. Actions after the end are still made (the last tile taken off)."""
+    draw = PadDraw(adapter.pad_draw(), adapter.game.side_names(), layout.board())
+    verdict = None
+    for action in actions:
+        layout.apply(action)
+        if verdict is None or not (verdict.moves or verdict.problem):
+            verdict = draw.read(layout.board())
+    return verdict
+
+
 def play_through(game: Game, adapter: Adapter, tray: SimTray, choose, limit: int = 5000) -> None:
     """Play `game` to its end: each move chosen by `choose(game)` is made physically with the
     adapter's actions (which also clear what the table waits to see cleared) or its buttons, and
@@ -68,7 +82,10 @@ def play_through(game: Game, adapter: Adapter, tray: SimTray, choose, limit: int
         if isinstance(move, Reveal) and move.word == "show":  # whose: the first seat holding as many
             move = Reveal("show", move.tiles, adapter.shown_by(len(move.tiles)))
         actions = adapter.actions(move, tray.board())
-        if actions:
+        if adapter.pad_draw() is not None:
+            verdict = read_draw(adapter, tray, actions)
+            assert verdict.moves == (move,), f"{move} drawn as {verdict}"
+        elif actions:
             tray.apply(actions)
             verdict = adapter.judge(tray.board())
             assert verdict.problem is None, f"{move}: {verdict.problem}\n{tray.board()}"

@@ -12,6 +12,7 @@ from dominotable.table.layout import Layout
 from dominotable.tray.tags import Half, virtual_uid
 from dominotray import wire
 from table_helpers import GEO, REGISTRY, ROW, T, column, laid, rigged, with_tiles
+from table_sim import read_draw
 
 CR9 = "1-6 0-6 0-0 2-4 4-4 0-4 1-1 1-5"  # the worked example, CR-9
 
@@ -248,8 +249,11 @@ def test_cr10_bot_actions_read_back_as_their_moves(cls, seed, observed):
             game.push(END)  # the last turn of a hand ends with the button, then the new row
         elif not actions:
             continue  # `end` mid-hand: the next placement shows it
-        layout.apply_all(actions)
-        verdict = adapter.judge(layout.board())
+        if adapter.pad_draw() is not None:
+            verdict = read_draw(adapter, layout, actions)
+        else:
+            layout.apply_all(actions)
+            verdict = adapter.judge(layout.board())
         assert verdict.problem is None, verdict.problem
         for m in verdict.moves:
             game.push(m)
@@ -292,29 +296,33 @@ def test_layout_cells_are_the_virtual_tags():
     assert cells[column(0)[1]] == (wire.TAG, virtual_uid(Half(T("3-5"), 1)))
 
 
-def test_cr10_8_observed_lots_and_starting_row_are_read_from_the_bands():
-    """rule CR-10.8, CR-11.1, CR-11.2: observed, the tiles drawn for dealer lie in the far band
-    (seat order, left to right), then the starting row is read from the row band; until they
-    are all down the verdict is a note, not a problem."""
+def test_cr10_8_observed_lots_over_the_scan_pad_then_the_starting_row():
+    """rule CR-10.8, CR-11.1, CR-11.2: observed, the tiles drawn for dealer are read over the
+    scan pad seat by seat with the row clear, pushed as `lots`; then the starting row is read
+    from the row band. Until then the verdict is a note, not a problem."""
     game = CastleRock(players=3, seed=9, observed=True)
     adapter = adapter_for(game, GEO)
     layout = Layout(REGISTRY, GEO)
-    far = [(GEO.cell(0, c), GEO.cell(1, c)) for c in range(16)]
     verdict = adapter.judge(layout.board())
-    assert verdict.same and verdict.note == "lay out the tiles drawn for dealer (3 tiles) upright in the far band, left to right in seat order"
-    assert adapter.expected() == "draw for dealer: 3 tiles upright in the far band"
-    for i, tile in enumerate(ROW("0-1 6-6 2-3 4-4")):
-        layout.place(tile, far[i + 2])
-    assert adapter.judge(layout.board()).problem == "take 4-4 off: the tiles drawn for dealer take only 3 tiles (rule CR-11.1)"
+    assert verdict.same and verdict.note == "draw for dealer over the scan pad, one player at a time"
+    assert adapter.expected() == "an empty row; then the draw for dealer over the scan pad (3 players)"
+    draw = adapter.pad_draw()
+    assert (draw.seats, draw.what, draw.rule) == ((0, 1, 2), "for dealer", "CR-10.8")
+    layout.place(T("4-4"), column(0))
+    assert adapter.judge(layout.board()).problem == ("clear the row: the tiles drawn for dealer are read over "
+                                                     "the scan pad (rule CR-10.8)")
     layout.apply(Action("remove", T("4-4")))
-    (lots,) = adapter.judge(layout.board()).moves
-    assert str(lots) == "lots 0-1 6-6 2-3"
+    lots = game.parse_move("lots 0-1 6-6 2-3")
+    actions = adapter.actions(lots, layout.board())
+    assert [a.kind for a in actions] == ["pad", "unpad"] * 3
+    assert read_draw(adapter, layout, actions).moves == (lots,)
     game.push(lots)
+    assert adapter.pad_draw() is None
     assert adapter.judge(layout.board()).note == "lay out the starting row (4 tiles) upright in the row, left to right"
     for i, tile in enumerate(ROW("1-6 0-6 0-0")):
         layout.place(tile, column(i))
     assert adapter.judge(layout.board()).same
-    layout.apply(Action("slide", T("6-6"), column(3)))  # a lot tile back in the boneyard, dealt again
+    layout.place(T("6-6"), column(3))  # a tile drawn for dealer, back in the boneyard and dealt again
     (row,) = adapter.judge(layout.board()).moves
     assert str(row) == "row 1-6 0-6 0-0 6-6"
 

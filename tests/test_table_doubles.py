@@ -10,10 +10,10 @@ from dominotable.game import Game
 from dominotable.games.doubles_boneyard import DoublesInTheBoneyard, Pass, Play
 from dominotable.hidden import Reveal
 from dominotable.line import LEFT, RIGHT
-from dominotable.table.adapter import adapter_for
+from dominotable.table.adapter import Action, adapter_for
 from dominotable.table.games.doubles import DoublesAdapter
 
-from table_sim import SimTray, play_through
+from table_sim import SimTray, play_through, read_draw
 
 
 @pytest.fixture
@@ -177,20 +177,34 @@ def test_expected_names_the_line(table):
                                   "open ends 2 and 6")
 
 
-def test_observed_lots_laid_left_to_right():
-    """rule DB-8.5: at a real table the doubles drawn for the lead are laid out in seat order."""
+def test_observed_lots_drawn_over_the_scan_pad():
+    """rules DB-7.1, DB-8.5: at a real table the doubles drawn for the lead are read over the
+    scan pad in seat order; a non-double there does not count and is named."""
     game = DoublesInTheBoneyard(seed=1, observed=True)
     tray = SimTray()
     adapter = adapter_for(game, tray.geometry)
     verdict = adapter.judge(tray.board())
-    assert verdict.same and verdict.note.startswith("draw doubles for the lead")
-    tray.lay("2-2", 11, 6)
-    tray.lay("5-5", 11, 0)
-    tray.lay("1-1", 11, 3)
+    assert verdict.same and verdict.note.startswith("draw doubles for the lead over the scan pad")
+    draw = adapter.pad_draw()
+    assert (draw.seats, draw.what, draw.rule) == ((0, 1, 2), "for the lead", "DB-8.5")
     d = game.dset.parse
-    assert adapter.judge(tray.board()).moves == (Reveal("lots", (d("5-5"), d("1-1"), d("2-2"))),)
-    tray.take("2-2")
-    assert "rule DB-7.1" in adapter.judge(tray.board()).problem  # two doubles for three seats
+    assert draw.check(d("4-4")) is None
+    assert draw.check(d("2-5")) == "2-5 is not a double; only doubles are drawn for the lead (rule DB-7.1)"
+    lots = Reveal("lots", (d("5-5"), d("1-1"), d("2-2")))
+    tray.pad("3-3")  # left on the pad from before: taken off first
+    actions = adapter.actions(lots, tray.board())
+    assert actions[0] == Action("unpad", d("3-3")) and [a.kind for a in actions[1:]] == ["pad", "unpad"] * 3
+    assert read_draw(adapter, tray, actions).moves == (lots,)
+    game.push(lots)
+    assert adapter.pad_draw() is None and tray.board().on_pad() is None
+
+
+def test_observed_tie_draw_is_the_tied_seats():
+    """rule DB-7.1: after a tied blocked game only the tied players draw, in seat order."""
+    game = DoublesInTheBoneyard(seed=1, observed=True)
+    game.state.awaiting, game.state.ending = "lots", "blocked"
+    game.state.hands = ((game.dset.parse("1-2"),), (game.dset.parse("0-3"),), (game.dset.parse("5-6"),))
+    assert adapter_for(game, SimTray().geometry).pad_draw().seats == (0, 1)
 
 
 def test_observed_show_after_a_game():

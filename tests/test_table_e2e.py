@@ -28,6 +28,8 @@ def test_whole_match_through_the_pty_scores_as_the_engine_replaying_it(game, tmp
     final, record, frames = bot_match(tmp_path / "table.sqlite3", game, seed=3)
     assert final.is_over() and record.finished is not None
     assert record.moves == [str(m) for m in final.moves] and len(record.moves) > 5
+    if game in ("castle-rock", "doubles-in-the-boneyard"):  # rules CR-10.8, DB-8.5: drawn over the scan pad
+        assert record.moves[0].startswith("lots ")
     replayed = replay(record)  # the rules engine alone, from the stored notations
     assert replayed.is_over()
     assert replayed.scores == final.scores == record.result["scores"]

@@ -339,7 +339,7 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
     table = started(tmp_path, game, names=["Ann", "Bo", "Cy"])
     if observed:
         assert (table.screen.title, table.screen.text) == (
-            "At the table", "lay out the tiles drawn for dealer (3 tiles) upright in the far band, left to right in seat order")
+            "At the table", "Ann: hold the tile you drew for dealer over the scan pad")
     hands = adapter_for(ref, GEO)
     bot = random_bot(random.Random(seed))
     while not ref.is_over():
@@ -350,7 +350,10 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
         if move == END and (ref.is_over() or ref.state.hand_no != hand):
             table.menu("End turn")
             assert table.session.mode == ("over" if ref.is_over() else "play")
-        if actions:
+        if any(action.kind == "pad" for action in actions):  # a draw: each tile read before the next
+            for action in actions:
+                table.act(action)
+        elif actions:
             table.act(*actions)
         assert table.adapter.shown_row() == hands.shown_row()
     assert table.session.mode == "over" and table.session.alarms == 0
@@ -398,3 +401,78 @@ def test_screens_render(tmp_path):
         for frame in range(3):
             image = screen.render(frame)
             assert image.size == (128, 64) and image.mode == "1" and image.getbbox()
+
+
+def draw_table(tmp_path, **kwargs):
+    """An observed Castle Rock table, set up (row clear), waiting for the draw for dealer."""
+    table = Table(tmp_path, CastleRock(players=3, seed=9, observed=True), names=["Ann", "Bo", "Cy"], **kwargs)
+    table.show()
+    assert table.session.mode == "play"
+    return table
+
+
+def test_draw_for_dealer_over_the_scan_pad_is_pushed_as_lots(tmp_path):
+    """rule CR-10.8, CR-11.1: seat by seat, a tile held over the pad is read once settled, the
+    screen names who drew what and who is next; the last tile is committed as the `lots` move
+    (stored before the screen changes) and the table goes on to the starting row."""
+    table = draw_table(tmp_path)
+    assert (table.screen.title, table.screen.text) == ("At the table",
+                                                       "Ann: hold the tile you drew for dealer over the scan pad")
+    table.act(Action("pad", T("5-6")), settle=False)
+    table.clock.advance(SETTLE - 1)
+    table.session.tick()
+    assert table.session.drawn == ()  # not settled yet
+    table.clock.advance(1)
+    table.session.tick()
+    assert table.session.drawn == (T("5-6"),)
+    assert table.screen.text == "Ann drew 5-6. Bo: hold the tile you drew for dealer over the scan pad"
+    for previous, tile in (("5-6", "0-0"), ("0-0", "1-3")):
+        table.act(Action("unpad", T(previous)))
+        table.act(Action("pad", T(tile)))
+    assert [str(m) for m in table.game.moves] == ["lots 5-6 0-0 1-3"] == table.stored()
+    assert table.session.drawn == () and table.session.alarms == 0
+    assert table.screen.text == "lay out the starting row (4 tiles) upright in the row, left to right"
+    table.act(Action("unpad", T("1-3")))
+    assert table.game.moves == [table.game.parse_move("lots 5-6 0-0 1-3")]
+
+
+def test_draw_refuses_a_tile_twice_with_one_alarm(tmp_path):
+    """rule CR-10.8: the tile Ann drew, held again for Bo, is a problem naming it (one alarm);
+    once it is off and Bo's own tile is held, the draw goes on."""
+    table = draw_table(tmp_path)
+    table.act(Action("pad", T("5-6")))
+    table.act(Action("unpad", T("5-6")))
+    table.act(Action("pad", T("5-6")))
+    assert table.session.problem == "5-6 was drawn by Ann: take it off; Bo, hold the tile you drew for dealer (rule CR-10.8)"
+    assert table.session.alarms == 1 and table.session.drawn == (T("5-6"),)
+    table.act(Action("unpad", T("5-6")))
+    assert table.session.problem is None and table.screen.text.startswith("Ann drew 5-6. Bo:")
+    table.act(Action("pad", T("2-2")))
+    assert table.session.drawn == (T("5-6"), T("2-2")) and table.game.moves == []
+
+
+def test_takeback_and_resume_restart_the_draw(tmp_path):
+    """rule CR-10.8: taking `lots` back starts the draw again from the first seat (the tile
+    left on the pad does not count); so does resuming a match that awaits it."""
+    table = draw_table(tmp_path)
+    for tile in ("5-6", "0-0", "1-3"):
+        table.act(Action("pad", T(tile)))
+        table.act(Action("unpad", T(tile)))
+    assert table.stored() == ["lots 5-6 0-0 1-3"]
+    table.act(Action("pad", T("1-3")))  # held again after the draw: nothing for the starting row
+    table.menu("Take back")
+    assert table.game.moves == [] and table.stored() == []
+    assert table.screen.text == "take 1-3 off the scan pad. Ann: hold the tile you drew for dealer over the scan pad"
+    table.act(Action("unpad", T("1-3")))
+    table.act(Action("pad", T("4-4")))
+    assert table.session.drawn == (T("4-4"),)
+
+    resumed = Table(tmp_path, None, layout=table.layout, resumed=table.session.match_id)
+    resumed.show()
+    assert resumed.session.mode == "play" and resumed.session.drawn == ()
+    resumed.act(Action("unpad", T("4-4")))
+    assert resumed.screen.text == "Ann: hold the tile you drew for dealer over the scan pad"
+    for tile in ("4-4", "0-1", "2-3"):
+        resumed.act(Action("pad", T(tile)))
+        resumed.act(Action("unpad", T(tile)))
+    assert resumed.stored() == ["lots 4-4 0-1 2-3"]

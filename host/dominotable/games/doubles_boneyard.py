@@ -191,14 +191,14 @@ class DoublesInTheBoneyard(Game):
         fitting = self._fitting()
         return self._arrange(lambda t, seat: seat != s.turn or t not in fitting)
 
-    def _lots_seats(self) -> list[int]:
+    def lots_seats(self) -> list[int]:
         return list(range(SEATS)) if self.state.ending is None else self._outcome()[1]
 
     def _guessed_reveals(self) -> Iterator[Move]:
         s = self.state
         names = self.side_names()
         if s.awaiting == "lots":
-            doubles = self._draw_doubles(f"tie:{s.game_no}", self._lots_seats()) if s.ending else s.lead_draw
+            doubles = self._draw_doubles(f"tie:{s.game_no}", self.lots_seats()) if s.ending else s.lead_draw
             yield Reveal("lots", tuple(d for _, d in doubles))
             return
         for seat in range(SEATS):
@@ -214,7 +214,7 @@ class DoublesInTheBoneyard(Game):
             return IllegalMove(f"{move} is not expected now: the table owes {wanted}", rule="DB-7.1")
         doubles = [t for t in move.tiles if t.is_double]
         if move.word == "lots":
-            seats = self._lots_seats()
+            seats = self.lots_seats()
             if len(move.tiles) != len(seats) or len(doubles) != len(seats) or len(set(doubles)) != len(seats):
                 names = ", ".join(self.side_names()[i] for i in seats)
                 return IllegalMove(f"{move}: name {len(seats)} different doubles, drawn by {names} in that order",
@@ -361,7 +361,7 @@ class DoublesInTheBoneyard(Game):
             s.lead_draw = tuple(zip(range(SEATS), move.tiles))
             s.turn = highest(s.lead_draw)
         else:
-            self._score(tuple(zip(self._lots_seats(), move.tiles)))
+            self._score(tuple(zip(self.lots_seats(), move.tiles)))
 
     def _end_game(self, how: str) -> None:
         s = self.state

@@ -17,18 +17,24 @@ last move (to recognise a takeback), or the one a resumed match must be restored
   resulting board returns exactly that move (or, for a move with no physical trace, nothing).
 - `expected()` describes the position the tray must show for the engine's state, for the
   "restore the table" screen after a crash and for takebacks.
+- `pad_draw()`: when the game awaits a draw read over the scan pad (draw.py: who draws, for
+  what, which tiles count), its description; the session reads it seat by seat, since the
+  tiles drawn leave no trace on the tray.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..game import Game, Move
 from ..tiles import Tile
 from ..tray.board import Board
 from ..tray.geometry import Geometry
+
+if TYPE_CHECKING:
+    from .draw import Draw
 
 ADAPTERS: dict[str, type[Adapter]] = {}
 
@@ -84,6 +90,10 @@ class Adapter(ABC):
         """Legal button moves; `board`, the settled tray, lets a move depend on it (a tile
         held over the scan pad to be exposed)."""
         return []
+
+    def pad_draw(self) -> Draw | None:
+        """The draw over the scan pad the game awaits now, if any."""
+        return None
 
 
 def adapter_for(game: Game, geometry: Geometry) -> Adapter:

@@ -48,9 +48,13 @@ def _facing(vtray: VirtualTray, first: int, second: int) -> str:
     return next(name for name, d in DIRECTIONS.items() if d == step)
 
 
-def perform(vtray: VirtualTray, actions: list[Action]) -> None:
+def perform(vtray: VirtualTray, actions: list[Action], read=None) -> None:
+    """Make `actions` on the tray; `read(tile)`, if given, before a tile is taken off the scan
+    pad: waits until the table has read it there (a draw over the pad, one tile at a time)."""
     for action in actions:
         tile = action.tile
+        if action.kind == "unpad" and read is not None:
+            read(tile)
         named = f"{tile.a}-{tile.b}"  # tile.a's half first, on cells[0]
         if action.kind in ("remove", "slide") and vtray.where(tile) is not None:
             vtray.remove(tile)
@@ -149,7 +153,7 @@ class TableBots:
         if not actions:
             actions = self._with_next(game, adapter, move, board)
         if actions:
-            perform(self.vtray, actions)
+            perform(self.vtray, actions, self._read_on_pad)
         else:
             self._button_move(adapter, move, board)
         self.moves += 1
@@ -182,6 +186,14 @@ class TableBots:
             raise BotError(f"{move} leaves no trace on the tray and no button makes it")
         for event in ["long-select", *["down"] * index, "select", "up", "select"]:
             self.buttons.press(event)
+
+    def _read_on_pad(self, tile) -> None:
+        """Wait until the session has judged a board with `tile` held over the scan pad."""
+        def read(session):
+            board = session.judged
+            held = board.on_pad() if board is not None else None
+            return held is not None and held.tile is tile
+        self._wait(read, f"{tile} held over the scan pad")
 
     def _wait(self, done, what: str) -> None:
         rt = self.runtime

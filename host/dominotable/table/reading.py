@@ -100,13 +100,10 @@ class StepAdapter(Adapter):
             return problem(str(error), cells)
         return Verdict(moves=(move,))
 
-    def reveal(self, word: str, placements: list[Placement], ordered: bool = False) -> Verdict:
-        """The tiles laid out for a reveal the game awaits: `lots` in their left-to-right order,
-        `show` as the tiles left of the seat `shown_by` names."""
+    def reveal(self, word: str, placements: list[Placement]) -> Verdict:
+        """The tiles laid out for a reveal the game awaits, as the tiles left of the seat
+        `shown_by` names."""
         cells = [c for p in placements for c in p.cells]
-        if ordered:
-            tiles = tuple(p.tile for p in sorted(placements, key=lambda p: self.geometry.coords(min(p.cells))[::-1]))
-            return self.legal(Reveal(word, tiles), cells)
         return self.legal(Reveal(word, tuple(sorted(p.tile for p in placements)), self.shown_by(len(placements))),
                           cells)
 

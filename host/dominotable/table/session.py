@@ -13,6 +13,10 @@ the tray link, the buttons and a timer, and tests can drive it directly:
   alarms and `on_alarm()` is called for each (LED and buzzer); `problem` is the prompt of a
   problem still on the tray; `request` becomes "new" when the players ask for a new match.
 
+A draw the game awaits (the tiles drawn for dealer or for the lead) is read over the scan
+pad seat by seat (draw.py); the session keeps the tiles read so far and pushes the `lots`
+move once every seat has drawn. A takeback or a resume starts the draw again.
+
 Each legal move is pushed to the engine and committed with `Store.append_move` before
 the screen changes. A problem (an invalid board, or an adapter's problem verdict) shows
 its prompt and sounds the alarm once; nothing advances until the tray shows a legal state.
@@ -36,7 +40,8 @@ from ..game import Game, Move
 from ..storage import Store, replay
 from ..tray.board import Board
 from ..tray.geometry import Geometry
-from .adapter import Adapter, adapter_for
+from .adapter import Adapter, Verdict, adapter_for
+from .draw import PadDraw
 
 PLAY, RESTORE, TAKEBACK, LOST, OVER = "play", "restore", "takeback", "lost", "over"
 
@@ -105,6 +110,7 @@ class Session:
         self._fresh = False      # the board to judge came from the tray (not from a button)
         self._shown_problem: str | None = None
         self._offer: Move | None = None
+        self._draw: PadDraw | None = None
         self._before_lost = self.mode
         self._page = 0
         self._screen = self._over_screen() if self.mode == OVER else self._prompt(*self._restore_text())
@@ -176,6 +182,16 @@ class Session:
         return self._shown_problem
 
     @property
+    def judged(self) -> Board | None:
+        """The board last judged; None while a newer one waits to settle."""
+        return self.board if self._judged else None
+
+    @property
+    def drawn(self) -> tuple:
+        """The tiles of the draw over the scan pad read so far."""
+        return tuple(self._draw.tiles) if self._draw is not None else ()
+
+    @property
     def screen(self) -> Screen:
         if self.mode == LOST:
             return Screen("lost")
@@ -190,7 +206,7 @@ class Session:
         if problems:
             self._problem("Check the tray", problems[0].message, fresh)
             return
-        verdict = self.adapter.judge(board)
+        verdict = self._read(board)
         if self.mode == RESTORE and not verdict.same:
             self._screen = self._prompt(*self._restore_text(verdict.problem))
             return
@@ -199,19 +215,31 @@ class Session:
             if not verdict.moves or self.mode == OVER:
                 break
             self._commit(verdict.moves)
-            verdict = self.adapter.judge(board)
+            verdict = self._read(board)
         if self.mode == OVER:
             return
         if verdict.same:
             self._play(verdict.note)
         elif not verdict.moves:
-            before = self._takeback_candidate(board) if fresh else None
+            before = self._takeback_candidate(board) if fresh and self._draw is None else None
             if before is not None:
                 self.mode, self._offer = TAKEBACK, before
                 self._shown_problem = None
                 self._screen = self._prompt("Take back?", f"take back {before}? press select")
             else:
                 self._problem("Fix the tray", verdict.problem, fresh)
+
+    def _read(self, board: Board) -> Verdict:
+        """The adapter's verdict; while the game awaits a draw over the scan pad and the tray is
+        otherwise in order, the draw's (started when first judged, the pad's tile not counted)."""
+        verdict = self.adapter.judge(board)
+        draw = self.adapter.pad_draw()
+        if draw is None:
+            self._draw = None
+            return verdict
+        if self._draw is None:
+            self._draw = PadDraw(draw, [self._seat_name(seat) for seat in range(len(self.game.side_names()))], board)
+        return self._draw.read(board) if verdict.same else verdict
 
     def _rejudge(self) -> None:
         """The engine changed under an unchanged tray (a button move, a takeback): judge it
@@ -247,6 +275,7 @@ class Session:
     def _commit(self, moves) -> None:
         """Push and store each move (durable before anything is shown), then show the result."""
         game = self.game
+        self._draw = None
         segments: list[tuple[int | None, list[Move], list[int]]] = []
         for move in moves:
             seat = game.current_player
@@ -274,6 +303,7 @@ class Session:
         game = self.game
         self.store.take_back(self.match_id, len(game.moves))
         undone = game.pop()
+        self._draw = None
         self._offer = None
         self.mode = PLAY
         self.last = (self._seat_name(game.current_player), f"took back {undone}", None)

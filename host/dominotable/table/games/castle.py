@@ -28,6 +28,7 @@ from ...hidden import Reveal
 from ...tiles import Tile, fmt
 from ...tray.board import Board, Placement
 from ..adapter import Action, Adapter, Verdict
+from ..draw import Draw, pad_actions
 
 ROW_ZONES = ("castle-row", "castle-row-2")
 
@@ -261,8 +262,8 @@ class CastleAdapter(Adapter):
 
 class CastleRockAdapter(CastleAdapter):
     """Castle Rock. In observed mode (CR-11) the engine first waits for the tiles drawn for
-    dealer, which the players lay upright in the far band (zone captures) left to right in
-    seat order, then for each hand's starting row, laid in the row band (CR-10.8)."""
+    dealer, read seat by seat over the scan pad (draw.py) with the row cleared, then for each
+    hand's starting row, laid in the row band (CR-10.8)."""
 
     games = ("castle-rock",)
 
@@ -272,26 +273,30 @@ class CastleRockAdapter(CastleAdapter):
     def shown_row(self) -> tuple[Tile, ...]:
         return () if self.awaiting() else self.game.state.row
 
+    def pad_draw(self) -> Draw | None:
+        if self.awaiting() != "lots":
+            return None
+        return Draw(tuple(range(self.game.players)), "for dealer", "CR-10.8")
+
     def _judge(self, board: Board) -> Verdict:
         awaiting = self.awaiting()
         if awaiting is None:
             return super()._judge(board)
+        tiles = [p.tile for p in self.read(board)]
         if awaiting == "lots":
-            tiles = [p.tile for p in sorted(board.tiles("captures"), key=lambda p: min(p.cells))]
-            count, what = self.game.players, "tiles drawn for dealer"
-            where = "the far band, left to right in seat order"
-        else:
-            tiles = [p.tile for p in self.read(board)]
-            count, what = self.game.row_size, "starting row"
-            where = "the row, left to right"
-            last = self.game.state.last_hand
-            if tiles and last and all(t in last[0] for t in tiles):
-                return Verdict(note=f"new hand: clear the row, then lay out the starting row ({count} tiles)")
+            if tiles:
+                return Verdict(problem="clear the row: the tiles drawn for dealer are read over the scan pad "
+                                      "(rule CR-10.8)")
+            return Verdict(note="draw for dealer over the scan pad, one player at a time")
+        count = self.game.row_size
+        last = self.game.state.last_hand
+        if tiles and last and all(t in last[0] for t in tiles):
+            return Verdict(note=f"new hand: clear the row, then lay out the starting row ({count} tiles)")
         if len(tiles) > count:
-            return Verdict(problem=f"take {tiles[count]} off: the {what} take only {count} tiles "
+            return Verdict(problem=f"take {tiles[count]} off: the starting row takes only {count} tiles "
                                   f"(rule CR-11.1)")
         if len(tiles) < count:
-            return Verdict(note=f"lay out the {what} ({count} tiles) upright in {where}")
+            return Verdict(note=f"lay out the starting row ({count} tiles) upright in the row, left to right")
         move = Reveal(awaiting, tuple(tiles))
         problem = self.game.why_illegal(move)
         if problem is not None:
@@ -300,15 +305,12 @@ class CastleRockAdapter(CastleAdapter):
 
     def actions(self, move: Move, board: Board) -> list[Action]:
         if isinstance(move, Reveal) and move.word == "lots":
-            cells = sorted(self.geometry.zone("captures"))
-            top = self.geometry.coords(cells[0])[0]
-            return [Action("place", tile, (self.geometry.cell(top, i), self.geometry.cell(top + 1, i)))
-                    for i, tile in enumerate(move.tiles)]
+            return pad_actions(move.tiles, board)
         return super().actions(move, board)
 
     def expected(self) -> str:
         if self.awaiting() == "lots":
-            return f"draw for dealer: {self.game.players} tiles upright in the far band"
+            return f"an empty row; then the draw for dealer over the scan pad ({self.game.players} players)"
         return super().expected()
 
     def arrivals(self, tiles: list[Tile]) -> list[Move]:

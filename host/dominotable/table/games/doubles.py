@@ -14,6 +14,7 @@ from ...hidden import Reveal
 from ...line import LEFT, RIGHT, Line
 from ...tray.board import Board, Placement
 from ..adapter import Action, Verdict
+from ..draw import Draw, pad_actions
 from ..reading import (NoRoom, StepAdapter, awaiting, clearing, first_move, half_cell, lay_aside, problem,
                        waiting)
 
@@ -26,6 +27,10 @@ def joints(line: Line):
         for tile, open_value in line.sides[side]:
             yield tile, inner, shared
             inner, shared = tile, open_value
+
+
+def _not_a_double(tile) -> str | None:
+    return None if tile.is_double else f"{tile} is not a double; only doubles are drawn for the lead (rule DB-7.1)"
 
 
 def end_tile(line: Line, end: int):
@@ -91,17 +96,17 @@ class DoublesAdapter(StepAdapter):
         return first_move(verdicts) or self.misplaced(new[0], ends)
 
     def read_reveal(self, word: str, placed: dict) -> Verdict:
-        """Observed play (DB-8.5): doubles drawn for the lead laid left to right in seat order;
-        at the end of a game each player's tiles left laid out, one player at a time."""
+        """Observed play (DB-8.5): the doubles drawn for the lead are read over the scan pad by
+        the session (`pad_draw`); at the end of a game each player's tiles left are laid out,
+        one player at a time."""
+        if word == "lots":
+            return waiting("draw doubles for the lead over the scan pad, one player at a time (rule DB-8.5)")
         s, names = self.game.state, self.game.side_names()
         kept = set(s.line.tiles()) if s.line else set()
         kept |= {t for seat in s.shown for t in s.hands[seat]}
-        new = [p for tile, p in placed.items() if tile not in kept and tile.is_double == (word == "lots")]
+        new = [p for tile, p in placed.items() if tile not in kept and not tile.is_double]
         if new:
-            return self.reveal(word, new, ordered=word == "lots")
-        if word == "lots":
-            return waiting("draw doubles for the lead and lay them in a row, left to right in seat order "
-                           "(rule DB-8.5)")
+            return self.reveal(word, new)
         to_show = [names[i] for i, h in enumerate(s.hands) if h and i not in s.shown]
         return waiting(f"game {s.game_no} is over: {', then '.join(to_show)}, lay your tiles left "
                        f"on the tray, away from the line (rule DB-8.5)")
@@ -130,7 +135,14 @@ class DoublesAdapter(StepAdapter):
                 path.append(geo.cell(row + 1, cols[-1]))
         return path
 
+    def pad_draw(self) -> Draw | None:
+        if awaiting(self.game) != "lots":
+            return None
+        return Draw(tuple(self.game.lots_seats()), "for the lead", "DB-8.5", check=_not_a_double)
+
     def actions(self, move, board: Board) -> list[Action]:
+        if isinstance(move, Reveal) and move.word == "lots":
+            return pad_actions(move.tiles, board)
         if isinstance(move, Reveal):
             return [Action("place", tile, cells) for tile, cells in lay_aside(board, move.tiles)]
         if not isinstance(move, Play):
