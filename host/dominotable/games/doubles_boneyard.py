@@ -192,6 +192,8 @@ class DoublesInTheBoneyard(Game):
         return self._arrange(lambda t, seat: seat != s.turn or t not in fitting)
 
     def lots_seats(self) -> list[int]:
+        """The seats that draw doubles now: all three before the first game, the two tied
+        players after a tied blocked game (DB-5)."""
         return list(range(SEATS)) if self.state.ending is None else self._outcome()[1]
 
     def _guessed_reveals(self) -> Iterator[Move]:
