@@ -9,6 +9,7 @@ from dominotable.game import Game
 from dominotable.games.broadway import Broadway, Expose, Pass, Place
 from dominotable.table.adapter import adapter_for
 from dominotable.table.games.broadway import BroadwayAdapter
+from dominotable.table.bots import fitting
 from dominotable.table.reading import NoRoom
 
 from table_sim import SimTray, play_through
@@ -185,22 +186,9 @@ def test_expected_names_leader_and_tableau(table):
     assert adapter.expected().startswith("hand 1, the tableau with 6-6 anchoring (0,0):")
 
 
-def fitting(adapter, tray, strategy):
-    """A bot that keeps to moves the tray has room for (as the table's bots must)."""
-    def choose(game):
-        move = strategy(game)
-        if isinstance(move, Place):
-            try:
-                adapter.actions(move, tray.board())
-            except NoRoom:
-                for other in game.legal_moves():
-                    try:
-                        adapter.actions(other, tray.board())
-                        return other
-                    except NoRoom:
-                        continue
-        return move
-    return choose
+def keeping_to_the_tray(adapter, tray, strategy):
+    """A bot that keeps to moves the tray has room for, as the table's bots do."""
+    return lambda game: fitting(game, adapter, tray.board(), strategy(game))[0]
 
 
 def test_observed_leader_by_button_and_shows():
@@ -229,6 +217,23 @@ def test_whole_match_by_the_adapters_own_actions(seed, observed):
     tray = SimTray()
     adapter = adapter_for(game, tray.geometry)
     strategy = (random_bot if observed else greedy_bot)(random.Random(seed))  # greedy is slow observed
-    play_through(game, adapter, tray, fitting(adapter, tray, strategy))
+    play_through(game, adapter, tray, keeping_to_the_tray(adapter, tray, strategy))
     replay = Game.from_json(game.to_json())
     assert game.is_over() and replay.scores == game.scores and replay.winners() == game.winners()
+
+
+def test_a_bot_gives_way_to_a_move_that_fits_when_the_tray_has_no_room(table):
+    """BW-11: a tableau can outgrow the tray; the table's bots then play another legal move."""
+    game, adapter, tray = led(table)
+    chosen = next(iter(game.legal_moves()))
+
+    class Cramped(type(adapter)):
+        def actions(self, move, board):
+            if move == chosen:
+                raise NoRoom(f"no room for {move}")
+            return super().actions(move, board)
+
+    move, actions = fitting(game, Cramped(game, tray.geometry), tray.board(), chosen)
+    assert move != chosen and game.is_legal(move) and actions
+    tray.apply(actions)
+    assert adapter.judge(tray.board()).moves == (move,)

@@ -24,6 +24,7 @@ from ..tray.virtual import DIRECTIONS, VirtualTray
 from .adapter import Action, Adapter, adapter_for
 from .hardware import MockButtons
 from .layout import Layout
+from .reading import NoRoom
 from .session import PLAY, RESTORE
 
 
@@ -46,6 +47,17 @@ def _facing(vtray: VirtualTray, first: int, second: int) -> str:
     (r0, c0), (r1, c1) = vtray.geometry.coords(first), vtray.geometry.coords(second)
     step = (r1 - r0, c1 - c0)
     return next(name for name, d in DIRECTIONS.items() if d == step)
+
+
+def fitting(game: Game, adapter: Adapter, board: Board, chosen: Move) -> tuple[Move, list[Action]]:
+    """`chosen` and its actions; when the tray has no room for it (a Broadway tableau
+    outgrowing the grid), the first legal move that fits, as a player would choose."""
+    for move in (chosen, *(m for m in game.legal_moves() if m != chosen)):
+        try:
+            return move, adapter.actions(move, board)
+        except NoRoom:
+            continue
+    raise BotError(f"no legal move fits on the tray:\n{board}")
 
 
 def perform(vtray: VirtualTray, actions: list[Action], read=None) -> None:
@@ -146,10 +158,9 @@ class TableBots:
             self._wait(lambda s: s.mode != RESTORE, f"the table set up as {expected}")
             return
         ply = len(game.moves)
-        move = choose(game, self.seed, self.strategy)
         adapter: Adapter = adapter_for(game, self.vtray.geometry)
         board = physical_board(self.vtray)
-        actions = adapter.actions(move, board)
+        move, actions = fitting(game, adapter, board, choose(game, self.seed, self.strategy))
         if not actions:
             actions = self._with_next(game, adapter, move, board)
         if actions:
