@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 from castle_rock_helpers import check_caps, fields
 from dominotable.bots import play_out, random_bot
-from dominotable.capture import analyse, single_captures
+from dominotable.capture import analyse, single_captures, squeeze
 from dominotable.errors import IllegalMove
 from dominotable.game import Game
-from dominotable.games.castle_rock import DRAW, squeeze
+from dominotable.games.castle_rock import DRAW
 from dominotable.games.castle_rock_solitaire import CastleRockSolitaire, can_win, solver_bot
 from dominotable.tiles import DOUBLE_SIX
 

@@ -301,6 +301,27 @@ def test_history_of_one_match_shows_its_moves_and_who_played_them(db, capsys):
     assert lines[-1].startswith(f"final: Ann {game.scores[0]}, Bob {game.scores[1]}; won by ")
 
 
+@pytest.mark.parametrize("name", ["castle-rock", "broadway", "doubles-in-the-boneyard", "up-down-stop"])
+def test_history_of_a_match_played_at_the_table(tmp_path, capsys, name):
+    """Observed matches (hands hidden, reveals named) list their moves like any other."""
+    cls = get_game(name)
+    game = cls(players=2 if name == "castle-rock" else None, options=SHORT.get(name), seed=4, observed=True)
+    bot = random_bot(random.Random(4))
+    for _ in range(12):
+        game.push(bot(game))
+    path = tmp_path / "table.db"
+    with Store(path) as store:
+        match_id = store.start_match(cls(players=game.players, options=game.options, seed=4, observed=True),
+                                     ["Ann", "Bob", "Cy", "Dee"][:game.players])
+        for ply, move in enumerate(game.moves, 1):
+            store.append_move(match_id, ply, str(move))
+    code, out, err = run(capsys, "history", "--db", str(path), str(match_id))
+    assert code == 0, err
+    lines = out.splitlines()
+    for ply, move in enumerate(game.moves, 1):
+        assert any(line.startswith(f"{ply:>3}. ") and str(move) in line for line in lines), (ply, move)
+
+
 def test_leaderboard_command(db, capsys):
     code, out, _ = run(capsys, "leaderboard", "--db", str(db))
     assert code == 0

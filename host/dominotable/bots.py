@@ -30,7 +30,7 @@ def greedy_bot(rng: random.Random) -> Strategy:
         best: list[Move] = []
         best_value = None
         for move in list(game.legal_moves()):
-            game.push(move)
+            game.push(move, trusted=True)
             value = heuristic(game, side)
             game.pop()
             if best_value is None or value > best_value:

@@ -90,13 +90,18 @@ def why_not_capture(row: Sequence[Tile], capture: Capture) -> IllegalMove | None
     return None
 
 
+def squeeze(row: tuple[Tile, ...], capture: Capture) -> tuple[Tile, ...]:
+    """The row after `capture`, which must be available (CR-5.3: the row closes up)."""
+    at = row.index(capture.tiles[0])
+    return row[:at] + row[at + len(capture.tiles):]
+
+
 def apply_capture(row: Sequence[Tile], capture: Capture) -> list[Tile]:
     """The row after `capture`, closed up (CR-5.3). Raises IllegalMove if it is not available."""
     problem = why_not_capture(row, capture)
     if problem is not None:
         raise problem
-    at = list(row).index(capture.tiles[0])
-    return list(row[:at]) + list(row[at + len(capture.tiles):])
+    return list(squeeze(tuple(row), capture))
 
 
 # -- exact analysis -------------------------------------------------------------------------

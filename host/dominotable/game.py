@@ -32,6 +32,13 @@ from .options import Options
 from .tiles import DominoSet
 
 
+def replace_at(items: tuple, index: int, item) -> tuple:
+    """`items` with position `index` holding `item` (states keep tuples, so copies are cheap)."""
+    changed = list(items)
+    changed[index] = item
+    return tuple(changed)
+
+
 class Move:
     """Base of every game's moves: frozen dataclasses whose `str()` is their notation."""
 

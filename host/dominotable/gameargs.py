@@ -71,4 +71,5 @@ def parse_game_args(args: argparse.Namespace, prog: str, extra: Callable | None 
         else:
             setattr(args, key, value)
     args.options = cls.Options.from_dict(values)
+    args.given_options = set(values)  # only the flags given (phase two suppresses defaults)
     return cls

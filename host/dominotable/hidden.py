@@ -67,14 +67,6 @@ def _shift(slots, came_from, pool: int, slot: int) -> None:
         pool, slot = source, slots[source].index(tile)
 
 
-def holds(pools: Sequence[Sequence[Tile]], tile: Tile) -> int | None:
-    """The pool holding `tile`, or None."""
-    for p, pool in enumerate(pools):
-        if tile in pool:
-            return p
-    return None
-
-
 @dataclass(frozen=True)
 class Reveal(Move):
     """Tiles the table shows the engine, led by a word: `lots 6-6 3-4` (the tiles drawn for

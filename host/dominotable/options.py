@@ -59,8 +59,6 @@ class Options:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
-    def replace(self, **changes) -> Options:
-        return self.from_dict({**self.to_dict(), **changes})
 
 
 def _convert(field: dataclasses.Field, raw: Any) -> Any:

@@ -48,8 +48,7 @@ def run(args) -> int:
         return 0
     if args.text:
         return text_demo(cls(players=args.players, options=args.options, seed=args.seed), args.seed)
-    given = {key.split("=")[0][2:].replace("-", "_") for key in args.rest if key.startswith("--")}
-    options = {name: value for name, value in args.options.to_dict().items() if name in given}
+    options = {name: value for name, value in args.options.to_dict().items() if name in args.given_options}
     return table_demo(cls.name, options, args)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ..capture import analyse
 from ..errors import DominoError, UnknownGame
-from ..tiles import DominoSet
+from ..tiles import DominoSet, Tile
 
 GAMES = ("castle-rock", "castle-rock-solitaire")
 
@@ -51,8 +51,8 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def solve(text: str, dset: DominoSet) -> dict:
-    analysis = analyse(dset.parse_many(text))
+def solve(row: list[Tile]) -> dict:
+    analysis = analyse(row)
     plan = analysis.best()
     return {"clearable": analysis.clearable, "max_captured": plan.max_captured,
             "plan": [str(step) for step in plan.steps]}
@@ -63,9 +63,9 @@ def run(args) -> int:
         raise UnknownGame(f"solve knows {' and '.join(GAMES)}, not {args.game!r}")
     dset = dset_of(args)
     if args.row.strip() == "-":
-        return batch(lambda line: solve(line, dset))
+        return batch(lambda line: solve(dset.parse_many(line)))
     row = dset.parse_many(args.row)
-    answer = solve(args.row, dset)
+    answer = solve(row)
     if args.json:
         print(json.dumps(answer))
         return 0

@@ -20,9 +20,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ..capture import Capture, analyse, parse_capture, single_captures, why_not_capture
+from ..capture import Capture, analyse, parse_capture, single_captures, squeeze, why_not_capture
 from ..errors import BadOption, IllegalMove, InvalidNotation
-from ..game import Game, Move
+from ..game import Game, Move, replace_at
 from ..hidden import Reveal, parse_reveal, rearrange
 from ..options import Options, option
 from ..registry import register
@@ -65,12 +65,6 @@ class Word(Move):
 
 END = Word("end")
 DRAW = Word("draw")
-
-
-def squeeze(row: tuple[Tile, ...], capture: Capture) -> tuple[Tile, ...]:
-    """The row after `capture`, which must be available (CR-5.3: the row closes up)."""
-    at = row.index(capture.tiles[0])
-    return row[:at] + row[at + len(capture.tiles):]
 
 
 class CaptureRowGame(Game):
@@ -304,11 +298,11 @@ class CastleRock(CaptureRowGame):
                 self._hide_guess(lambda tile, pool: tile is not move.tile or pool == s.turn)
             hand = s.hands[s.turn]
             at = hand.index(move.tile)
-            s.hands = _replace(s.hands, s.turn, hand[:at] + hand[at + 1:])
+            s.hands = replace_at(s.hands, s.turn, hand[:at] + hand[at + 1:])
             self._extend_row(move.tile)
             s.placed = True
         elif kind is Capture:
-            s.captured = _replace(s.captured, s.turn, s.captured[s.turn] + self._capture(move))
+            s.captured = replace_at(s.captured, s.turn, s.captured[s.turn] + self._capture(move))
         else:
             self._end_turn()
 
@@ -337,7 +331,7 @@ class CastleRock(CaptureRowGame):
         to the left who holds tiles moves; when every hand is empty the hand is scored."""
         s = self.state
         if s.drawn < len(s.deck):
-            s.hands = _replace(s.hands, s.turn, s.hands[s.turn] + (self._draw(),))
+            s.hands = replace_at(s.hands, s.turn, s.hands[s.turn] + (self._draw(),))
         s.placed = False
         p = self.players
         for step in range(1, p + 1):
@@ -405,10 +399,6 @@ class CastleRock(CaptureRowGame):
         return "\n".join(lines)
 
 
-def _replace(values: tuple, index: int, value) -> tuple:
-    changed = list(values)
-    changed[index] = value
-    return tuple(changed)
 
 
 @cache

@@ -23,14 +23,14 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..capture import Capture, analyse, single_captures, why_not_capture
+from ..capture import Capture, analyse, single_captures, squeeze, why_not_capture
 from ..errors import IllegalMove, InvalidNotation
 from ..game import Move
 from ..hidden import rearrange
 from ..options import Options, option
 from ..registry import register
 from ..tiles import Tile
-from .castle_rock import DRAW, CaptureRowGame, State, squeeze
+from .castle_rock import DRAW, CaptureRowGame, State
 
 ANY_TIME, WHEN_BLOCKED = "any-time", "when-blocked"
 ALL_CAPTURED, TABLEAU_EMPTY = "all-captured", "tableau-empty"

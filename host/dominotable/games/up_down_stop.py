@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import IllegalMove, InvalidNotation
-from ..game import Game, Move
+from ..game import Game, Move, replace_at
 from ..hidden import rearrange
 from ..line import END_NAMES, LEFT, RIGHT, Line, split_end
 from ..options import Options, option
@@ -276,10 +276,6 @@ class Rules:
             need |= 1 << follower
         stuck = sum(1 for t in loose if not t.suits & need)
         return s.placed() - stuck / len(loose)
-
-
-def replace_at(items: tuple, index: int, item) -> tuple:
-    return items[:index] + (item,) + items[index + 1:]
 
 
 _EXTEND = re.compile(r"^c(\d+)([+-])(\d+)$")

@@ -179,7 +179,7 @@ class TableBots:
             if game.is_over():
                 return []
             follow = choose(game, self.seed, self.strategy)
-            actions = adapter_for(game, self.vtray.geometry).actions(follow, board)
+            actions = adapter.actions(follow, board)
         finally:
             game.pop()
         if not actions:

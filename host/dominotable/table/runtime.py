@@ -29,7 +29,7 @@ from ..storage import Store
 from ..tray.link import Event
 from .adapter import ADAPTERS
 from .hardware import Hardware
-from .session import OVER, Session
+from .session import LOST, OVER, Session
 
 log = logging.getLogger("dominotable.table")
 
@@ -113,6 +113,7 @@ class Runtime:
         except queue.Empty:
             pass
         with self.lock:
+            dirty = any(item is not None for item in items)
             board_changed = False
             for item in items:
                 if item is None:
@@ -131,10 +132,14 @@ class Runtime:
             if board_changed:
                 self._board()
             if self.session is not None:
-                self.session.tick()
+                dirty |= self.session.tick()
                 self._after_session()
-            self.spinner = int(time.monotonic() * 8)
-            self._show()
+            spinner = int(time.monotonic() * 8)
+            if spinner != self.spinner and self.session is not None and self.session.mode == LOST:
+                dirty = True
+            self.spinner = spinner
+            if dirty:  # a frame costs a Pillow drawing even when the display then drops it
+                self._show()
             self.changed.notify_all()
 
     # --- events ------------------------------------------------------------------------------

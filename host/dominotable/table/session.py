@@ -150,12 +150,15 @@ class Session:
             self.board = None  # judge the resynced tray afresh
             self._judged = True
 
-    def tick(self) -> None:
+    def tick(self) -> bool:
+        """Judge a board that has settled; True if one was judged (the screen may change)."""
         if self._judged or self.board is None or self.mode in (LOST, OVER):
-            return
+            return False
         if (self.clock() - self._changed) * 1000 >= self.settle_ms:
             fresh, self._fresh, self._judged = self._fresh, False, True
             self._judge(self.board, fresh)
+            return True
+        return False
 
     def on_button(self, event: str) -> None:
         if self.mode == LOST:

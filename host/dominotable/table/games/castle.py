@@ -28,6 +28,7 @@ from ...hidden import Reveal
 from ...tiles import Tile, fmt
 from ...tray.board import Board, Placement
 from ..adapter import Action, Adapter, Verdict
+from ..reading import awaiting
 from ..draw import Draw, pad_actions
 
 ROW_ZONES = ("castle-row", "castle-row-2")
@@ -205,7 +206,7 @@ class CastleAdapter(Adapter):
                 gap = row[a:b - 1]
                 left, right = (row[a - 1] if a else None), (row[b - 1] if b <= len(row) else None)
                 raise Refusal(f"put {fmt(gap)} back {_between(left, right)}: {_why_kept(row, gap, left, right)}")
-        return self.game.captures_to(after)
+        return analysis.captures_to(tuple(after))
 
     # -- bots ---------------------------------------------------------------------------------
 
@@ -267,23 +268,20 @@ class CastleRockAdapter(CastleAdapter):
 
     games = ("castle-rock",)
 
-    def awaiting(self) -> str | None:
-        return getattr(self.game.state, "awaiting", None)
-
     def shown_row(self) -> tuple[Tile, ...]:
-        return () if self.awaiting() else self.game.state.row
+        return () if awaiting(self.game) else self.game.state.row
 
     def pad_draw(self) -> Draw | None:
-        if self.awaiting() != "lots":
+        if awaiting(self.game) != "lots":
             return None
         return Draw(tuple(range(self.game.players)), "for dealer", "CR-10.8")
 
     def _judge(self, board: Board) -> Verdict:
-        awaiting = self.awaiting()
-        if awaiting is None:
+        wanted = awaiting(self.game)
+        if wanted is None:
             return super()._judge(board)
         tiles = [p.tile for p in self.read(board)]
-        if awaiting == "lots":
+        if wanted == "lots":
             if tiles:
                 return Verdict(problem="clear the row: the tiles drawn for dealer are read over the scan pad "
                                       "(rule CR-10.8)")
@@ -297,7 +295,7 @@ class CastleRockAdapter(CastleAdapter):
                                   f"(rule CR-11.1)")
         if len(tiles) < count:
             return Verdict(note=f"lay out the starting row ({count} tiles) upright in the row, left to right")
-        move = Reveal(awaiting, tuple(tiles))
+        move = Reveal(wanted, tuple(tiles))
         problem = self.game.why_illegal(move)
         if problem is not None:
             return Verdict(problem=_prompt("", problem))
@@ -309,7 +307,7 @@ class CastleRockAdapter(CastleAdapter):
         return super().actions(move, board)
 
     def expected(self) -> str:
-        if self.awaiting() == "lots":
+        if awaiting(self.game) == "lots":
             return f"an empty row; then the draw for dealer over the scan pad ({self.game.players} players)"
         return super().expected()
 
