@@ -242,9 +242,9 @@ class Setup(Model):
     def _after_message(self, _: Message) -> None:
         self._go("options", self._options_menu(START))
 
-    def _name_entry(self, seat: int, title: str = "") -> NameEntry:
+    def _name_entry(self, seat: int) -> NameEntry:
         initial = self.last_names[seat] if seat < len(self.last_names) else f"P{seat + 1}"
-        return NameEntry(title or f"Name for seat {seat + 1}", initial)
+        return NameEntry(f"Name for seat {seat + 1}", initial)
 
     def _after_name(self, entry: NameEntry) -> None:
         seat = len(self.names)

@@ -212,7 +212,9 @@ class Store:
         row = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             raise StorageError(f"no match {match_id} in {self.path}")
-        record = self._with_sides([_record(row)])[0]
+        record = _record(row)
+        record.sides = [side for (side,) in self.db.execute(
+            "SELECT side FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))]
         for ply, notation, time in self.db.execute(
             "SELECT ply, notation, time FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         ):

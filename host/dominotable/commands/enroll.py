@@ -50,14 +50,14 @@ def prompt(message: str) -> None:
 
 def run(args) -> int:
     registry = Registry.load(args.tags)
+    before = dict(registry.items())  # before --fresh empties it, so the summary counts what it retires
     if args.top and args.top != registry.dominoes.top:
         if len(registry) and not args.fresh:
             raise EnrollError(f"the registry {registry.path} holds a {registry.dominoes.name} set; "
                               f"use --fresh to start a double-{args.top} one")
         registry = Registry(registry.path, DominoSet(args.top))
     tiles = registry.dominoes.parse_many(args.tiles) if args.mode == "pad" else None
-    before = dict(registry.items())
-    with TrayLink(args.port if args.port != "auto" else None, serial_number=args.serial_number) as link:
+    with TrayLink(args.port, serial_number=args.serial_number) as link:
         enroller = Enroller(link, registry, prompt_waiting if args.mode == "layout" else prompt,
                             votes=getattr(args, "votes", 5), settle=getattr(args, "settle", 1.5),
                             timeout=args.timeout)

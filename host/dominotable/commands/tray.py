@@ -173,8 +173,7 @@ def sim_command(tray: VirtualTray, line: str) -> str | None:
         (tray.set_flicker if cmd == "flicker" else tray.inject_crc_errors)(cell, number)
         return f"{cmd} {number:g} at {geo.label(cell)}"
     if cmd == "show":
-        cells = [(wire.TAG, uid) if (uid := tray.array.uid_at(c)) else (wire.EMPTY, b"") for c in range(geo.cells)]
-        return Board(cells, tray.registry, geo).diagram()
+        return Board(tray.cells(), tray.registry, geo).diagram()
     if cmd == "help":
         return SIM_HELP
     raise TrayError(f"unknown command {cmd!r}; type 'help'")

@@ -86,10 +86,6 @@ class Board:
         self._at: dict[int, Placement] = {}
         self._pair()
 
-    @classmethod
-    def from_snapshot(cls, snapshot: wire.Snapshot, registry: Registry, geometry: Geometry | None = None) -> Board:
-        return cls(snapshot.cells, registry, geometry)
-
     def _flag(self, flag: Status, cells, message: str) -> None:
         self._problems.append(Problem(flag, tuple(cells), message))
 

@@ -34,13 +34,15 @@ class Tray:
 def open_tray(port: str = "auto", serial_number: str | None = None, on_event=None, **virtual_options) -> Tray:
     if port.lower() != "none":
         try:
-            path = find_port(port, serial_number)
+            find_port(port, serial_number)
         except TrayNotFound:
             if port != "auto":
                 raise
             log.info("no tray at %s or by USB id: using the virtual tray", UDEV_PATH)
         else:
-            return Tray(TrayLink(locate=lambda: path, on_event=on_event).open())
+            # the link looks the tray up again at every reconnect: a replugged Pico may come back
+            # as another /dev/ttyACMn
+            return Tray(TrayLink(port, serial_number=serial_number, on_event=on_event).open())
     virtual = VirtualTray(**virtual_options).start()
     try:
         return Tray(TrayLink(locate=lambda: virtual.path, on_event=on_event).open(), virtual)

@@ -35,8 +35,6 @@ def frame_text(kind: int, seq: int, msg, geometry: Geometry, registry: Registry 
     if kind == wire.CHANGES:
         return "\n".join([f"{head}: {len(msg)} change(s)"]
                          + ["      " + cell_text(c, s, u, geometry, registry) for c, s, u in msg])
-    if kind == wire.RESET_READER:
-        return f"{head} {geometry.label(msg)}"
     return head
 
 

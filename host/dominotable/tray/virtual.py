@@ -86,7 +86,6 @@ class VirtualTray:
         self.path = str(self._dir / "domino-tray")
         self.slave_path: str | None = None
         self.app: TrayApp | None = None
-        self.boots = 0
         self._tiles: dict[Tile, tuple[int, int]] = {}  # cells holding side 0, side 1
         self._master: int | None = None
         self._slave: int | None = None
@@ -122,10 +121,6 @@ class VirtualTray:
     def __exit__(self, *exc) -> None:
         self.stop()
 
-    @property
-    def plugged(self) -> bool:
-        return self._master is not None
-
     def unplug(self) -> None:
         """Pull the USB cable: the pty and the symlink go away. The tray itself keeps power
         (the readers run from the tray's own supply) and keeps scanning."""
@@ -144,11 +139,7 @@ class VirtualTray:
     def _boot(self) -> None:
         self.app = TrayApp(self.array, self._out, self.array.clock_ms, board_id=self.board_id,
                            cols=self.geometry.columns, rows=self.geometry.rows,
-                           pad_cells=len(self.geometry.pad), restart=self._restart, **self.app_options)
-        self.boots += 1
-
-    def _restart(self) -> None:
-        self._boot()
+                           pad_cells=len(self.geometry.pad), restart=self._boot, **self.app_options)
 
     def _plug(self) -> None:
         master, slave = os.openpty()
@@ -210,14 +201,6 @@ class VirtualTray:
                     pass  # the pty was closed by unplug() meanwhile
             elif ahead < -0.5:  # fell behind (a slow machine): do not try to catch up later
                 wall0, virt0 = time.monotonic(), self.array.clock_ms()
-
-    def run_for(self, virtual_ms: int) -> None:
-        """Advance the emulated tray by `virtual_ms` in this thread (only when not started)."""
-        if self._thread is not None:
-            raise TrayError("the virtual tray is running in its thread")
-        end = self.array.clock_ms() + virtual_ms
-        while self.array.clock_ms() < end:
-            self.app.poll()
 
     # --- tiles --------------------------------------------------------------------------
 
