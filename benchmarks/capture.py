@@ -16,8 +16,8 @@ import random
 import statistics
 import time
 
-from dominotable.capture import analyse, brute_force
-from dominotable.tiles import DominoSet
+from dominotable.rules.games.castle_rock.capture import analyse, brute_force
+from dominotable.rules.tiles import DominoSet
 
 
 def full_analysis(row):

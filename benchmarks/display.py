@@ -16,9 +16,9 @@ import argparse
 import statistics
 import time
 
-from dominotable import screens
-from dominotable.config import DisplayConfig
-from dominotable.display import open_display
+from dominotable.app.config import DisplayConfig
+from dominotable.ui.oled import screens
+from dominotable.ui.oled.display import open_display
 
 SCREENS = {
     "turn": lambda i: screens.turn(f"Player {i % 4}", f"Ann {i}  Bob 30  / 150"),

@@ -17,8 +17,8 @@ import random
 import statistics
 import time
 
-from dominotable.bots import random_bot
-from dominotable.registry import game_names, get_game
+from dominotable.rules.registry import game_names, get_game
+from dominotable.sim.bots import random_bot
 
 TARGETS = {"castle-rock": 2000}  # hands per second
 

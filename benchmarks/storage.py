@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from dominotable.bots import play_out, random_bot
-from dominotable.registry import get_game
-from dominotable.storage import Store
+from dominotable.app.storage import Store
+from dominotable.rules.registry import get_game
+from dominotable.sim.bots import play_out, random_bot
 
 
 def main() -> None:

@@ -25,22 +25,21 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from dominotray import wire
-
-from dominotable.config import DisplayConfig
-from dominotable.display import open_display
-from dominotable.menu import Choice
-from dominotable.registry import get_game
-from dominotable.storage import Store
-from dominotable.table.bots import choose
-from dominotable.table.layout import Layout
-from dominotable.table.runtime import Runtime
-from dominotable.table.session import PLAY
-from dominotable.tiles import DominoSet
+from dominotable.app.config import DisplayConfig
+from dominotable.app.demo import choose
+from dominotable.app.runtime import Runtime
+from dominotable.app.session import PLAY
+from dominotable.app.storage import Store
+from dominotable.rules.registry import get_game
+from dominotable.rules.tiles import DominoSet
+from dominotable.sim.memtray import Layout
 from dominotable.tray.board import Board
 from dominotable.tray.geometry import default
 from dominotable.tray.link import Event
 from dominotable.tray.tags import Registry
+from dominotable.ui.menu import Choice
+from dominotable.ui.oled.display import open_display
+from dominotray import wire
 
 
 class CountingBus:

@@ -1,6 +1,6 @@
 """Helpers shared by the Castle Rock and Castle Rock Solitaire tests."""
 
-from dominotable.capture import single_captures
+from dominotable.rules.games.castle_rock.capture import single_captures
 
 
 def fields(game):

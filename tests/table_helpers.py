@@ -1,9 +1,9 @@
 """Helpers for the table tests: rigged Castle Rock positions and boards built from Layouts."""
 
-from dominotable.games.castle_rock import CastleRock
-from dominotable.table.adapter import adapter_for
-from dominotable.table.layout import Layout
-from dominotable.tiles import DOUBLE_SIX
+from dominotable.reading.reader import adapter_for
+from dominotable.rules.games.castle_rock.engine import CastleRock
+from dominotable.rules.tiles import DOUBLE_SIX
+from dominotable.sim.memtray import Layout
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
 

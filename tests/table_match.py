@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dominotable.config import Config, DisplayConfig, GameConfig, TrayConfig
-from dominotable.storage import Store
-from dominotable.table.bots import demo_choice, play
-from dominotable.table.hardware import open_hardware
-from dominotable.table.runtime import Runtime
+from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig
+from dominotable.app.demo import demo_choice, play
+from dominotable.app.hardware import open_hardware
+from dominotable.app.runtime import Runtime
+from dominotable.app.storage import Store
 
 SETTLE_MS = 20
 SPEED = 40.0

@@ -6,12 +6,12 @@ not touch), so a bot's actions that would fail on the virtual tray fail here too
 
 from __future__ import annotations
 
-from dominotable.game import Game
-from dominotable.hidden import Reveal
-from dominotable.table.adapter import Action, Adapter, Verdict
-from dominotable.table.draw import PadDraw
-from dominotable.table.layout import Layout
-from dominotable.tiles import DominoSet, Tile
+from dominotable.reading.draw import PadDraw
+from dominotable.reading.reader import Action, Adapter, Verdict
+from dominotable.rules.game import Game
+from dominotable.rules.hidden import Reveal
+from dominotable.rules.tiles import DominoSet, Tile
+from dominotable.sim.memtray import Layout
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
 

@@ -4,14 +4,24 @@ import json
 import random
 
 import pytest
-
-from dominotable.bots import greedy_bot, play_out, random_bot
-from dominotable.errors import BadOption, DominoError, IllegalMove, InvalidNotation
-from dominotable.game import Game
-from dominotable.games.broadway import PASS, Broadway, Expose, Place, match_count
-from dominotable.grid import Grid
-from dominotable.registry import get_game
-from dominotable.tiles import DOUBLE_SIX, Tile
+from dominotable.rules.errors import (
+    BadOption,
+    DominoError,
+    IllegalMove,
+    InvalidNotation,
+)
+from dominotable.rules.game import Game
+from dominotable.rules.games.broadway.engine import (
+    PASS,
+    Broadway,
+    Expose,
+    Place,
+    match_count,
+)
+from dominotable.rules.games.broadway.grid import Grid
+from dominotable.rules.registry import get_game
+from dominotable.rules.tiles import DOUBLE_SIX, Tile
+from dominotable.sim.bots import greedy_bot, play_out, random_bot
 
 N, E, S, W = range(4)
 

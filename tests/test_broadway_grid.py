@@ -1,12 +1,11 @@
 """The half-cell grid and its text diagram (host/dominotable/grid.py), used by Broadway (BW-3.1)."""
 
 import pytest
+from dominotable.rules.errors import InvalidNotation
+from dominotable.rules.games.broadway.grid import Frontier, Grid
+from dominotable.rules.tiles import Tile
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dominotable.errors import InvalidNotation
-from dominotable.grid import Frontier, Grid
-from dominotable.tiles import Tile
 
 
 def test_diagram_shows_joins_between_halves_of_one_tile():

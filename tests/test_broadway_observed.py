@@ -3,14 +3,13 @@
 import random
 
 import pytest
+from dominotable.rules.errors import IllegalMove
+from dominotable.rules.game import Game
+from dominotable.rules.games.broadway.engine import PASS, SEATS, Broadway
+from dominotable.rules.games.broadway.grid import Grid
+from dominotable.rules.tiles import DOUBLE_SIX, Tile, fmt
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dominotable.errors import IllegalMove
-from dominotable.game import Game
-from dominotable.games.broadway import PASS, SEATS, Broadway
-from dominotable.grid import Grid
-from dominotable.tiles import DOUBLE_SIX, Tile, fmt
 
 N, E, S, W = range(4)
 

@@ -2,13 +2,12 @@
 
 import random
 
+from dominotable.rules.game import Game
+from dominotable.rules.games.broadway.engine import POINTS, Broadway, Expose
+from dominotable.rules.games.broadway.grid import Grid, neighbours
+from dominotable.rules.tiles import DOUBLE_SIX
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dominotable.game import Game
-from dominotable.games.broadway import POINTS, Broadway, Expose
-from dominotable.grid import Grid, neighbours
-from dominotable.tiles import DOUBLE_SIX
 
 
 def check_tiles(game):

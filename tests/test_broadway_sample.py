@@ -19,9 +19,15 @@ ours, built to agree with everything the text does fix:
   ambiguity 9).
 """
 
-from dominotable.games.broadway import Broadway, Place, match_count, placements, axis_of
-from dominotable.grid import Grid
-from dominotable.tiles import DOUBLE_SIX, Tile
+from dominotable.rules.games.broadway.engine import (
+    Broadway,
+    Place,
+    axis_of,
+    match_count,
+    placements,
+)
+from dominotable.rules.games.broadway.grid import Grid
+from dominotable.rules.tiles import DOUBLE_SIX, Tile
 
 DEAL = {  # North, East, South, West
     0: "6-5 6-2 4-4 4-1 4-0 3-2 2-0",

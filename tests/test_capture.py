@@ -3,14 +3,26 @@
 import random
 
 import pytest
+from dominotable.rules.errors import (
+    DominoError,
+    DuplicateTile,
+    IllegalMove,
+    InvalidNotation,
+)
+from dominotable.rules.games.castle_rock.capture import (
+    MIDDLE,
+    TRIPLE,
+    Capture,
+    analyse,
+    apply_capture,
+    brute_force,
+    check_capture,
+    parse_capture,
+    single_captures,
+)
+from dominotable.rules.tiles import DominoSet, Tile
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dominotable.capture import (
-    MIDDLE, TRIPLE, Capture, analyse, apply_capture, brute_force, check_capture, parse_capture,
-    single_captures)
-from dominotable.errors import DominoError, DuplicateTile, IllegalMove, InvalidNotation
-from dominotable.tiles import DominoSet, Tile
 
 D6, D9 = DominoSet(6), DominoSet(9)
 CR9_ROW = D6.parse_many("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1") + [Tile(1, 4)]  # written high end first

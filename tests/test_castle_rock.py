@@ -4,16 +4,25 @@ import random
 import re
 
 import pytest
+from castle_rock_helpers import check_caps, fields
+from dominotable.rules.errors import (
+    BadOption,
+    DominoError,
+    IllegalMove,
+    InvalidNotation,
+)
+from dominotable.rules.game import Game
+from dominotable.rules.games.castle_rock.capture import analyse
+from dominotable.rules.games.castle_rock.engine import (
+    END,
+    CastleRock,
+    rank,
+    starting_row,
+)
+from dominotable.rules.tiles import DOUBLE_SIX
+from dominotable.sim.bots import greedy_bot, random_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from castle_rock_helpers import check_caps, fields
-from dominotable.bots import greedy_bot, random_bot
-from dominotable.capture import analyse
-from dominotable.errors import BadOption, DominoError, IllegalMove, InvalidNotation
-from dominotable.game import Game
-from dominotable.games.castle_rock import END, CastleRock, rank, starting_row
-from dominotable.tiles import DOUBLE_SIX
 
 T = DOUBLE_SIX.parse
 ROW = DOUBLE_SIX.parse_many

@@ -3,17 +3,24 @@
 import random
 
 import pytest
+from castle_rock_helpers import check_caps, fields
+from dominotable.rules.errors import IllegalMove
+from dominotable.rules.game import Game
+from dominotable.rules.games.castle_rock.capture import (
+    analyse,
+    single_captures,
+    squeeze,
+)
+from dominotable.rules.games.castle_rock.engine import DRAW
+from dominotable.rules.games.castle_rock.solitaire import (
+    CastleRockSolitaire,
+    can_win,
+    solver_bot,
+)
+from dominotable.rules.tiles import DOUBLE_SIX
+from dominotable.sim.bots import play_out, random_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from castle_rock_helpers import check_caps, fields
-from dominotable.bots import play_out, random_bot
-from dominotable.capture import analyse, single_captures, squeeze
-from dominotable.errors import IllegalMove
-from dominotable.game import Game
-from dominotable.games.castle_rock import DRAW
-from dominotable.games.castle_rock_solitaire import CastleRockSolitaire, can_win, solver_bot
-from dominotable.tiles import DOUBLE_SIX
 
 T = DOUBLE_SIX.parse
 ROW = DOUBLE_SIX.parse_many

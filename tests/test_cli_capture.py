@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from dominotable.cli import main
+from dominotable.app.cli import main
 
 CR9 = "6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 4-1"  # the CR-9 row, written high end first
 

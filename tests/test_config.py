@@ -1,10 +1,9 @@
 from pathlib import Path
 
 import pytest
-
-from dominotable import config
-from dominotable.config import ConfigError
-from dominotable.errors import DominoError
+from dominotable.app import config
+from dominotable.app.config import ConfigError
+from dominotable.rules.errors import DominoError
 
 
 def write(tmp_path: Path, text: str) -> Path:

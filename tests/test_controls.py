@@ -3,11 +3,10 @@
 import time
 
 import pytest
+from dominotable.app.config import ButtonsConfig
+from dominotable.ui import controls as controls_module
+from dominotable.ui.controls import Controls, ControlsError, factory_name, make_factory
 from gpiozero.pins.mock import MockFactory, MockPin
-
-from dominotable import controls as controls_module
-from dominotable.config import ButtonsConfig
-from dominotable.controls import Controls, ControlsError, factory_name, make_factory
 
 CFG = ButtonsConfig(up=5, down=6, select=13, led=19, buzzer=26)
 LONG = 0.15

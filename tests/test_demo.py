@@ -2,7 +2,7 @@
 
 import re
 
-from dominotable.cli import main
+from dominotable.app.cli import main
 
 
 def demo(capsys, *argv):

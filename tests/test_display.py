@@ -11,12 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from dominotable.app.config import DisplayConfig
+from dominotable.ui.oled import screens
+from dominotable.ui.oled.display import Display, DisplayError, open_display, to_text
 from luma.core.device import dummy
 from PIL import Image, ImageChops
-
-from dominotable import screens
-from dominotable.config import DisplayConfig
-from dominotable.display import Display, DisplayError, open_display, to_text
 
 REFERENCE = Path(__file__).parent / "reference"
 WRITE = os.environ.get("DOMINOTABLE_WRITE_REFERENCES") == "1"

@@ -3,15 +3,18 @@
 import random
 
 import pytest
+from dominotable.rules.errors import IllegalMove, InvalidNotation
+from dominotable.rules.game import Game
+from dominotable.rules.games.doubles_boneyard.engine import (
+    DoublesInTheBoneyard,
+    Pass,
+    Play,
+)
+from dominotable.rules.line import LEFT, RIGHT, Line
+from dominotable.rules.tiles import DOUBLE_SIX
+from dominotable.sim.bots import play_out, random_bot, strategies_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dominotable.bots import play_out, random_bot, strategies_for
-from dominotable.errors import IllegalMove, InvalidNotation
-from dominotable.game import Game
-from dominotable.games.doubles_boneyard import DoublesInTheBoneyard, Pass, Play
-from dominotable.line import LEFT, RIGHT, Line
-from dominotable.tiles import DOUBLE_SIX
 
 
 def T(text):

@@ -3,13 +3,22 @@
 from dataclasses import dataclass
 
 import pytest
-
-from dominotable import screens
-from dominotable.errors import BadOption
-from dominotable.menu import (WHEEL, Choice, Confirm, ListMenu, Message, NameEntry, NumberChoice, Setup,
-                              actions_menu, confirm_action)
-from dominotable.options import Options, option
-from dominotable.registry import game_names, get_game
+from dominotable.rules.errors import BadOption
+from dominotable.rules.options import Options, option
+from dominotable.rules.registry import game_names, get_game
+from dominotable.ui.menu import (
+    WHEEL,
+    Choice,
+    Confirm,
+    ListMenu,
+    Message,
+    NameEntry,
+    NumberChoice,
+    Setup,
+    actions_menu,
+    confirm_action,
+)
+from dominotable.ui.oled import screens
 
 
 def press(model, *events):

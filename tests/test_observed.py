@@ -10,18 +10,17 @@ import itertools
 import random
 
 import pytest
+from dominotable.rules.errors import IllegalMove, InvalidNotation
+from dominotable.rules.game import Game
+from dominotable.rules.games.castle_rock.engine import END, CastleRock, place
+from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire, DrawTile
+from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard, Pass
+from dominotable.rules.games.up_down_stop.engine import UpDownStop
+from dominotable.rules.hidden import rearrange
+from dominotable.rules.registry import get_game
+from dominotable.rules.tiles import DOUBLE_SIX, fmt
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dominotable.errors import IllegalMove, InvalidNotation
-from dominotable.game import Game
-from dominotable.games.castle_rock import END, CastleRock, place
-from dominotable.games.castle_rock_solitaire import CastleRockSolitaire, DrawTile
-from dominotable.games.doubles_boneyard import DoublesInTheBoneyard, Pass
-from dominotable.games.up_down_stop import UpDownStop
-from dominotable.hidden import rearrange
-from dominotable.registry import get_game
-from dominotable.tiles import DOUBLE_SIX, fmt
 
 T = DOUBLE_SIX.parse
 

@@ -1,9 +1,8 @@
 from dataclasses import dataclass
 
 import pytest
-
-from dominotable.errors import BadOption
-from dominotable.options import Options, option
+from dominotable.rules.errors import BadOption
+from dominotable.rules.options import Options, option
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,10 @@ import json
 from dataclasses import dataclass
 
 import pytest
-
-from dominotable import stats
-from dominotable.cli import main
-from dominotable.game import Game, Move
-from dominotable.options import Options, option
+from dominotable.app.cli import main
+from dominotable.rules.game import Game, Move
+from dominotable.rules.options import Options, option
+from dominotable.sim import stats
 
 
 def run_json(capsys, *argv):

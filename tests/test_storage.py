@@ -12,11 +12,10 @@ import sqlite3
 import time
 
 import pytest
-
-from dominotable import cli
-from dominotable.bots import play_out, random_bot
-from dominotable.registry import get_game
-from dominotable.storage import Store, StorageError, replay
+from dominotable.app import cli
+from dominotable.app.storage import StorageError, Store, replay
+from dominotable.rules.registry import get_game
+from dominotable.sim.bots import play_out, random_bot
 
 SHORT = {"castle-rock": {"hands": 1}, "broadway": {"hands": 1}, "doubles-in-the-boneyard": {"target": 50}}
 

@@ -3,15 +3,13 @@
 import random
 
 import pytest
-
-from dominotable.bots import greedy_bot, random_bot
-from dominotable.game import Game
-from dominotable.games.broadway import Broadway, Expose, Pass, Place
-from dominotable.table.adapter import adapter_for
-from dominotable.table.games.broadway import BroadwayAdapter
-from dominotable.table.bots import fitting
-from dominotable.table.reading import NoRoom
-
+from dominotable.app.demo import fitting
+from dominotable.reading.broadway import BroadwayAdapter
+from dominotable.reading.reader import adapter_for
+from dominotable.reading.step import NoRoom
+from dominotable.rules.game import Game
+from dominotable.rules.games.broadway.engine import Broadway, Expose, Pass, Place
+from dominotable.sim.bots import greedy_bot, random_bot
 from table_sim import SimTray, play_through
 
 

@@ -3,12 +3,11 @@
 import random
 
 import pytest
-
-from dominotable.bots import random_bot
-from dominotable.games.castle_rock import DRAW, END, CastleRock, place
-from dominotable.games.castle_rock_solitaire import CastleRockSolitaire
-from dominotable.table.adapter import Action, adapter_for
-from dominotable.table.layout import Layout
+from dominotable.reading.reader import Action, adapter_for
+from dominotable.rules.games.castle_rock.engine import DRAW, END, CastleRock, place
+from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
+from dominotable.sim.bots import random_bot
+from dominotable.sim.memtray import Layout
 from dominotable.tray.tags import Half, virtual_uid
 from dominotray import wire
 from table_helpers import GEO, REGISTRY, ROW, T, column, laid, rigged, with_tiles

@@ -3,16 +3,18 @@
 import random
 
 import pytest
+from dominotable.reading.doubles_boneyard import DoublesAdapter
+from dominotable.reading.reader import Action, adapter_for
+from dominotable.rules.game import Game
+from dominotable.rules.games.doubles_boneyard.engine import (
+    DoublesInTheBoneyard,
+    Pass,
+    Play,
+)
+from dominotable.rules.hidden import Reveal
+from dominotable.rules.line import LEFT, RIGHT
+from dominotable.sim.bots import greedy_bot, random_bot
 from dominotray import wire
-
-from dominotable.bots import greedy_bot, random_bot
-from dominotable.game import Game
-from dominotable.games.doubles_boneyard import DoublesInTheBoneyard, Pass, Play
-from dominotable.hidden import Reveal
-from dominotable.line import LEFT, RIGHT
-from dominotable.table.adapter import Action, adapter_for
-from dominotable.table.games.doubles import DoublesAdapter
-
 from table_sim import SimTray, play_through, read_draw
 
 

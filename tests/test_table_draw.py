@@ -1,10 +1,10 @@
 """The draw over the scan pad (table/draw.py), read seat by seat off settled boards: rules
 CR-10.8 (tiles drawn for dealer) and DB-8.5 (doubles drawn for the lead)."""
 
-from dominotable.hidden import Reveal
-from dominotable.table.adapter import Action
-from dominotable.table.draw import Draw, PadDraw, pad_actions
-from dominotable.table.layout import Layout
+from dominotable.reading.draw import Draw, PadDraw, pad_actions
+from dominotable.reading.reader import Action
+from dominotable.rules.hidden import Reveal
+from dominotable.sim.memtray import Layout
 from table_helpers import GEO, REGISTRY, T
 
 DEALER = Draw((0, 1, 2), "for dealer", "CR-10.8")

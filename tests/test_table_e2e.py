@@ -9,15 +9,13 @@ import threading
 import time
 
 import pytest
-
-from dominotable.cli import main
-from dominotable.config import load as load_config
-from dominotable.storage import Store, replay
-from dominotable.table.bots import demo_choice
-from dominotable.table.runtime import Runtime
-from dominotable.table.session import LOST, PLAY
+from dominotable.app.cli import main
+from dominotable.app.config import load as load_config
+from dominotable.app.demo import demo_choice
+from dominotable.app.runtime import Runtime
+from dominotable.app.session import LOST, PLAY
+from dominotable.app.storage import Store, replay
 from dominotable.tray.geometry import default as default_geometry
-
 from table_match import SETTLE_MS, SHORT, bot_match, open_table
 
 GAMES = sorted(set(SHORT) - {"castle-rock-solitaire"})  # the solitaire: through the demo command below
@@ -191,8 +189,8 @@ def test_run_without_a_terminal_plays_a_bot_match_on_the_simulator_and_ends(caps
     stdin it plays a demo match with bots (here Up-Down-Stop, to be quick) and exits."""
     import io
 
-    from dominotable import cli
-    from dominotable.table import bots
+    from dominotable.app import cli
+    from dominotable.app import demo as bots
 
     assert cli.DEFAULT_COMMAND == "run"
     config = tmp_path / "config.toml"
@@ -213,8 +211,8 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
     """From power-on with the buttons only (gpiozero mock pins): choose the first game, go up
     to Start, accept the prefilled names, play; then menu -> Resign -> Yes ends the match
     (recorded as resigned), and select opens the setup menu again with the names kept."""
-    from dominotable.table.hardware import MockButtons
-    from dominotable.table.runtime import playable_games
+    from dominotable.app.hardware import MockButtons
+    from dominotable.app.runtime import playable_games
 
     hw, frames = open_table()
     buttons = MockButtons(hw.controls)
@@ -258,7 +256,7 @@ def test_keyboard_keys_press_the_mock_buttons(tmp_path):
     """The simulated table's keys, read from a real pty in cbreak mode."""
     import os
 
-    from dominotable.table.hardware import Keyboard, MockButtons
+    from dominotable.app.hardware import Keyboard, MockButtons
 
     hw, _ = open_table()
     master, slave = os.openpty()

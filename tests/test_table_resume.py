@@ -14,10 +14,9 @@ import sqlite3
 import threading
 import time
 
-from dominotable.storage import Store, replay
-from dominotable.table.bots import choose
-
 import table_match
+from dominotable.app.demo import choose
+from dominotable.app.storage import Store, replay
 
 GAME = "castle-rock-solitaire"
 SEED = 11
@@ -57,7 +56,7 @@ def moves_in(db) -> tuple[int, bool]:
 
 def test_killed_at_50_random_points_the_resumed_match_ends_identically(tmp_path):
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["table_match", "dominotable.games", "dominotable.table.games"])
+    ctx.set_forkserver_preload(["table_match", "dominotable.rules.games", "dominotable.reading.games"])
 
     whole_db = tmp_path / "whole.sqlite3"
     uninterrupted = ctx.Process(target=host, args=(str(whole_db),))

@@ -4,14 +4,16 @@ tray lost/back and the in-game menu, driven by scripted boards and a fake clock.
 import random
 
 import pytest
-
-from dominotable.bots import random_bot
-from dominotable.games.castle_rock import END, CastleRock, place
-from dominotable.games.castle_rock_solitaire import CastleRockSolitaire, solver_bot
-from dominotable.storage import Store
-from dominotable.table.adapter import Action, adapter_for
-from dominotable.table.layout import Layout
-from dominotable.table.session import Session
+from dominotable.app.session import Session
+from dominotable.app.storage import Store
+from dominotable.reading.reader import Action, adapter_for
+from dominotable.rules.games.castle_rock.engine import END, CastleRock, place
+from dominotable.rules.games.castle_rock.solitaire import (
+    CastleRockSolitaire,
+    solver_bot,
+)
+from dominotable.sim.bots import random_bot
+from dominotable.sim.memtray import Layout
 from dominotray import wire
 from table_helpers import GEO, REGISTRY, T, column, laid, rigged, with_tiles
 

@@ -3,14 +3,21 @@
 import random
 
 import pytest
-
-from dominotable.bots import greedy_bot, random_bot
-from dominotable.game import Game
-from dominotable.games.up_down_stop import DOWN, UP, Discard, Extend, Scrap, Start, Stop, UpDownStop
-from dominotable.table.adapter import adapter_for
-from dominotable.table.games.up_down_stop import UpDownStopAdapter
-from dominotable.table.reading import NoRoom
-
+from dominotable.reading.reader import adapter_for
+from dominotable.reading.step import NoRoom
+from dominotable.reading.up_down_stop import UpDownStopAdapter
+from dominotable.rules.game import Game
+from dominotable.rules.games.up_down_stop.engine import (
+    DOWN,
+    UP,
+    Discard,
+    Extend,
+    Scrap,
+    Start,
+    Stop,
+    UpDownStop,
+)
+from dominotable.sim.bots import greedy_bot, random_bot
 from table_sim import SimTray, play_through
 
 

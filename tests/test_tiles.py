@@ -1,8 +1,8 @@
 import re
-import pytest
 
-from dominotable.errors import DuplicateTile, InvalidNotation
-from dominotable.tiles import DominoSet, Tile
+import pytest
+from dominotable.rules.errors import DuplicateTile, InvalidNotation
+from dominotable.rules.tiles import DominoSet, Tile
 
 
 @pytest.mark.parametrize("top,count", [(6, 28), (9, 55), (12, 91)])

@@ -1,7 +1,7 @@
 """Snapshots become validated boards: tiles paired with position and orientation, and
 python-chess style status flags for everything that is not a clean layout."""
 
-from dominotable.tiles import Tile
+from dominotable.rules.tiles import Tile
 from dominotable.tray.board import Board, Status
 from dominotable.tray.tags import Half, Registry, virtual_uid
 from dominotray import wire

@@ -4,10 +4,10 @@ import re
 import subprocess
 import sys
 
-from dominotable.cli import main
+from dominotable.app.cli import main
+from dominotable.app.commands.tray import parse_cell
 from dominotable.tray.geometry import default
 from tray_fixtures import until, vtray  # noqa: F401 (fixture)
-from dominotable.commands.tray import parse_cell
 
 
 def test_monitor_prints_decoded_frames_and_error_counts(vtray, capsys):

@@ -4,9 +4,8 @@ pad, and every way it can fail (nothing is saved when it fails)."""
 import re
 
 import pytest
-
-from dominotable.cli import main
-from dominotable.tiles import DominoSet, Tile
+from dominotable.app.cli import main
+from dominotable.rules.tiles import DominoSet, Tile
 from dominotable.tray.enroll import Enroller, arrangement, draw_arrangement, majority
 from dominotable.tray.errors import EnrollError, TagConflict
 from dominotable.tray.geometry import default

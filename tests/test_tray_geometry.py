@@ -5,7 +5,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from dominotable.tray import geometry
 from dominotable.tray.errors import TrayError
 

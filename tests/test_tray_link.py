@@ -6,13 +6,12 @@ import threading
 from types import SimpleNamespace
 
 import pytest
-
+from dominotable.rules.tiles import Tile
 from dominotable.tray import link as link_mod
 from dominotable.tray.board import Board, Status
 from dominotable.tray.errors import ProtocolMismatch, TrayError, TrayNotFound
 from dominotable.tray.link import BACK, CHANGES, LOST, SNAPSHOT, TrayLink
 from dominotable.tray.tags import Half
-from dominotable.tiles import Tile
 from dominotable.tray.virtual import VirtualTray
 from dominotray import wire
 from tray_fixtures import WAIT, count, link, vtray  # noqa: F401 (fixtures)

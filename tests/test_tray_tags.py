@@ -4,8 +4,7 @@ import json
 import os
 
 import pytest
-
-from dominotable.tiles import DominoSet, Tile
+from dominotable.rules.tiles import DominoSet, Tile
 from dominotable.tray import tags
 from dominotable.tray.errors import TagConflict, TrayError
 from dominotable.tray.tags import Half, Registry

@@ -4,15 +4,19 @@ import random
 from collections import Counter
 
 import pytest
+from dominotable.rules.errors import IllegalMove, InvalidNotation
+from dominotable.rules.game import Game
+from dominotable.rules.games.up_down_stop.engine import (
+    DOWN,
+    UP,
+    UpDownStop,
+    lookahead_bot,
+)
+from dominotable.rules.line import LEFT, RIGHT
+from dominotable.rules.tiles import DOUBLE_SIX
+from dominotable.sim.bots import play_out, random_bot, strategies_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dominotable.bots import play_out, random_bot, strategies_for
-from dominotable.errors import IllegalMove, InvalidNotation
-from dominotable.game import Game
-from dominotable.games.up_down_stop import DOWN, UP, UpDownStop, lookahead_bot
-from dominotable.line import LEFT, RIGHT
-from dominotable.tiles import DOUBLE_SIX
 
 
 def T(text):

@@ -3,10 +3,9 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from dominotray import wire
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_firmware import cases
 
 cobs_reference = cases._cobs_reference  # the textbook encoder, one copy for both Pythons

@@ -3,7 +3,6 @@
 import time
 
 import pytest
-
 from dominotable.tray.link import TrayLink
 from dominotable.tray.virtual import VirtualTray
 

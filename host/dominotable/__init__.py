@@ -1,9 +1,16 @@
 """dominotable: the software of an instrumented domino bar table."""
 
-from .errors import BadOption, DominoError, DuplicateTile, IllegalMove, InvalidNotation, UnknownGame
-from .game import Game, Move
-from .registry import game_names, get_game
-from .tiles import DOUBLE_SIX, DominoSet, Tile
+from dominotable.rules.errors import (
+    BadOption,
+    DominoError,
+    DuplicateTile,
+    IllegalMove,
+    InvalidNotation,
+    UnknownGame,
+)
+from dominotable.rules.game import Game, Move
+from dominotable.rules.registry import game_names, get_game
+from dominotable.rules.tiles import DOUBLE_SIX, DominoSet, Tile
 
 __all__ = [
     "BadOption", "DominoError", "DuplicateTile", "IllegalMove", "InvalidNotation", "UnknownGame",

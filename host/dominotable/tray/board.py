@@ -12,9 +12,9 @@ from collections import defaultdict
 
 from dominotray import wire
 
-from ..tiles import Tile
-from .geometry import Geometry, default
-from .tags import Half, Registry
+from dominotable.rules.tiles import Tile
+from dominotable.tray.geometry import Geometry, default
+from dominotable.tray.tags import Half, Registry
 
 
 class Status(enum.IntFlag):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import logging
 
-from .errors import TrayNotFound
-from .link import TrayLink, UDEV_PATH, find_port
-from .virtual import VirtualTray
+from dominotable.tray.errors import TrayNotFound
+from dominotable.tray.link import UDEV_PATH, TrayLink, find_port
+from dominotable.tray.virtual import VirtualTray
 
 log = logging.getLogger("dominotable.tray")
 

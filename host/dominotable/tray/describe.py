@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dominotray import wire
 
-from .geometry import Geometry
-from .tags import Registry
+from dominotable.tray.geometry import Geometry
+from dominotable.tray.tags import Registry
 
 
 def cell_text(cell: int, status: int, uid: bytes, geometry: Geometry, registry: Registry | None) -> str:

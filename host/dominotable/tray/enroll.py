@@ -19,11 +19,11 @@ from collections import Counter
 
 from dominotray import wire
 
-from ..tiles import Tile
-from .errors import EnrollError, TrayError
-from .geometry import Geometry, default
-from .link import TrayLink
-from .tags import Half, Registry
+from dominotable.rules.tiles import Tile
+from dominotable.tray.errors import EnrollError, TrayError
+from dominotable.tray.geometry import Geometry, default
+from dominotable.tray.link import TrayLink
+from dominotable.tray.tags import Half, Registry
 
 LAYOUTS = ("rows",)
 

@@ -1,6 +1,6 @@
 """Errors of the tray: each names the cell, tile, UID, path or version concerned."""
 
-from ..errors import DominoError
+from dominotable.rules.errors import DominoError
 
 
 class TrayError(DominoError):

@@ -11,7 +11,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from .errors import TrayError
+from dominotable.tray.errors import TrayError
 
 
 class Geometry:

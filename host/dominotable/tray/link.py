@@ -16,11 +16,10 @@ import threading
 import time
 
 import serial
+from dominotray import wire
 from serial.tools import list_ports
 
-from dominotray import wire
-
-from .errors import ProtocolMismatch, TrayError, TrayNotFound
+from dominotable.tray.errors import ProtocolMismatch, TrayError, TrayNotFound
 
 log = logging.getLogger("dominotable.tray")
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import platformdirs
 
-from ..tiles import DominoSet, Tile
-from .errors import TagConflict, TrayError
+from dominotable.rules.tiles import DominoSet, Tile
+from dominotable.tray.errors import TagConflict, TrayError
 
 FORMAT = 1
 

@@ -26,10 +26,10 @@ from dominotray import wire
 from dominotray.app import TrayApp
 from dominotray.emulator import ReaderArray
 
-from ..tiles import DominoSet, Tile
-from .errors import TrayError
-from .geometry import Geometry, default
-from .tags import Half, Registry
+from dominotable.rules.tiles import DominoSet, Tile
+from dominotable.tray.errors import TrayError
+from dominotable.tray.geometry import Geometry, default
+from dominotable.tray.tags import Half, Registry
 
 DIRECTIONS = {"right": (0, 1), "down": (1, 0), "left": (0, -1), "up": (-1, 0)}
 

@@ -1,0 +1,1 @@
+"""The application: the CLI and its commands, the table runtime and session, storage, config."""

@@ -1,0 +1,104 @@
+"""`dominotable demo [GAME] [--seed S] [--players P] [rule option flags]`: bots play a whole
+match at the simulated table. They choose moves with the engines' greedy bots and make them
+physically on the virtual tray (behind a real pty, the tray firmware scanning emulated
+readers); the session judges the settled tray as at a real table, commits every move to
+SQLite and shows the OLED frames in the terminal (and as PNGs with --frames DIR).
+
+Without a rule option a demo uses short ones (one hand of Castle Rock or Broadway, Doubles to
+50). `--text` prints the old engine-only demo: each seat's moves in their notation, then the
+game's one-line `brief()` (else its full picture) and the scores whenever they change.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+
+from dominotable.app.gameargs import add_game_command, parse_game_args
+from dominotable.sim.bots import greedy_bot
+
+
+def common(parser, d) -> None:
+    parser.add_argument("--seed", type=int, default=d(0), help="the match's seed (default 0)")
+    parser.add_argument("--players", type=int, default=d(None), help="number of players (default: the game's)")
+    parser.add_argument("--text", action="store_true", default=d(False),
+                        help="engine only: print the moves and scores, no table")
+    parser.add_argument("--frames", default=d(""), help="also write every OLED frame as a PNG into this folder")
+    parser.add_argument("--quiet", action="store_true", default=d(False), help="do not draw the OLED in the terminal")
+    parser.add_argument("--db", default=d(None), help="record the match in this database (default: a throw-away one)")
+    parser.add_argument("--settle-ms", type=int, default=d(60), help="the table's settle time (default 60 ms)")
+    parser.add_argument("--speed", type=float, default=d(30.0),
+                        help="virtual tray time per wall time (default 30: the tray scans thirty times as fast)")
+
+
+BOT_LONG_PRESS = 0.25  # how long the bots hold select to open the menu (people: 0.8 s)
+
+
+def register(subparsers) -> None:
+    add_game_command(subparsers, "demo", common, run, default_game="castle-rock",
+                     help="watch bots play a whole match on the simulated table",
+                     description="Bots play a whole match of GAME on the simulated table: tiles placed on "
+                                 "the virtual tray, judged by the table, shown on the emulated OLED.")
+
+
+def run(args) -> int:
+    cls = parse_game_args(args, "dominotable demo")
+    if cls is None:
+        return 0
+    if args.text:
+        return text_demo(cls(players=args.players, options=args.options, seed=args.seed), args.seed)
+    options = {name: value for name, value in args.options.to_dict().items() if name in args.given_options}
+    return table_demo(cls.name, options, args)
+
+
+def table_demo(game: str, options: dict, args) -> int:
+    from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig
+    from dominotable.app.demo import demo_choice, play, summary
+    from dominotable.app.hardware import open_hardware
+    from dominotable.app.runtime import Runtime
+    from dominotable.app.storage import Store
+
+    choice = demo_choice(game, args.players, options)
+    choice.new_game(args.seed)  # options that do not go together: say so before opening anything
+    cfg = Config(tray=TrayConfig(port="none"), display=DisplayConfig(frames=args.frames, terminal=not args.quiet),
+                 game=GameConfig(settle_ms=args.settle_ms))
+    hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
+    try:
+        with tempfile.TemporaryDirectory(prefix="dominotable-demo-") as scratch:
+            with Store(args.db or Path(scratch) / "demo.sqlite3") as store:
+                runtime = Runtime(hw, store, args.settle_ms, seed=args.seed, choice=choice, stop_when_over=True)
+                bots = play(runtime, seed=args.seed)
+                print(summary(runtime, bots))
+    finally:
+        hw.close()
+    return 0
+
+
+def text_demo(game, seed: int) -> int:
+    bots = [greedy_bot(random.Random(f"{seed}:{seat}")) for seat in range(game.players)]
+    names = game.side_names()
+    print(game)
+    scores = game.scores
+    while not game.is_over():
+        seat = game.current_player
+        moves = []
+        while not game.is_over() and game.current_player == seat:
+            move = bots[seat](game)
+            game.push(move)
+            moves.append(str(move))
+            if game.scores != scores:
+                break
+        brief = getattr(game, "brief", None)
+        picture = not brief or (game.scores != scores and game.players > 1 and not game.is_over())
+        print(f"P{seat + 1}: {' '.join(moves):<24} {'' if picture else brief()}".rstrip())
+        if game.scores != scores:
+            scores = game.scores
+            print("scores: " + ", ".join(f"{name} {score}" for name, score in zip(names, scores)))
+        if picture:
+            print(game)
+    print("final:")
+    print(game)
+    winners = game.winners()
+    print("winner: " + (", ".join(names[side] for side in winners) if winners else "none"))
+    return 0

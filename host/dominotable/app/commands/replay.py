@@ -1,0 +1,85 @@
+"""`dominotable replay FILE`: replay an exported match, printing each move and the final scores."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from dominotable.app.storage import StorageError, replay
+from dominotable.rules.errors import DominoError
+from dominotable.rules.game import Game
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("replay", help="replay a match exported with `history --export`")
+    parser.add_argument("file", help="the exported match (JSON)")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DominoError(f"cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DominoError(f"{path}: not a saved game: {exc}") from None
+    try:
+        game, names = replay_with_names(data)
+    except DominoError as exc:
+        raise type(exc)(f"{path}: {exc}") from None
+    for line in match_lines(data, game, names):
+        print(line)
+    return 0
+
+
+def replay_with_names(data: Any) -> tuple[Game, list[str]]:
+    """The replayed game and one name per seat, checked against the recorded result."""
+    game = replay(data)
+    names = data.get("names") or [f"P{seat + 1}" for seat in range(game.players)]
+    if not isinstance(names, list) or len(names) != game.players or not all(isinstance(n, str) for n in names):
+        count = len(names) if isinstance(names, list) else "no list of"
+        raise StorageError(f"{count} names for {game.players} seats")
+    result = data.get("result")
+    if isinstance(result, dict) and result.get("ending") == "played" and result.get("scores") != game.scores:
+        raise StorageError(f"replayed scores {game.scores} differ from the recorded {result.get('scores')}")
+    return game, names
+
+
+def side_labels(game: Game, names: list[str]) -> list[str]:
+    """A label per side: the seat's name, or the partners' names joined."""
+    labels = [[] for _ in game.scores]
+    for seat, name in enumerate(names):
+        labels[game.side_of(seat)].append(name)
+    return [" & ".join(seats) for seats in labels]
+
+
+def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]:
+    """A header, one line per move naming who played it, and the final scores."""
+    head = f"{game.title} ({game.name}), seed {game.seed}, {', '.join(names)}"
+    options = ", ".join(f"{k}={v}" for k, v in game.options.to_dict().items())
+    lines = [head + (f"; {options}" if options else "")]
+    if data.get("started"):
+        lines.append(f"started {data['started']}" + (f", finished {data['finished']}" if data.get("finished") else ""))
+    width = max((len(n) for n in names), default=0)
+    mover = Game.from_dict({**game.to_dict(), "moves": []})  # the same game, observed or not
+    times = data.get("times") or []
+    for ply, move in enumerate(game.moves, 1):
+        seat = mover.current_player
+        who = names[seat] if seat is not None else ""
+        when = f"  {times[ply - 1][11:19]}" if ply <= len(times) else ""
+        lines.append(f"{ply:>3}. {who:<{width}}  {move}{when}")
+        mover.push(move, trusted=True)  # replay() has checked every move
+    labels = side_labels(game, names)
+    scores = ", ".join(f"{label} {score}" for label, score in zip(labels, game.scores))
+    if game.is_over():
+        won = [labels[side] for side in game.winners()]
+        ending = f"won by {' and '.join(won)}" if won else "no winner"
+    else:
+        result = data.get("result") or {}
+        ending = result.get("ending", "unfinished")
+    lines.append(f"final: {scores}; {ending}")
+    return lines

@@ -1,0 +1,193 @@
+"""`dominotable tray monitor [--port ...]`: decoded tray frames, live.
+`dominotable tray sim`: a virtual tray on a pty, driven by commands on stdin."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import serial
+from dominotray import wire
+
+from dominotable.rules.tiles import DominoSet
+from dominotable.tray.board import Board
+from dominotable.tray.describe import errors_text, frame_text
+from dominotable.tray.errors import TrayError, TrayNotFound
+from dominotable.tray.geometry import Geometry, default
+from dominotable.tray.link import find_port
+from dominotable.tray.tags import Registry
+from dominotable.tray.virtual import DIRECTIONS, VirtualTray
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("tray", help="debug the tile tray: live frames, or a virtual tray",
+                                   description="Tools for the RFID tile tray.")
+    sub = parser.add_subparsers(dest="tray_command", metavar="TOOL", required=True)
+
+    monitor = sub.add_parser("monitor", help="print decoded tray frames live",
+                             description="Open the tray, ask for its HELLO and a snapshot, then print "
+                                         "every frame and the malformed-frame counts until Ctrl-C.")
+    monitor.add_argument("--port", default="auto", help="device path (default: /dev/domino-tray, else the Pico by USB id)")
+    monitor.add_argument("--serial", dest="serial_number", help="the Pico's USB serial number")
+    monitor.add_argument("--tags", help="tag registry to name tile halves (default: the user's)")
+    monitor.add_argument("--virtual-tags", action="store_true", help="name halves from the virtual tag set")
+    monitor.add_argument("--board", action="store_true", help="draw the board after every snapshot")
+    monitor.add_argument("--count", type=int, help="stop after this many frames")
+    monitor.add_argument("--seconds", type=float, help="stop after this many seconds")
+    monitor.set_defaults(func=run_monitor)
+
+    sim = sub.add_parser("sim", help="run a virtual tray on a pty, commands on stdin",
+                         description="Create a virtual tray (the firmware over emulated readers) behind a pty, "
+                                     "print its path, and read commands from stdin until EOF. "
+                                     "Type 'help' for the commands.")
+    sim.add_argument("--speed", type=float, default=1.0, help="virtual ms per wall ms (default 1)")
+    sim.add_argument("--seed", type=int, default=0, help="seed for faults and flicker")
+    sim.set_defaults(func=run_sim)
+
+
+# --- monitor ------------------------------------------------------------------------------
+
+def run_monitor(args) -> int:
+    geometry = default()
+    registry = Registry.virtual() if args.virtual_tags else Registry.load(args.tags)
+    path = find_port(args.port, args.serial_number)
+    try:
+        port = serial.Serial(path, 115200, timeout=0.1, write_timeout=1, exclusive=True)
+    except (serial.SerialException, OSError) as exc:
+        raise TrayNotFound(f"cannot open tray at {path}: {exc}") from None
+    decoder = wire.Decoder(types=wire.FROM_TRAY, parse=True)
+    framer = wire.Framer()
+    shown_errors = dict(decoder.errors)
+    frames = 0
+    end = time.monotonic() + args.seconds if args.seconds else None
+    print(f"monitoring {path}", flush=True)
+    with port:
+        try:
+            port.reset_input_buffer()
+            port.write(b"\x00" + framer.frame(wire.GET_HELLO) + framer.frame(wire.GET_SNAPSHOT))
+            while (end is None or time.monotonic() < end) and (args.count is None or frames < args.count):
+                for kind, seq, msg in decoder.feed(port.read(port.in_waiting or 1)):
+                    frames += 1
+                    print(frame_text(kind, seq, msg, geometry, registry))
+                    if args.board and kind == wire.SNAPSHOT:
+                        print(Board(msg.cells, registry, geometry).diagram())
+                    if args.count is not None and frames >= args.count:
+                        break
+                if decoder.errors != shown_errors:
+                    shown_errors = dict(decoder.errors)
+                    print(errors_text(shown_errors))
+                sys.stdout.flush()
+        except (serial.SerialException, OSError) as exc:
+            raise TrayError(f"tray at {path} lost: {exc}") from None
+    print(f"{frames} frames; {errors_text(decoder.errors)}")
+    return 0
+
+
+# --- sim ----------------------------------------------------------------------------------
+
+SIM_HELP = """commands (cells as numbers or r<row>c<col>; facing: right, down, left, up):
+  place TILE CELL [FACING]   lay a tile, its first-named half on CELL
+  remove TILE|CELL           take a tile (or a bare tag) off
+  slide TILE CELL [FACING]   move a tile
+  pad TILE | unpad           hold a tile over the scan pad / take it off
+  tag CELL UIDHEX            put a bare tag on a cell
+  unplug | replug [reboot]   pull / reinsert the USB cable
+  dead CELL [off]            kill (or revive) a reader
+  flicker CELL P             miss this cell's tag with probability P
+  crc CELL N                 corrupt the next N replies from CELL
+  noise P                    flip and drop bytes towards the host with probability P each
+  show                       draw what lies on the tray
+  help"""
+
+
+def parse_cell(text: str, geometry: Geometry) -> int:
+    text = text.lower()
+    if text.startswith("r") and "c" in text:
+        row, col = text[1:].split("c", 1)
+        if row.isdigit() and col.isdigit():
+            return geometry.cell(int(row), int(col))
+    if text.isdigit() and int(text) < geometry.cells:
+        return int(text)
+    raise TrayError(f"{text!r} is not a cell; write 37 or r2c5 (0-{geometry.cells - 1})")
+
+
+def sim_command(tray: VirtualTray, line: str) -> str | None:
+    """Carry out one sim command; returns text to print."""
+    words = line.split()
+    if not words:
+        return None
+    cmd, rest = words[0].lower(), words[1:]
+    geo = tray.geometry
+
+    def need(n: int) -> None:
+        if len(rest) < n:
+            raise TrayError(f"{cmd} needs {n} argument(s); type 'help'")
+
+    if cmd == "place" or cmd == "slide":
+        need(2)
+        facing = rest[2] if len(rest) > 2 else "right"
+        cells = (tray.place if cmd == "place" else tray.slide)(rest[0], parse_cell(rest[1], geo), facing)
+        return f"{rest[0]} on {geo.label(cells[0])} and {geo.label(cells[1])}"
+    if cmd == "remove":
+        need(1)
+        target = rest[0]
+        tray.remove(parse_cell(target, geo) if target[0].lower() == "r" or target.isdigit() else target)
+        return f"removed {target}"
+    if cmd == "pad":
+        need(1)
+        tray.hold_on_scan_pad(rest[0])
+        return f"{rest[0]} held over the scan pad"
+    if cmd == "unpad":
+        tray.take_off_scan_pad()
+        return "scan pad cleared"
+    if cmd == "tag":
+        need(2)
+        try:
+            uid = bytes.fromhex(rest[1])
+        except ValueError:
+            raise TrayError(f"{rest[1]!r} is not a hex UID") from None
+        tray.place_tag(parse_cell(rest[0], geo), uid)
+        return f"tag {uid.hex()} on {geo.label(parse_cell(rest[0], geo))}"
+    if cmd == "unplug":
+        tray.unplug()
+        return "unplugged"
+    if cmd == "replug":
+        tray.replug(reboot=bool(rest) and rest[0] == "reboot")
+        return f"plugged in: {tray.path} -> {tray.slave_path}"
+    if cmd == "dead":
+        need(1)
+        cell = parse_cell(rest[0], geo)
+        tray.set_dead(cell, not (rest[1:] == ["off"]))
+        return f"reader at {geo.label(cell)} {'revived' if rest[1:] == ['off'] else 'dead'}"
+    if cmd in ("flicker", "crc", "noise"):
+        need(2 if cmd != "noise" else 1)
+        try:
+            number = float(rest[-1]) if cmd != "crc" else int(rest[-1])
+        except ValueError:
+            raise TrayError(f"{rest[-1]!r} is not a number") from None
+        if cmd == "noise":
+            tray.to_host.bit_flip = tray.to_host.drop = number
+            return f"noise {number:g} on the line to the host"
+        cell = parse_cell(rest[0], geo)
+        (tray.set_flicker if cmd == "flicker" else tray.inject_crc_errors)(cell, number)
+        return f"{cmd} {number:g} at {geo.label(cell)}"
+    if cmd == "show":
+        return Board(tray.cells(), tray.registry, geo).diagram()
+    if cmd == "help":
+        return SIM_HELP
+    raise TrayError(f"unknown command {cmd!r}; type 'help'")
+
+
+def run_sim(args) -> int:
+    with VirtualTray(Registry.virtual(DominoSet(6)), speed=args.speed, seed=args.seed) as tray:
+        print(f"virtual tray at {tray.path} (pty {tray.slave_path}); facing is one of {', '.join(DIRECTIONS)}")
+        print("connect with: dominotable tray monitor --virtual-tags --port " + tray.path)
+        print("type 'help' for commands; end with Ctrl-D", flush=True)
+        for line in sys.stdin:
+            try:
+                out = sim_command(tray, line)
+            except (TrayError, ValueError) as exc:  # DominoError is a ValueError
+                out = f"error: {exc}"
+            if out:
+                print(out, flush=True)
+    return 0

@@ -1,0 +1,191 @@
+"""The table's configuration: a TOML file, else built-in defaults.
+
+The file is `--config PATH`, else `config.toml` in the user config directory
+(platformdirs; the Pi's systemd unit points XDG_CONFIG_HOME at /etc), else none at all:
+the defaults run the simulated table (virtual tray unless one is plugged in, emulated
+OLED, mock buttons). Every key is checked: an unknown key or a bad value raises
+ConfigError naming the key and the file, before any hardware is touched.
+
+    [tray]
+    port = "auto"          # "auto": the udev /dev/domino-tray, else the one Pico on USB,
+                           # else the virtual tray; "none": always virtual; or a device path
+    serial = ""            # the tray Pico's USB serial number, when several Picos are plugged in
+    [display]
+    driver = "emulated"    # ssd1306 | sh1106 | emulated
+    i2c_port = 1
+    address = 0x3C
+    rotate = 0             # quarter turns clockwise, 0-3
+    frames = ""            # emulated only: a folder for PNG frames ("" = none)
+    terminal = true        # emulated only: draw frames in the terminal
+    window = false         # emulated only: a pygame window (needs the `emulator` extra)
+    [buttons]
+    up = 17                # BCM numbers, or gpiozero pin names such as "GPIO17", "BOARD11"
+    down = 27
+    select = 22
+    led = 23
+    buzzer = 24
+    pin_factory = "auto"   # auto | mock | lgpio | rpigpio | pigpio | native
+    [game]
+    settle_ms = 400
+    [storage]
+    database = ""          # "" = dominotable.sqlite3 in the user data directory
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from dominotable.rules.errors import DominoError
+
+APP = "dominotable"
+
+
+class ConfigError(DominoError):
+    """A configuration file that cannot be read, or a key or value it must not have."""
+
+
+def _key(default, check=None, why=""):
+    return field(default=default, metadata={"check": check, "why": why})
+
+
+def _pin(value) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 27) or (
+        isinstance(value, str) and value.strip() != ""
+    )
+
+
+@dataclass(frozen=True)
+class TrayConfig:
+    port: str = _key("auto", lambda v: isinstance(v, str) and v != "",
+                     'is not "auto", "none" or a device path')
+    serial: str = _key("", lambda v: isinstance(v, str), "is not a USB serial number")
+
+    @property
+    def virtual(self) -> bool:
+        return self.port.lower() == "none"
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    driver: str = _key("emulated", lambda v: v in ("ssd1306", "sh1106", "emulated"),
+                       "is not one of ssd1306, sh1106, emulated")
+    i2c_port: int = _key(1, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+                         "is not an I2C bus number")
+    address: int = _key(0x3C, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0x03 <= v <= 0x77,
+                        "is not a 7-bit I2C address (0x03-0x77)")
+    rotate: int = _key(0, lambda v: v in (0, 1, 2, 3) and not isinstance(v, bool),
+                       "is not 0, 1, 2 or 3 quarter turns")
+    frames: str = _key("", lambda v: isinstance(v, str), "is not a folder path")
+    terminal: bool = _key(True, lambda v: isinstance(v, bool), "is not true or false")
+    window: bool = _key(False, lambda v: isinstance(v, bool), "is not true or false")
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    up: int | str = _key(17, _pin, "is not a GPIO pin")
+    down: int | str = _key(27, _pin, "is not a GPIO pin")
+    select: int | str = _key(22, _pin, "is not a GPIO pin")
+    led: int | str = _key(23, _pin, "is not a GPIO pin")
+    buzzer: int | str = _key(24, _pin, "is not a GPIO pin")
+    pin_factory: str = _key("auto", lambda v: v in ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native"),
+                            "is not one of auto, mock, lgpio, rpigpio, pigpio, native")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    settle_ms: int = _key(400, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000,
+                          "is not a time in milliseconds (0-10000)")
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    database: str = _key("", lambda v: isinstance(v, str), "is not a file path")
+
+    @property
+    def path(self) -> Path:
+        if self.database:
+            return Path(self.database)
+        return Path(platformdirs.user_data_dir(APP)) / "dominotable.sqlite3"
+
+
+@dataclass(frozen=True)
+class Config:
+    tray: TrayConfig = field(default_factory=TrayConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    source: Path | None = None  # the file it came from, None for the defaults
+
+
+SECTIONS = {f.name: f.default_factory for f in dataclasses.fields(Config) if f.name != "source"}
+
+
+def default_path() -> Path:
+    return Path(platformdirs.user_config_dir(APP)) / "config.toml"
+
+
+def load(path: str | os.PathLike | None = None) -> Config:
+    """The configuration from `path`, else from the user config file if it exists, else defaults."""
+    if path is None:
+        path = default_path()
+        if not path.is_file():
+            return Config()
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path}: cannot read it: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path}: not valid TOML: {exc}") from None
+    return from_dict(data, path)
+
+
+def from_dict(data: dict[str, Any], path: Path | None = None) -> Config:
+    where = f"config file {path}" if path else "config"
+    sections = {}
+    for name, table in data.items():
+        if name not in SECTIONS:
+            raise ConfigError(f"{where}: unknown section [{name}]; sections are {', '.join(SECTIONS)}")
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: {name} must be a [{name}] table")
+        sections[name] = _section(SECTIONS[name], name, table, where, path)
+    config = Config(**sections, source=path)
+    _check_pins_distinct(config.buttons, where)
+    return config
+
+
+def _section(cls, name: str, table: dict[str, Any], where: str, path: Path | None):
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    values = {}
+    for key, value in table.items():
+        if key not in fields:
+            raise ConfigError(f"{where}: unknown key {name}.{key}; [{name}] keys are {', '.join(fields)}")
+        meta = fields[key].metadata
+        if not meta["check"](value):
+            raise ConfigError(f"{where}: {name}.{key} = {value!r} {meta['why']}")
+        values[key] = value
+    if name == "storage" and values.get("database") and path is not None:
+        values["database"] = str((path.parent / Path(values["database"]).expanduser()).resolve())
+    if name == "display" and values.get("frames") and path is not None:
+        values["frames"] = str((path.parent / Path(values["frames"]).expanduser()).resolve())
+    return cls(**values)
+
+
+def _check_pins_distinct(buttons: ButtonsConfig, where: str) -> None:
+    seen: dict[str, str] = {}
+    for key in ("up", "down", "select", "led", "buzzer"):
+        value = getattr(buttons, key)
+        norm = f"GPIO{value}" if isinstance(value, int) else str(value).upper()
+        if norm in seen:
+            raise ConfigError(f"{where}: buttons.{key} = {value!r} is the same pin as buttons.{seen[norm]}")
+        seen[norm] = key

@@ -1,0 +1,164 @@
+"""The table's peripherals opened from the configuration: tray link, tag registry, display and
+buttons, real or simulated.
+
+With no tray configured or found, the tray is the virtual one (the firmware behind a pty) with
+the virtual tag set, the display is the emulated OLED, and the buttons sit on gpiozero's
+MockFactory, pressed from the keyboard (`Keyboard`) or by a bot (`MockButtons`).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import TextIO
+
+from dominotable.app.config import Config
+from dominotable.rules.tiles import DominoSet
+from dominotable.tray.board import Board
+from dominotable.tray.connect import Tray, open_tray
+from dominotable.tray.geometry import Geometry, default
+from dominotable.tray.tags import Registry
+from dominotable.ui.controls import Controls
+from dominotable.ui.oled import screens
+from dominotable.ui.oled.display import Display, open_display
+
+LONG_PRESS = 0.8
+
+
+@dataclass
+class Hardware:
+    tray: Tray
+    registry: Registry
+    geometry: Geometry
+    display: Display
+    controls: Controls
+    events: queue.Queue  # tray link events and button events, in arrival order
+
+    @property
+    def simulated(self) -> bool:
+        return self.tray.virtual is not None
+
+    def board(self) -> Board:
+        """The tray as the link last saw it."""
+        return Board(self.tray.link.cells, self.registry, self.geometry)
+
+    def buttons(self) -> MockButtons | None:
+        """The buttons' pins, pressable, when they are gpiozero mock pins."""
+        from gpiozero.pins.mock import MockFactory
+
+        if isinstance(self.controls.factory, MockFactory):
+            return MockButtons(self.controls)
+        return None
+
+    def close(self) -> None:
+        self.controls.close()
+        self.tray.close()
+        self.display.close()
+
+
+def open_hardware(cfg: Config, *, terminal: TextIO | None = None, long_press: float = LONG_PRESS,
+                  **virtual_options) -> Hardware:
+    """Everything the configuration names. `virtual_options` go to VirtualTray (speed, ...)
+    when the tray is the virtual one; `terminal` is where the emulated OLED draws."""
+    events: queue.Queue = queue.Queue()
+    geometry = default()
+    display = open_display(cfg.display, terminal=terminal)
+    display.show(screens.prompt("dominotable", "Starting: looking for the tray"))  # at once, before the tray's handshake
+    try:
+        controls = Controls(cfg.buttons, long_press=long_press)
+        controls.events = events
+        try:
+            virtual_registry = Registry.virtual(DominoSet(12))  # every set a game may ask for
+            tray = open_tray(cfg.tray.port if not cfg.tray.virtual else "none", cfg.tray.serial or None,
+                             on_event=events.put, registry=virtual_registry, geometry=geometry, **virtual_options)
+        except BaseException:
+            controls.close()
+            raise
+    except BaseException:
+        display.close()
+        raise
+    registry = virtual_registry if tray.virtual is not None else Registry.load()
+    return Hardware(tray, registry, geometry, display, controls, events)
+
+
+class MockButtons:
+    """Presses on the mock pins of the three buttons: the same path as a finger on a real one."""
+
+    def __init__(self, controls: Controls):
+        self.controls = controls
+        self._lock = threading.Lock()
+
+    def press(self, name: str) -> None:
+        """A short press of up, down or select; "long-select" holds select past the long-press time."""
+        button = self.controls.buttons["select" if name == "long-select" else name]
+        pin = button.pin
+        with self._lock:
+            pin.drive_low()
+            time.sleep(button.hold_time + 0.1 if name == "long-select" else 0.005)
+            pin.drive_high()
+            time.sleep(0.03)  # past the debounce time before the next press
+
+
+KEYS = {
+    "w": "up", "k": "up", "\x1b[A": "up",
+    "s": "down", "j": "down", "\x1b[B": "down",
+    " ": "select", "\r": "select", "\n": "select",
+    "m": "long-select", "\t": "long-select",
+}
+KEY_HELP = ("keys: w/k/Up = up, s/j/Down = down, Enter/Space = select, m/Tab = long select (menu), "
+            "b = a bot's hand makes the next move on the virtual tray, q = quit")
+
+
+class Keyboard:
+    """Keys in a terminal press the mock buttons (KEYS); `b` lets `bots` make one move on the
+    virtual tray (nobody can put a tile on it by hand); `q` or Ctrl-C ends the run."""
+
+    def __init__(self, buttons: MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin):
+        self.buttons = buttons
+        self.bots = bots
+        self.on_quit = on_quit
+        self.stream = stream
+        self._thread = threading.Thread(target=self._run, name="keyboard", daemon=True)
+        self._saved = None
+
+    def start(self) -> Keyboard:
+        import termios
+        import tty
+
+        fd = self.stream.fileno()
+        self._saved = termios.tcgetattr(fd)
+        tty.setcbreak(fd)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        if self._saved is not None:
+            import termios
+
+            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
+            self._saved = None
+
+    def _run(self) -> None:
+        fd = self.stream.fileno()
+        while True:
+            try:
+                data = os.read(fd, 64).decode(errors="replace")
+            except OSError:
+                return
+            if not data:
+                self.on_quit()
+                return
+            while data:  # several keys may arrive in one read
+                key = data[:3] if data.startswith("\x1b[") else data[:1]
+                data = data[len(key):]
+                if key in ("q", "Q", "\x03", "\x04"):
+                    self.on_quit()
+                    return
+                if key == "b" and self.bots is not None:
+                    self.bots.one_move()
+                elif key in KEYS:
+                    self.buttons.press(KEYS[key])

@@ -1,0 +1,204 @@
+"""The real-time loop of the table: tray link events, button presses and a timer, in one thread,
+around the setup menu and a Session; every frame the session (or the menu) shows goes to the
+display, which sends it only if it changed.
+
+Threads only queue events (the tray link's reader thread, gpiozero's button callbacks); the loop
+alone touches the session, so the session stays plain single-threaded logic. Tray events that
+arrive together are read as one board: the session judges the tray as it is now, not every
+intermediate frame.
+
+From power-on: an unfinished match in the database resumes (the session first asks for the
+table to be restored); otherwise the setup menu chooses game, options, players and names. When
+a match ends its final screen stays until select, which opens the setup menu again (names
+prefilled).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+
+from dominotable.app.hardware import Hardware
+from dominotable.app.session import LOST, OVER, Session
+from dominotable.app.storage import Store
+from dominotable.reading.reader import ADAPTERS
+from dominotable.rules.registry import game_names, get_game
+from dominotable.tray.link import Event
+from dominotable.ui.menu import Choice, Setup
+from dominotable.ui.oled.screens import render
+
+log = logging.getLogger("dominotable.app")
+
+TICK = 0.05  # seconds between timer ticks (settle time, spinner)
+
+
+def playable_games() -> list[type]:
+    """The games the table can read off the tray: those with an adapter."""
+    from dominotable.reading import games  # noqa: F401  (importing the package registers every adapter)
+
+    return [get_game(name) for name in game_names() if name in ADAPTERS]
+
+
+class Runtime:
+    def __init__(self, hw: Hardware, store: Store, settle_ms: int, *, seed: int | None = None,
+                 choice: Choice | None = None, stop_when_over: bool = False,
+                 clock: Callable[[], float] = time.monotonic, observed: bool = True):
+        """`choice`: start this match without the setup menu (demos, tests); `seed`: the
+        engine's seed for new matches (default: from the clock); `stop_when_over`: `run`
+        returns once a match has ended instead of offering a new one; `observed`: the engines'
+        observed mode (hidden hands: what the players show is what was dealt)."""
+        self.hw = hw
+        self.store = store
+        self.settle_ms = settle_ms
+        self.seed = seed
+        self.choice = choice
+        self.stop_when_over = stop_when_over
+        self.clock = clock
+        self.observed = observed
+        self.setup: Setup | None = None
+        self.session: Session | None = None
+        self.match_id: int | None = None
+        self.names: list[str] = []
+        self.lock = threading.RLock()  # held while the loop changes state; bots read under it
+        self.changed = threading.Condition(self.lock)
+        self._stop = threading.Event()
+        self.spinner = 0  # the "tray lost" spinner's frame
+
+    # --- life cycle --------------------------------------------------------------------------
+
+    def start(self) -> Runtime:
+        with self.lock:
+            record = self.store.unfinished()
+            if record is not None:
+                log.info("resuming match %d (%s, %d moves)", record.id, record.game, len(record.moves))
+                self._resume(record.id)
+            elif self.choice is not None:
+                self._new_match(self.choice)
+            else:
+                self._open_setup()
+            self._show()
+        # Everything loaded so far (modules, fonts, the engine) lives as long as the process:
+        # out of the collector's sight, a full collection in the middle of a play costs far less.
+        gc.collect()
+        gc.freeze()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.hw.events.put(None)  # wake the loop
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+    def run(self, timeout: float | None = None) -> None:
+        """Handle events until `stop()` (or the match's end with stop_when_over, or `timeout`)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self._stop.is_set():
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the table did not finish within {timeout:g} s")
+            self.step(TICK)
+
+    def step(self, wait: float) -> None:
+        """Wait up to `wait` seconds for events, handle everything queued, tick, show."""
+        items = []
+        try:
+            items.append(self.hw.events.get(timeout=wait))
+            while True:
+                items.append(self.hw.events.get_nowait())
+        except queue.Empty:
+            pass
+        with self.lock:
+            dirty = any(item is not None for item in items)
+            board_changed = False
+            for item in items:
+                if item is None:
+                    continue
+                if isinstance(item, Event):
+                    if item.kind in ("lost", "back"):
+                        if board_changed:  # judge what came before the loss first
+                            self._board()
+                            board_changed = False
+                        if self.session is not None:
+                            self.session.on_tray(item.kind)
+                    else:
+                        board_changed = True
+                else:
+                    self._button(item)
+            if board_changed:
+                self._board()
+            if self.session is not None:
+                dirty |= self.session.tick()
+                self._after_session()
+            spinner = int(time.monotonic() * 8)
+            if spinner != self.spinner and self.session is not None and self.session.mode == LOST:
+                dirty = True
+            self.spinner = spinner
+            if dirty:  # a frame costs a Pillow drawing even when the display then drops it
+                self._show()
+            self.changed.notify_all()
+
+    # --- events ------------------------------------------------------------------------------
+
+    def _board(self) -> None:
+        if self.session is not None:
+            self.session.on_board(self.hw.board())
+
+    def _button(self, event: str) -> None:
+        if self.setup is not None:
+            self.setup.handle(event)
+            if self.setup.done:
+                choice, self.setup = self.setup.value, None
+                self._new_match(choice)
+        elif self.session is not None:
+            self.session.on_button(event)
+            self._after_session()
+
+    def _after_session(self) -> None:
+        session = self.session
+        if session.request == "new" and not self.stop_when_over:
+            self.session = None
+            self._open_setup()
+        elif session.mode == OVER and self.stop_when_over:
+            self._stop.set()
+
+    # --- matches -----------------------------------------------------------------------------
+
+    def _open_setup(self) -> None:
+        self.setup = Setup(playable_games(), self.names)
+        self.match_id = None
+
+    def _new_match(self, choice: Choice) -> None:
+        seed = self.seed if self.seed is not None else time.time_ns() % 2**31
+        observed = {"observed": True} if self.observed else {}
+        game = choice.game(players=choice.players, options=dict(choice.options), seed=seed, **observed)
+        self._attach(Session.start(self.store, game, choice.names, self.hw.geometry, **self._session_options()))
+
+    def _resume(self, match_id: int) -> None:
+        session = Session.resume(self.store, match_id, self.hw.geometry, **self._session_options())
+        if session.game.is_over():  # cut off between its last move and recording the result
+            self.store.finish(match_id, session.game)
+        self._attach(session)
+
+    def _session_options(self) -> dict:
+        return {"settle_ms": self.settle_ms, "clock": self.clock, "on_alarm": self.hw.controls.illegal}
+
+    def _attach(self, session: Session) -> None:
+        self.session = session
+        self.names = list(session.names)
+        self.match_id = session.match_id
+        session.on_board(self.hw.board())
+
+    # --- the display -------------------------------------------------------------------------
+
+    def screen(self):
+        if self.setup is not None:
+            return render(self.setup)
+        return self.session.screen.render(self.spinner)
+
+    def _show(self) -> None:
+        self.hw.display.show(self.screen())

@@ -1,0 +1,1 @@
+"""Reading the tray: per-game readers that turn a settled board into engine moves or a prompt."""

@@ -1,0 +1,231 @@
+"""Broadway at the table: the tableau anywhere on the grid, anchored by the hand's double.
+
+Rules BW-11.x of seeds/broadway.md ("At the table: reading the tray"). The engine's cell
+(0,0) is the tray cell under the far or left half of the hand's double (the lead), x runs
+to the right (east) and y towards the near edge (south), so the whole tableau may be slid
+as one without changing the game (BW-11.1). North and South sit at the far and near edges
+and lay tiles along a row; East and West sit at the right and left edges and lay tiles
+along a column (BW-11.2).
+"""
+
+from __future__ import annotations
+
+from dominotable.reading.reader import Action, Verdict
+from dominotable.reading.step import (
+    NoRoom,
+    StepAdapter,
+    awaiting,
+    clearing,
+    first_move,
+    lay_aside,
+    problem,
+    span,
+    waiting,
+)
+from dominotable.rules.games.broadway.engine import (
+    SEATS,
+    Broadway,
+    Expose,
+    Pass,
+    Place,
+    axis_of,
+)
+from dominotable.rules.games.broadway.grid import Cell
+from dominotable.rules.hidden import Reveal
+from dominotable.tray.board import Board, Placement
+from dominotable.tray.errors import TrayError
+
+TRAY_AXIS = {(1, 0): ("horizontal", "east-west (along a row)"),
+             (0, 1): ("vertical", "north-south (along a column)")}
+
+
+class BroadwayAdapter(StepAdapter):
+    games = ("broadway",)
+    game: Broadway
+
+    # -- mapping the engine's grid onto the tray ---------------------------------------------
+
+    def anchor(self, board: Board) -> tuple[int, int] | None:
+        """(row, column) of the engine's (0,0): the far or left cell of the lead double."""
+        lead = self.game.state.order[0][0]
+        placement = next((p for p in board.tiles() if p.tile is lead), None)
+        return None if placement is None else self.geometry.coords(min(placement.cells))
+
+    def to_tray(self, anchor: tuple[int, int], cell: Cell) -> int:
+        return self.geometry.cell(anchor[0] + cell[1], anchor[1] + cell[0])
+
+    def to_grid(self, anchor: tuple[int, int], cell: int) -> Cell:
+        row, col = self.geometry.coords(cell)
+        return col - anchor[1], row - anchor[0]
+
+    def placer(self) -> tuple[str, tuple[int, int]]:
+        """Who lays the next tile and along which engine axis (BW-3.2, BW-7.2)."""
+        s = self.game.state
+        if s.exposed is not None:
+            owner = s.exposed[0]
+            return f"{SEATS[(owner + 1) % 4]}, placing {SEATS[owner]}'s exposed tile,", self.game.exposed_axis(owner)
+        return SEATS[s.turn], axis_of(s.turn)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def read(self, board: Board) -> Verdict:
+        s = self.game.state
+        placed = board.tiles()
+        pad = board.on_pad()
+        if pad is not None and not (s.exposed is not None and pad.tile is s.exposed[1]):
+            return problem(f"{pad.tile} is on the scan pad: choose 'expose {pad.tile}' with the buttons "
+                           f"if it was shown by accident, or take it off (rule BW-11.4)", pad.cells)
+        word = awaiting(self.game)
+        if word is not None:
+            return self.read_reveal(word, placed)
+        if not s.grid.pips:
+            return self.read_lead(placed)
+        anchor = self.anchor(board)
+        lead = s.order[0][0]
+        if anchor is None:
+            return problem(f"put {lead} back: the tableau is read from it (rule BW-11.1)")
+        known = {tile: (first, second) for tile, first, second in s.grid.tiles()}
+        by_tile = {p.tile: p for p in placed}
+        for tile, (first, second) in known.items():
+            where = self.where(anchor, first, second)
+            p = by_tile.get(tile)
+            if where is None or p is None or set(p.cells) != set(where) or p.pips_at(where[0]) != s.grid.pips[first]:
+                return self.put_back(tile, where, s.grid.pips[first], p)
+        new = [p for p in placed if p.tile not in known]
+        if not new:
+            return Verdict()
+        return first_move([self.read_place(anchor, p) for p in new])
+
+    def where(self, anchor, first: Cell, second: Cell) -> tuple[int, int] | None:
+        try:
+            return self.to_tray(anchor, first), self.to_tray(anchor, second)
+        except TrayError:
+            return None
+
+    def put_back(self, tile, where, pips: int, placement: Placement | None) -> Verdict:
+        if where is None:
+            return problem(f"slide the whole tableau back onto the tray: {tile} no longer fits (rule BW-11.1)")
+        label = self.geometry.label
+        return problem(f"put {tile} back at {span(self.geometry, where)}, its {pips} on {label(where[0])} "
+                       f"(rule BW-11.1)", placement.cells if placement else where)
+
+    def read_reveal(self, word: str, placed: list[Placement]) -> Verdict:
+        """Observed play (BW-11.5): who leads is chosen with the buttons; at the end of a hand
+        each player with tiles left lays them out, one player at a time."""
+        s, game = self.game.state, self.game
+        if word == "lead":
+            return waiting(f"{self.hand_name()} on {game.double_of(s.number)}: choose who leads with the buttons "
+                           f"(rule BW-11.5)")
+        kept = {t for t, _, _ in s.grid.tiles()} | {t for seat in s.revealed for t in s.hands[seat]}
+        new = [p for p in placed if p.tile not in kept]
+        if new:
+            return self.reveal("show", new)
+        to_show = [SEATS[i] for i, h in enumerate(s.hands) if h and i not in s.revealed]
+        return waiting(f"{self.hand_name()} is over: {', then '.join(to_show)}, lay your tiles left on the "
+                       f"tray, away from the tableau (rule BW-11.5)")
+
+    def hand_name(self) -> str:
+        game = self.game
+        return ("sudden-death hand" if game.in_sudden_death else "hand") + f" {game.state.number + 1}"
+
+    def read_lead(self, placed: list[Placement]) -> Verdict:
+        game = self.game
+        double = game.double_of(game.state.number)
+        lead = game.lead_move()
+        leader = SEATS[game.state.turn]
+        if not placed:
+            return Verdict()
+        if len(placed) > 1:
+            return waiting(f"{self.hand_name()} opens with {double}: clear the tray ({len(placed)} tiles), "
+                           f"then {leader} leads {double}")
+        if placed[0].tile is not double:
+            return problem(f"{self.hand_name()} opens with {double}: take {placed[0].tile} off and lead {double} "
+                           f"(rule BW-2.3)", placed[0].cells)
+        verdict = self.orientation(placed[0], SEATS[game.state.turn], axis_of(game.state.turn))
+        return verdict or self.legal(lead, placed[0].cells)
+
+    def orientation(self, placement: Placement, who: str, axis) -> Verdict | None:
+        tray_axis, words = TRAY_AXIS[axis]
+        if placement.orientation != tray_axis:
+            return problem(f"Broadway: {who} plays tiles {words}; turn {placement.tile} (rule BW-11.2)",
+                           placement.cells)
+        return None
+
+    def read_place(self, anchor, placement: Placement) -> Verdict:
+        first, second = placement.cells
+        move = Place.of(placement.pips_at(first), placement.pips_at(second),
+                        self.to_grid(anchor, first), self.to_grid(anchor, second))
+        error = self.game.why_illegal(move)
+        if error is None:
+            return Verdict(moves=(move,))
+        if error.rule == "BW-3.2":
+            return self.orientation(placement, *self.placer())
+        return problem(str(error), placement.cells)
+
+    # -- bots, buttons, restoring ------------------------------------------------------------
+
+    def actions(self, move, board: Board) -> list[Action]:
+        if isinstance(move, Expose):
+            return [Action("pad", move.tile)]
+        if isinstance(move, Reveal) and move.word == "show":
+            return [Action("place", tile, cells) for tile, cells in lay_aside(board, move.tiles)]
+        if not isinstance(move, Place):
+            return []
+        s, geo = self.game.state, self.geometry
+        steps = []
+        pad = board.on_pad()
+        if pad is not None and pad.tile is move.tile:
+            steps.append(Action("unpad", move.tile))
+        if not s.grid.pips:  # the last hand's tiles go first
+            removes, board = clearing(board, [p.tile for p in board.tiles()])
+            steps += removes
+        anchor = (geo.rows // 2 - 1, geo.columns // 2 - 1) if not s.grid.pips else self.anchor(board)
+        if self.where(anchor, *move.cells) is None:
+            anchor, slides = self.recentre(board, anchor, move)
+            steps += slides
+        first, second = self.where(anchor, *move.cells)
+        at = (first, second) if move.pips[0] == move.tile.a else (second, first)
+        steps.append(Action("place", move.tile, at))
+        return steps
+
+    def recentre(self, board: Board, anchor, move: Place):
+        """Slide every tile by one offset so the tableau and `move` fit on the tray (BW-11.1)."""
+        geo = self.geometry
+        rows = [anchor[0] + y for _, y in move.cells]
+        cols = [anchor[1] + x for x, _ in move.cells]
+        for p in board.tiles():
+            for cell in p.cells:
+                r, c = geo.coords(cell)
+                rows.append(r)
+                cols.append(c)
+        height, width = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+        if height > geo.rows or width > geo.columns:
+            raise NoRoom(f"Broadway: the tableau with {move} would be {width} cells wide and {height} deep; "
+                         f"the tray has {geo.columns} by {geo.rows}")
+        dr = (geo.rows - height) // 2 - min(rows)
+        dc = (geo.columns - width) // 2 - min(cols)
+        moving = {p.tile: tuple(geo.cell(r + dr, c + dc) for r, c in map(geo.coords, p.cells))
+                  for p in board.tiles()}
+        now = {p.tile: p.cells for p in board.tiles()}
+        slides = []
+        while moving:  # a translation never blocks itself: some tile always has its target free
+            covered = {c for cells in now.values() for c in cells}
+            tile = next(t for t, to in moving.items() if not (set(to) & (covered - set(now[t]))))
+            slides.append(Action("slide", tile, moving[tile]))
+            now[tile] = moving.pop(tile)
+        return (anchor[0] + dr, anchor[1] + dc), slides
+
+    def button_moves(self, board: Board | None = None) -> list:
+        moves = [("pass", Pass())] + [(f"{seat} leads", Reveal("lead", (), seat[0])) for seat in SEATS]
+        pad = board.on_pad() if board is not None else None
+        if pad is not None:
+            moves += [(f"expose {pad.tile} ({SEATS[seat]}'s)", Expose(seat, pad.tile)) for seat in range(4)]
+        return self.buttons(*moves)
+
+    def expected(self) -> str:
+        game, s = self.game, self.game.state
+        if s.winner is not None:
+            return "match over: the tray may be cleared"
+        if not s.grid.pips:
+            return (f"hand {s.number + 1}: an empty tray; {SEATS[s.turn]} leads {game.double_of(s.number)}")
+        return f"hand {s.number + 1}, the tableau with {s.order[0][0]} anchoring (0,0):\n{s.grid.diagram()}"

@@ -1,0 +1,390 @@
+"""Castle Rock and Castle Rock Solitaire read off the tray (rules CR-10 and CRS-8 of the cards).
+
+The row is the tiles standing upright in zone castle-row, left to right by column, then in
+castle-row-2 once the first band is full; each column holds one tile. Gaps are ignored, so
+sliding tiles together is never a move. Tiles anywhere else on the grid (the captures band,
+a player's side of the table) are not in the row and are ignored; so is the scan pad.
+
+Judging compares the tray's row with the engine's. Tiles of the engine's row must keep their
+order (a capture only takes tiles out); tiles the engine does not have in its row are
+arrivals and must stand after all of them, at the open end. Removals are captures, turned
+into engine moves by the exact analysis (capture.py). Two readings are tried, in this order:
+the removals came before the arrival (Castle Rock: the current player's captures, then the
+end of that turn and the next placement), or after it (the placer's own captures). The
+first reading the engine accepts is the verdict; when neither is, the prompt comes from
+the reading that got furthest.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+
+from dominotable.reading.draw import Draw, pad_actions
+from dominotable.reading.reader import Action, Adapter, Verdict
+from dominotable.reading.step import awaiting
+from dominotable.rules.errors import DominoError
+from dominotable.rules.game import Move
+from dominotable.rules.games.castle_rock.capture import analyse
+from dominotable.rules.games.castle_rock.engine import DRAW, END, place
+from dominotable.rules.hidden import Reveal
+from dominotable.rules.tiles import Tile, fmt
+from dominotable.tray.board import Board, Placement
+
+ROW_ZONES = ("castle-row", "castle-row-2")
+
+
+def _prompt(fix: str, error: DominoError) -> str:
+    """`fix`, then the reason, with the rule moved to the end: "take 3-5 off: ... (rule CR-4.1)"."""
+    rule = getattr(error, "rule", None)
+    text = str(error)
+    if rule:
+        text = text.removeprefix(f"rule {rule}: ") + f" (rule {rule})"
+    return f"{fix}: {text}" if fix else text
+
+
+class Refusal(Exception):
+    """A reading of the tray that the rules do not allow; carries the prompt."""
+
+    def __init__(self, prompt: str, cells: tuple[int, ...] = ()):
+        super().__init__(prompt)
+        self.prompt = prompt
+        self.cells = cells
+
+
+class CastleAdapter(Adapter):
+    """What both games share: reading the row, captures, and laying tiles for bots."""
+
+    row_rules = "CR-10"
+
+    def __init__(self, game, geometry):
+        super().__init__(game, geometry)
+        self.slots: list[tuple[int, int]] = []  # (far cell, near cell) of each row position
+        self.bands: list[frozenset[int]] = []
+        self.tops: list[int] = []  # the far row of each band
+        for name in ROW_ZONES:
+            cells = geometry.zone(name)
+            rows = sorted({geometry.coords(c)[0] for c in cells})
+            cols = sorted({geometry.coords(c)[1] for c in cells})
+            self.bands.append(cells)
+            self.tops.append(rows[0])
+            self.slots += [(geometry.cell(rows[0], c), geometry.cell(rows[0] + 1, c)) for c in cols]
+        self.slot_of = {cells: i for i, cells in enumerate(self.slots)}
+
+    # -- reading the tray ---------------------------------------------------------------------
+
+    def read(self, board: Board) -> list[Placement]:
+        """The row's tiles in order; Refusal for a tile lying flat in or across a row band."""
+        row, flat = [], []
+        for p in board.tiles():
+            bands = [i for i, band in enumerate(self.bands) if any(c in band for c in p.cells)]
+            if not bands:
+                continue
+            slot = self.slot_of.get(tuple(sorted(p.cells)))
+            if slot is None:
+                flat.append((bands[0], p))
+            else:
+                row.append((slot, p))
+        row.sort(key=lambda item: item[0])
+        if flat:
+            band, p = flat[0]
+            col = min(self.geometry.coords(c)[1] for c in p.cells)
+            last = self.slots[row[-1][0]] if row else None
+            beyond = last is None or (self._band(last[0]), self.geometry.coords(last[0])[1]) < (band, col)
+            where = "at the open end" if beyond else "in the row"
+            if p.orientation == "vertical":  # upright, but half out of the band
+                top = self.tops[band]
+                raise Refusal(f"set {p.tile} upright {where}, in rows {top} and {top + 1} "
+                              f"(rule {self.row_rules}.1)", p.cells)
+            raise Refusal(f"stand {p.tile} upright {where} (rule {self.row_rules}.1)", p.cells)
+        return [p for _, p in row]
+
+    def _band(self, cell: int) -> int:
+        return next(i for i, band in enumerate(self.bands) if cell in band)
+
+    def judge(self, board: Board) -> Verdict:
+        try:
+            return self._judge(board)
+        except Refusal as refusal:
+            return Verdict(problem=refusal.prompt, cells=refusal.cells)
+
+    def _judge(self, board: Board) -> Verdict:
+        return Verdict(moves=tuple(self._explain(self.read(board))))
+
+    def shown_row(self) -> tuple[Tile, ...]:
+        """The row the tray must show for the engine's position."""
+        return self.game.state.row
+
+    def _explain(self, placements: list[Placement]) -> list[Move]:
+        row = self.shown_row()
+        tiles = [p.tile for p in placements]
+        if tuple(tiles) == row:
+            return []
+        where = set(row)
+        old = [t for t in tiles if t in where]
+        layout = Refusal(f"{'clear the row, then lay out' if tiles else 'lay out'} the starting row "
+                         f"left to right: {fmt(row)}")
+        if self.at_deal() and not tiles:
+            raise layout
+        try:
+            return self._moves_to(row, tiles, old, {p.tile: p.cells for p in placements})
+        except Refusal:
+            if self.at_deal() and old != list(row):  # a new hand or game: the dealt row is not laid yet
+                raise layout from None
+            raise
+
+    def _moves_to(self, row, tiles, old, cells) -> list[Move]:
+        self._check_order(row, old, cells)
+        new = [t for t in tiles if t not in old]
+        if new:
+            first = tiles.index(new[0])
+            if any(t in old for t in tiles[first:]):
+                after = f", after {old[-1]}" if old else ""
+                raise Refusal(f"move {new[0]} to the open end of the row{after} (rule {self.arrival_rule})",
+                              cells[new[0]])
+        readings = [[("captures", old), ("arrive", new)], [("arrive", new), ("captures", old + new)]]
+        best = None
+        for steps in readings if new else readings[:1]:
+            moves, done, refusal = self._try(steps)
+            if refusal is None:
+                return moves
+            if best is None or done > best[0]:
+                best = (done, refusal)
+        raise best[1]
+
+    def _check_order(self, row: Sequence[Tile], old: list[Tile], cells) -> None:
+        """Refuse tiles of the row that stand out of their order: someone moved them."""
+        pos = [row.index(t) for t in old]
+        if pos == sorted(pos):
+            return
+        keep = set(_longest_increasing(pos))
+        moved = next(t for t, p in zip(old, pos) if p not in keep)
+        at = row.index(moved)
+        left = next((row[i] for i in range(at - 1, -1, -1) if i in keep), None)
+        right = next((row[i] for i in range(at + 1, len(row)) if i in keep), None)
+        raise Refusal(f"put {moved} back {_between(left, right)} (the row keeps its order, "
+                      f"rule {self.row_rules}.3)", cells[moved])
+
+    def _try(self, steps) -> tuple[list[Move], int, Refusal | None]:
+        """Push the moves of one reading on the engine and take them back: (moves, steps
+        done, None) if every move is legal, else ([], steps done, the refusal)."""
+        game = self.game
+        pushed: list[Move] = []
+        done = 0
+        try:
+            for kind, tiles in steps:
+                if kind == "captures":
+                    gone = [t for t in game.state.row if t not in tiles]
+                    fix = f"put {fmt(gone)} back"
+                    moves = self._captures_to(tiles)
+                else:
+                    fix = f"take {fmt(tiles)} off the row"
+                    moves = self.arrivals(tiles) if tiles else []
+                for move in moves:
+                    game.push(move)
+                    pushed.append(move)
+                done += 1
+            return list(pushed), done, None
+        except Refusal as refusal:
+            return [], done, refusal
+        except DominoError as error:
+            return [], done, Refusal(_prompt(fix, error))
+        finally:
+            for _ in pushed:
+                game.pop()
+
+    def _captures_to(self, after: list[Tile]) -> list[Move]:
+        """The captures turning the engine's row into `after`; Refusal naming the first group
+        of removed tiles that no legal captures take, with where to put them back and why."""
+        row = self.game.state.row
+        if tuple(after) == row:
+            return []
+        analysis = analyse(row)
+        kept = [0, *(row.index(t) + 1 for t in after), len(row) + 1]
+        for a, b in zip(kept, kept[1:]):
+            if b > a + 1 and (len(row) < 3 or not analysis.can_clear(a, b)):
+                gap = row[a:b - 1]
+                left, right = (row[a - 1] if a else None), (row[b - 1] if b <= len(row) else None)
+                raise Refusal(f"put {fmt(gap)} back {_between(left, right)}: {_why_kept(row, gap, left, right)}")
+        return analysis.captures_to(tuple(after))
+
+    # -- bots ---------------------------------------------------------------------------------
+
+    def actions(self, move: Move, board: Board) -> list[Action]:
+        self.game.push(move)
+        try:
+            target = self.shown_row()
+        finally:
+            self.game.pop()
+        return self._actions_to(target, board)
+
+    def layout(self, board: Board) -> list[Action]:
+        """What makes the tray show the engine's position (a new match, a restore)."""
+        return self._actions_to(self.shown_row(), board)
+
+    def _actions_to(self, target: Sequence[Tile], board: Board) -> list[Action]:
+        """Take out what is not in `target`, keep what is (in place), add the rest at the open
+        end; slide the row left first only when the bands have no room left at the end."""
+        row = self.read(board)
+        kept = [p for p in row if p.tile in target]
+        if [p.tile for p in kept] != list(target[:len(kept)]):
+            kept = []
+        new = target[len(kept):]
+        keep = {p.tile for p in kept}
+        actions = [Action("remove", p.tile) for p in board.placements if p.tile not in keep
+                   and (p in row or p.tile in new)]
+        free = self.slot_of[tuple(sorted(kept[-1].cells))] + 1 if kept else 0
+        if free + len(new) > len(self.slots):
+            if len(target) > len(self.slots):
+                raise DominoError(f"the row would hold {len(target)} tiles; this tray's row bands hold "
+                                  f"{len(self.slots)}")
+            for i, p in enumerate(kept):
+                if self.slot_of[tuple(sorted(p.cells))] != i:
+                    actions.append(Action("slide", p.tile, self.slots[i]))
+            free = len(kept)
+        actions += [Action("place", tile, self.slots[free + i]) for i, tile in enumerate(new)]
+        return actions
+
+    def expected(self) -> str:
+        return f"row: {fmt(self.shown_row()) or '(empty)'} (open end right)"
+
+    # -- what each game supplies --------------------------------------------------------------
+
+    arrival_rule = "CR-4.1"
+
+    @abstractmethod
+    def arrivals(self, tiles: list[Tile]) -> list[Move]:
+        """The moves that bring `tiles` (in order) to the open end of the row; Refusal if none."""
+
+    @abstractmethod
+    def at_deal(self) -> bool:
+        """Whether the engine's row is the row as dealt (nothing played on it yet)."""
+
+
+class CastleRockAdapter(CastleAdapter):
+    """Castle Rock. In observed mode (CR-11) the engine first waits for the tiles drawn for
+    dealer, read seat by seat over the scan pad (draw.py) with the row cleared, then for each
+    hand's starting row, laid in the row band (CR-10.8)."""
+
+    games = ("castle-rock",)
+
+    def shown_row(self) -> tuple[Tile, ...]:
+        return () if awaiting(self.game) else self.game.state.row
+
+    def pad_draw(self) -> Draw | None:
+        if awaiting(self.game) != "lots":
+            return None
+        return Draw(tuple(range(self.game.players)), "for dealer", "CR-10.8")
+
+    def _judge(self, board: Board) -> Verdict:
+        wanted = awaiting(self.game)
+        if wanted is None:
+            return super()._judge(board)
+        tiles = [p.tile for p in self.read(board)]
+        if wanted == "lots":
+            if tiles:
+                return Verdict(problem="clear the row: the tiles drawn for dealer are read over the scan pad "
+                                      "(rule CR-10.8)")
+            return Verdict(note="draw for dealer over the scan pad, one player at a time")
+        count = self.game.row_size
+        last = self.game.state.last_hand
+        if tiles and last and all(t in last[0] for t in tiles):
+            return Verdict(note=f"new hand: clear the row, then lay out the starting row ({count} tiles)")
+        if len(tiles) > count:
+            return Verdict(problem=f"take {tiles[count]} off: the starting row takes only {count} tiles "
+                                  f"(rule CR-11.1)")
+        if len(tiles) < count:
+            return Verdict(note=f"lay out the starting row ({count} tiles) upright in the row, left to right")
+        move = Reveal(wanted, tuple(tiles))
+        problem = self.game.why_illegal(move)
+        if problem is not None:
+            return Verdict(problem=_prompt("", problem))
+        return Verdict(moves=(move,))
+
+    def actions(self, move: Move, board: Board) -> list[Action]:
+        if isinstance(move, Reveal) and move.word == "lots":
+            return pad_actions(move.tiles, board)
+        return super().actions(move, board)
+
+    def expected(self) -> str:
+        if awaiting(self.game) == "lots":
+            return f"an empty row; then the draw for dealer over the scan pad ({self.game.players} players)"
+        return super().expected()
+
+    def arrivals(self, tiles: list[Tile]) -> list[Move]:
+        """The next placement; with a tile already placed this turn, first the end of the turn."""
+        game, s = self.game, self.game.state
+        if len(tiles) > 1:
+            raise Refusal(f"take {tiles[1]} off the row: one tile per turn, and {tiles[0]} came "
+                          f"first (rule CR-4.1)")
+        if not s.placed:
+            return [place(tiles[0])]
+        if not game.boneyard() and not any(s.hands):
+            raise Refusal(f"take {tiles[0]} off the row: every hand is played out, so press End turn "
+                          f"to score the hand (rule CR-6.1)")
+        return [END, place(tiles[0])]
+
+    def at_deal(self) -> bool:
+        s = self.game.state
+        return not s.placed and s.drawn == 2 * self.game.players + self.game.row_size
+
+    def button_moves(self, board: Board | None = None) -> list[tuple[str, Move]]:
+        return [("End turn", END)] if self.game.is_legal(END) else []
+
+
+class CastleRockSolitaireAdapter(CastleAdapter):
+    games = ("castle-rock-solitaire",)
+    row_rules = "CRS-8"
+    arrival_rule = "CRS-4.1"
+
+    def arrivals(self, tiles: list[Tile]) -> list[Move]:
+        """One draw per tile, in order. Without observed mode the engine's shuffle decides
+        which tile comes next, and the tray must show that one."""
+        game, s = self.game, self.game.state
+        if getattr(game, "observed", False):
+            return [game.parse_move(f"draw {tile}") for tile in tiles]
+        for i, tile in enumerate(tiles):
+            k = s.drawn + i
+            if k < len(s.deck) and s.deck[k] is not tile:
+                raise Refusal(f"take {tile} off the row: the boneyard's next tile is {s.deck[k]} "
+                              f"(rule CRS-4.1)")
+        return [DRAW] * len(tiles)
+
+    def at_deal(self) -> bool:
+        s = self.game.state
+        return s.drawn == 3 and s.captured == 0
+
+
+def _between(left: Tile | None, right: Tile | None) -> str:
+    if left and right:
+        return f"between {left} and {right}"
+    if right:
+        return f"at the closed end, before {right}"
+    if left:
+        return f"at the open end, after {left}"
+    return "in the row"
+
+
+def _why_kept(row, gap, left, right) -> str:
+    """Why the tiles of `gap` cannot all be captured while their neighbours stay."""
+    if len(row) < 3:
+        return "no capture with fewer than three tiles in the row (rule CR-5.5)"
+    if len(gap) == 1:
+        if left and right:
+            return f"{left} and {right} share no suit (rule CR-5.1)"
+        return f"{gap[0]} is at an end of the row, so nothing pinches it (rule CR-5.1)"
+    return f"no order of captures takes them all while {_both(left, right)} stay (rule CR-5.3)"
+
+
+def _both(left, right) -> str:
+    return " and ".join(str(t) for t in (left, right) if t) or "the row's ends"
+
+
+def _longest_increasing(values: list[int]) -> list[int]:
+    """One longest strictly increasing subsequence of `values` (they are distinct)."""
+    best: list[list[int]] = []
+    for v in values:
+        candidates = [seq for seq in best if seq[-1] < v]
+        seq = max(candidates, key=len, default=[]) + [v]
+        best.append(seq)
+    return max(best, key=len, default=[])

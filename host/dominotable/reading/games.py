@@ -1,0 +1,1 @@
+from dominotable.reading import broadway, castle_rock, doubles_boneyard, up_down_stop  # noqa: F401

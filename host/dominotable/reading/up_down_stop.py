@@ -1,0 +1,444 @@
+"""Up-Down-Stop at the table: ladder columns, a scrap pile and discards, each in its zone.
+
+Rules UDS-10.x of seeds/up-down-stop.md ("At the table: reading the tray"). Each column
+lies in a zone uds-column-N: its first tile across a row (the top row, or the middle row
+when columns grow both ways), every later tile in the next row with its active half
+straight under (or over) the active half before it and its dead half to one side, so the
+tiles step left and right like a ladder. A stopping double goes in the next row the same
+way. Columns take the zones in order; when all are in use, a new column takes the zone
+of a stopped column (the lowest such zone), whose tiles are put aside first (they still count).
+Scrapped tiles lie face down in zone scrap, discarded doubles in zone discard.
+"""
+
+from __future__ import annotations
+
+from dominotable.reading.reader import Action, Verdict
+from dominotable.reading.step import (
+    NoRoom,
+    StepAdapter,
+    clearing,
+    first_move,
+    half_cell,
+    problem,
+    waiting,
+)
+from dominotable.rules.games.up_down_stop.engine import (
+    DOWN,
+    UP,
+    Column,
+    Discard,
+    Extend,
+    Scrap,
+    Start,
+    Stop,
+    UpDownStop,
+    column_text,
+)
+from dominotable.rules.line import LEFT, RIGHT
+from dominotable.rules.tiles import Tile, fmt
+from dominotable.tray.board import Board, Placement
+
+COLUMN_ZONE = "uds-column-"
+
+
+class Ladder:
+    """Where one column's tiles lie: its zone, first row, and per end the row step and the
+    tray column its active halves keep to."""
+
+    def __init__(self, adapter: UpDownStopAdapter, zone: str, column: Column, by_tile: dict):
+        geo = adapter.geometry
+        self.zone = zone
+        self.cells = geo.zone(zone)
+        self.top, self.bottom, self.cols = adapter.bounds[zone]
+        both = adapter.game.options.both_ways
+        self.start = (self.top + self.bottom) // 2 if both else self.top
+        self.step = {LEFT: -1 if both else 1, RIGHT: 1}
+        self.column = column
+        self.line_col = {}
+        self.aside = 0  # tiles put aside from the start of a long one-way column (UDS-10.6)
+        if column.line is None:
+            return
+        line = column.line
+        first = by_tile.get(line.first)
+        if first is not None:
+            self.start = geo.coords(first.cells[0])[0]
+            for end, pips in ((LEFT, line.first.a), (RIGHT, line.first.b)):
+                self.line_col[end] = geo.coords(half_cell(first, pips))[1]
+            return
+        side = next((end for end in (LEFT, RIGHT) if line.sides[end]), None)
+        if both or side is None:
+            return
+        for k, (tile, (number, _)) in enumerate(line.sides[side], start=1):
+            if tile in by_tile:
+                row, self.line_col[side] = geo.coords(half_cell(by_tile[tile], number))
+                self.start, self.aside = row - k, k
+                return
+
+    def tiles(self) -> list[Tile]:
+        """The column's tiles from its first outwards (one-way: in the order they were laid)."""
+        line = self.column.line
+        return [line.first] + [t for end in (LEFT, RIGHT) for t, _ in line.sides[end]]
+
+    def row(self, end: int, k: int) -> int:
+        """The row of the k-th tile out from the first on `end` (k = 0: the first tile)."""
+        return self.start + self.step[end] * k
+
+    def ends(self):
+        """(end, top number, row and tray column of the next slot) for each end a tile may go on;
+        for a stopped column, the ends its stopper may have gone on."""
+        line, both = self.column.line, self.step[LEFT] < 0
+        for end in (LEFT, RIGHT):
+            if self.column.stopper is None:
+                if line.ends[end] is None:
+                    continue
+                number = line.ends[end][0]
+            else:
+                if len(line) > 1 and not line.sides[end] and not both:
+                    continue  # the first tile's dead number (UDS-3.3)
+                number = line.sides[end][-1][1][0] if line.sides[end] else (line.first.a, line.first.b)[end]
+            yield end, number, self.row(end, len(line.sides[end]) + 1), self.line_col[end]
+
+
+class UpDownStopAdapter(StepAdapter):
+    games = ("up-down-stop",)
+    game: UpDownStop
+
+    def __init__(self, game, geometry):
+        super().__init__(game, geometry)
+        names = [n for n in geometry.zones if n.startswith(COLUMN_ZONE)]
+        self.names = sorted(names, key=lambda n: int(n[len(COLUMN_ZONE):]))
+        self.bounds = {}  # zone -> (top row, bottom row, columns)
+        for name in self.names:
+            rows, cols = zip(*map(geometry.coords, geometry.zone(name)))
+            self.bounds[name] = (min(rows), max(rows), sorted(set(cols)))
+        self.ladder_cells = frozenset().union(*map(geometry.zone, self.names))
+
+    # -- which zone holds which column --------------------------------------------------------
+
+    def zones(self) -> list[int | None]:
+        """The column each zone holds now, then the zone the next column will take (UDS-10.4),
+        worked out from the order of starts and stops."""
+        moves, columns = self.game.moves, self.game.state.columns
+        stopped = {}
+        for i, column in enumerate(columns):
+            if column.stopper is not None:
+                stopped[i] = next(k for k, m in enumerate(moves) if isinstance(m, Stop) and m.tile is column.stopper)
+        starts = [k for k, m in enumerate(moves) if isinstance(m, Start)] + [len(moves)]
+        holder: list[int | None] = [None] * len(self.names)
+        for j, when in enumerate(starts):
+            free = [z for z, held in enumerate(holder) if held is None]
+            free = free or [z for z, held in enumerate(holder) if stopped.get(held, when) < when]
+            if j == len(columns):
+                return holder + [free[0] if free else None]
+            holder[free[0]] = j
+        raise AssertionError("unreachable: the last start is the next column's")
+
+    def ladders(self, by_tile: dict[Tile, Placement]) -> dict[int, Ladder]:
+        """A Ladder for every column that still has its zone, by column index."""
+        holder = self.zones()
+        return {j: Ladder(self, self.names[z], self.game.state.columns[j], by_tile)
+                for z, j in enumerate(holder[:-1]) if j is not None}
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def read(self, board: Board) -> Verdict:
+        s = self.game.state
+        geo = self.geometry
+        placed = board.tiles()
+        by_tile = {p.tile: p for p in placed}
+        ladders = self.ladders(by_tile)
+        known: set[Tile] = set(s.scrap) | set(s.discarded)
+        for j, column in enumerate(s.columns):
+            known.update(column.line.tiles())
+            if column.stopper is not None:
+                known.add(column.stopper)
+        holder = self.zones()
+        for j, ladder in ladders.items():
+            if s.columns[j].stopper is not None and holder.index(j) == holder[-1]:
+                continue  # its zone is the next column's: it may be put aside (UDS-10.4)
+            verdict = self.check_column(j, ladder, by_tile)
+            if verdict is not None:
+                return verdict
+        for name, tiles in (("scrap", s.scrap), ("discard", s.discarded)):
+            for tile in tiles:
+                if tile in by_tile and not set(by_tile[tile].cells) <= geo.zone(name):
+                    return problem(f"put {tile} back in zone {name}, or on the {name} pile beside the tray "
+                                   f"(rule UDS-10.5)", by_tile[tile].cells)
+        lying = self.old_scrap(board)
+        if lying:
+            return waiting(f"the draw pile ran out: take {fmt(lying)} off the scrap zone and shuffle them face "
+                           f"down as the new draw pile; scrap into {self.half_name()} from now on (rule UDS-10.5)")
+        aside = [p for p in placed if p.tile in known and not self.in_place(p, ladders)]
+        if aside:
+            p = aside[0]
+            return problem(f"{p.tile} was put aside with its stopped column: keep it out of the "
+                           f"Up-Down-Stop zones (rule UDS-10.4)", p.cells)
+        new = [p for p in placed if p.tile not in known]
+        if not new:
+            return Verdict()
+        return first_move([self.read_new(p, ladders, by_tile) for p in new])
+
+    def in_place(self, placement: Placement, ladders: dict[int, Ladder]) -> bool:
+        """A known tile outside the zones, or inside the zone that holds it."""
+        s, geo = self.game.state, self.geometry
+        cells = set(placement.cells)
+        for j, ladder in ladders.items():
+            if cells & ladder.cells:
+                column = s.columns[j]
+                return placement.tile in column.line.tiles() or placement.tile is column.stopper
+        for name, tiles in (("scrap", s.scrap), ("discard", s.discarded)):
+            if cells & geo.zone(name):
+                return placement.tile in tiles
+        return not cells & self.ladder_cells
+
+    def half(self, current: bool = True) -> frozenset[int]:
+        """The rows of zone scrap that take scrapped tiles now: the far half until the first
+        reshuffle, then the near half, and so on (UDS-10.5); or the other half."""
+        geo = self.geometry
+        zone = geo.zone("scrap")
+        rows = sorted({geo.coords(c)[0] for c in zone})
+        far = (self.game.state.reshuffles % 2 == 0) == current
+        middle = rows[len(rows) // 2]
+        return frozenset(c for c in zone if (geo.coords(c)[0] < middle) == far)
+
+    def half_name(self) -> str:
+        rows = sorted({self.geometry.coords(c)[0] for c in self.half()})
+        return f"rows {rows[0]}-{rows[-1]} of the scrap zone"
+
+    def old_scrap(self, board: Board) -> list[Tile]:
+        """Tiles of a scrap pile that has become the draw pile, still on the other half of the
+        scrap zone (UDS-5.2, UDS-10.5)."""
+        s = self.game.state
+        if not s.reshuffles:
+            return []
+        placed = {t for c in s.columns for t in c.line.tiles() + [c.stopper]} | set(s.scrap) | set(s.discarded)
+        other = self.half(current=False)
+        return [p.tile for p in board.tiles() if p.tile not in placed and set(p.cells) <= other]
+
+    def check_column(self, j: int, ladder: Ladder, by_tile) -> Verdict | None:
+        """Every tile of column j where the ladder puts it (UDS-10.2, UDS-10.3)."""
+        label, geo = self.geometry.label, self.geometry
+        column = ladder.column
+        line = column.line
+        first = by_tile.get(line.first)
+        if ladder.aside == 0 and (first is None or not set(first.cells) <= ladder.cells
+                                  or first.orientation != "horizontal"):
+            return problem(f"put {line.first} back along a row of {ladder.zone}: it is the first tile of "
+                           f"c{j + 1} (rule UDS-10.2)", first.cells if first else ())
+        for end in (LEFT, RIGHT):
+            for k, (tile, (number, _)) in enumerate(line.sides[end], start=1):
+                if k < ladder.aside:
+                    continue  # put aside to make room (UDS-10.6)
+                p = by_tile.get(tile)
+                row = ladder.row(end, k)
+                if not ladder.top <= row <= ladder.bottom:
+                    return problem(f"put {tile} back in c{j + 1} in {ladder.zone} (rule UDS-10.3)",
+                                   p.cells if p else ())
+                cell = geo.cell(row, ladder.line_col[end])
+                if p is None or cell not in p.cells or p.pips_at(cell) != number or p.orientation != "horizontal" \
+                        or not set(p.cells) <= ladder.cells:
+                    return problem(f"put {tile} back in c{j + 1}, lying along row {ladder.row(end, k)} with its "
+                                   f"{number} on {label(cell)} (rule UDS-10.3)", p.cells if p else (cell,))
+        if column.stopper is not None:
+            p = by_tile.get(column.stopper)
+            slots = [geo.cell(row, col) for end, number, row, col in ladder.ends()
+                     if number == column.stopper.a]
+            if p is None or not set(p.cells) & set(slots) or not set(p.cells) <= ladder.cells:
+                return problem(f"put {column.stopper} back on top of c{j + 1} (rule UDS-10.3)",
+                               p.cells if p else slots)
+        return None
+
+    def read_new(self, p: Placement, ladders: dict[int, Ladder], by_tile) -> Verdict:
+        """The drawn tile, by where it lies (UDS-10.1)."""
+        s, geo, tile = self.game.state, self.geometry, p.tile
+        cells = set(p.cells)
+        if cells <= self.half():
+            return self.legal(Scrap(tile), p.cells)
+        if cells <= geo.zone("scrap"):
+            return problem(f"scrap {tile} into {self.half_name()} (rule UDS-10.5)", p.cells)
+        if cells <= geo.zone("discard"):
+            return self.legal(Discard(tile), p.cells)
+        names = self.names
+        zone = next((z for z, name in enumerate(names) if cells <= geo.zone(name)), None)
+        if zone is None:
+            return problem(f"{tile} lies outside the columns, the scrap zone and the discard zone: "
+                           f"lay it in one of them (rule UDS-10.1)", p.cells)
+        if p.orientation != "horizontal":
+            return problem(f"lay {tile} along a row: every tile of a column lies across it (rule UDS-10.2)", p.cells)
+        holder = self.zones()
+        j = holder[zone]
+        if j is not None and s.columns[j].stopper is None:
+            return self.read_extension(p, j, ladders[j])
+        if holder[-1] != zone:
+            if j is not None:
+                return problem(f"c{j + 1} was stopped by {s.columns[j].stopper}: nothing more goes on it "
+                               f"(rule UDS-4.1)", p.cells)
+            return problem(f"a new column starts in {names[holder[-1]]}, not {names[zone]} (rule UDS-10.4)"
+                           if holder[-1] is not None else "no zone is free for a new column (rule UDS-10.4)",
+                           p.cells)
+        if j is not None:
+            column = s.columns[j]
+            left = [t for t in column.line.tiles() + [column.stopper] if t in by_tile]
+            if left:
+                return problem(f"to start a column in {names[zone]}, first put c{j + 1}'s tiles aside "
+                               f"({fmt(left)}) (rule UDS-10.4)", p.cells)
+        return self.legal(Start(tile), p.cells)
+
+    def read_extension(self, p: Placement, j: int, ladder: Ladder) -> Verdict:
+        tile, geo = p.tile, self.geometry
+        readings = []
+        for end, number, row, col in ladder.ends():
+            if row < ladder.top or row > ladder.bottom:
+                continue
+            slot = geo.cell(row, col)
+            if slot not in p.cells:
+                continue
+            if tile.is_double:
+                readings.append(self.legal(Stop(tile, j + 1), p.cells))
+                continue
+            active = p.pips_at(slot)
+            readings.append(self.legal(self.extension(tile, j, end, number, active), p.cells))
+        moves = {v.moves for v in readings if v.moves}
+        if len(moves) > 1:
+            return problem(f"{tile} lies under both numbers of c{j + 1}'s first tile: set it one cell to "
+                           f"the side, its active half under the number it follows (rule UDS-10.3)", p.cells)
+        if readings:
+            return first_move(readings)
+        wanted = "; ".join(f"row {row} with a half on {geo.label(geo.cell(row, col))}"
+                           for _, _, row, col in ladder.ends() if ladder.top <= row <= ladder.bottom)
+        return problem(f"{tile} is not in c{j + 1}'s next place: lay it along {wanted or 'no free row'} "
+                       f"(rule UDS-10.3)", p.cells)
+
+    def extension(self, tile: Tile, j: int, end: int, number: int, active: int) -> Extend:
+        """The engine's move for `tile` on `end` of column j making `active` active; the end is
+        named only when the engine needs it (UDS-3.6)."""
+        game = self.game
+        cycle = game.rules.cycle
+        line = game.state.columns[j].line
+        direction = line.ends[end][1] if line.ends[end] else 0
+        if not direction:
+            direction = DOWN if active == (number - 1) % cycle else UP
+        ways = [w for w in game.rules.extensions(game.state, tile) if w[0] == j and w[2:] == (active, direction)]
+        return Extend(tile, j + 1, active, direction, end if len(ways) > 1 else None)
+
+    # -- bots, buttons, restoring ------------------------------------------------------------
+
+    def actions(self, move, board: Board) -> list[Action]:
+        """Where the drawn tile goes, once an old scrap pile is off the tray (UDS-10.5)."""
+        removes, board = clearing(board, self.old_scrap(board))
+        return removes + self.steps(move, board)
+
+    def steps(self, move, board: Board) -> list[Action]:
+        s, geo = self.game.state, self.geometry
+        by_tile = {p.tile: p for p in board.tiles()}
+        occupied = {c for p in board.placements for c in p.cells}
+        tile = move.tile
+        if isinstance(move, (Scrap, Discard)):
+            name, pile = ("scrap", s.scrap) if isinstance(move, Scrap) else ("discard", s.discarded)
+            zone, steps = self.half() if name == "scrap" else geo.zone(name), []
+            spot = self.free_spot(zone, occupied)
+            if spot is None:  # the zone is full: its tiles go on the pile beside the tray
+                steps = [Action("remove", t) for t in pile if t in by_tile]
+                spot = self.free_spot(zone, occupied - {c for t in pile if t in by_tile for c in by_tile[t].cells})
+            return steps + [Action("place", tile, spot)]
+        if isinstance(move, Start):
+            return self.start_actions(tile, by_tile)
+        j = (move.column - 1) if move.column else self.game.rules.stoppable(s, tile)[0]
+        ladder = self.ladders(by_tile)[j]
+        if isinstance(move, Stop):
+            end = next(end for end, number, _, _ in ladder.ends() if number == tile.a)
+            active = tile.a
+        else:
+            ways = [w for w in self.game.rules.extensions(s, tile) if w[0] == j and w[2:] == (move.active, move.direction)]
+            end = move.end if move.end is not None else ways[0][1]
+            active = move.active
+        line = ladder.column.line
+        steps = []
+        first = by_tile.get(line.first)
+        middle = ladder.cols[len(ladder.cols) // 2]
+        if len(line) == 1 and ladder.step[LEFT] > 0 and ladder.line_col[end] != middle:
+            # the first tile slides so the half built on is in the middle: room to step aside
+            shift = middle - ladder.line_col[end]
+            cells = tuple(c + shift for c in first.cells)
+            steps.append(Action("slide", line.first, cells))
+            ladder.line_col = {e: c + shift for e, c in ladder.line_col.items()}
+            occupied = (occupied - set(first.cells)) | set(cells)
+            first = Placement(first.tile, cells, geo)
+        row = ladder.row(end, len(line.sides[end]) + 1)
+        if not ladder.top <= row <= ladder.bottom:
+            slides, by_tile = self.shift(ladder, row, by_tile, j, tile)
+            steps += slides
+            column = set(ladder.tiles())
+            occupied = {c for p in board.placements if p.tile not in column for c in p.cells} | \
+                {c for t, p in by_tile.items() if t in column for c in p.cells}
+            first = by_tile.get(line.first)
+            row = ladder.row(end, len(line.sides[end]) + 1)
+        col = ladder.line_col[end]
+        before = by_tile[line.sides[end][-1][0]] if line.sides[end] else first
+        before_cols = {geo.coords(c)[1] for c in before.cells}
+        sides = [c for c in (col - 1, col + 1) if c in ladder.cols and geo.cell(row, c) not in occupied]
+        sides.sort(key=lambda c: c in before_cols)  # step away from the tile before: a ladder
+        at, dead = geo.cell(row, col), geo.cell(row, sides[0])
+        return steps + [Action("place", tile, (at, dead) if tile.a == active else (dead, at))]
+
+    def shift(self, ladder: Ladder, row: int, by_tile, j: int, tile: Tile):
+        """Make room in a column's zone for `row` (UDS-10.6): a one-way column puts its oldest
+        tiles aside and slides up, a both-ways column slides towards its other end. Returns the
+        actions and where the column's tiles then lie."""
+        geo = self.geometry
+        tiles = [t for t in ladder.tiles() if t in by_tile]
+        slides = []
+        moved = dict(by_tile)
+        if ladder.step[LEFT] > 0:  # one way: the oldest tiles go aside, the rest slide up (UDS-10.6)
+            drop = row - ladder.bottom
+            gone = [t for t in ladder.tiles()[:ladder.aside + drop] if t in by_tile]
+            slides += [Action("remove", t) for t in gone]
+            for t in gone:
+                del moved[t]
+            tiles = [t for t in tiles if t not in gone]
+            ladder.aside += drop
+        rows = [geo.coords(c)[0] for t in tiles for c in by_tile[t].cells] + [row]
+        if max(rows) - min(rows) > ladder.bottom - ladder.top:
+            raise NoRoom(f"c{j + 1} is full: {ladder.zone} has no room for {tile}")
+        dr = ladder.top - min(rows) if min(rows) < ladder.top else ladder.bottom - max(rows)
+        order = sorted(tiles, key=lambda t: geo.coords(by_tile[t].cells[0])[0], reverse=dr > 0)
+        for t in order:  # the tile furthest in the direction of travel first: none blocks another
+            cells = tuple(c + dr * geo.columns for c in by_tile[t].cells)
+            slides.append(Action("slide", t, cells))
+            moved[t] = Placement(t, cells, geo)
+        ladder.start += dr
+        return slides, moved
+
+    def start_actions(self, tile: Tile, by_tile) -> list[Action]:
+        """A new column across the first row of the next zone, its old stopped column put aside."""
+        s, geo = self.game.state, self.geometry
+        holder = self.zones()
+        zone = holder[-1]
+        if zone is None:
+            raise NoRoom(f"no zone is free for a new column with {tile}")
+        steps = []
+        if holder[zone] is not None:
+            column = s.columns[holder[zone]]
+            steps += [Action("remove", old) for old in column.line.tiles() + [column.stopper] if old in by_tile]
+        ladder = Ladder(self, self.names[zone], Column(None), {})
+        first = geo.cell(ladder.start, ladder.cols[0])
+        return steps + [Action("place", tile, (first, first + 1))]
+
+    def free_spot(self, zone: frozenset[int], occupied: set[int]) -> tuple[int, int] | None:
+        for cell in sorted(zone - occupied):
+            for other in (cell + 1, cell + self.geometry.columns):
+                if other in zone - occupied and other in self.geometry.neighbours(cell):
+                    return cell, other
+        return None
+
+    def expected(self) -> str:
+        s = self.game.state
+        holder = self.zones()
+        names = self.names
+        lines = [f"c{j + 1} in {names[z]}: {column_text(s.columns[j])}" for z, j in enumerate(holder[:-1])
+                 if j is not None]
+        lines.append(f"scrap zone: {fmt(s.scrap) or 'empty'}; discard zone: {fmt(s.discarded) or 'empty'}")
+        aside = [j for j in range(len(s.columns)) if j not in holder[:-1]]
+        if aside:
+            lines.append("put aside: " + ", ".join(f"c{j + 1}" for j in aside))
+        return "\n".join(lines)

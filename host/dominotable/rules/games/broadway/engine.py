@@ -1,0 +1,621 @@
+"""Broadway (seeds/broadway.md): four players in partnerships build one two-dimensional
+tableau per hand and score for every extra matching segment.
+
+Seats are 0 North, 1 East, 2 South, 3 West; play passes clockwise N -> E -> S -> W
+(BW-1.2); partnerships are seat % 2 (0 North-South, 1 East-West). The tableau is a
+`Grid` of half-tile cells (x east, y south). North and South lay tiles along x, East
+and West along y (BW-3.2). Moves: `6-3@(1,0)-(2,0)` puts the 6 on (1,0) and the 3 on
+(2,0) (shorthand `6-3@(1,0)e`: the second half east of the first; moves print with the
+western or northern cell first), `pass`, and
+`expose W 5-2` (West showed the 5-2 by accident; the opponents place it next, BW-7).
+
+Tiles enter play only through `deal()` (one call per hand). In observed mode (BW-10) the
+deal is only the engine's guess at the hidden hands: each hand opens with `lead S` (the
+seat holding the double), any unseen tile may be played and is swapped into the player's
+guessed hand, a pass bars the tiles that would fit, and a finished hand waits for the
+tiles left to be shown (`show W 3-5 1-2`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
+
+from dominotable.rules.errors import IllegalMove, InvalidNotation
+from dominotable.rules.game import Game, Move
+from dominotable.rules.games.broadway.grid import (
+    Cell,
+    Frontier,
+    Grid,
+    fmt_cell,
+    neighbours,
+)
+from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
+from dominotable.rules.options import Options, option
+from dominotable.rules.registry import register
+from dominotable.rules.tiles import Tile, fmt
+
+SEATS = ("North", "East", "South", "West")
+HAND_SIZE = 7
+CENTRE: Cell = (0, 0)
+POINTS = (0, 0, 1, 5, 10, 10, 10)  # by matching segment pairs, BW-5.1 (at most 6 are possible)
+_PLACE = re.compile(
+    r"^(\d+)\s*[-:]\s*(\d+)\s*@\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*"
+    r"(?:-\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|([nesw]))$", re.IGNORECASE)
+_DIRECTIONS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
+
+
+def axis_of(seat: int) -> Cell:
+    """The step between a tile's halves for a seat: east-west for N/S, north-south for E/W (BW-3.2)."""
+    return (1, 0) if seat % 2 == 0 else (0, 1)
+
+
+def axis_name(axis: Cell) -> str:
+    return "east-west" if axis == (1, 0) else "north-south"
+
+
+def parse_seat(token: str) -> int:
+    word = token.strip().lower()
+    for seat, name in enumerate(SEATS):
+        if word in (name.lower(), name[0].lower()):
+            return seat
+    raise InvalidNotation(f"{token!r} is not a seat; seats are N, E, S, W")
+
+
+@dataclass(frozen=True)
+class Place(Move):
+    """`pips[0]` on `cells[0]`, `pips[1]` on `cells[1]`. Build with `of`, which lists the
+    western (or northern) cell first, so each placement has one notation."""
+
+    pips: tuple[int, int]
+    cells: tuple[Cell, Cell]
+
+    @classmethod
+    def of(cls, first_pip: int, second_pip: int, first: Cell, second: Cell) -> Place:
+        if second < first:
+            return cls((second_pip, first_pip), (second, first))
+        return cls((first_pip, second_pip), (first, second))
+
+    @property
+    def tile(self) -> Tile:
+        return Tile(*self.pips)
+
+    def __str__(self) -> str:
+        return f"{self.pips[0]}-{self.pips[1]}@{fmt_cell(self.cells[0])}-{fmt_cell(self.cells[1])}"
+
+
+@dataclass(frozen=True)
+class Pass(Move):
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
+class Expose(Move):
+    seat: int
+    tile: Tile
+
+    def __str__(self) -> str:
+        return f"expose {SEATS[self.seat][0]} {self.tile}"
+
+
+PASS = Pass()
+
+
+def match_count(grid: Grid, move: Place) -> int:
+    """Matching pairs between the new tile's halves and their tableau neighbours (BW-4.3)."""
+    count = 0
+    pips = grid.pips
+    for cell, pip, mate in ((move.cells[0], move.pips[0], move.cells[1]),
+                            (move.cells[1], move.pips[1], move.cells[0])):
+        for n in neighbours(cell):
+            if n != mate and pips.get(n) == pip:
+                count += 1
+    return count
+
+
+def placements(grid: Grid, tiles, axis: Cell, frontier: Frontier | None = None) -> Iterator[Place]:
+    """Every placement of `tiles` along `axis` touching at least one matching segment, lazily."""
+    pips = grid.pips
+    if frontier is None:
+        frontier = Frontier(grid)
+    wants = frontier.wants
+    dx, dy = axis
+    for tile in tiles:
+        for pip in ((tile.a,) if tile.is_double else (tile.a, tile.b)):
+            other = tile.other(pip)
+            for cell in frontier.cells[pip]:
+                x, y = cell
+                for mate in ((x + dx, y + dy), (x - dx, y - dy)):
+                    if mate in pips:
+                        continue
+                    # A placement whose both halves match is met from both cells: keep one.
+                    if mate < cell and wants.get(mate, 0) >> other & 1:
+                        continue
+                    yield Place.of(pip, other, cell, mate)
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A finished hand: its tableau, the tiles in the order placed with the side credited,
+    and the tiles left in each seat's hand (BW-6.3)."""
+
+    number: int
+    grid: Grid
+    order: tuple[tuple[Tile, int], ...]
+    unplayed: tuple[tuple[Tile, ...], ...]
+
+
+class State:
+    """One match position. `grid` and `order` change in place, so `copy()` copies them;
+    every other field is an immutable value replaced on change."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        new.__dict__ = self.__dict__.copy()
+        new.grid = self.grid.copy()
+        new.order = self.order.copy()
+        return new
+
+
+@dataclass(frozen=True)
+class BroadwayOptions(Options):
+    hands: int = option(7, "hands before the winner is decided (sudden death follows a tie)",
+                        choices=tuple(range(1, 8)))
+    exposed_orientation: str = option(
+        "placer", "an exposed tile lies horizontally for the opponents placing it, or for its owner",
+        choices=("placer", "owner"))
+
+
+@register
+class Broadway(Game):
+    name = "broadway"
+    title = "Broadway"
+    Options = BroadwayOptions
+    min_players = max_players = default_players = 4
+
+    # -- the deal: the only place tiles enter play -------------------------------------------
+
+    def deal(self, number: int) -> tuple[tuple[Tile, ...], ...]:
+        """The four hands of hand `number`, seven tiles each (BW-2.2)."""
+        tiles = list(self.dset.tiles)
+        self.rng(f"deal {number}").shuffle(tiles)
+        return tuple(tuple(sorted(tiles[seat * HAND_SIZE:(seat + 1) * HAND_SIZE])) for seat in range(4))
+
+    def double_of(self, number: int) -> Tile:
+        """Hand k opens on double 6-k; sudden death starts again at double-six (BW-2.1, BW-8.2)."""
+        k = number if number < self.options.hands else number - self.options.hands
+        top = self.dset.top
+        return Tile(top - k % (top + 1), top - k % (top + 1))
+
+    def _initial_state(self) -> State:
+        state = State(scores=(0, 0), past=(), winner=None)
+        self._start_hand(state, 0)
+        return state
+
+    def _start_hand(self, state: State, number: int) -> None:
+        hands = self.deal(number)
+        double = self.double_of(number)
+        state.number = number
+        state.hands = hands
+        state.turn = next(seat for seat in range(4) if double in hands[seat])
+        state.exposed = None
+        state.shown = frozenset()  # exposed tiles that fit nowhere and went back face up (BW-7.3)
+        state.grid = Grid()
+        state.frontier = None  # a cache, see seat_moves
+        state.order = []
+        state.barred = (frozenset(),) * 4  # observed mode: tiles each seat's passes rule out (BW-10.3)
+        state.revealed = frozenset()  # observed mode: seats whose tiles left were shown (BW-10.5)
+        state.awaiting = "lead" if self.observed else None  # BW-10.1
+
+    # -- queries -----------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        s = self.state
+        if s.winner is not None:
+            return None
+        if s.exposed is not None:
+            return (s.exposed[0] + 1) % 4  # the owner's left-hand opponent speaks for the pair
+        return s.turn
+
+    def is_over(self) -> bool:
+        return self.state.winner is not None
+
+    def winners(self) -> list[int]:
+        return [] if self.state.winner is None else [self.state.winner]
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2
+
+    def side_names(self) -> list[str]:
+        return ["North-South", "East-West"]
+
+    def heuristic(self, side: int) -> float:
+        return self.state.scores[side] - self.state.scores[1 - side]
+
+    def hands_played(self) -> int:
+        return len(self.state.past)
+
+    @property
+    def in_sudden_death(self) -> bool:
+        return self.state.number >= self.options.hands
+
+    def exposed_axis(self, owner: int) -> Cell:
+        placer = owner if self.options.exposed_orientation == "owner" else owner + 1
+        return axis_of(placer)
+
+    def lead_move(self) -> Place:
+        double = self.double_of(self.state.number)
+        dx, dy = axis_of(self.state.turn)
+        return Place.of(double.a, double.a, CENTRE, (CENTRE[0] + dx, CENTRE[1] + dy))
+
+    def _frontier(self) -> Frontier:
+        s = self.state
+        if s.frontier is None:  # once per position: the hand-end check and the moves share it
+            s.frontier = Frontier(s.grid)
+        return s.frontier
+
+    def seat_moves(self, seat: int) -> Iterator[Place]:
+        s = self.state
+        return placements(s.grid, self._holdable(seat), axis_of(seat), self._frontier())
+
+    # -- observed mode: the guessed hands, kept consistent with what the table showed ----------
+
+    def _unseen(self) -> list[Tile]:
+        """Tiles in hands and not face up: in observed mode the hands are a guess at them."""
+        s = self.state
+        return sorted(t for seat, hand in enumerate(s.hands) if seat not in s.revealed
+                      for t in hand if t not in s.shown)
+
+    def _holdable(self, seat: int) -> Iterable[Tile]:
+        """The tiles `seat` may play: its hand, or in observed mode its face-up tiles and every
+        unseen tile that a consistent deal can put in its hand (BW-10.2, BW-10.3), lazily."""
+        s = self.state
+        if not self.observed:
+            return s.hands[seat]
+        own = tuple(t for t in s.hands[seat] if t in s.shown)
+        if len(own) == len(s.hands[seat]):
+            return own
+        if not any(s.barred):  # nothing rules a tile out yet: no need to search
+            return own + tuple(self._unseen())
+        return chain(own, (t for t in self._unseen() if self._why_not_hold(seat, t) is None))
+
+    def _arrange(self, fits) -> tuple | None:
+        """The guessed hands rearranged so every hidden tile lies where `fits` and the passes allow;
+        face-up and shown tiles stay with their owners."""
+        s = self.state
+        return rearrange(s.hands, lambda t, seat: t in s.hands[seat] if t in s.shown or seat in s.revealed
+                         else t not in s.barred[seat] and fits(t, seat))
+
+    def _holding(self, seat: int, tile: Tile) -> tuple | None:
+        return self._arrange(lambda t, at: t is not tile or at == seat)
+
+    def _why_not_hold(self, seat: int, tile: Tile) -> IllegalMove | None:
+        s = self.state
+        who = SEATS[seat]
+        if tile in s.shown:
+            if tile in s.hands[seat]:
+                return None
+            return IllegalMove(f"{tile} lies face up in another hand, not {who}'s", "BW-10.2", tile)
+        if tile not in self._unseen():
+            return IllegalMove(f"{tile} is already on the table, so {who} cannot hold it", "BW-10.2", tile)
+        if tile in s.barred[seat]:
+            return IllegalMove(f"{who} passed when {tile} could have been placed, so cannot hold it", "BW-10.3", tile)
+        if self._holding(seat, tile) is None:
+            return IllegalMove(f"if {who} held {tile}, the other hands could not agree with their passes",
+                               "BW-10.3", tile)
+        return None
+
+    def _fitting(self, seat: int) -> frozenset:
+        """Unseen tiles that `seat` could place now."""
+        s = self.state
+        return frozenset(p.tile for p in placements(s.grid, self._unseen(), axis_of(seat), self._frontier()))
+
+    def _why_not_pass(self) -> IllegalMove | None:
+        """BW-10.3: a pass is the player's word, refused only when no deal agrees with it."""
+        s = self.state
+        who = SEATS[s.turn]
+        face_up = next(placements(s.grid, [t for t in s.hands[s.turn] if t in s.shown], axis_of(s.turn),
+                                  self._frontier()), None)
+        if face_up is not None:
+            return IllegalMove(f"{who} can play the face-up {face_up.tile} ({face_up}), so may not pass",
+                               "BW-6.1", face_up.tile)
+        if self._pass_arrangement() is None:
+            return IllegalMove(f"every unseen tile {who} could hold fits the tableau, so {who} cannot be unable "
+                               "to play", "BW-10.3")
+        return None
+
+    def _pass_arrangement(self) -> tuple | None:
+        fitting = self._fitting(self.state.turn)
+        return self._arrange(lambda t, seat: seat != self.state.turn or t not in fitting)
+
+    def _guessed_reveals(self) -> Iterator[Move]:
+        s = self.state
+        if s.awaiting == "lead":
+            double = self.double_of(s.number)
+            holder = next(seat for seat in range(4) if double in s.hands[seat])
+            yield from (Reveal("lead", (), SEATS[(holder + k) % 4][0]) for k in range(4))
+            return
+        for seat in range(4):
+            if s.hands[seat] and seat not in s.revealed:
+                yield Reveal("show", tuple(sorted(s.hands[seat])), SEATS[seat][0])
+
+    def _why_not_reveal(self, move: Move) -> IllegalMove | None:
+        """Why `move` is not the reveal the table owes now (or a reveal when none is owed)."""
+        s = self.state
+        if getattr(move, "word", None) != s.awaiting:
+            wanted = {None: "a play or pass", "lead": "who leads (lead N, E, S or W)",
+                      "show": "the tiles left in each hand (show N ...)"}[s.awaiting]
+            return IllegalMove(f"{move} is not expected now: the table owes {wanted}", "BW-10.1")
+        seat = parse_seat(move.seat)
+        if move.word == "lead":
+            return self._why_not_hold(seat, self.double_of(s.number))
+        who = SEATS[seat]
+        if seat in s.revealed or not s.hands[seat]:
+            return IllegalMove(f"{who} has no hidden tiles left to show", "BW-10.5")
+        if len(move.tiles) != len(s.hands[seat]) or len(set(move.tiles)) != len(move.tiles):
+            return IllegalMove(f"{who} holds {len(s.hands[seat])} tiles; show each of them once, "
+                               f"not {len(move.tiles)}", "BW-10.5")
+        for tile in move.tiles:
+            error = self._why_not_hold(seat, tile)
+            if error is not None:
+                return error
+        if self._show_arrangement(seat, move.tiles) is None:
+            return IllegalMove(f"if {who} held {fmt(move.tiles)}, the other hands could not agree with their passes",
+                               "BW-10.3", move.tiles[0])
+        return None
+
+    def _show_arrangement(self, seat: int, tiles) -> tuple | None:
+        shown = frozenset(tiles)
+        return self._arrange(lambda t, at: (t in shown) == (at == seat))
+
+    def _reveal(self, s: State, move: Reveal) -> None:
+        seat = parse_seat(move.seat)
+        s.awaiting = None
+        if move.word == "lead":
+            s.hands = self._holding(seat, self.double_of(s.number))
+            s.turn = seat
+            return
+        s.hands = self._show_arrangement(seat, move.tiles)
+        s.hands = tuple(tuple(sorted(move.tiles)) if i == seat else h for i, h in enumerate(s.hands))
+        s.revealed = s.revealed | {seat}
+        self._end_hand(s)
+
+    def _placements_now(self) -> Iterator[Place]:
+        """The legal placements for whoever is to move: the lead, an exposed tile, or a turn."""
+        s = self.state
+        if not s.grid.pips:
+            return iter((self.lead_move(),))
+        if s.exposed is not None:
+            owner, tile = s.exposed
+            return placements(s.grid, (tile,), self.exposed_axis(owner), self._frontier())
+        return self.seat_moves(s.turn)
+
+    def _moves(self) -> Iterator[Move]:
+        s = self.state
+        if s.awaiting is not None:
+            yield from self._guessed_reveals()
+            return
+        found = self._placements_now()
+        first = next(found, None)
+        if self.observed and s.grid.pips and s.exposed is None:
+            if self._why_not_pass() is None:
+                yield PASS  # BW-10.3
+        elif first is None:
+            yield PASS  # BW-6.1, BW-7.3
+            return
+        if first is not None:
+            yield first
+            yield from found
+
+    # -- legality ----------------------------------------------------------------------------
+
+    def _why_illegal(self, move: Move) -> IllegalMove | None:
+        s = self.state
+        if isinstance(move, Reveal) or s.awaiting is not None:
+            return self._why_not_reveal(move)
+        if isinstance(move, Expose):
+            return self._why_not_expose(move)
+        if isinstance(move, Place):
+            return self._why_not_place(move)
+        if not isinstance(move, Pass):
+            return IllegalMove(f"{move} is not a Broadway move")
+        if self.observed and s.grid.pips and s.exposed is None:
+            return self._why_not_pass()
+        fit = next(self._placements_now(), None)
+        if fit is None:
+            return None
+        if not s.grid.pips:
+            return IllegalMove(f"{SEATS[s.turn]} must lead {fit.tile} ({fit})", "BW-2.3", fit.tile)
+        if s.exposed is not None:
+            return IllegalMove(f"the exposed {fit.tile} fits ({fit}), so it must be placed", "BW-7.3", fit.tile)
+        return IllegalMove(f"{SEATS[s.turn]} can play ({fit}), so may not pass", "BW-6.1", fit.tile)
+
+    def _why_not_expose(self, move: Expose) -> IllegalMove | None:
+        s = self.state
+        who = SEATS[move.seat]
+        if s.exposed is not None:
+            owner, tile = s.exposed
+            return IllegalMove(f"{SEATS[owner]}'s exposed {tile} must be placed first", "BW-7.5", move.tile)
+        if not s.grid.pips:
+            return IllegalMove(f"no exposure before the lead; {who}'s {move.tile} stays in hand", "BW-7.5",
+                               move.tile)
+        if move.tile in s.shown and move.tile in s.hands[move.seat]:
+            return IllegalMove(f"{who}'s {move.tile} is already face up", "BW-7.3", move.tile)
+        if self.observed:
+            return self._why_not_hold(move.seat, move.tile)
+        if move.tile not in s.hands[move.seat]:
+            return IllegalMove(f"{who} does not hold {move.tile}", "BW-7.1", move.tile)
+        return None
+
+    def _why_not_place(self, move: Place) -> IllegalMove | None:
+        s = self.state
+        tile = move.tile
+        if s.exposed is not None:
+            owner, exposed = s.exposed
+            placer = SEATS[(owner + 1) % 4]
+            if tile is not exposed:
+                return IllegalMove(f"{placer} must first place {SEATS[owner]}'s exposed {exposed}, not {tile}",
+                                   "BW-7.1", tile)
+            axis = self.exposed_axis(owner)
+            who = f"the exposed {tile}"
+        else:
+            if self.observed:
+                error = self._why_not_hold(s.turn, tile)
+                if error is not None:
+                    return error
+            elif tile not in s.hands[s.turn]:
+                return IllegalMove(f"{SEATS[s.turn]} does not hold {tile}", "BW-2.2", tile)
+            axis = axis_of(s.turn)
+            who = SEATS[s.turn]
+        if not s.grid.pips:
+            lead = self.lead_move()
+            if move != lead:
+                return IllegalMove(f"the hand opens with {lead.tile} at the centre: {lead}", "BW-2.3", tile)
+            return None
+        (x1, y1), (x2, y2) = move.cells
+        step = (x2 - x1, y2 - y1)
+        if abs(step[0]) + abs(step[1]) != 1:
+            return IllegalMove(f"{move}: the two halves of {tile} must lie on adjacent cells", "BW-3.1", tile)
+        if (abs(step[0]), abs(step[1])) != axis:
+            placed = "is placed" if s.exposed is not None else "places tiles"
+            return IllegalMove(f"{who} {placed} {axis_name(axis)}; {move} lies {axis_name(step)}",
+                               "BW-3.2", tile)
+        for cell in move.cells:
+            if cell in s.grid:
+                covering = Tile(s.grid.pips[cell], s.grid.pips[s.grid.mate[cell]])
+                return IllegalMove(f"{move}: cell {fmt_cell(cell)} is covered by {covering}", "BW-3.1", tile)
+        if match_count(s.grid, move) == 0:
+            return IllegalMove(f"{move} touches no matching segment", "BW-4.1", tile)
+        return None
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def _apply(self, move: Move) -> None:
+        s = self.state
+        if isinstance(move, Reveal):
+            self._reveal(s, move)
+            return
+        if self.observed and isinstance(move, Expose):
+            s.hands = self._holding(move.seat, move.tile)
+        elif self.observed and isinstance(move, Place) and s.exposed is None:
+            s.hands = self._holding(s.turn, move.tile)
+        elif self.observed and isinstance(move, Pass) and s.exposed is None:
+            s.hands = self._pass_arrangement()
+            s.barred = tuple(b | self._fitting(s.turn) if seat == s.turn else b for seat, b in enumerate(s.barred))
+        if isinstance(move, Expose):
+            s.exposed = (move.seat, move.tile)
+            return
+        if isinstance(move, Place):
+            if s.exposed is not None:
+                owner = s.exposed[0]
+                side = 1 - owner % 2  # BW-7.1: the opponents claim the points
+                s.exposed = None
+            else:
+                owner = s.turn
+                side = owner % 2
+                s.turn = (s.turn + 1) % 4
+            tile = move.tile
+            s.hands = tuple(tuple(t for t in hand if t is not tile) if seat == owner else hand
+                            for seat, hand in enumerate(s.hands))
+            points = POINTS[match_count(s.grid, move)]
+            s.grid.place(*move.cells, move.pips)
+            s.frontier = None
+            s.order.append((tile, side))
+            if points:
+                self._add(s, (points, 0) if side == 0 else (0, points))
+                if s.winner is not None:
+                    return
+        elif s.exposed is not None:  # the exposed tile fits nowhere: back to its owner, face up
+            s.shown = s.shown | {s.exposed[1]}
+            s.exposed = None
+        else:
+            s.turn = (s.turn + 1) % 4
+        self._settle(s)
+
+    def _add(self, s: State, points: tuple[int, int]) -> None:
+        ns, ew = s.scores[0] + points[0], s.scores[1] + points[1]
+        s.scores = (ns, ew)
+        if self.in_sudden_death and abs(ns - ew) >= 2:
+            s.winner = 0 if ns > ew else 1  # BW-8.2: at once, even mid-hand
+
+    def _settle(self, s: State) -> None:
+        """Skip seats with no tiles; end the hand when all tiles are down or nobody can play."""
+        if not any(s.hands):
+            self._end_hand(s)
+            return
+        while not s.hands[s.turn]:
+            s.turn = (s.turn + 1) % 4
+        for k in range(4):
+            seat = (s.turn + k) % 4
+            if s.hands[seat] and next(self.seat_moves(seat), None) is not None:
+                return
+        self._end_hand(s)
+
+    def _end_hand(self, s: State) -> None:
+        if self.observed and any(hand and seat not in s.revealed for seat, hand in enumerate(s.hands)):
+            s.awaiting = "show"  # BW-10.5
+            return
+        s.past = s.past + (HandRecord(s.number, s.grid, tuple(s.order), s.hands),)
+        left = [len(hand) for hand in s.hands]
+        self._add(s, (-left[0] - left[2], -left[1] - left[3]))  # BW-6.3
+        if s.winner is not None:
+            return
+        ns, ew = s.scores
+        if s.number == self.options.hands - 1 and ns != ew:
+            s.winner = 0 if ns > ew else 1  # BW-8.1
+            return
+        self._start_hand(s, s.number + 1)
+
+    # -- notation and display ----------------------------------------------------------------
+
+    def parse_move(self, text: str) -> Move:
+        words = text.split()
+        if [w.lower() for w in words] == ["pass"]:
+            return PASS
+        reveal = parse_reveal(text, self.dset, {"lead": True, "show": True})
+        if reveal is not None:
+            return Reveal(reveal.word, reveal.tiles, SEATS[parse_seat(reveal.seat)][0])
+        if words and words[0].lower() == "expose":
+            if len(words) != 3:
+                raise InvalidNotation(f"{text!r}: write an exposure as `expose W 5-2` (seat, tile)")
+            return Expose(parse_seat(words[1]), self.dset.parse(words[2]))
+        m = _PLACE.match(text.strip())
+        if not m:
+            raise InvalidNotation(
+                f"{text!r} is not a Broadway move; write `6-3@(1,0)-(2,0)`, `6-3@(1,0)e`, `pass` or `expose W 5-2`")
+        a, b, x, y = (int(g) for g in m.group(1, 2, 3, 4))
+        self.dset.parse(f"{a}-{b}")
+        if m.group(7):
+            dx, dy = _DIRECTIONS[m.group(7).lower()]
+            second = (x + dx, y + dy)
+        else:
+            second = (int(m.group(5)), int(m.group(6)))
+        return Place.of(a, b, (x, y), second)
+
+    def __str__(self) -> str:
+        s = self.state
+        double = self.double_of(s.number)
+        phase = (f"sudden-death hand {s.number - self.options.hands + 1}" if self.in_sudden_death
+                 else f"hand {s.number + 1} of {self.options.hands}")
+        lines = [f"Broadway, {phase}, on {double}", s.grid.diagram(), ""]
+        for seat, hand in enumerate(s.hands):
+            if self.observed and seat not in s.revealed:
+                hand = tuple(t for t in hand if t in s.shown) + (len(hand) - len(s.shown & set(hand))) * ("?",)
+            lines.append(f"{SEATS[seat]:<6} {' '.join(map(str, hand)) or '-'}")
+        names = self.side_names()
+        lines.append("Score: " + ", ".join(f"{names[side]} {s.scores[side]}" for side in (0, 1)))
+        if s.winner is not None:
+            lines.append(f"{names[s.winner]} win")
+        elif s.exposed is not None:
+            owner, tile = s.exposed
+            lines.append(f"{SEATS[(owner + 1) % 4]} places {SEATS[owner]}'s exposed {tile}")
+        else:
+            lines.append(f"{SEATS[s.turn]} to play")
+        return "\n".join(lines)

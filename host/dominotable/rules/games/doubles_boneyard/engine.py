@@ -1,0 +1,473 @@
+"""Doubles in the Boneyard: a three-player line game without doubles, match to 200.
+
+Rule numbers (DB-x.y) refer to seeds/doubles-in-the-boneyard.md.
+
+Observed mode (DB-7): the doubles drawn are named (`lots`), any unseen tile may be played
+and is swapped into the player's guessed hand, a pass bars the tiles that fit from the
+passer's hand, and a finished game waits for each hand to be shown (`show P2 3-5 1-2`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from dominotable.rules.errors import IllegalMove, InvalidNotation
+from dominotable.rules.game import Game, Move
+from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
+from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, split_end
+from dominotable.rules.options import Options, option
+from dominotable.rules.registry import register
+from dominotable.rules.tiles import Tile, fmt
+
+SEATS = 3
+
+
+@dataclass(frozen=True)
+class Play(Move):
+    tile: Tile
+    end: int | None = None  # None: the first tile, or the short form when one end fits
+
+    def __str__(self) -> str:
+        if self.end == LEFT:
+            return f"<{self.tile}"
+        if self.end == RIGHT:
+            return f"{self.tile}>"
+        return str(self.tile)
+
+
+@dataclass(frozen=True)
+class Pass(Move):
+    def __str__(self) -> str:
+        return "pass"
+
+
+class GameResult(NamedTuple):
+    game: int
+    how: str  # "out" or "blocked"
+    deltas: tuple[int, ...]  # match score change per seat
+    next_leader: int
+    draws: tuple[tuple[int, Tile], ...]  # (seat, double) drawn to pick the next leader, if any
+
+
+@dataclass(frozen=True)
+class DoublesBoneyardOptions(Options):
+    target: int = option(200, "match score that wins (DB-5.1)", choices=(50, 100, 200, 300))
+
+
+class DBState:
+    """Immutable parts only, so copy() copies references."""
+
+    __slots__ = ("hands", "line", "turn", "game_no", "scores", "results", "lead_draw", "winner",
+                 "awaiting", "ending", "barred", "shown")
+
+    def copy(self) -> DBState:
+        other = DBState.__new__(DBState)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+
+def fits(tile: Tile, line: Line | None) -> bool:
+    return line is None or tile.has(line.ends[LEFT]) or tile.has(line.ends[RIGHT])
+
+
+def pips(hand) -> int:
+    return sum(t.pips for t in hand)
+
+
+def highest(draws: tuple[tuple[int, Tile], ...]) -> int:
+    """The seat that drew the highest double."""
+    return max(draws, key=lambda draw: draw[1].a)[0]
+
+
+def draws_text(draws, names) -> str:
+    return ", ".join(f"{names[seat]} {double}" for seat, double in draws)
+
+
+@register
+class DoublesInTheBoneyard(Game):
+    name = "doubles-in-the-boneyard"
+    title = "Doubles in the Boneyard"
+    Options = DoublesBoneyardOptions
+    min_players = max_players = default_players = SEATS
+
+    # -- setup: the only places tiles are dealt or doubles drawn ----------------------------
+
+    def _initial_state(self) -> DBState:
+        s = DBState()
+        s.line = None
+        s.scores = (0,) * SEATS
+        s.results = ()
+        s.winner = None
+        s.awaiting = "lots" if self.observed else None  # rule DB-7.1
+        s.lead_draw = self._draw_doubles("first", range(SEATS))  # rule DB-2.1
+        self._deal(s, 1, leader=highest(s.lead_draw))
+        return s
+
+    def _draw_doubles(self, label: str, seats) -> tuple[tuple[int, Tile], ...]:
+        doubles = list(self.dset.doubles)
+        self.rng(f"doubles:{label}").shuffle(doubles)
+        return tuple(zip(seats, doubles))
+
+    def _deal(self, s: DBState, game_no: int, leader: int) -> None:
+        tiles = [t for t in self.dset if not t.is_double]
+        self.rng(f"deal:{game_no}").shuffle(tiles)
+        size = len(tiles) // SEATS
+        s.hands = tuple(tuple(sorted(tiles[i * size:(i + 1) * size])) for i in range(SEATS))
+        s.game_no = game_no
+        s.line = None
+        s.turn = leader
+        s.ending = None
+        s.barred = (frozenset(),) * SEATS  # tiles each seat's passes rule out (DB-7.3)
+        s.shown = frozenset()
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def parse_move(self, text: str) -> Move:
+        if text.strip().lower() == "pass":
+            return Pass()
+        reveal = parse_reveal(text, self.dset, {"lots": False, "show": True})
+        if reveal is not None:
+            return reveal
+        core, end = split_end(text)
+        try:
+            tile = self.dset.parse(core)
+        except InvalidNotation as exc:
+            raise InvalidNotation(f"{exc}; moves are a tile like 3-5, <3-5 (left end), 3-5> (right end) or pass") from None
+        return Play(tile, end)
+
+    def _moves(self) -> Iterator[Move]:
+        s = self.state
+        if s.awaiting is not None:
+            yield from self._guessed_reveals()
+            return
+        any_play = False
+        for tile in self._playable():
+            if s.line is None:
+                any_play = True
+                yield Play(tile)
+                continue
+            for end in (LEFT, RIGHT):
+                if tile.has(s.line.ends[end]):
+                    any_play = True
+                    yield Play(tile, end)
+        if not any_play if not self.observed else self._pass_arrangement() is not None:
+            yield Pass()
+
+    # -- observed mode: the guess, kept consistent with every play, pass and show ---------------
+
+    def _unseen(self) -> list[Tile]:
+        """Tiles in no shown hand: in observed mode the hands are only a guess at them."""
+        s = self.state
+        return sorted(t for i, h in enumerate(s.hands) if i not in s.shown for t in h)
+
+    def _playable(self) -> list[Tile]:
+        """The tiles the current seat might play: its hand, or in observed mode any unseen tile
+        its passes do not rule out and that leaves a consistent deal (DB-7.2, DB-7.3)."""
+        s = self.state
+        if not self.observed:
+            return list(s.hands[s.turn])
+        if not any(s.barred):  # nothing rules a tile out yet: no need to search
+            return self._unseen()
+        return [t for t in self._unseen() if t not in s.barred[s.turn] and self._holding(s.turn, t) is not None]
+
+    def _arrange(self, fits) -> tuple | None:
+        """The guessed hands rearranged so every unseen tile lies where `fits` and the passes allow."""
+        s = self.state
+        return rearrange(s.hands, lambda t, seat: t in s.hands[seat] if seat in s.shown
+                         else t not in s.barred[seat] and fits(t, seat))
+
+    def _holding(self, seat: int, tile: Tile) -> tuple | None:
+        return self._arrange(lambda t, at: t is not tile or at == seat)
+
+    def _fitting(self) -> frozenset:
+        s = self.state
+        return frozenset(t for t in self._unseen() if fits(t, s.line))
+
+    def _pass_arrangement(self) -> tuple | None:
+        s = self.state
+        fitting = self._fitting()
+        return self._arrange(lambda t, seat: seat != s.turn or t not in fitting)
+
+    def lots_seats(self) -> list[int]:
+        """The seats that draw doubles now: all three before the first game, the two tied
+        players after a tied blocked game (DB-5)."""
+        return list(range(SEATS)) if self.state.ending is None else self._outcome()[1]
+
+    def _guessed_reveals(self) -> Iterator[Move]:
+        s = self.state
+        names = self.side_names()
+        if s.awaiting == "lots":
+            doubles = self._draw_doubles(f"tie:{s.game_no}", self.lots_seats()) if s.ending else s.lead_draw
+            yield Reveal("lots", tuple(d for _, d in doubles))
+            return
+        for seat in range(SEATS):
+            if s.hands[seat] and seat not in s.shown:
+                yield Reveal("show", tuple(sorted(s.hands[seat])), names[seat])
+
+    def _why_not_reveal(self, move: Move) -> IllegalMove | None:
+        """Why `move` is not the reveal the table owes now (or a reveal when none is owed)."""
+        s = self.state
+        if getattr(move, "word", None) != s.awaiting:
+            wanted = {None: "a play or pass", "lots": "the doubles drawn (lots)",
+                      "show": "the tiles left in each hand (show P1 ...)"}[s.awaiting]
+            return IllegalMove(f"{move} is not expected now: the table owes {wanted}", rule="DB-7.1")
+        doubles = [t for t in move.tiles if t.is_double]
+        if move.word == "lots":
+            seats = self.lots_seats()
+            if len(move.tiles) != len(seats) or len(doubles) != len(seats) or len(set(doubles)) != len(seats):
+                names = ", ".join(self.side_names()[i] for i in seats)
+                return IllegalMove(f"{move}: name {len(seats)} different doubles, drawn by {names} in that order",
+                                   rule="DB-7.1")
+            return None
+        names = self.side_names()
+        if move.seat not in names:
+            return IllegalMove(f"{move}: {move.seat} is not a seat; seats are {', '.join(names)}", rule="DB-7.4")
+        seat = names.index(move.seat)
+        if seat in s.shown or not s.hands[seat]:
+            return IllegalMove(f"{move.seat} has no hidden tiles left to show", rule="DB-7.4")
+        if doubles:
+            return IllegalMove(f"{doubles[0]} is a double; doubles stay in the boneyard", rule="DB-1.1",
+                               tile=doubles[0])
+        if len(move.tiles) != len(s.hands[seat]) or len(set(move.tiles)) != len(move.tiles):
+            return IllegalMove(f"{move.seat} holds {len(s.hands[seat])} tiles; show each of them once, "
+                               f"not {len(move.tiles)}", rule="DB-7.4")
+        unseen = set(self._unseen())
+        for tile in move.tiles:
+            if tile not in unseen:
+                where = "on the line" if s.line and tile in s.line.tiles() else "shown in another hand"
+                return IllegalMove(f"{tile} is {where}, so {move.seat} cannot hold it", rule="DB-7.4", tile=tile)
+            if tile in s.barred[seat]:
+                return IllegalMove(f"{move.seat} passed when {tile} would have fitted, so cannot hold it",
+                                   rule="DB-7.3", tile=tile)
+        if self._show_arrangement(seat, move.tiles) is None:
+            return IllegalMove(f"if {move.seat} held {fmt(move.tiles)}, the other hands could not agree with "
+                               "their passes", rule="DB-7.3", tile=move.tiles[0])
+        return None
+
+    def _show_arrangement(self, seat: int, tiles) -> tuple | None:
+        shown = frozenset(tiles)
+        return self._arrange(lambda t, at: (t in shown) == (at == seat))
+
+    def _resolve_end(self, move: Play) -> int | IllegalMove:
+        """The end `move` goes on, or why it cannot go anywhere."""
+        line, tile = self.state.line, move.tile
+        left, right = line.ends
+        if move.end is not None:
+            if tile.has(line.ends[move.end]):
+                return move.end
+            return IllegalMove(f"{tile} does not match the {END_NAMES[move.end]} end ({line.ends[move.end]})",
+                               rule="DB-3.3", tile=tile)
+        ends = [end for end in (LEFT, RIGHT) if tile.has(line.ends[end])]
+        if not ends:
+            return IllegalMove(f"{tile} does not match either end ({left} and {right})", rule="DB-3.3", tile=tile)
+        if len(ends) == 2 and left != right:
+            return IllegalMove(f"{tile} fits both ends ({left} and {right}); write <{tile} or {tile}>",
+                               rule="DB-3.4", tile=tile)
+        return ends[0]
+
+    def _why_illegal(self, move: Move) -> IllegalMove | None:
+        s = self.state
+        if isinstance(move, Reveal) or s.awaiting is not None:
+            return self._why_not_reveal(move)
+        seat = s.turn
+        who = self.side_names()[seat]
+        if isinstance(move, Pass):
+            if self.observed:
+                return self._why_not_pass(who)
+            playable = [t for t in s.hands[seat] if fits(t, s.line)]
+            if playable:
+                return IllegalMove(f"{who} can play {playable[0]}; pass only when no tile fits",
+                                   rule="DB-3.5", tile=playable[0])
+            return None
+        tile = move.tile
+        if tile.is_double:
+            return IllegalMove(f"{tile} is a double; doubles stay in the boneyard all match", rule="DB-1.1", tile=tile)
+        if self.observed:
+            if tile not in self._unseen():
+                return IllegalMove(f"{tile} is already on the line", rule="DB-7.2", tile=tile)
+            if tile in s.barred[seat]:
+                return IllegalMove(f"{who} passed when {tile} would have fitted, so cannot hold it",
+                                   rule="DB-7.3", tile=tile)
+            if self._holding(seat, tile) is None:
+                return IllegalMove(f"if {who} held {tile}, the other hands could not agree with their passes",
+                                   rule="DB-7.3", tile=tile)
+        elif tile not in s.hands[seat]:
+            return IllegalMove(f"{tile} is not in {who}'s hand", rule="DB-3.1", tile=tile)
+        if s.line is None:
+            if move.end is not None:
+                return IllegalMove(f"the first tile of a game goes on no end; write {tile}", rule="DB-3.2", tile=tile)
+            return None
+        end = self._resolve_end(move)
+        return end if isinstance(end, IllegalMove) else None
+
+    def _why_not_pass(self, who: str) -> IllegalMove | None:
+        """DB-7.3: a pass is the player's word, refused only if no deal agrees with it."""
+        if self._pass_arrangement() is not None:
+            return None
+        s = self.state
+        if s.line is None:
+            return IllegalMove(f"{who} leads, and any tile opens the line, so {who} cannot be unable to play",
+                               rule="DB-7.3")
+        ends = " nor ".join(map(str, s.line.ends))
+        fitting = self._fitting()
+        others = [t for t in self._unseen() if t not in fitting and t not in s.barred[s.turn]]
+        if not others:
+            return IllegalMove(f"every unseen tile fits {ends.replace('nor', 'or')}, so {who} cannot be unable "
+                               "to play", rule="DB-7.3")
+        if len(others) < len(s.hands[s.turn]):
+            return IllegalMove(f"{who} holds {len(s.hands[s.turn])} tiles and only {len(others)} unseen tiles fit "
+                               f"neither {ends}, so {who} cannot be unable to play", rule="DB-7.3")
+        return IllegalMove(f"the earlier passes leave a tile that fits {ends.replace('nor', 'or')} only for {who}, "
+                           f"so {who} cannot be unable to play", rule="DB-7.3")
+
+    def _apply(self, move: Move) -> None:
+        s = self.state
+        seat = s.turn
+        if isinstance(move, Reveal):
+            self._reveal(move)
+            return
+        if isinstance(move, Pass) and self.observed:
+            s.hands = self._pass_arrangement()
+            s.barred = tuple(b | self._fitting() if i == seat else b for i, b in enumerate(s.barred))
+        if isinstance(move, Play):
+            tile = move.tile
+            if self.observed:
+                s.hands = self._holding(seat, tile)
+            s.hands = tuple(tuple(t for t in h if t is not tile) if i == seat else h for i, h in enumerate(s.hands))
+            if s.line is None:
+                s.line = Line.start(tile, tile.a, tile.b)  # rule DB-3.2
+            else:
+                end = self._resolve_end(move)
+                s.line = s.line.add(end, tile, tile.other(s.line.ends[end]))
+            if not s.hands[seat]:
+                self._end_game("out")
+                return
+            if not any(fits(t, s.line) for h in s.hands for t in h):
+                self._end_game("blocked")
+                return
+        s.turn = (seat + 1) % SEATS  # rule DB-1.2
+
+    def _reveal(self, move: Reveal) -> None:
+        s = self.state
+        s.awaiting = None
+        if move.word == "show":  # rule DB-7.4
+            seat = self.side_names().index(move.seat)
+            s.hands = self._show_arrangement(seat, move.tiles)
+            s.hands = tuple(move.tiles if i == seat else h for i, h in enumerate(s.hands))
+            s.shown = s.shown | {seat}
+            self._end_game(s.ending)
+        elif s.ending is None:  # rule DB-7.1: the first leader
+            s.lead_draw = tuple(zip(range(SEATS), move.tiles))
+            s.turn = highest(s.lead_draw)
+        else:
+            self._score(tuple(zip(self.lots_seats(), move.tiles)))
+
+    def _end_game(self, how: str) -> None:
+        s = self.state
+        s.ending = how
+        if self.observed and any(h and i not in s.shown for i, h in enumerate(s.hands)):
+            s.awaiting = "show"  # rule DB-7.4
+            return
+        self._score()
+
+    def _outcome(self) -> tuple[list[int], list[int]]:
+        """The change to each seat's score, and the seats in line to lead next: one, or those
+        tied for fewest pips, who draw doubles for it."""
+        s = self.state
+        totals = [pips(h) for h in s.hands]
+        deltas = [0] * SEATS
+        if s.ending == "out":  # rule DB-4.1
+            deltas[s.turn] = sum(totals)
+            return deltas, [s.turn]
+        low = min(totals)
+        lowest = [i for i in range(SEATS) if totals[i] == low]
+        if len(lowest) == 1:  # rule DB-4.3
+            deltas[lowest[0]] = sum(totals)
+        else:  # rules DB-4.4, DB-4.5
+            for i in range(SEATS):
+                if i not in lowest:
+                    deltas[i] = -totals[i]
+        return deltas, lowest
+
+    def _score(self, draws: tuple = ()) -> None:
+        s = self.state
+        deltas, leaders = self._outcome()
+        if len(leaders) > 1 and not draws:
+            if self.observed:
+                s.awaiting = "lots"  # rule DB-7.1
+                return
+            draws = self._draw_doubles(f"tie:{s.game_no}", leaders)
+        leader = highest(draws) if draws else leaders[0]
+        s.results = s.results + (GameResult(s.game_no, s.ending, tuple(deltas), leader, draws),)
+        s.scores = tuple(a + b for a, b in zip(s.scores, deltas))
+        reached = [i for i in range(SEATS) if s.scores[i] >= self.options.target]
+        if reached:  # rule DB-5.1; only one score rises per game (DB-5.2)
+            s.winner = reached[0]
+            s.turn = None
+        else:
+            self._deal(s, s.game_no + 1, leader)  # rule DB-5.3
+
+    # -- status -----------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return self.state.turn
+
+    def is_over(self) -> bool:
+        return self.state.winner is not None
+
+    def winners(self) -> list[int]:
+        return [] if self.state.winner is None else [self.state.winner]
+
+    def hands_played(self) -> int:
+        """Games finished so far in this match (benchmarks/playouts.py counts them)."""
+        return len(self.state.results)
+
+    def heuristic(self, side: int) -> float:
+        """Match score, less the pips still held: shedding heavy tiles is what wins a game."""
+        s = self.state
+        return s.scores[side] - pips(s.hands[side]) / 10
+
+    def brief(self) -> str:
+        """One line for the demo: the open ends and the tiles each player still holds."""
+        s = self.state
+        ends = "empty" if s.line is None else f"{s.line.ends[LEFT]}...{s.line.ends[RIGHT]}"
+        held = " ".join(f"{n}:{len(h)}" for n, h in zip(self.side_names(), s.hands))
+        return f"line {ends}  tiles {held}"
+
+    def __str__(self) -> str:
+        s = self.state
+        names = self.side_names()
+        score = "  ".join(f"{n} {v}" for n, v in zip(names, s.scores))
+        out = [f"{self.title}  game {s.game_no}  match to {self.options.target}: {score}"]
+        if s.line is None:
+            out.append("line  (empty)")
+        else:
+            out.append(f"line  {line_text(s.line)}    open ends {s.line.ends[LEFT]} | {s.line.ends[RIGHT]}")
+        for i, hand in enumerate(s.hands):
+            mark = ">" if i == s.turn else " "
+            if self.observed and i not in s.shown:
+                out.append(f"{mark} {names[i]}  {len(hand)} hidden")
+            else:
+                out.append(f"{mark} {names[i]}  {fmt(hand) or '(out)'}  [{pips(hand)} pips]")
+        if not s.results:
+            out.append(f"drew {draws_text(s.lead_draw, names)}: {names[highest(s.lead_draw)]} leads")
+        else:
+            r = s.results[-1]
+            change = ", ".join(f"{names[i]} {d:+d}" for i, d in enumerate(r.deltas) if d)
+            drew = f" drew {draws_text(r.draws, names)};" if r.draws else ""
+            out.append(f"game {r.game}: {r.how}; {change or 'no score'};{drew} {names[r.next_leader]} leads next")
+        if s.winner is not None:
+            out.append(f"match over: {names[s.winner]} wins with {s.scores[s.winner]}")
+        return "\n".join(out)
+
+
+def line_text(line: Line) -> str:
+    """The line with every tile turned so touching numbers meet: `5-3 3-1 1-4`."""
+    left = [f"{value}-{tile.other(value)}" for tile, value in reversed(line.sides[LEFT])]
+    first = f"{line.first.a}-{line.first.b}"
+    right = [f"{tile.other(value)}-{value}" for tile, value in line.sides[RIGHT]]
+    return " ".join(left + [first] + right)

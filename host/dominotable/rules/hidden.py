@@ -1,0 +1,95 @@
+"""The engine's guess at hidden tiles in observed mode, kept consistent with what was seen.
+
+At a real table the engine cannot see hands or the boneyard. It keeps the seeded deal as
+a guess: `pools` (a tuple of tuples: each hand, the boneyard) holding every unseen tile.
+What the players reveal becomes a rule of where a tile may lie: a tile played by P2 must
+have been in P2's hand; a pass says the passer holds no tile that fits; a tile shown face
+up belongs to its owner. `rearrange` moves tiles along shortest chains until every tile
+lies where `fits(tile, pool)` allows, keeping every pool's size and every unmoved tile's
+position (a boneyard keeps its draw order). It is exact (augmenting paths, as in bipartite
+matching): it returns None only when no deal at all agrees with the rules given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from dominotable.rules.errors import InvalidNotation
+from dominotable.rules.game import Move
+from dominotable.rules.tiles import DominoSet, Tile
+
+Pools = tuple[tuple[Tile, ...], ...]
+
+
+def rearrange(pools: Sequence[Sequence[Tile]], fits: Callable[[Tile, int], bool]) -> Pools | None:
+    """`pools` with misplaced tiles moved along augmenting paths (each tile that moves takes the
+    slot of the tile it displaces), or None if no arrangement fits."""
+    slots = [list(pool) for pool in pools]
+    homeless = []
+    for p, pool in enumerate(slots):
+        for k, tile in enumerate(pool):
+            if not fits(tile, p):
+                homeless.append(tile)
+                pool[k] = None
+    for tile in homeless:
+        if not _settle(slots, tile, fits):
+            return None
+    return tuple(tuple(pool) for pool in slots)
+
+
+def _settle(slots: list[list], tile: Tile, fits) -> bool:
+    """Put `tile` in a pool it fits, pushing tiles on pool to pool until one fills a hole."""
+    came_from: dict[int, tuple[int | None, Tile]] = {}  # pool -> (pool the tile came from, tile)
+    queue = []
+    for p in range(len(slots)):
+        if fits(tile, p):
+            came_from[p] = (None, tile)
+            queue.append(p)
+    for p in queue:  # breadth first: the queue grows while it is walked
+        if None in slots[p]:
+            _shift(slots, came_from, p, slots[p].index(None))
+            return True
+        for moved in slots[p]:
+            for q in range(len(slots)):
+                if q not in came_from and fits(moved, q):
+                    came_from[q] = (p, moved)
+                    queue.append(q)
+    return False
+
+
+def _shift(slots, came_from, pool: int, slot: int) -> None:
+    while True:
+        source, tile = came_from[pool]
+        slots[pool][slot] = tile
+        if source is None:
+            return
+        pool, slot = source, slots[source].index(tile)
+
+
+@dataclass(frozen=True)
+class Reveal(Move):
+    """Tiles the table shows the engine, led by a word: `lots 6-6 3-4` (the tiles drawn for
+    dealer or leader, in seat order), `row 1-6 0-6 0-0` (a starting row), `show P2 3-5 1-2`
+    (a seat's tiles left at the end of a hand), `lead S` (who leads)."""
+
+    word: str
+    tiles: tuple[Tile, ...] = ()
+    seat: str | None = None
+
+    def __str__(self) -> str:
+        return " ".join([self.word] + ([self.seat] if self.seat else []) + [str(t) for t in self.tiles])
+
+
+def parse_reveal(text: str, dset: DominoSet, words: dict[str, bool]) -> Reveal | None:
+    """A Reveal if `text` starts with one of `words` (word -> whether a seat follows it), else None."""
+    parts = text.split()
+    if not parts or parts[0].lower() not in words:
+        return None
+    word = parts[0].lower()
+    seat = None
+    if words[word]:
+        if len(parts) < 2:
+            raise InvalidNotation(f"{text.strip()!r}: name the seat after {word}, e.g. `{word} P2 3-5`")
+        seat = parts[1].upper()
+    return Reveal(word, tuple(dset.parse_many(parts[1 + (seat is not None):])), seat)

@@ -1,1 +1,0 @@
-"""The physical table: games read off the tray, the session that judges them, and the runtime."""

@@ -1,0 +1,1 @@
+"""Front ends: the OLED, the buttons, the menus they drive."""

@@ -1,0 +1,292 @@
+"""What the three buttons drive, as plain state machines (drawn by `screens.render`).
+
+Every model takes the button events "up", "down", "select" and "long-select" through
+`handle(event)`; once `done` is true its answer is in `value` (or `cancelled` is true:
+a long select backs out of a list, a number or a question). The models:
+
+- `ListMenu`: a list, up/down moves (wrapping), select chooses;
+- `NumberChoice`: up/down between bounds, select accepts;
+- `Confirm`: a yes/no question that starts on "No";
+- `NameEntry`: a letter wheel. Up/down turn it (A, B, ... 9, space, DEL, OK), select
+  adds the letter or does DEL/OK, a long select finishes;
+- `Setup`: from power-on, the game, its options and player count, then each seat's name;
+- `actions_menu` / `confirm_action`: the in-game menu (pass, take back, resign, new match).
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from dominotable.rules.errors import DominoError
+
+
+class Model:
+    title = ""
+    done = False
+    cancelled = False
+    value: Any = None
+
+    def handle(self, event: str) -> None:
+        raise NotImplementedError
+
+    def _finish(self, value: Any = None, cancelled: bool = False) -> None:
+        self.done, self.value, self.cancelled = True, value, cancelled
+
+
+class ListMenu(Model):
+    def __init__(self, title: str, items: list[str], values: list | None = None, selected: int = 0):
+        if not items:
+            raise ValueError("a menu needs at least one item")
+        self.title = title
+        self.items = list(items)
+        self.values = list(values) if values is not None else list(items)
+        self.selected = selected
+
+    def handle(self, event: str) -> None:
+        if event == "up":
+            self.selected = (self.selected - 1) % len(self.items)
+        elif event == "down":
+            self.selected = (self.selected + 1) % len(self.items)
+        elif event == "select":
+            self._finish(self.values[self.selected])
+        elif event == "long-select":
+            self._finish(cancelled=True)
+
+
+class NumberChoice(Model):
+    def __init__(self, title: str, low: int, high: int, value: int | None = None):
+        self.title, self.low, self.high = title, low, high
+        self.number = low if value is None else min(max(value, low), high)
+
+    def handle(self, event: str) -> None:
+        if event == "up":
+            self.number = min(self.number + 1, self.high)
+        elif event == "down":
+            self.number = max(self.number - 1, self.low)
+        elif event == "select":
+            self._finish(self.number)
+        elif event == "long-select":
+            self._finish(cancelled=True)
+
+
+class Confirm(Model):
+    def __init__(self, question: str, yes: bool = False):
+        self.title = question
+        self.yes = yes
+
+    def handle(self, event: str) -> None:
+        if event in ("up", "down"):
+            self.yes = not self.yes
+        elif event == "select":
+            self._finish(self.yes)
+        elif event == "long-select":
+            self._finish(False, cancelled=True)
+
+
+WHEEL = [*string.ascii_uppercase, *string.digits, " ", "DEL", "OK"]
+
+
+class NameEntry(Model):
+    def __init__(self, title: str, initial: str = "", max_len: int = 8):
+        self.title = title
+        self.max_len = max_len
+        self.text = initial[:max_len]
+        # a prefilled name is one select from accepted; an empty one starts at A
+        self.position = WHEEL.index("OK") if self.text else 0
+
+    @property
+    def wheel(self) -> str:
+        return WHEEL[self.position]
+
+    def handle(self, event: str) -> None:
+        if event == "up":
+            self.position = (self.position + 1) % len(WHEEL)
+        elif event == "down":
+            self.position = (self.position - 1) % len(WHEEL)
+        elif event == "long-select" or (event == "select" and self.wheel == "OK"):
+            if self.text.strip():
+                self._finish(" ".join(self.text.split()))
+        elif event == "select" and self.wheel == "DEL":
+            self.text = self.text[:-1]
+        elif event == "select":
+            if len(self.text) < self.max_len:
+                self.text += self.wheel
+            if len(self.text) == self.max_len:
+                self.position = WHEEL.index("OK")
+
+
+class Message(Model):
+    """A prompt shown until any button is pressed."""
+
+    def __init__(self, title: str, text: str):
+        self.title, self.text = title, text
+
+    def handle(self, event: str) -> None:
+        self._finish()
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What `Setup` settles: the game class, its options, the seats and their names."""
+
+    game: type
+    options: dict[str, Any]
+    players: int
+    names: list[str]
+
+    def new_game(self, seed: int):
+        return self.game(players=self.players, options=self.options, seed=seed)
+
+
+START = "Start"
+ROUND_NUMBERS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 120, 150, 200, 250, 300, 400,
+                 500, 1000)
+
+
+class Setup(Model):
+    """From power-on: game -> options and players -> names -> done with a `Choice`.
+
+    A long select in the options menu goes back to the game list; in an option's editor
+    it leaves the option as it was. Names start as last time's (one select accepts each)."""
+
+    title = "Setup"
+
+    def __init__(self, games: list[type], last_names: list[str] | None = None):
+        if not games:
+            raise ValueError("no games to choose from")
+        self.games = games
+        self.last_names = list(last_names or [])
+        self.game: type | None = None
+        self.options: dict[str, Any] = {}
+        self.players = 0
+        self.names: list[str] = []
+        self.stage = "game"
+        self.current: Model = self._game_menu()
+        self._editing = ""  # the option (or "players") being changed
+
+    def handle(self, event: str) -> None:
+        self.current.handle(event)
+        if self.current.done:
+            getattr(self, f"_after_{self.stage}")(self.current)
+
+    def _go(self, stage: str, model: Model) -> None:
+        self.stage, self.current = stage, model
+
+    # -- the stages -------------------------------------------------------------------------
+
+    def _game_menu(self, selected: int = 0) -> ListMenu:
+        return ListMenu("Choose a game", [g.title for g in self.games], list(self.games), selected)
+
+    def _after_game(self, menu: ListMenu) -> None:
+        if menu.cancelled:
+            self._go("game", self._game_menu(menu.selected))
+            return
+        if menu.value is not self.game:
+            self.game = menu.value
+            self.options = {name: default for name, default, _, _ in self.game.Options.describe()}
+            self.players = self.game.default_players
+        self._go("options", self._options_menu())
+
+    def _options_menu(self, row: str | None = None) -> ListMenu:
+        items, values = [], []
+        for name, _, _, _ in self.game.Options.describe():
+            items.append(f"{name.replace('_', ' ')}: {_show(self.options[name])}")
+            values.append(name)
+        if self.game.min_players != self.game.max_players:
+            items.append(f"players: {self.players}")
+            values.append("players")
+        items.append(START)
+        values.append(START)
+        return ListMenu(self.game.title, items, values, values.index(row) if row else 0)
+
+    def _after_options(self, menu: ListMenu) -> None:
+        if menu.cancelled:
+            self._go("game", self._game_menu(self.games.index(self.game)))
+        elif menu.value == START:
+            self._start()
+        else:
+            self._editing = menu.value
+            self._go("edit", self._editor(menu.value))
+
+    def _editor(self, name: str) -> Model:
+        if name == "players":
+            return NumberChoice("Players", self.game.min_players, self.game.max_players, self.players)
+        _, default, choices, _ = next(d for d in self.game.Options.describe() if d[0] == name)
+        title = name.replace("_", " ").capitalize()
+        if isinstance(default, bool):
+            choices = (False, True)
+        elif not choices:  # a number without a list: round values up to four times the default
+            choices = sorted({n for n in ROUND_NUMBERS if n <= 4 * default} | {default, self.options[name]})
+        choices = list(choices)
+        return ListMenu(title, [_show(c) for c in choices], choices, choices.index(self.options[name]))
+
+    def _after_edit(self, editor: Model) -> None:
+        if not editor.cancelled:
+            if self._editing == "players":
+                self.players = editor.value
+            else:
+                self.options[self._editing] = editor.value
+        self._go("options", self._options_menu(self._editing))
+
+    def _start(self) -> None:
+        try:  # the options may not go together (or with this many players): say which
+            self.game(players=self.players, options=self.options)
+        except DominoError as exc:
+            self._go("message", Message("Cannot start", str(exc)))
+            return
+        self.names = []
+        self._go("name", self._name_entry(0))
+
+    def _after_message(self, _: Message) -> None:
+        self._go("options", self._options_menu(START))
+
+    def _name_entry(self, seat: int) -> NameEntry:
+        initial = self.last_names[seat] if seat < len(self.last_names) else f"P{seat + 1}"
+        return NameEntry(f"Name for seat {seat + 1}", initial)
+
+    def _after_name(self, entry: NameEntry) -> None:
+        seat = len(self.names)
+        if entry.value.lower() in (n.lower() for n in self.names):
+            retry = NameEntry(f"{entry.value} is taken", entry.value)
+            retry.position = WHEEL.index("DEL")  # one select starts changing it
+            self._go("name", retry)
+            return
+        self.names.append(entry.value)
+        if seat + 1 < self.players:
+            self._go("name", self._name_entry(seat + 1))
+        else:
+            self._finish(Choice(self.game, dict(self.options), self.players, list(self.names)))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+ACTIONS = {
+    "pass": "Pass",
+    "takeback": "Take back",
+    "resign": "Resign",
+    "new": "New match",
+    "back": "Back to the game",
+}
+
+
+def actions_menu(available: list[str]) -> ListMenu:
+    """The in-game menu (opened with a long select) offering `available` actions, then Back."""
+    keys = [key for key in ACTIONS if key in available and key != "back"] + ["back"]
+    return ListMenu("Menu", [ACTIONS[key] for key in keys], keys)
+
+
+def confirm_action(action: str, detail: str = "") -> Confirm:
+    """The question before an action; `detail` names the move or the player."""
+    questions = {
+        "pass": f"{detail or 'You'}: pass?",
+        "takeback": f"Take back {detail or 'the last move'}?",
+        "resign": f"{detail or 'You'}: resign the match?",
+        "new": "End this match and start a new one?",
+    }
+    return Confirm(questions[action])

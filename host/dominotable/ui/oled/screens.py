@@ -1,0 +1,340 @@
+"""The OLED screens, drawn with Pillow as 1-bit images (128x64 unless told otherwise).
+
+Text must be readable at arm's length, so every screen uses the largest size that fits,
+from Pillow's built-in scalable font (Aileron Regular, public domain, embedded in Pillow
+>= 10.1, so nothing is committed or downloaded). That font covers ASCII and a little
+Latin-1; `printable()` folds everything else (accents, dashes, arrows) into ASCII.
+Each function returns a new image and draws nothing else; `display.py` sends it.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+SIZE = (128, 64)
+TITLE = 12  # font size of title bars and footnotes
+BAR = 13  # height of a title bar
+
+
+@lru_cache(maxsize=None)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)
+
+
+_FOLD = str.maketrans({"–": "-", "—": "-", "−": "-", "→": "->", "←": "<-", "×": "x", "’": "'", "‘": "'",
+                       "“": '"', "”": '"', "…": "..."})
+
+
+def printable(text: str) -> str:
+    """`text` in characters the font has: accents dropped, dashes and arrows spelled in ASCII."""
+    text = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    return "".join(c for c in text if not unicodedata.combining(c)).encode("ascii", "replace").decode()
+
+
+def canvas(size=SIZE) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(image)
+    draw.fontmode = "1"  # crisp pixels, no antialiasing to threshold
+    return image, draw
+
+
+@lru_cache(maxsize=4096)
+def width(text: str, size: int) -> float:
+    return font(size).getlength(text, mode="1")  # hinted for 1-bit, wider than antialiased
+
+
+def fit(text: str, box_w: int, box_h: int, largest: int, smallest: int = 10) -> int:
+    """The largest font size at which one line of `text` fits the box."""
+    for size in range(largest, smallest, -1):
+        if width(text, size) <= box_w and line_height(size) <= box_h:
+            return size
+    return smallest
+
+
+def line_height(size: int) -> int:
+    ascent, descent = font(size).getmetrics()
+    return ascent + descent
+
+
+def wrap(text: str, size: int, box_w: int) -> list[str]:
+    """Greedy word wrap; a word wider than the box is split where it must be."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}" if line else word
+            if width(trial, size) <= box_w:
+                line = trial
+                continue
+            if line:
+                lines.append(line)
+            while width(word, size) > box_w:
+                cut = max(i for i in range(1, len(word) + 1) if width(word[:i], size) <= box_w or i == 1)
+                lines.append(word[:cut])
+                word = word[cut:]
+            line = word
+        lines.append(line)
+    return lines
+
+
+def fit_wrapped(text: str, box_w: int, box_h: int, largest: int, smallest: int = 10) -> tuple[int, list[str]]:
+    """The largest size at which `text`, wrapped, fits the box (at the smallest, it is cut with ...)."""
+
+    def fits(size: int) -> bool:
+        return len(wrap(text, size, box_w)) * line_height(size) <= box_h
+
+    low, high = smallest, largest  # a bigger size never needs fewer lines: bisect
+    if fits(high):
+        return high, wrap(text, high, box_w)
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    if fits(low):
+        return low, wrap(text, low, box_w)
+    keep = max(1, box_h // line_height(smallest))
+    lines = wrap(text, smallest, box_w)[:keep]
+    last = lines[-1]
+    while last and width(last + "...", smallest) > box_w:
+        last = last[:-1]
+    lines[-1] = last + "..."
+    return smallest, lines
+
+
+def title_bar(draw: ImageDraw.ImageDraw, text: str, w: int) -> None:
+    draw.rectangle((0, 0, w - 1, BAR - 1), fill=1)
+    text = shorten(printable(text), TITLE, w - 4)
+    draw.text((2, BAR // 2), text, font=font(TITLE), fill=0, anchor="lm")
+
+
+def shorten(text: str, size: int, box_w: int) -> str:
+    if width(text, size) <= box_w:
+        return text
+    while text and width(text + "...", size) > box_w:
+        text = text[:-1]
+    return text + "..."
+
+
+def centered(draw, text: str, cy: float, size: int, w: int, fill: int = 1) -> None:
+    draw.text((w // 2, cy), text, font=font(size), fill=fill, anchor="mm")
+
+
+# -- game screens -----------------------------------------------------------------------------
+
+def turn(name: str, note: str = "", size=SIZE) -> Image.Image:
+    """Whose turn it is, big, with a footnote (say the scores, or what to play)."""
+    image, draw = canvas(size)
+    w, h = size
+    name = printable(name)
+    centered(draw, "to play:", 7, TITLE, w)
+    foot = 13 if note else 0
+    big = fit(name, w - 4, h - 14 - foot, 30)
+    centered(draw, name, 14 + (h - 14 - foot) / 2, big, w)
+    if note:
+        centered(draw, shorten(printable(note), TITLE, w - 2), h - 7, TITLE, w)
+    return image
+
+
+def scores(names: list[str], points: list[int], target: int | None = None, current: int | None = None,
+           title: str = "Scores", size=SIZE) -> Image.Image:
+    """One row per side, name left and score right, the side to play inverted; two columns past three."""
+    image, draw = canvas(size)
+    w, h = size
+    title_bar(draw, f"{title} - to {target}" if target else title, w)
+    columns = 1 if len(names) <= 3 else 2
+    per_column = math.ceil(len(names) / columns)
+    col_w = w // columns
+    row_h = (h - BAR - 1) // max(per_column, 1)
+    text_size = min(20, max(10, row_h - 3))
+    for i, (name, score) in enumerate(zip(names, points)):
+        x0 = (i // per_column) * col_w
+        y0 = BAR + 1 + (i % per_column) * row_h
+        fill = 1
+        if i == current:
+            draw.rectangle((x0, y0, x0 + col_w - 2, y0 + row_h - 1), fill=1)
+            fill = 0
+        number = str(score)
+        number_w = width(number, text_size)
+        label = shorten(printable(name), text_size, col_w - number_w - 8)
+        draw.text((x0 + 2, y0 + row_h / 2), label, font=font(text_size), fill=fill, anchor="lm")
+        draw.text((x0 + col_w - 4, y0 + row_h / 2), number, font=font(text_size), fill=fill, anchor="rm")
+    return image
+
+
+def last_play(name: str, play: str, points: int | None = None, size=SIZE) -> Image.Image:
+    """Who played what, the play big, and the points it scored."""
+    image, draw = canvas(size)
+    w, h = size
+    centered(draw, shorten(printable(f"{name} played"), TITLE, w - 2), 7, TITLE, w)
+    play = printable(play)
+    if points is None:
+        big = fit(play, w - 4, h - 16, 30)
+        centered(draw, play, 14 + (h - 14) / 2, big, w)
+        return image
+    score = f"{points:+d}" if points else "no score"
+    gap = 10
+    for big in range(28, 19, -1):  # play and points side by side, large, when they fit
+        if width(play, big) + gap + width(score, big) <= w - 4:
+            y = 14 + (h - 14) / 2
+            total = width(play, big) + gap + width(score, big)
+            x = (w - total) / 2
+            draw.text((x, y), play, font=font(big), fill=1, anchor="lm")
+            draw.text((x + total, y), score, font=font(big), fill=1, anchor="rm")
+            return image
+    score_size = 20 if points else TITLE + 2
+    big = fit(play, w - 4, h - 16 - line_height(score_size), 28)
+    centered(draw, play, 15 + line_height(big) / 2, big, w)
+    centered(draw, score, h - line_height(score_size) / 2, score_size, w)
+    return image
+
+
+def prompt(title: str, message: str, size=SIZE) -> Image.Image:
+    """A prompt or an error: a title bar, then the message wrapped as large as it fits."""
+    image, draw = canvas(size)
+    w, h = size
+    title_bar(draw, title, w)
+    text_size, lines = fit_wrapped(printable(message), w - 4, h - BAR - 2, 20)
+    step = line_height(text_size)
+    top = BAR + 1 + (h - BAR - 1 - step * len(lines)) / 2
+    for i, line in enumerate(lines):
+        centered(draw, line, top + step * (i + 0.5), text_size, w)
+    return image
+
+
+SPINNER_DOTS = 8
+
+
+def tray_lost(frame: int, detail: str = "reconnecting...", size=SIZE) -> Image.Image:
+    """"Tray lost" with a spinner: frame i lights dot i mod 8 of a ring, the one before it dimmer."""
+    image, draw = canvas(size)
+    w, h = size
+    draw.text((4, 20), "Tray", font=font(22), fill=1, anchor="ls")
+    draw.text((4, 42), "lost", font=font(22), fill=1, anchor="ls")
+    cx, cy, r = w - 24, 24, 14
+    for i in range(SPINNER_DOTS):
+        angle = 2 * math.pi * i / SPINNER_DOTS - math.pi / 2
+        x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
+        lit = frame % SPINNER_DOTS
+        if i == lit:
+            draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=1)
+        elif i == (lit - 1) % SPINNER_DOTS:
+            draw.ellipse((x - 3, y - 3, x + 3, y + 3), outline=1)
+        else:
+            draw.ellipse((x - 1, y - 1, x + 1, y + 1), fill=1)
+    centered(draw, shorten(printable(detail), TITLE, w - 2), h - 7, TITLE, w)
+    return image
+
+
+# -- button-driven screens (the models are in menu.py) ----------------------------------------
+
+MENU_TEXT = 14
+
+
+def menu(title: str, items: list[str], selected: int, size=SIZE) -> Image.Image:
+    """A list with the selected item inverted; it scrolls to keep the selection in view."""
+    image, draw = canvas(size)
+    w, h = size
+    title_bar(draw, title, w)
+    row_h = line_height(MENU_TEXT) - 2
+    rows = (h - BAR - 1) // row_h
+    first = min(max(0, selected - rows + 1), max(0, len(items) - rows))
+    first = min(first, selected)
+    scroll = len(items) > rows
+    text_w = w - (8 if scroll else 2)
+    for row, index in enumerate(range(first, min(first + rows, len(items)))):
+        y0 = BAR + 1 + row * row_h
+        fill = 1
+        if index == selected:
+            draw.rectangle((0, y0, text_w, y0 + row_h - 1), fill=1)
+            fill = 0
+        label = shorten(printable(items[index]), MENU_TEXT, text_w - 4)
+        draw.text((3, y0 + row_h / 2), label, font=font(MENU_TEXT), fill=fill, anchor="lm")
+    if scroll:  # a scroll bar: the thumb's size and place show the visible share of the list
+        top, bottom = BAR + 1, h - 1
+        draw.line((w - 3, top, w - 3, bottom), fill=1)
+        span = bottom - top
+        t0 = top + span * first // len(items)
+        t1 = top + span * (first + rows) // len(items)
+        draw.rectangle((w - 5, t0, w - 1, t1), fill=1)
+    return image
+
+
+def number(title: str, value: int, low: int, high: int, size=SIZE) -> Image.Image:
+    """A number to choose, big, with up and down arrows where it can still move."""
+    image, draw = canvas(size)
+    w, h = size
+    title_bar(draw, title, w)
+    cy = BAR + (h - BAR) / 2
+    centered(draw, str(value), cy, 32, w)
+    if value < high:
+        draw.polygon([(w - 20, cy - 6), (w - 12, cy - 16), (w - 4, cy - 6)], fill=1)
+    if value > low:
+        draw.polygon([(w - 20, cy + 6), (w - 12, cy + 16), (w - 4, cy + 6)], fill=1)
+    return image
+
+
+def name_entry(title: str, text: str, wheel: str, max_len: int, size=SIZE) -> Image.Image:
+    """The name so far and, in an inverted box after it, the wheel's current letter or action."""
+    image, draw = canvas(size)
+    w, h = size
+    title_bar(draw, title, w)
+    shown = printable(text[:max_len])
+    action_w = width("DEL", TITLE + 2) + 6
+    big = next((pt for pt in range(20, 11, -1)  # the name and the widest box must fit
+                if 4 + width(shown, pt) + 1 + max(width("W", pt) + 4, action_w) <= w), 12)
+    cy = BAR + 3 + line_height(20) / 2
+    x = 4
+    draw.text((x, cy), shown, font=font(big), fill=1, anchor="lm")
+    x += width(shown, big) + 1
+    if wheel in ("DEL", "OK"):
+        box_w = width(wheel, TITLE + 2) + 6
+        draw.rectangle((x, cy - 10, x + box_w, cy + 10), fill=1)
+        draw.text((x + box_w / 2, cy), wheel, font=font(TITLE + 2), fill=0, anchor="mm")
+    else:
+        glyph = "_" if wheel == " " else wheel
+        box_w = max(width(glyph, big), 10) + 4
+        draw.rectangle((x, cy - 12, x + box_w, cy + 12), fill=1)
+        draw.text((x + box_w / 2, cy), glyph, font=font(big), fill=0, anchor="mm")
+    centered(draw, "select adds the letter", h - 17, 10, w)
+    centered(draw, "hold select when done", h - 6, 10, w)
+    return image
+
+
+def confirm(question: str, yes: bool, size=SIZE) -> Image.Image:
+    """A yes/no question; the highlighted answer is inverted."""
+    image, draw = canvas(size)
+    w, h = size
+    button_h = 18
+    text_size, lines = fit_wrapped(printable(question), w - 4, h - button_h - 4, 18)
+    step = line_height(text_size)
+    top = (h - button_h - 2 - step * len(lines)) / 2
+    for i, line in enumerate(lines):
+        centered(draw, line, top + step * (i + 0.5), text_size, w)
+    for label, x0, chosen in (("No", 4, not yes), ("Yes", w // 2 + 2, yes)):
+        box = (x0, h - button_h, x0 + w // 2 - 7, h - 1)
+        draw.rectangle(box, fill=1 if chosen else 0, outline=1)
+        draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, font=font(16), fill=0 if chosen else 1,
+                  anchor="mm")
+    return image
+
+
+def render(model, size=SIZE) -> Image.Image:
+    """The screen for a button model from menu.py, in whatever state it is."""
+    from dominotable.ui import menu as m
+
+    if isinstance(model, m.Setup):
+        return render(model.current, size)
+    if isinstance(model, m.ListMenu):
+        return menu(model.title, model.items, model.selected, size)
+    if isinstance(model, m.NumberChoice):
+        return number(model.title, model.number, model.low, model.high, size)
+    if isinstance(model, m.Confirm):
+        return confirm(model.title, model.yes, size)
+    if isinstance(model, m.NameEntry):
+        return name_entry(model.title, model.text, model.wheel, model.max_len, size)
+    if isinstance(model, m.Message):
+        return prompt(model.title, model.text, size)
+    raise TypeError(f"no screen for {type(model).__name__}")
