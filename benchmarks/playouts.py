@@ -17,8 +17,8 @@ import random
 import statistics
 import time
 
-from dominotable.rules.registry import game_names, get_game
-from dominotable.sim.bots import random_bot
+from dominotable.app import catalog
+from dominotable.sim.bots.shared import random_bot
 
 TARGETS = {"castle-rock": 2000}  # hands per second
 
@@ -42,13 +42,13 @@ def one_run(cls, players, seconds: float, trusted: bool, first_seed: int) -> tup
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=["castle-rock"], help=f"of {', '.join(game_names())}")
+    parser.add_argument("games", nargs="*", default=["castle-rock"], help=f"of {', '.join(catalog.names())}")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--players", type=int, default=None, help="default: each game's default")
     args = parser.parse_args()
     for name in args.games:
-        cls = get_game(name)
+        cls = catalog.engine(name)
         players = args.players or cls.default_players
         for trusted in (True, False):
             runs = [one_run(cls, players, args.seconds, trusted, 1000 * k) for k in range(args.runs)]

@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from dominotable.app import catalog
 from dominotable.app.storage import Store
-from dominotable.rules.registry import get_game
-from dominotable.sim.bots import play_out, random_bot
+from dominotable.sim.bots.shared import play_out, random_bot
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--db", help="database file (default: a temporary one)")
     args = parser.parse_args()
 
-    cls = get_game("castle-rock")
+    cls = catalog.engine("castle-rock")
     game = play_out(cls(players=4, seed=1), [random_bot(random.Random(1))])
     moves = [str(m) for m in game.moves][: args.moves]
     with tempfile.TemporaryDirectory() as tmp:

@@ -25,12 +25,12 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+from dominotable.app import catalog
 from dominotable.app.config import DisplayConfig
 from dominotable.app.demo import choose
 from dominotable.app.runtime import Runtime
 from dominotable.app.session import PLAY
 from dominotable.app.storage import Store
-from dominotable.rules.registry import get_game
 from dominotable.rules.tiles import DominoSet
 from dominotable.sim.memtray import Layout
 from dominotable.tray.board import Board
@@ -81,7 +81,7 @@ def play_match(seed: int, db: Path, latencies: list, commits: list) -> int:
             commits.append(time.perf_counter() - start)
 
         store.append_move = timed_append
-        cls = get_game("castle-rock")
+        cls = catalog.engine("castle-rock")
         choice = Choice(cls, {"hands": 1}, 4, ["ANN", "BOB", "CAT", "DAN"])
         runtime = Runtime(hw, store, 0, seed=seed, choice=choice, stop_when_over=True).start()
         seq = 0

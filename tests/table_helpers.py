@@ -1,6 +1,6 @@
 """Helpers for the table tests: rigged Castle Rock positions and boards built from Layouts."""
 
-from dominotable.reading.reader import adapter_for
+from dominotable.app import catalog
 from dominotable.rules.games.castle_rock.engine import CastleRock
 from dominotable.rules.tiles import DOUBLE_SIX
 from dominotable.sim.memtray import Layout
@@ -30,7 +30,7 @@ def rigged(row, hands, turn=0, placed=None, **options):
 
 def laid(game, layout=None):
     """The adapter of `game` and a layout showing the engine's row as bots lay it."""
-    adapter = adapter_for(game, GEO)
+    adapter = catalog.reader_for(game, GEO)
     layout = layout or Layout(REGISTRY, GEO)
     layout.apply_all(adapter.layout(layout.board()))
     return adapter, layout

@@ -4,13 +4,13 @@ import json
 import random
 
 import pytest
+from dominotable.app import catalog
 from dominotable.rules.errors import (
     BadOption,
     DominoError,
     IllegalMove,
     InvalidNotation,
 )
-from dominotable.rules.game import Game
 from dominotable.rules.games.broadway.engine import (
     PASS,
     Broadway,
@@ -19,9 +19,8 @@ from dominotable.rules.games.broadway.engine import (
     match_count,
 )
 from dominotable.rules.games.broadway.grid import Grid
-from dominotable.rules.registry import get_game
 from dominotable.rules.tiles import DOUBLE_SIX, Tile
-from dominotable.sim.bots import greedy_bot, play_out, random_bot
+from dominotable.sim.bots.shared import greedy_bot, play_out, random_bot
 
 N, E, S, W = range(4)
 
@@ -315,7 +314,7 @@ def test_options():
         Broadway(options={"hands": "9"})
     with pytest.raises(BadOption, match="for 4 players"):
         Broadway(players=3)
-    assert get_game("broadway") is Broadway
+    assert catalog.engine("broadway") is Broadway
 
 
 def test_json_replay_with_exposure():
@@ -326,12 +325,12 @@ def test_json_replay_with_exposure():
     owner = (game.current_player + 2) % 4
     game.push(Expose(owner, game.state.hands[owner][0]))
     play_out(game, bots)
-    again = Game.from_json(game.to_json())
+    again = type(game).from_json(game.to_json())
     assert again.moves == game.moves and again.scores == game.scores and str(again) == str(game)
     data = json.loads(game.to_json())
     data["moves"][3] = "6-6@(9,9)e"
     with pytest.raises(DominoError, match="saved game move 4"):
-        Game.from_dict(data)
+        type(game).from_dict(data)
 
 
 def test_greedy_beats_random():

@@ -11,7 +11,6 @@ from dominotable.rules.errors import (
     IllegalMove,
     InvalidNotation,
 )
-from dominotable.rules.game import Game
 from dominotable.rules.games.castle_rock.capture import analyse
 from dominotable.rules.games.castle_rock.engine import (
     END,
@@ -20,7 +19,7 @@ from dominotable.rules.games.castle_rock.engine import (
     starting_row,
 )
 from dominotable.rules.tiles import DOUBLE_SIX
-from dominotable.sim.bots import greedy_bot, random_bot
+from dominotable.sim.bots.shared import greedy_bot, random_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -364,7 +363,7 @@ def test_json_round_trip_and_pop():
     bot = random_bot(random.Random(9))
     for _ in range(150):
         game.push(bot(game))
-    copy = Game.from_json(game.to_json())
+    copy = type(game).from_json(game.to_json())
     assert fields(copy) == fields(game) and str(copy) == str(game)
     states = []
     for _ in range(40):

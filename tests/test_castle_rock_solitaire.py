@@ -5,7 +5,6 @@ import random
 import pytest
 from castle_rock_helpers import check_caps, fields
 from dominotable.rules.errors import IllegalMove
-from dominotable.rules.game import Game
 from dominotable.rules.games.castle_rock.capture import (
     analyse,
     single_captures,
@@ -15,10 +14,10 @@ from dominotable.rules.games.castle_rock.engine import DRAW
 from dominotable.rules.games.castle_rock.solitaire import (
     CastleRockSolitaire,
     can_win,
-    solver_bot,
 )
 from dominotable.rules.tiles import DOUBLE_SIX
-from dominotable.sim.bots import play_out, random_bot
+from dominotable.sim.bots.castle_rock import solver_bot
+from dominotable.sim.bots.shared import play_out, random_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -208,7 +207,7 @@ def test_json_round_trip_and_pop(draw, win):
     while not game.is_over():
         states.append(fields(game))
         game.push(bot(game))
-    copy = Game.from_json(game.to_json())
+    copy = type(game).from_json(game.to_json())
     assert fields(copy) == fields(game) and str(copy) == str(game)
     for before in reversed(states):
         game.pop()

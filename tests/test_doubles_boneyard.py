@@ -3,8 +3,8 @@
 import random
 
 import pytest
+from dominotable.app import catalog
 from dominotable.rules.errors import IllegalMove, InvalidNotation
-from dominotable.rules.game import Game
 from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,
     Pass,
@@ -12,7 +12,7 @@ from dominotable.rules.games.doubles_boneyard.engine import (
 )
 from dominotable.rules.line import LEFT, RIGHT, Line
 from dominotable.rules.tiles import DOUBLE_SIX
-from dominotable.sim.bots import play_out, random_bot, strategies_for
+from dominotable.sim.bots.shared import play_out, random_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -196,7 +196,7 @@ def test_match_ends_at_target():
 
 def test_greedy_beats_random_more_often_than_not():
     """The heuristic (score less pips held) gives greedy an edge: a check that it is wired in."""
-    greedy, rand = strategies_for(DoublesInTheBoneyard)["greedy"], random_bot
+    greedy, rand = catalog.spec(DoublesInTheBoneyard).strategies["greedy"], random_bot
     wins = 0
     for seed in range(10):
         game = DoublesInTheBoneyard(seed=seed, options={"target": 100})
@@ -209,7 +209,7 @@ def test_greedy_beats_random_more_often_than_not():
 def test_json_replay_is_exact():
     game = DoublesInTheBoneyard(seed=11)
     play_out(game, [random_bot(random.Random(1))])
-    again = Game.from_json(game.to_json())
+    again = type(game).from_json(game.to_json())
     assert again.moves == game.moves
     assert again.scores == game.scores and again.state.results == game.state.results
     assert str(again) == str(game)

@@ -3,9 +3,9 @@
 from dataclasses import dataclass
 
 import pytest
+from dominotable.app import catalog
 from dominotable.rules.errors import BadOption
 from dominotable.rules.options import Options, option
-from dominotable.rules.registry import game_names, get_game
 from dominotable.ui.menu import (
     WHEEL,
     Choice,
@@ -183,7 +183,7 @@ def test_long_select_goes_back_from_options_to_the_games_and_keeps_changes_to_th
 
 
 def test_setup_over_the_registered_games_starts_each_with_defaults():
-    games = [get_game(name) for name in game_names() if not name.startswith("test-")]
+    games = [catalog.engine(name) for name in catalog.names() if not name.startswith("test-")]
     for index, cls in enumerate(games):
         setup = press(Setup(games), *["down"] * index, "select")
         press(setup, "up", "select")  # Start is the last row

@@ -12,16 +12,15 @@ import sqlite3
 import time
 
 import pytest
-from dominotable.app import cli
+from dominotable.app import catalog, cli
 from dominotable.app.storage import StorageError, Store, replay
-from dominotable.rules.registry import get_game
-from dominotable.sim.bots import play_out, random_bot
+from dominotable.sim.bots.shared import play_out, random_bot
 
 SHORT = {"castle-rock": {"hands": 1}, "broadway": {"hands": 1}, "doubles-in-the-boneyard": {"target": 50}}
 
 
 def fresh(name="castle-rock", seed=1, players=None):
-    cls = get_game(name)
+    cls = catalog.engine(name)
     return cls(players=players or (2 if name == "castle-rock" else None), options=SHORT.get(name), seed=seed)
 
 
@@ -303,7 +302,7 @@ def test_history_of_one_match_shows_its_moves_and_who_played_them(db, capsys):
 @pytest.mark.parametrize("name", ["castle-rock", "broadway", "doubles-in-the-boneyard", "up-down-stop"])
 def test_history_of_a_match_played_at_the_table(tmp_path, capsys, name):
     """Observed matches (hands hidden, reveals named) list their moves like any other."""
-    cls = get_game(name)
+    cls = catalog.engine(name)
     game = cls(players=2 if name == "castle-rock" else None, options=SHORT.get(name), seed=4, observed=True)
     bot = random_bot(random.Random(4))
     for _ in range(12):

@@ -3,13 +3,12 @@
 import random
 
 import pytest
+from dominotable.app import catalog
 from dominotable.app.demo import fitting
 from dominotable.reading.broadway import BroadwayAdapter
-from dominotable.reading.reader import adapter_for
 from dominotable.reading.step import NoRoom
-from dominotable.rules.game import Game
 from dominotable.rules.games.broadway.engine import Broadway, Expose, Pass, Place
-from dominotable.sim.bots import greedy_bot, random_bot
+from dominotable.sim.bots.shared import greedy_bot, random_bot
 from table_sim import SimTray, play_through
 
 
@@ -18,7 +17,7 @@ def table():
     """Seed 1, hand 1 on 6-6: West leads; North holds 0-6, East 3-6 and 0-2, South 2-6."""
     game = Broadway(seed=1)
     tray = SimTray()
-    return game, adapter_for(game, tray.geometry), tray
+    return game, catalog.reader_for(game, tray.geometry), tray
 
 
 def led(table):
@@ -92,7 +91,7 @@ def test_scores_as_it_lands():
     """rules BW-5.1, BW-5.2, BW-11.3: the first placement that scores does so as soon as it is read."""
     game = Broadway(seed=1)
     tray = SimTray()
-    adapter = adapter_for(game, tray.geometry)
+    adapter = catalog.reader_for(game, tray.geometry)
     bot = greedy_bot(random.Random(1))
     while True:
         move = bot(game)
@@ -194,7 +193,7 @@ def test_observed_leader_by_button_and_shows():
     seat (the shows at the end of a hand are read in the observed whole-match test)."""
     game = Broadway(seed=1, observed=True, options={"hands": 1})
     tray = SimTray()
-    adapter = adapter_for(game, tray.geometry)
+    adapter = catalog.reader_for(game, tray.geometry)
     verdict = adapter.judge(tray.board())
     assert verdict.same and "choose who leads with the buttons" in verdict.note
     labels = [label for label, _ in adapter.button_moves()]
@@ -213,10 +212,10 @@ def test_whole_match_by_the_adapters_own_actions(seed, observed):
     scores, at a real table (observed) too."""
     game = Broadway(seed=seed, options={"hands": 1 if observed else 2}, observed=observed)
     tray = SimTray()
-    adapter = adapter_for(game, tray.geometry)
+    adapter = catalog.reader_for(game, tray.geometry)
     strategy = (random_bot if observed else greedy_bot)(random.Random(seed))  # greedy is slow observed
     play_through(game, adapter, tray, keeping_to_the_tray(adapter, tray, strategy))
-    replay = Game.from_json(game.to_json())
+    replay = type(game).from_json(game.to_json())
     assert game.is_over() and replay.scores == game.scores and replay.winners() == game.winners()
 
 

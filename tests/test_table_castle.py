@@ -3,10 +3,11 @@
 import random
 
 import pytest
-from dominotable.reading.reader import Action, adapter_for
+from dominotable.app import catalog
+from dominotable.reading.reader import Action
 from dominotable.rules.games.castle_rock.engine import DRAW, END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
-from dominotable.sim.bots import random_bot
+from dominotable.sim.bots.shared import random_bot
 from dominotable.sim.memtray import Layout
 from dominotable.tray.tags import Half, virtual_uid
 from dominotray import wire
@@ -25,7 +26,7 @@ def test_cr10_1_row_read_left_to_right_gaps_and_other_tiles_ignored():
     """rule CR-10.1, CR-10.2: upright tiles by column, band 2 after band 1; gaps, the captures
     band and the pad do not matter."""
     game = rigged(CR9, ["2-2 3-3", "5-5 6-6"])
-    adapter = adapter_for(game, GEO)
+    adapter = catalog.reader_for(game, GEO)
     layout = Layout(REGISTRY, GEO)
     tiles = ROW(CR9)
     for i, tile in enumerate(tiles[:5]):
@@ -140,7 +141,7 @@ def test_cr4_1_second_placement_in_one_turn_is_out_of_turn():
 def test_cr10_tile_at_the_wrong_end_or_in_the_middle():
     """rule CR-3.4, CR-10.4: new tiles join at the open (right) end only."""
     game = rigged("1-6 0-6 0-0", ["1-4", "5-5"])
-    adapter = adapter_for(game, GEO)
+    adapter = catalog.reader_for(game, GEO)
     layout = Layout(REGISTRY, GEO)
     for i, tile in enumerate(ROW("1-6 0-6 0-0")):
         layout.place(tile, column(2 * i + 2))
@@ -193,7 +194,7 @@ def test_cr6_1_last_turn_of_a_hand_ends_with_the_button():
 def test_cr10_7_new_hand_asks_for_the_dealt_row():
     """rule CR-10.7: at the start of a hand the tray must show the row as dealt."""
     game = CastleRock(players=2, seed=3)
-    adapter = adapter_for(game, GEO)
+    adapter = catalog.reader_for(game, GEO)
     layout = Layout(REGISTRY, GEO)
     dealt = " ".join(str(t) for t in game.state.row)
     assert adapter.judge(layout.board()).problem == f"lay out the starting row left to right: {dealt}"
@@ -210,7 +211,7 @@ def test_actions_slide_the_row_left_only_when_the_bands_are_full():
     """Bots place at the next free column; with no column left they close the gaps first."""
     tiles = ROW("0-0 0-1 0-2 0-3 0-4 0-5 0-6 1-1 1-2 1-3 1-4 1-5 1-6 2-2 2-3 2-4 2-5 2-6")
     game = rigged(" ".join(map(str, tiles)), ["3-3", "4-4"])
-    adapter = adapter_for(game, GEO)
+    adapter = catalog.reader_for(game, GEO)
     layout = Layout(REGISTRY, GEO)
     for i, tile in enumerate(tiles[:15]):
         layout.place(tile, column(i + 1))  # a gap at the closed end
@@ -238,7 +239,7 @@ def test_cr10_bot_actions_read_back_as_their_moves(cls, seed, observed):
     ref = cls(players=players, options=options, seed=seed, observed=observed)
     bot = random_bot(random.Random(seed))
     adapter, layout = laid(game)
-    hands = adapter_for(ref, GEO)  # the bot's view: its own engine, one move ahead at times
+    hands = catalog.reader_for(ref, GEO)  # the bot's view: its own engine, one move ahead at times
     while not ref.is_over():
         move = bot(ref)
         actions = hands.actions(move, layout.board())
@@ -300,7 +301,7 @@ def test_cr10_8_observed_lots_over_the_scan_pad_then_the_starting_row():
     scan pad seat by seat with the row clear, pushed as `lots`; then the starting row is read
     from the row band. Until then the verdict is a note, not a problem."""
     game = CastleRock(players=3, seed=9, observed=True)
-    adapter = adapter_for(game, GEO)
+    adapter = catalog.reader_for(game, GEO)
     layout = Layout(REGISTRY, GEO)
     verdict = adapter.judge(layout.board())
     assert verdict.same and verdict.note == "draw for dealer over the scan pad, one player at a time"

@@ -3,9 +3,9 @@
 import random
 
 import pytest
+from dominotable.app import catalog
 from dominotable.reading.doubles_boneyard import DoublesAdapter
-from dominotable.reading.reader import Action, adapter_for
-from dominotable.rules.game import Game
+from dominotable.reading.reader import Action
 from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,
     Pass,
@@ -13,7 +13,7 @@ from dominotable.rules.games.doubles_boneyard.engine import (
 )
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.line import LEFT, RIGHT
-from dominotable.sim.bots import greedy_bot, random_bot
+from dominotable.sim.bots.shared import greedy_bot, random_bot
 from dominotray import wire
 from table_sim import SimTray, play_through, read_draw
 
@@ -23,7 +23,7 @@ def table():
     """Seed 1: P1 leads; P1 holds 2-4, P2 holds 4-6 and 0-1, P3 holds 2-5 and 2-6."""
     game = DoublesInTheBoneyard(seed=1)
     tray = SimTray()
-    return game, adapter_for(game, tray.geometry), tray
+    return game, catalog.reader_for(game, tray.geometry), tray
 
 
 def opened(table):
@@ -155,7 +155,7 @@ def test_a_finished_game_asks_for_a_clear_tray():
     """rule DB-8.4: after a game the tray is cleared before the next lead."""
     game = DoublesInTheBoneyard(seed=2, options={"target": 50})
     tray = SimTray()
-    adapter = adapter_for(game, tray.geometry)
+    adapter = catalog.reader_for(game, tray.geometry)
     bot = greedy_bot(random.Random(2))
     while game.state.game_no == 1:
         move = bot(game)
@@ -184,7 +184,7 @@ def test_observed_lots_drawn_over_the_scan_pad():
     scan pad in seat order; a non-double there does not count and is named."""
     game = DoublesInTheBoneyard(seed=1, observed=True)
     tray = SimTray()
-    adapter = adapter_for(game, tray.geometry)
+    adapter = catalog.reader_for(game, tray.geometry)
     verdict = adapter.judge(tray.board())
     assert verdict.same and verdict.note.startswith("draw doubles for the lead over the scan pad")
     draw = adapter.pad_draw()
@@ -206,14 +206,14 @@ def test_observed_tie_draw_is_the_tied_seats():
     game = DoublesInTheBoneyard(seed=1, observed=True)
     game.state.awaiting, game.state.ending = "lots", "blocked"
     game.state.hands = ((game.dset.parse("1-2"),), (game.dset.parse("0-3"),), (game.dset.parse("5-6"),))
-    assert adapter_for(game, SimTray().geometry).pad_draw().seats == (0, 1)
+    assert catalog.reader_for(game, SimTray().geometry).pad_draw().seats == (0, 1)
 
 
 def test_observed_show_after_a_game():
     """rule DB-8.5: when a game ends each player left with tiles lays them out in turn."""
     game = DoublesInTheBoneyard(seed=3, observed=True, options={"target": 50})
     tray = SimTray()
-    adapter = adapter_for(game, tray.geometry)
+    adapter = catalog.reader_for(game, tray.geometry)
     bot = random_bot(random.Random(3))
     while getattr(game.state, "awaiting", None) != "show":
         move = bot(game)
@@ -232,8 +232,8 @@ def test_whole_match_by_the_adapters_own_actions(seed, observed):
     scores, at a real table (observed) too."""
     game = DoublesInTheBoneyard(seed=seed, options={"target": 50}, observed=observed)
     tray = SimTray()
-    adapter = adapter_for(game, tray.geometry)
+    adapter = catalog.reader_for(game, tray.geometry)
     bots = [greedy_bot(random.Random(seed)), random_bot(random.Random(seed + 1)), greedy_bot(random.Random(seed + 2))]
     play_through(game, adapter, tray, lambda g: bots[g.current_player](g))
-    replay = Game.from_json(game.to_json())
+    replay = type(game).from_json(game.to_json())
     assert game.is_over() and replay.scores == game.scores and replay.winners() == game.winners()

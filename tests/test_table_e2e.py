@@ -212,7 +212,7 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
     to Start, accept the prefilled names, play; then menu -> Resign -> Yes ends the match
     (recorded as resigned), and select opens the setup menu again with the names kept."""
     from dominotable.app.hardware import MockButtons
-    from dominotable.app.runtime import playable_games
+    from dominotable.app import catalog
 
     hw, frames = open_table()
     buttons = MockButtons(hw.controls)
@@ -228,7 +228,7 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
                 while not hw.events.empty() or time.monotonic() < end:
                     runtime.step(0.01)
 
-            first = playable_games()[0]
+            first = catalog.GAMES[0].engine
             press("select")  # the first game
             assert runtime.setup.stage == "options" and runtime.setup.game is first
             press("up", "select")  # up wraps to Start

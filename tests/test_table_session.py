@@ -4,15 +4,16 @@ tray lost/back and the in-game menu, driven by scripted boards and a fake clock.
 import random
 
 import pytest
+from dominotable.app import catalog
 from dominotable.app.session import Session
 from dominotable.app.storage import Store
-from dominotable.reading.reader import Action, adapter_for
+from dominotable.reading.reader import Action
 from dominotable.rules.games.castle_rock.engine import END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import (
     CastleRockSolitaire,
-    solver_bot,
 )
-from dominotable.sim.bots import random_bot
+from dominotable.sim.bots.castle_rock import solver_bot
+from dominotable.sim.bots.shared import random_bot
 from dominotable.sim.memtray import Layout
 from dominotray import wire
 from table_helpers import GEO, REGISTRY, T, column, laid, rigged, with_tiles
@@ -342,7 +343,7 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
     if observed:
         assert (table.screen.title, table.screen.text) == (
             "At the table", "Ann: hold the tile you drew for dealer over the scan pad")
-    hands = adapter_for(ref, GEO)
+    hands = catalog.reader_for(ref, GEO)
     bot = random_bot(random.Random(seed))
     while not ref.is_over():
         move = bot(ref)
@@ -372,7 +373,7 @@ def test_whole_solitaire_from_bot_actions(tmp_path, observed):
     read, the stored result is the engine's, and the end screen says whether it was won."""
     ref = CastleRockSolitaire(seed=11, observed=observed)
     table = started(tmp_path, CastleRockSolitaire(seed=11 + 50 * observed, observed=observed))
-    hands = adapter_for(ref, GEO)
+    hands = catalog.reader_for(ref, GEO)
     bot = solver_bot(random.Random(0))
     while not ref.is_over():
         move = bot(ref)

@@ -3,10 +3,9 @@
 import random
 
 import pytest
-from dominotable.reading.reader import adapter_for
+from dominotable.app import catalog
 from dominotable.reading.step import NoRoom
 from dominotable.reading.up_down_stop import UpDownStopAdapter
-from dominotable.rules.game import Game
 from dominotable.rules.games.up_down_stop.engine import (
     DOWN,
     UP,
@@ -17,7 +16,7 @@ from dominotable.rules.games.up_down_stop.engine import (
     Stop,
     UpDownStop,
 )
-from dominotable.sim.bots import greedy_bot, random_bot
+from dominotable.sim.bots.shared import greedy_bot, random_bot
 from table_sim import SimTray, play_through
 
 
@@ -26,7 +25,7 @@ def table(seed=5, observed=False, moves=(), **options):
     for text in moves:
         game.push_notation(text)
     tray = SimTray()
-    return game, adapter_for(game, tray.geometry), tray
+    return game, catalog.reader_for(game, tray.geometry), tray
 
 
 def read(adapter, tray):
@@ -228,7 +227,7 @@ def test_expected_lists_columns_and_piles():
 def bot_that_fits(tray, strategy):
     """A bot that keeps to moves its column has room for (a column holds 12 tiles)."""
     def choose(game):
-        adapter = adapter_for(game, tray.geometry)
+        adapter = catalog.reader_for(game, tray.geometry)
         moves = [strategy(game)] + list(game.legal_moves())
         for move in moves:
             try:
@@ -249,10 +248,10 @@ def test_whole_game_by_the_adapters_own_actions(seed, options, observed):
     column longer than its zone (UDS-10.6)."""
     game = UpDownStop(seed=seed, options=options, observed=observed)
     tray = SimTray()
-    adapter = adapter_for(game, tray.geometry)
+    adapter = catalog.reader_for(game, tray.geometry)
     strategy = greedy_bot(random.Random(seed)) if seed % 2 else random_bot(random.Random(seed))
     play_through(game, adapter, tray, bot_that_fits(tray, strategy))
-    replay = Game.from_json(game.to_json())
+    replay = type(game).from_json(game.to_json())
     assert game.is_over() and replay.scores == game.scores
     if options.get("columns") == 1:
         assert max(len(c.line) for c in game.state.columns) > 12  # some tiles were put aside

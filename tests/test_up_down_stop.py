@@ -4,17 +4,17 @@ import random
 from collections import Counter
 
 import pytest
+from dominotable.app import catalog
 from dominotable.rules.errors import IllegalMove, InvalidNotation
-from dominotable.rules.game import Game
 from dominotable.rules.games.up_down_stop.engine import (
     DOWN,
     UP,
     UpDownStop,
-    lookahead_bot,
 )
 from dominotable.rules.line import LEFT, RIGHT
 from dominotable.rules.tiles import DOUBLE_SIX
-from dominotable.sim.bots import play_out, random_bot, strategies_for
+from dominotable.sim.bots.shared import play_out, random_bot
+from dominotable.sim.bots.up_down_stop import lookahead_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -253,7 +253,7 @@ def test_reshuffle_is_seeded():
 def test_json_replay_is_exact():
     game = UpDownStop(seed=13, options={"both_ways": True, "columns": 3})
     play_out(game, [random_bot(random.Random(2))])
-    again = Game.from_json(game.to_json())
+    again = type(game).from_json(game.to_json())
     assert again.moves == game.moves and str(again) == str(game)
     assert again.final_score() == game.final_score()
 
@@ -267,7 +267,7 @@ def test_lookahead_ignores_the_draw_order():
             game.push(random.Random(seed).choice(list(game.legal_moves())))
         if game.is_over():
             continue
-        shuffled = Game.from_json(game.to_json())
+        shuffled = type(game).from_json(game.to_json())
         order = list(shuffled.state.draw)
         random.Random(1).shuffle(order)
         shuffled.state.draw = tuple(order)
@@ -278,7 +278,7 @@ def test_lookahead_ignores_the_draw_order():
 
 def test_strategies_rank():
     """lookahead and greedy are registered, and lookahead scores no worse than random on average."""
-    names = strategies_for(UpDownStop)
+    names = catalog.spec(UpDownStop).strategies
     assert {"random", "greedy", "lookahead"} <= set(names)
     totals = Counter()
     for seed in range(12):

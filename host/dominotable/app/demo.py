@@ -14,13 +14,12 @@ import random
 import threading
 import time
 
+from dominotable.app import catalog
 from dominotable.app.hardware import MockButtons
 from dominotable.app.session import PLAY, RESTORE
-from dominotable.reading.reader import Action, Adapter, adapter_for
+from dominotable.reading.reader import Action, Adapter
 from dominotable.reading.step import NoRoom
 from dominotable.rules.game import Game, Move
-from dominotable.rules.registry import get_game
-from dominotable.sim.bots import strategies_for
 from dominotable.sim.memtray import Layout
 from dominotable.tray.board import Board
 from dominotable.tray.virtual import DIRECTIONS, VirtualTray
@@ -30,7 +29,7 @@ from dominotable.ui.menu import Choice
 def choose(game: Game, seed: int, strategy: str = "greedy") -> Move:
     """The bots' move: the engine's strategy, its generator seeded by the seed and the move
     number, so the same position always gets the same move (a resumed match goes on alike)."""
-    return strategies_for(type(game))[strategy](random.Random(f"{seed}:{len(game.moves)}"))(game)
+    return catalog.spec(type(game)).strategies[strategy](random.Random(f"{seed}:{len(game.moves)}"))(game)
 
 
 class BotError(RuntimeError):
@@ -80,14 +79,14 @@ def perform(vtray: VirtualTray, actions: list[Action], read=None) -> None:
 def lay_out(vtray: VirtualTray, game: Game) -> None:
     """Make the tray show the engine's position: a new match's deal, or a resumed match's.
     An adapter without `layout` gets its moves' actions replayed from an empty tray."""
-    adapter = adapter_for(game, vtray.geometry)
+    adapter = catalog.reader_for(game, vtray.geometry)
     if hasattr(adapter, "layout"):
         perform(vtray, adapter.layout(physical_board(vtray)))
         return
     for tile in vtray.tiles():
         vtray.remove(tile)
-    scratch = Game.from_dict({**game.to_dict(), "moves": []})
-    replaying = adapter_for(scratch, vtray.geometry)
+    scratch = type(game).from_dict({**game.to_dict(), "moves": []})
+    replaying = catalog.reader_for(scratch, vtray.geometry)
     for move in game.moves:
         perform(vtray, replaying.actions(move, physical_board(vtray)))
         scratch.push(move, trusted=True)
@@ -143,7 +142,7 @@ class TableBots:
             while not self._stop.is_set() and not rt.stopped:
                 session = rt.session
                 if session is not None and session.menu is None and session.mode in (PLAY, RESTORE):
-                    return Game.from_dict(session.game.to_dict()), session.mode == RESTORE
+                    return type(session.game).from_dict(session.game.to_dict()), session.mode == RESTORE
                 rt.changed.wait(0.05)
         return None, False
 
@@ -153,11 +152,11 @@ class TableBots:
             return
         if restoring:
             lay_out(self.vtray, game)
-            expected = adapter_for(game, self.vtray.geometry).expected()
+            expected = catalog.reader_for(game, self.vtray.geometry).expected()
             self._wait(lambda s: s.mode != RESTORE, f"the table set up as {expected}")
             return
         ply = len(game.moves)
-        adapter: Adapter = adapter_for(game, self.vtray.geometry)
+        adapter: Adapter = catalog.reader_for(game, self.vtray.geometry)
         board = physical_board(self.vtray)
         move, actions = fitting(game, adapter, board, choose(game, self.seed, self.strategy))
         if not actions:
@@ -227,7 +226,7 @@ NAMES = ["ANN", "BOB", "CAT", "DAN", "EVE", "FAY"]
 
 def demo_choice(game: str = "castle-rock", players: int | None = None, options: dict | None = None) -> Choice:
     """The match a demo plays: `game` with its short options, bots named ANN, BOB, ..."""
-    cls = get_game(game)
+    cls = catalog.engine(game)
     chosen = {**SHORT.get(cls.name, {}), **(options or {})}
     if players is None:
         players = max(cls.min_players, min(cls.default_players, 2))

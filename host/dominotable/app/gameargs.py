@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from dominotable.app import catalog
 from dominotable.app.cli import Parser
 from dominotable.rules.errors import UnknownGame
-from dominotable.rules.registry import game_names, get_game
 
 # common(parser, default) adds a command's common options, each with default=default(its own
 # default): the value itself in phase one, argparse.SUPPRESS in phase two (so that phase two
@@ -30,7 +30,7 @@ def add_game_command(subparsers, name: str, common: Adder, func, default_game: s
                         help="show this help; after GAME, show that game's flags too")
     common(parser, lambda value: value)
     parser.add_argument("game", metavar="GAME", nargs="?", default=default_game,
-                        help=f"one of: {', '.join(game_names())}" +
+                        help=f"one of: {', '.join(catalog.names())}" +
                              (f" (default {default_game})" if default_game else ""))
     parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     parser.set_defaults(func=func, _phase_one=parser, _common=common)
@@ -55,10 +55,10 @@ def parse_game_args(args: argparse.Namespace, prog: str, extra: Callable | None 
     merged common options and `args.options` (the game's Options, validated)."""
     if args.game is None:
         if not args.help:
-            raise UnknownGame(f"name a GAME: one of {', '.join(game_names())}")
+            raise UnknownGame(f"name a GAME: one of {', '.join(catalog.names())}")
         args._phase_one.print_help()
         return None
-    cls = get_game(args.game)
+    cls = catalog.engine(args.game)
     parser = game_parser(prog, cls, args._common, extra)
     if args.help:
         parser.print_help()

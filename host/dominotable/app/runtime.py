@@ -22,11 +22,10 @@ import threading
 import time
 from collections.abc import Callable
 
+from dominotable.app import catalog
 from dominotable.app.hardware import Hardware
 from dominotable.app.session import LOST, OVER, Session
 from dominotable.app.storage import Store
-from dominotable.reading.reader import ADAPTERS
-from dominotable.rules.registry import game_names, get_game
 from dominotable.tray.link import Event
 from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.oled.screens import render
@@ -34,13 +33,6 @@ from dominotable.ui.oled.screens import render
 log = logging.getLogger("dominotable.app")
 
 TICK = 0.05  # seconds between timer ticks (settle time, spinner)
-
-
-def playable_games() -> list[type]:
-    """The games the table can read off the tray: those with an adapter."""
-    from dominotable.reading import games  # noqa: F401  (importing the package registers every adapter)
-
-    return [get_game(name) for name in game_names() if name in ADAPTERS]
 
 
 class Runtime:
@@ -169,7 +161,7 @@ class Runtime:
     # --- matches -----------------------------------------------------------------------------
 
     def _open_setup(self) -> None:
-        self.setup = Setup(playable_games(), self.names)
+        self.setup = Setup([spec.engine for spec in catalog.GAMES], self.names)
         self.match_id = None
 
     def _new_match(self, choice: Choice) -> None:

@@ -35,9 +35,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from dominotable.app import catalog
 from dominotable.app.storage import Store, replay
 from dominotable.reading.draw import PadDraw
-from dominotable.reading.reader import Adapter, Verdict, adapter_for
+from dominotable.reading.reader import Adapter, Verdict
 from dominotable.rules.game import Game, Move
 from dominotable.tray.board import Board
 from dominotable.tray.geometry import Geometry
@@ -122,14 +123,14 @@ class Session:
     def start(cls, store: Store, game: Game, names: list[str], geometry: Geometry, **kwargs) -> Session:
         """A new match, recorded in `store` before the first move."""
         match_id = store.start_match(game, names)
-        return cls(game, adapter_for(game, geometry), store, match_id, names=names, **kwargs)
+        return cls(game, catalog.reader_for(game, geometry), store, match_id, names=names, **kwargs)
 
     @classmethod
     def resume(cls, store: Store, match_id: int, geometry: Geometry, **kwargs) -> Session:
         """A stored match rebuilt by replay; it waits until the tray shows its position."""
         record = store.match(match_id)
         game = replay(record)
-        return cls(game, adapter_for(game, geometry), store, match_id, names=record.names, resumed=True, **kwargs)
+        return cls(game, catalog.reader_for(game, geometry), store, match_id, names=record.names, resumed=True, **kwargs)
 
     # -- inputs -------------------------------------------------------------------------------
 

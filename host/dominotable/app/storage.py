@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from dominotable.app import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
 
@@ -275,7 +276,7 @@ def replay(record: MatchRecord | dict[str, Any]) -> Game:
     moves = data.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise StorageError("not a recorded match: moves must be a list of notations")
-    return Game.from_dict(data)
+    return catalog.load(data)
 
 
 def _record(row) -> MatchRecord:

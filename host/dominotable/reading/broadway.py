@@ -40,7 +40,6 @@ TRAY_AXIS = {(1, 0): ("horizontal", "east-west (along a row)"),
 
 
 class BroadwayAdapter(StepAdapter):
-    games = ("broadway",)
     game: Broadway
 
     # -- mapping the engine's grid onto the tray ---------------------------------------------

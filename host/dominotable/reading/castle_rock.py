@@ -266,7 +266,6 @@ class CastleRockAdapter(CastleAdapter):
     dealer, read seat by seat over the scan pad (draw.py) with the row cleared, then for each
     hand's starting row, laid in the row band (CR-10.8)."""
 
-    games = ("castle-rock",)
 
     def shown_row(self) -> tuple[Tile, ...]:
         return () if awaiting(self.game) else self.game.state.row
@@ -333,7 +332,6 @@ class CastleRockAdapter(CastleAdapter):
 
 
 class CastleRockSolitaireAdapter(CastleAdapter):
-    games = ("castle-rock-solitaire",)
     row_rules = "CRS-8"
     arrival_rule = "CRS-4.1"
 

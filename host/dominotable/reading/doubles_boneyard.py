@@ -52,7 +52,6 @@ def end_tile(line: Line, end: int):
 
 
 class DoublesAdapter(StepAdapter):
-    games = ("doubles-in-the-boneyard",)
     game: DoublesInTheBoneyard
 
     # -- reading -------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
@@ -35,9 +35,6 @@ from dominotable.tray.geometry import Geometry
 
 if TYPE_CHECKING:
     from dominotable.reading.draw import Draw
-
-ADAPTERS: dict[str, type[Adapter]] = {}
-
 
 @dataclass(frozen=True)
 class Action:
@@ -66,16 +63,9 @@ class Verdict:
 
 
 class Adapter(ABC):
-    games: ClassVar[tuple[str, ...]]
-
     def __init__(self, game: Game, geometry: Geometry):
         self.game = game
         self.geometry = geometry
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        for name in getattr(cls, "games", ()):
-            ADAPTERS[name] = cls
 
     @abstractmethod
     def judge(self, board: Board) -> Verdict: ...
@@ -94,9 +84,3 @@ class Adapter(ABC):
     def pad_draw(self) -> Draw | None:
         """The draw over the scan pad the game awaits now, if any."""
         return None
-
-
-def adapter_for(game: Game, geometry: Geometry) -> Adapter:
-    from dominotable.reading import games  # noqa: F401  (importing the package registers every adapter)
-
-    return ADAPTERS[game.name](game, geometry)

@@ -100,7 +100,6 @@ class Ladder:
 
 
 class UpDownStopAdapter(StepAdapter):
-    games = ("up-down-stop",)
     game: UpDownStop
 
     def __init__(self, game, geometry):

@@ -175,12 +175,13 @@ class Game(ABC):
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
 
-    @staticmethod
-    def from_dict(data: dict[str, Any]) -> Game:
-        from dominotable.rules.registry import get_game
-
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """A game of this class saved with `to_dict()`, its moves replayed (app.catalog.load
+        finds the class for any saved game)."""
         try:
-            cls = get_game(data["game"])
+            if data["game"] != cls.name:
+                raise DominoError(f"not a saved {cls.title} game: it is {data['game']!r}")
             game = cls(players=data["players"], options=data.get("options") or {}, seed=data["seed"],
                        observed=bool(data.get("observed", False)))
             moves = data["moves"]
@@ -193,10 +194,10 @@ class Game(ABC):
                 raise DominoError(f"saved game move {i + 1} ({text}): {exc}") from None
         return game
 
-    @staticmethod
-    def from_json(text: str) -> Game:
+    @classmethod
+    def from_json(cls, text: str) -> Game:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise DominoError(f"not a saved game: {exc}") from None
-        return Game.from_dict(data)
+        return cls.from_dict(data)

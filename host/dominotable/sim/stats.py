@@ -14,12 +14,13 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from dominotable.rules.errors import BadOption
 from dominotable.rules.game import Game
 from dominotable.rules.options import Options
-from dominotable.sim.bots import play_out, strategies_for
+from dominotable.sim.bots.shared import SHARED, play_out
 
 
 def wilson(wins: int, deals: int, z: float = 1.959964) -> tuple[float, float]:
@@ -33,17 +34,16 @@ def wilson(wins: int, deals: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def strategy_flags(cls: type[Game]) -> dict[str, str]:
-    """Every flag declared by any of the game's strategies: name -> help."""
+def strategy_flags(strategies: Mapping[str, Callable]) -> dict[str, str]:
+    """Every flag declared by any of `strategies` (a game's, name -> factory): name -> help."""
     flags: dict[str, str] = {}
-    for factory in strategies_for(cls).values():
+    for factory in strategies.values():
         flags.update(getattr(factory, "flags", {}))
     return flags
 
 
-def make_strategy(cls: type[Game], name: str, params: dict[str, Any]):
-    """A factory `rng -> choose` for strategy `name`, checking its parameters."""
-    known = strategies_for(cls)
+def make_strategy(cls: type[Game], known: Mapping[str, Callable], name: str, params: dict[str, Any]):
+    """A factory `rng -> choose` for strategy `name` of `known`, checking its parameters."""
     if name not in known:
         raise BadOption(f"{cls.name} has no strategy {name!r}; strategies are {', '.join(sorted(known))}")
     factory = known[name]
@@ -60,11 +60,12 @@ def _block(wins: int, deals: int) -> dict[str, Any]:
 
 
 def run(cls: type[Game], deals: int, seed: int = 0, strategy: str = "random", players: int | None = None,
-        options: Options | None = None, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        options: Options | None = None, params: dict[str, Any] | None = None,
+        strategies: Mapping[str, Callable] = SHARED) -> dict[str, Any]:
     """Play `deals` seeded matches with every seat using `strategy`; return the report as a dict."""
     if deals < 1:
         raise BadOption(f"--deals must be at least 1, not {deals}")
-    build = make_strategy(cls, strategy, params or {})
+    build = make_strategy(cls, strategies, strategy, params or {})
     side_wins: Counter[int] = Counter()
     final_scores: Counter[Any] = Counter()
     names: list[str] = []

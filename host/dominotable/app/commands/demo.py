@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from dominotable.app.gameargs import add_game_command, parse_game_args
-from dominotable.sim.bots import greedy_bot
+from dominotable.sim.bots.shared import greedy_bot
 
 
 def common(parser, d) -> None:

@@ -65,7 +65,7 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
     if data.get("started"):
         lines.append(f"started {data['started']}" + (f", finished {data['finished']}" if data.get("finished") else ""))
     width = max((len(n) for n in names), default=0)
-    mover = Game.from_dict({**game.to_dict(), "moves": []})  # the same game, observed or not
+    mover = type(game).from_dict({**game.to_dict(), "moves": []})  # the same game, observed or not
     times = data.get("times") or []
     for ply, move in enumerate(game.moves, 1):
         seat = mover.current_player

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
+from dominotable.app import catalog
 from dominotable.app.gameargs import add_game_command, parse_game_args
 from dominotable.sim import stats
-from dominotable.sim.bots import strategies_for
 
 
 def common(parser, d) -> None:
@@ -19,8 +19,8 @@ def common(parser, d) -> None:
 
 
 def strategy_flags(parser, cls) -> None:
-    flags = stats.strategy_flags(cls)
-    group = parser.add_argument_group("strategies", f"for --strategy: {', '.join(sorted(strategies_for(cls)))}"
+    flags = stats.strategy_flags(catalog.spec(cls).strategies)
+    group = parser.add_argument_group("strategies", f"for --strategy: {', '.join(sorted(catalog.spec(cls).strategies))}"
                                       + ("; their flags:" if flags else ""))
     for name, text in flags.items():
         group.add_argument(f"--{name.replace('_', '-')}", dest=f"flag_{name}", action="store_true", help=text)
@@ -38,6 +38,6 @@ def run(args) -> int:
         return 0
     params = {key[5:]: True for key, value in vars(args).items() if key.startswith("flag_") and value}
     report = stats.run(cls, deals=args.deals, seed=args.seed, strategy=args.strategy, players=args.players,
-                       options=args.options, params=params)
+                       options=args.options, params=params, strategies=catalog.spec(cls).strategies)
     print(json.dumps(report) if args.json else stats.format_report(report))
     return 0

@@ -34,7 +34,6 @@ from dominotable.rules.games.broadway.grid import (
 )
 from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
 from dominotable.rules.options import Options, option
-from dominotable.rules.registry import register
 from dominotable.rules.tiles import Tile, fmt
 
 SEATS = ("North", "East", "South", "West")
@@ -172,7 +171,6 @@ class BroadwayOptions(Options):
         choices=("placer", "owner"))
 
 
-@register
 class Broadway(Game):
     name = "broadway"
     title = "Broadway"

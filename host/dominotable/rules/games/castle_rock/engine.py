@@ -32,7 +32,6 @@ from dominotable.rules.games.castle_rock.capture import (
 )
 from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
 from dominotable.rules.options import Options, option
-from dominotable.rules.registry import register
 from dominotable.rules.tiles import MAX_PIP, DominoSet, Tile, fmt
 
 
@@ -178,7 +177,6 @@ def starting_row(tiles: int, players: int) -> int:
     return min(fits, key=lambda r: (abs(r - 4), r))
 
 
-@register
 class CastleRock(CaptureRowGame):
     name = "castle-rock"
     title = "Castle Rock"

@@ -19,7 +19,6 @@ Observed mode (CRS-9): the row starts empty and every draw names the tile that l
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -27,7 +26,6 @@ from dominotable.rules.errors import IllegalMove, InvalidNotation
 from dominotable.rules.game import Move
 from dominotable.rules.games.castle_rock.capture import (
     Capture,
-    analyse,
     single_captures,
     squeeze,
     why_not_capture,
@@ -35,7 +33,6 @@ from dominotable.rules.games.castle_rock.capture import (
 from dominotable.rules.games.castle_rock.engine import DRAW, CaptureRowGame, State
 from dominotable.rules.hidden import rearrange
 from dominotable.rules.options import Options, option
-from dominotable.rules.registry import register
 from dominotable.rules.tiles import Tile
 
 ANY_TIME, WHEN_BLOCKED = "any-time", "when-blocked"
@@ -70,42 +67,6 @@ def can_win(deck: tuple[Tile, ...], row: tuple[Tile, ...], drawn: int, draw: str
     return result
 
 
-def solver_bot(rng: random.Random, clairvoyant: bool = False):
-    """The best play the capture analysis allows without looking at the boneyard; with
-    `clairvoyant`, knowing the draw order (an upper bound on any player)."""
-    memo: dict = {}
-    seen_deck: list = [None]
-    planned: dict = {}  # row -> the next capture of the plan being followed
-
-    def choose(game: CastleRockSolitaire) -> Move:
-        s, opts = game.state, game.options
-        captures = game._row_captures()
-        if clairvoyant and opts.draw == WHEN_BLOCKED and len(captures) > 1:
-            if seen_deck[0] is not s.deck:
-                memo.clear()
-                seen_deck[0] = s.deck
-            for capture in captures:
-                if can_win(s.deck, squeeze(s.row, capture), s.drawn, opts.draw, opts.win, memo):
-                    return capture
-        if game.boneyard() and (opts.draw == ANY_TIME or not captures):
-            if opts.win == ALL_CAPTURED or not captures or not analyse(s.row).clearable:
-                return game.draw_move()
-        return planned.get(s.row) or plan(s.row)
-
-    def plan(row):
-        """First step of a best plan for `row`; remember the rest (a plan depends only on the row)."""
-        planned.clear()
-        for step in analyse(row).best().steps:
-            planned[row] = step
-            row = squeeze(row, step)
-        return next(iter(planned.values()))
-
-    return choose
-
-
-solver_bot.flags = {"clairvoyant": "the solver sees the draw order (an upper bound)"}
-
-
 @dataclass(frozen=True)
 class DrawTile(Move):
     """Observed mode: a draw naming the tile that landed at the right end (CRS-9.1)."""
@@ -116,13 +77,11 @@ class DrawTile(Move):
         return f"draw {self.tile}"
 
 
-@register
 class CastleRockSolitaire(CaptureRowGame):
     name = "castle-rock-solitaire"
     title = "Castle Rock Solitaire"
     Options = SolitaireOptions
     move_words = (DRAW,)
-    strategies = {"solver": solver_bot}
 
     def _initial_state(self) -> State:
         self.state = State(deck=self._shuffled("deal"), drawn=0, captured=0, won=False, over=False, caps=None)

@@ -18,7 +18,6 @@ from dominotable.rules.game import Game, Move
 from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
 from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, split_end
 from dominotable.rules.options import Options, option
-from dominotable.rules.registry import register
 from dominotable.rules.tiles import Tile, fmt
 
 SEATS = 3
@@ -86,7 +85,6 @@ def draws_text(draws, names) -> str:
     return ", ".join(f"{names[seat]} {double}" for seat, double in draws)
 
 
-@register
 class DoublesInTheBoneyard(Game):
     name = "doubles-in-the-boneyard"
     title = "Doubles in the Boneyard"

@@ -20,7 +20,6 @@ from dominotable.rules.game import Game, Move, replace_at
 from dominotable.rules.hidden import rearrange
 from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, split_end
 from dominotable.rules.options import Options, option
-from dominotable.rules.registry import register
 from dominotable.rules.tiles import Tile, fmt
 
 UP, DOWN = 1, -1
@@ -283,7 +282,6 @@ _STOP = re.compile(r"^stop(?:\s*c(\d+))?$")
 FORMS = "new, c2+4 (column 2, active 4, going up), c2-4, stop, stop c2, scrap or discard"
 
 
-@register
 class UpDownStop(Game):
     name = "up-down-stop"
     title = "Up-Down-Stop"
@@ -433,68 +431,3 @@ def column_text(column: Column) -> str:
     ends = ", ".join(f"{n} {DIRECTION_NAMES[d]}" + (f" ({END_NAMES[e]})" if len(line.open_ends()) > 1 else "")
                      for e, (n, d) in line.open_ends())
     return " ".join(parts) + f"  top {ends}"
-
-
-# -- the look-ahead player ----------------------------------------------------------------
-
-class _OverBudget(Exception):
-    pass
-
-
-def lookahead_bot(rng, depth: int = 2, budget: int = 4000):
-    """Expectimax over the tiles still unseen (their set, never their order).
-
-    Each decision is valued by the mean, over every tile the next draw could bring, of
-    the best reply, `depth` draws deep, ending in `Rules.outlook`. Depth 1 is always
-    searched; a deeper search is kept only if it values at most `budget` positions, so
-    the same deal always gets the same play, on any machine.
-    """
-
-    def value(rules: Rules, s: UDSState, plies: int, spent: list[int] | None) -> float:
-        pool, reshuffle = rules.next_pool(s)
-        if plies == 0 or not pool:
-            return rules.outlook(s)
-        if spent is not None:
-            spent[0] += 1
-            if spent[0] > budget:
-                raise _OverBudget
-        total = 0.0
-        for tile in pool:
-            drawn = s.copy()
-            if reshuffle:
-                rules.reshuffle(drawn, pool)
-            rules.take(drawn, tile)
-            best = None
-            for move in rules.moves_for(drawn, tile):
-                after = drawn.copy()
-                rules.place(after, move)
-                v = value(rules, after, plies - 1, spent)
-                if best is None or v > best:
-                    best = v
-            total += best
-        return total / len(pool)
-
-    def choose(game: UpDownStop) -> Move:
-        moves = list(game.legal_moves())
-        if len(moves) == 1:
-            return moves[0]
-        rules, state = game.rules, game.state
-        afters = []
-        for move in moves:
-            after = state.copy()
-            rules.place(after, move)
-            afters.append(after)
-        values = [value(rules, a, 1, None) for a in afters]
-        for plies in range(2, depth + 1):
-            spent = [0]
-            try:
-                values = [value(rules, a, plies, spent) for a in afters]
-            except _OverBudget:
-                break
-        top = max(values)
-        return rng.choice([m for m, v in zip(moves, values) if v >= top - 1e-9])
-
-    return choose
-
-
-UpDownStop.strategies = {"lookahead": lookahead_bot}

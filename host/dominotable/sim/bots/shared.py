@@ -1,7 +1,7 @@
 """Players that choose moves: shared random and greedy bots.
 
-A strategy is a callable `choose(game) -> Move`. Games add their own strategies to
-`Game.strategies` (a dict name -> factory(rng, **params)); `strategies_for(cls)` merges.
+A strategy is a callable `choose(game) -> Move`, made by a factory `factory(rng, **params)`;
+each game's strategies (these and its own) are listed by name in app/catalog.py.
 Greedy tries each legal move with push/pop and keeps the best `game.heuristic(side)`,
 breaking ties at random; a game defines `heuristic` where its score alone says too little.
 """
@@ -48,10 +48,6 @@ def heuristic(game: Game, side: int) -> float:
 
 
 SHARED = {"random": random_bot, "greedy": greedy_bot}
-
-
-def strategies_for(cls: type[Game]) -> dict[str, Callable[..., Strategy]]:
-    return {**SHARED, **getattr(cls, "strategies", {})}
 
 
 def play_out(game: Game, players: list[Strategy], max_moves: int = 100_000) -> Game:

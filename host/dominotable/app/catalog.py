@@ -1,0 +1,79 @@
+"""Every game the table plays, in one list: its engine (the rules), its reader (how the tray
+shows it), its bots' strategies and its rule card. Like python-chess's `VARIANTS`: the one place
+a game is named; adding a game is adding its files and one line here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dominotable.reading.broadway import BroadwayAdapter
+from dominotable.reading.castle_rock import CastleRockAdapter, CastleRockSolitaireAdapter
+from dominotable.reading.doubles_boneyard import DoublesAdapter
+from dominotable.reading.reader import Adapter
+from dominotable.reading.up_down_stop import UpDownStopAdapter
+from dominotable.rules.errors import DominoError, UnknownGame
+from dominotable.rules.game import Game
+from dominotable.rules.games.broadway.engine import Broadway
+from dominotable.rules.games.castle_rock.engine import CastleRock
+from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
+from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
+from dominotable.rules.games.up_down_stop.engine import UpDownStop
+from dominotable.sim.bots.castle_rock import SOLITAIRE
+from dominotable.sim.bots.shared import SHARED, Strategy
+from dominotable.sim.bots.up_down_stop import UP_DOWN_STOP
+from dominotable.tray.geometry import Geometry
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    engine: type[Game]
+    reader: type[Adapter]
+    strategies: Mapping[str, Callable[..., Strategy]]
+    card: str  # the rule card, in seeds/
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    def reader_for(self, game: Game, geometry: Geometry) -> Adapter:
+        return self.reader(game, geometry)
+
+
+GAMES: tuple[GameSpec, ...] = (  # in the order the setup menu lists them
+    GameSpec(Broadway, BroadwayAdapter, SHARED, "broadway.md"),
+    GameSpec(CastleRock, CastleRockAdapter, SHARED, "castle-rock.md"),
+    GameSpec(CastleRockSolitaire, CastleRockSolitaireAdapter, {**SHARED, **SOLITAIRE}, "castle-rock-solitaire.md"),
+    GameSpec(DoublesInTheBoneyard, DoublesAdapter, SHARED, "doubles-in-the-boneyard.md"),
+    GameSpec(UpDownStop, UpDownStopAdapter, {**SHARED, **UP_DOWN_STOP}, "up-down-stop.md"),
+)
+_BY_NAME = {spec.name: spec for spec in GAMES}
+
+
+def names() -> list[str]:
+    return sorted(_BY_NAME)
+
+
+def spec(game: str | Game | type[Game]) -> GameSpec:
+    """The spec of a game named, or of an engine or its class."""
+    name = game if isinstance(game, str) else game.name
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise UnknownGame(f"unknown game {name!r}; games are {', '.join(names())}") from None
+
+
+def engine(name: str) -> type[Game]:
+    return spec(name).engine
+
+
+def reader_for(game: Game, geometry: Geometry) -> Adapter:
+    return spec(game).reader_for(game, geometry)
+
+
+def load(data: dict[str, Any]) -> Game:
+    """A saved game (`Game.to_dict()`), whichever game it is."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        raise DominoError("not a saved game: missing or bad 'game'")
+    return engine(data["game"]).from_dict(data)

@@ -1,0 +1,1 @@
+"""The players that choose moves: shared ones (random, greedy) and each game's own."""
