@@ -16,9 +16,8 @@ import argparse
 import statistics
 import time
 
-from dominotable.app.config import DisplayConfig
 from dominotable.ui.oled import screens
-from dominotable.ui.oled.display import open_display
+from dominotable.ui.oled.display import DisplayConfig, open_display
 
 SCREENS = {
     "turn": lambda i: screens.turn(f"Player {i % 4}", f"Ann {i}  Bob 30  / 150"),

@@ -26,7 +26,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from dominotable.app import catalog
-from dominotable.app.config import DisplayConfig
 from dominotable.app.demo import choose
 from dominotable.app.runtime import Runtime
 from dominotable.app.session import PLAY
@@ -38,7 +37,7 @@ from dominotable.tray.geometry import default
 from dominotable.tray.link import Event
 from dominotable.tray.tags import Registry
 from dominotable.ui.menu import Choice
-from dominotable.ui.oled.display import open_display
+from dominotable.ui.oled.display import DisplayConfig, open_display
 from dominotray import wire
 
 

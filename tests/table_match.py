@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig
+from dominotable.app.config import Config, GameConfig, TrayConfig
 from dominotable.app.demo import demo_choice, play
 from dominotable.app.hardware import open_hardware
 from dominotable.app.runtime import Runtime
 from dominotable.app.storage import Store
+from dominotable.ui.oled.display import DisplayConfig
 
 SETTLE_MS = 20
 SPEED = 40.0

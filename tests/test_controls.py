@@ -3,9 +3,8 @@
 import time
 
 import pytest
-from dominotable.app.config import ButtonsConfig
 from dominotable.ui import controls as controls_module
-from dominotable.ui.controls import Controls, ControlsError, factory_name, make_factory
+from dominotable.ui.controls import ButtonsConfig, Controls, ControlsError, factory_name, make_factory
 from gpiozero.pins.mock import MockFactory, MockPin
 
 CFG = ButtonsConfig(up=5, down=6, select=13, led=19, buzzer=26)

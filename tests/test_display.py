@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from dominotable.app.config import DisplayConfig
 from dominotable.ui.oled import screens
-from dominotable.ui.oled.display import Display, DisplayError, open_display, to_text
+from dominotable.ui.oled.display import Display, DisplayConfig, DisplayError, open_display, to_text
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 

@@ -211,8 +211,8 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
     """From power-on with the buttons only (gpiozero mock pins): choose the first game, go up
     to Start, accept the prefilled names, play; then menu -> Resign -> Yes ends the match
     (recorded as resigned), and select opens the setup menu again with the names kept."""
-    from dominotable.app.hardware import MockButtons
     from dominotable.app import catalog
+    from dominotable.app.hardware import MockButtons
 
     hw, frames = open_table()
     buttons = MockButtons(hw.controls)

@@ -43,6 +43,9 @@ from typing import Any
 import platformdirs
 
 from dominotable.rules.errors import DominoError
+from dominotable.settings import setting
+from dominotable.ui.controls import ButtonsConfig
+from dominotable.ui.oled.display import DisplayConfig
 
 APP = "dominotable"
 
@@ -51,21 +54,11 @@ class ConfigError(DominoError):
     """A configuration file that cannot be read, or a key or value it must not have."""
 
 
-def _key(default, check=None, why=""):
-    return field(default=default, metadata={"check": check, "why": why})
-
-
-def _pin(value) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 27) or (
-        isinstance(value, str) and value.strip() != ""
-    )
-
-
 @dataclass(frozen=True)
 class TrayConfig:
-    port: str = _key("auto", lambda v: isinstance(v, str) and v != "",
+    port: str = setting("auto", lambda v: isinstance(v, str) and v != "",
                      'is not "auto", "none" or a device path')
-    serial: str = _key("", lambda v: isinstance(v, str), "is not a USB serial number")
+    serial: str = setting("", lambda v: isinstance(v, str), "is not a USB serial number")
 
     @property
     def virtual(self) -> bool:
@@ -73,40 +66,14 @@ class TrayConfig:
 
 
 @dataclass(frozen=True)
-class DisplayConfig:
-    driver: str = _key("emulated", lambda v: v in ("ssd1306", "sh1106", "emulated"),
-                       "is not one of ssd1306, sh1106, emulated")
-    i2c_port: int = _key(1, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
-                         "is not an I2C bus number")
-    address: int = _key(0x3C, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0x03 <= v <= 0x77,
-                        "is not a 7-bit I2C address (0x03-0x77)")
-    rotate: int = _key(0, lambda v: v in (0, 1, 2, 3) and not isinstance(v, bool),
-                       "is not 0, 1, 2 or 3 quarter turns")
-    frames: str = _key("", lambda v: isinstance(v, str), "is not a folder path")
-    terminal: bool = _key(True, lambda v: isinstance(v, bool), "is not true or false")
-    window: bool = _key(False, lambda v: isinstance(v, bool), "is not true or false")
-
-
-@dataclass(frozen=True)
-class ButtonsConfig:
-    up: int | str = _key(17, _pin, "is not a GPIO pin")
-    down: int | str = _key(27, _pin, "is not a GPIO pin")
-    select: int | str = _key(22, _pin, "is not a GPIO pin")
-    led: int | str = _key(23, _pin, "is not a GPIO pin")
-    buzzer: int | str = _key(24, _pin, "is not a GPIO pin")
-    pin_factory: str = _key("auto", lambda v: v in ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native"),
-                            "is not one of auto, mock, lgpio, rpigpio, pigpio, native")
-
-
-@dataclass(frozen=True)
 class GameConfig:
-    settle_ms: int = _key(400, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000,
+    settle_ms: int = setting(400, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000,
                           "is not a time in milliseconds (0-10000)")
 
 
 @dataclass(frozen=True)
 class StorageConfig:
-    database: str = _key("", lambda v: isinstance(v, str), "is not a file path")
+    database: str = setting("", lambda v: isinstance(v, str), "is not a file path", path=True)
 
     @property
     def path(self) -> Path:
@@ -174,10 +141,8 @@ def _section(cls, name: str, table: dict[str, Any], where: str, path: Path | Non
         if not meta["check"](value):
             raise ConfigError(f"{where}: {name}.{key} = {value!r} {meta['why']}")
         values[key] = value
-    if name == "storage" and values.get("database") and path is not None:
-        values["database"] = str((path.parent / Path(values["database"]).expanduser()).resolve())
-    if name == "display" and values.get("frames") and path is not None:
-        values["frames"] = str((path.parent / Path(values["frames"]).expanduser()).resolve())
+        if meta.get("path") and value and path is not None:  # relative to the file
+            values[key] = str((path.parent / Path(value).expanduser()).resolve())
     return cls(**values)
 
 

@@ -18,14 +18,15 @@ import queue
 import re
 import threading
 import warnings
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
 
 from gpiozero import LED, Button, Buzzer
 from gpiozero.pins.mock import MockFactory
 
-from dominotable.app.config import ButtonsConfig
 from dominotable.rules.errors import DominoError
+from dominotable.settings import setting
 
 EVENTS = ("up", "down", "select", "long-select")
 MODEL_FILE = Path("/proc/device-tree/model")
@@ -41,6 +42,23 @@ def pi_model() -> str:
     except OSError:
         return ""
 
+
+
+def _pin(value) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 27) or (
+        isinstance(value, str) and value.strip() != ""
+    )
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    up: int | str = setting(17, _pin, "is not a GPIO pin")
+    down: int | str = setting(27, _pin, "is not a GPIO pin")
+    select: int | str = setting(22, _pin, "is not a GPIO pin")
+    led: int | str = setting(23, _pin, "is not a GPIO pin")
+    buzzer: int | str = setting(24, _pin, "is not a GPIO pin")
+    pin_factory: str = setting("auto", lambda v: v in ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native"),
+                            "is not one of auto, mock, lgpio, rpigpio, pigpio, native")
 
 def factory_name(configured: str = "auto", model: str | None = None) -> str:
     """The gpiozero pin factory to use: the configured one, else the environment's, else by board."""

@@ -13,17 +13,33 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from luma.core.device import dummy
 from PIL import Image
 
-from dominotable.app.config import DisplayConfig
 from dominotable.rules.errors import DominoError
+from dominotable.settings import setting
 
 Sink = Callable[[Image.Image], None]
 
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    driver: str = setting("emulated", lambda v: v in ("ssd1306", "sh1106", "emulated"),
+                       "is not one of ssd1306, sh1106, emulated")
+    i2c_port: int = setting(1, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+                         "is not an I2C bus number")
+    address: int = setting(0x3C, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0x03 <= v <= 0x77,
+                        "is not a 7-bit I2C address (0x03-0x77)")
+    rotate: int = setting(0, lambda v: v in (0, 1, 2, 3) and not isinstance(v, bool),
+                       "is not 0, 1, 2 or 3 quarter turns")
+    frames: str = setting("", lambda v: isinstance(v, str), "is not a folder path", path=True)
+    terminal: bool = setting(True, lambda v: isinstance(v, bool), "is not true or false")
+    window: bool = setting(False, lambda v: isinstance(v, bool), "is not true or false")
 
 class DisplayError(DominoError):
     """The configured display cannot be opened (no I2C bus, no permission, nothing at the address)."""
