@@ -2,13 +2,13 @@
 OLED frame handed to the display driver.
 
 Greedy bots play Castle Rock (4 players, one hand per match) through the real chain, in one
-thread: each physical move (`adapter.actions`) changes an in-memory tray, which is sent as a
+thread: each physical move (`reader.actions`) changes an in-memory tray, which is sent as a
 full-tray SNAPSHOT frame (every one of the 194 cells, as the tray's heartbeat snapshot);
 the clock starts when the frame's last byte goes into the link's decoder (`wire.Decoder`,
 as `TrayLink` runs it) and stops when `Display.show` hands the new frame to luma.oled's real
 `ssd1306` class (on an I2C bus that only counts bytes). In between: cells -> Board -> the
 runtime's event step -> Session (settle time 0: the settle wait is deliberate, not latency)
--> adapter.judge -> push -> SQLite commit -> screen drawn -> frame sent. The commit (WAL,
+-> reader.judge -> push -> SQLite commit -> screen drawn -> frame sent. The commit (WAL,
 synchronous=FULL: an fsync) is timed separately and reported apart; the target (p99 < 5 ms)
 is for the rest.
 
@@ -26,15 +26,16 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from dominotable.app import catalog
+from dominotable.app.controller import Mode
 from dominotable.app.demo import choose
 from dominotable.app.runtime import Runtime
-from dominotable.app.session import PLAY
 from dominotable.app.storage import Store
 from dominotable.rules.tiles import DominoSet
-from dominotable.sim.memtray import Layout
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import ActionKind
 from dominotable.tray.board import Board
 from dominotable.tray.geometry import default
-from dominotable.tray.link import Event
+from dominotable.tray.link import Event, TrayEvent
 from dominotable.tray.tags import Registry
 from dominotable.ui.menu import Choice
 from dominotable.ui.oled.display import DisplayConfig, open_display
@@ -57,7 +58,7 @@ def percentile(values, q):
 def play_match(seed: int, db: Path, latencies: list, commits: list) -> int:
     geometry = default()
     registry = Registry.virtual(DominoSet(6))
-    layout = Layout(registry, geometry)
+    layout = MemoryTray(registry, geometry)
     decoder = wire.Decoder(types=wire.FROM_TRAY, parse=True)
     cells = {"now": layout.cells()}
     display = open_display(DisplayConfig(driver="ssd1306"), bus=CountingBus())
@@ -86,42 +87,43 @@ def play_match(seed: int, db: Path, latencies: list, commits: list) -> int:
         seq = 0
         while not runtime.stopped:
             session = runtime.session
-            game = session.game.__class__.from_dict(session.game.to_dict())
-            if session.mode != PLAY:
-                layout.apply_all(session.adapter.layout(hw.board()))
+            game = session.controller.game.__class__.from_dict(session.controller.game.to_dict())
+            hands = catalog.hands_for(game, hw.geometry)
+            if session.controller.mode != Mode.PLAY:
+                layout.apply_all(hands.setup(hw.board()))
                 actions = None
             else:
                 move = choose(game, seed)
-                actions = session.adapter.actions(move, hw.board())
+                actions = hands.actions(move, hw.board())
                 if not actions:  # a button move: through the in-game menu, not timed
-                    index = [m for _, m in session.adapter.button_moves()].index(move)
+                    index = [m for _, m in session.controller.reader.button_moves(hw.board())].index(move)
                     for event in ["long-select", *["down"] * index, "select", "up", "select"]:
                         hw.events.put(event)
                     runtime.step(0)
                     continue
-                if any(action.kind == "pad" for action in actions):  # a draw over the scan pad: not timed
+                if any(action.kind == ActionKind.PAD for action in actions):  # a draw over the scan pad: not timed
                     for action in actions:  # each tile read before the next
                         layout.apply(action)
                         cells["now"] = layout.cells()
-                        hw.events.put(Event("snapshot", None))
+                        hw.events.put(Event(TrayEvent.SNAPSHOT, None))
                         runtime.step(0)
                     continue
                 layout.apply_all(actions)
             seq = (seq + 1) & 0xFF
             data = wire.frame(wire.SNAPSHOT, seq, wire.encode_snapshot(wire.HEARTBEAT, layout.cells()))
             decoder.feed(data[:-1])
-            ply = len(session.game.moves)
+            ply = len(session.controller.game.moves)
             commits_before = len(commits)
             handed.clear()
             start = time.perf_counter()
             for kind, _, msg in decoder.feed(data[-1:]):  # the frame's last byte
                 cells["now"] = list(msg.cells)
-                hw.events.put(Event("snapshot", None))
+                hw.events.put(Event(TrayEvent.SNAPSHOT, None))
             runtime.step(0)
-            if actions is not None and len(runtime.session.game.moves) != ply and "at" in handed:
+            if actions is not None and len(runtime.session.controller.game.moves) != ply and "at" in handed:
                 commit = sum(commits[commits_before:])
                 latencies.append(handed["at"] - start - commit)
-        return len(runtime.session.game.moves)
+        return len(runtime.session.controller.game.moves)
 
 
 def main() -> None:

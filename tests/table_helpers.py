@@ -3,9 +3,10 @@
 from dominotable.app import catalog
 from dominotable.rules.games.castle_rock.engine import CastleRock
 from dominotable.rules.tiles import DOUBLE_SIX
-from dominotable.sim.memtray import Layout
+from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
+from table_sim import hands_of
 
 T = DOUBLE_SIX.parse
 ROW = DOUBLE_SIX.parse_many
@@ -29,11 +30,11 @@ def rigged(row, hands, turn=0, placed=None, **options):
 
 
 def laid(game, layout=None):
-    """The adapter of `game` and a layout showing the engine's row as bots lay it."""
-    adapter = catalog.reader_for(game, GEO)
-    layout = layout or Layout(REGISTRY, GEO)
-    layout.apply_all(adapter.layout(layout.board()))
-    return adapter, layout
+    """The reader of `game` and a layout showing the engine's row as bots lay it."""
+    reader = catalog.reader_for(game, GEO)
+    layout = layout or MemoryTray(REGISTRY, GEO)
+    layout.apply_all(hands_of(reader).setup(layout.board()))
+    return reader, layout
 
 
 def column(col, band=0):
@@ -44,7 +45,7 @@ def column(col, band=0):
 
 def with_tiles(layout, **changes):
     """A copy of `layout` with tiles moved (tile="cells") or removed (tile=None); names like t2_4."""
-    out = Layout(layout.registry, layout.geometry)
+    out = MemoryTray(layout.registry, layout.geometry)
     out.tiles = dict(layout.tiles)
     for name, cells in changes.items():
         tile = T(name[1:].replace("_", "-"))

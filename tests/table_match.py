@@ -59,6 +59,6 @@ def bot_match(db: Path, game: str, seed: int = 0, players: int | None = None, ti
                 before(runtime)
             play(runtime, seed=seed, timeout=timeout)
             record = store.match(runtime.match_id)
-            return runtime.session.game, record, frames
+            return runtime.session.controller.game, record, frames
     finally:
         hw.close()

@@ -1,4 +1,4 @@
-"""A tray in memory for the adapter tests: lay tiles, apply an adapter's Actions, read a Board.
+"""A tray in memory for the reader tests: lay tiles, apply an reader's Actions, read a Board.
 
 It refuses what a real tray refuses (a cell covered twice, a tile laid twice, halves that do
 not touch), so a bot's actions that would fail on the virtual tray fail here too.
@@ -6,18 +6,21 @@ not touch), so a bot's actions that would fail on the virtual tray fail here too
 
 from __future__ import annotations
 
+from dominotable.app import catalog
 from dominotable.reading.draw import PadDraw
-from dominotable.reading.reader import Action, Adapter, Verdict
+from dominotable.reading.reader import Reader, Verdict
 from dominotable.rules.game import Game
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.tiles import DominoSet, Tile
-from dominotable.sim.memtray import Layout
+from dominotable.sim.hands.base import Hands
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
 
 
-class SimTray(Layout):
-    """The package's in-memory Layout with shorthands for laying tiles by hand in tests."""
+class SimTray(MemoryTray):
+    """The package's in-memory MemoryTray with shorthands for laying tiles by hand in tests."""
 
     def __init__(self, top: int = 6):
         super().__init__(Registry.virtual(DominoSet(top)), default())
@@ -41,13 +44,13 @@ class SimTray(Layout):
 
     def pad(self, text: str) -> Tile:
         tile = self.dset.parse(text)
-        self.apply(Action("pad", tile))
+        self.apply(Action(ActionKind.PAD, tile))
         return tile
 
     def take(self, tile: Tile | str) -> None:
         if isinstance(tile, str):
             tile = self.dset.parse(tile)
-        self.apply(Action("remove", tile))
+        self.apply(Action(ActionKind.REMOVE, tile))
 
     def apply(self, actions) -> None:
         """One Action, or a list of them."""
@@ -57,11 +60,16 @@ class SimTray(Layout):
             self.apply_all(actions)
 
 
-def read_draw(adapter: Adapter, layout: Layout, actions) -> Verdict:
+def hands_of(reader: Reader) -> Hands:
+    """The hands of the game `reader` reads: how a bot makes its moves on the tray."""
+    return catalog.hands_for(reader.game, reader.geometry)
+
+
+def read_draw(reader: Reader, layout: MemoryTray, actions) -> Verdict:
     """Make a draw's actions one at a time, reading the board after each as the session reads
     settled boards (draw.py); the verdict that ends the draw (its `lots` move, or a problem),
     else the last note. Actions after the end are still made (the last tile taken off)."""
-    draw = PadDraw(adapter.pad_draw(), adapter.game.side_names(), layout.board())
+    draw = PadDraw(reader.pad_draw(), reader.game.side_names(), layout.board())
     verdict = None
     for action in actions:
         layout.apply(action)
@@ -70,9 +78,9 @@ def read_draw(adapter: Adapter, layout: Layout, actions) -> Verdict:
     return verdict
 
 
-def play_through(game: Game, adapter: Adapter, tray: SimTray, choose, limit: int = 5000) -> None:
+def play_through(game: Game, reader: Reader, tray: SimTray, choose, limit: int = 5000) -> None:
     """Play `game` to its end: each move chosen by `choose(game)` is made physically with the
-    adapter's actions (which also clear what the table waits to see cleared) or its buttons, and
+    reader's actions (which also clear what the table waits to see cleared) or its buttons, and
     must be judged back as exactly that move; after it the tray must read as the same position
     (perhaps with a note of what the table waits for)."""
     for _ in range(limit):
@@ -80,19 +88,19 @@ def play_through(game: Game, adapter: Adapter, tray: SimTray, choose, limit: int
             return
         move = choose(game)
         if isinstance(move, Reveal) and move.word == "show":  # whose: the first seat holding as many
-            move = Reveal("show", move.tiles, adapter.shown_by(len(move.tiles)))
-        actions = adapter.actions(move, tray.board())
-        if adapter.pad_draw() is not None:
-            verdict = read_draw(adapter, tray, actions)
+            move = Reveal("show", move.tiles, reader.shown_by(len(move.tiles)))
+        actions = hands_of(reader).actions(move, tray.board())
+        if reader.pad_draw() is not None:
+            verdict = read_draw(reader, tray, actions)
             assert verdict.moves == (move,), f"{move} drawn as {verdict}"
         elif actions:
             tray.apply(actions)
-            verdict = adapter.judge(tray.board())
+            verdict = reader.judge(tray.board())
             assert verdict.problem is None, f"{move}: {verdict.problem}\n{tray.board()}"
             assert verdict.moves == (move,), f"{move} read as {verdict.moves}\n{tray.board()}"
         else:
-            assert move in [m for _, m in adapter.button_moves()], f"{move}: no trace and no button"
+            assert move in [m for _, m in reader.button_moves()], f"{move}: no trace and no button"
         game.push(move)
-        after = adapter.judge(tray.board())
+        after = reader.judge(tray.board())
         assert after.same, f"after {move}: {after}\n{tray.board()}"
     raise AssertionError("the game did not end")

@@ -4,12 +4,11 @@ import random
 
 import pytest
 from dominotable.app import catalog
-from dominotable.app.demo import fitting
-from dominotable.reading.broadway import BroadwayAdapter
-from dominotable.reading.step import NoRoom
+from dominotable.reading.broadway import BroadwayReader
 from dominotable.rules.games.broadway.engine import Broadway, Expose, Pass, Place
 from dominotable.sim.bots.shared import greedy_bot, random_bot
-from table_sim import SimTray, play_through
+from dominotable.sim.hands.base import NoRoom, fitting
+from table_sim import SimTray, hands_of, play_through
 
 
 @pytest.fixture
@@ -22,50 +21,50 @@ def table():
 
 def led(table):
     """West has led 6-6 north-south on r4c5-r5c5: engine (0,0) is r4c5."""
-    game, adapter, tray = table
+    game, reader, tray = table
     tray.lay("6-6", 4, 5, "down")
-    game.push(adapter.judge(tray.board()).moves[0])
-    return game, adapter, tray
+    game.push(reader.judge(tray.board()).moves[0])
+    return game, reader, tray
 
 
 def test_adapter_is_registered(table):
-    assert isinstance(table[1], BroadwayAdapter)
+    assert isinstance(table[1], BroadwayReader)
 
 
 def test_lead_anywhere_in_the_leaders_orientation(table):
     """rules BW-2.3, BW-11.1: the lead may lie anywhere; it defines the engine's (0,0)."""
-    game, adapter, tray = table
+    game, reader, tray = table
     tray.lay("6-6", 1, 12, "down")
-    assert adapter.judge(tray.board()).moves == (game.lead_move(),)
+    assert reader.judge(tray.board()).moves == (game.lead_move(),)
 
 
 def test_lead_in_the_wrong_orientation(table):
     """rule BW-11.2: West lays tiles along a column (north-south)."""
-    game, adapter, tray = table
+    game, reader, tray = table
     tray.lay("6-6", 4, 5)
-    verdict = adapter.judge(tray.board())
+    verdict = reader.judge(tray.board())
     assert not verdict.moves
     assert verdict.problem == "Broadway: West plays tiles north-south (along a column); turn 6-6 (rule BW-11.2)"
 
 
 def test_wrong_lead_tile(table):
-    game, adapter, tray = table
+    game, reader, tray = table
     tray.lay("5-5", 4, 5, "down")
-    assert adapter.judge(tray.board()).problem == "hand 1 opens with 6-6: take 5-5 off and lead 6-6 (rule BW-2.3)"
+    assert reader.judge(tray.board()).problem == "hand 1 opens with 6-6: take 5-5 off and lead 6-6 (rule BW-2.3)"
 
 
 def test_placement_is_mapped_from_the_anchor(table):
     """rule BW-11.1: the tray cell right of the lead's far half is engine (1,0)."""
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     tray.lay("6-0", 4, 6)
-    assert adapter.judge(tray.board()).moves == (Place((6, 0), ((1, 0), (2, 0))),)
+    assert reader.judge(tray.board()).moves == (Place((6, 0), ((1, 0), (2, 0))),)
 
 
 def test_wrong_orientation_names_the_seat_and_axis(table):
     """rule BW-11.2 (issue example): North lays tiles along a row."""
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     tray.lay("0-6", 3, 6, "down")
-    verdict = adapter.judge(tray.board())
+    verdict = reader.judge(tray.board())
     assert not verdict.moves
     assert verdict.problem == "Broadway: North plays tiles east-west (along a row); turn 0-6 (rule BW-11.2)"
     assert set(verdict.cells) == {tray.cell(3, 6), tray.cell(4, 6)}
@@ -73,17 +72,17 @@ def test_wrong_orientation_names_the_seat_and_axis(table):
 
 def test_placement_touching_no_match(table):
     """rule BW-4.1: the engine's reason names the move."""
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     tray.lay("0-6", 4, 6)
-    verdict = adapter.judge(tray.board())
+    verdict = reader.judge(tray.board())
     assert not verdict.moves and "rule BW-4.1" in verdict.problem and "touches no matching segment" in verdict.problem
 
 
 def test_tile_out_of_turn(table):
     """East's 3-6 while North is to play (rule BW-2.2)."""
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     tray.lay("6-3", 6, 5, "down")
-    verdict = adapter.judge(tray.board())
+    verdict = reader.judge(tray.board())
     assert not verdict.moves and "North does not hold 3-6" in verdict.problem
 
 
@@ -91,101 +90,101 @@ def test_scores_as_it_lands():
     """rules BW-5.1, BW-5.2, BW-11.3: the first placement that scores does so as soon as it is read."""
     game = Broadway(seed=1)
     tray = SimTray()
-    adapter = catalog.reader_for(game, tray.geometry)
+    reader = catalog.reader_for(game, tray.geometry)
     bot = greedy_bot(random.Random(1))
     while True:
         move = bot(game)
         before = list(game.scores)
-        tray.apply(adapter.actions(move, tray.board()))
-        assert adapter.judge(tray.board()).moves == (move,)
+        tray.apply(hands_of(reader).actions(move, tray.board()))
+        assert reader.judge(tray.board()).moves == (move,)
         game.push(move)
         if game.scores != before:
             break
-    assert adapter.judge(tray.board()).same
+    assert reader.judge(tray.board()).same
     assert sum(game.scores) > sum(before)
 
 
 def test_whole_tableau_slid_is_the_same_position(table):
     """rule BW-11.1: only positions relative to the lead count."""
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     tray.lay("6-0", 4, 6)
-    game.push(adapter.judge(tray.board()).moves[0])
+    game.push(reader.judge(tray.board()).moves[0])
     for tile in list(tray.tiles):
         first, second = tray.tiles[tile]
         tray.take(tile)
         tray.put(tile, (first + 17, second + 17))
-    assert adapter.judge(tray.board()).same
+    assert reader.judge(tray.board()).same
 
 
 def test_moved_tile_must_go_back(table):
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     tray.lay("6-0", 4, 6)
-    game.push(adapter.judge(tray.board()).moves[0])
+    game.push(reader.judge(tray.board()).moves[0])
     tray.take("0-6")
     tray.lay("6-0", 5, 6)
-    assert adapter.judge(tray.board()).problem == (
+    assert reader.judge(tray.board()).problem == (
         "put 0-6 back at r4c6-r4c7, its 6 on r4c6 (cell 70) (rule BW-11.1)")
 
 
 def test_lead_removed(table):
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     tray.take("6-6")
-    assert adapter.judge(tray.board()).problem == "put 6-6 back: the tableau is read from it (rule BW-11.1)"
+    assert reader.judge(tray.board()).problem == "put 6-6 back: the tableau is read from it (rule BW-11.1)"
 
 
 def test_exposed_tile_on_the_scan_pad(table):
     """rules BW-7.1, BW-11.4: a tile on the pad is a prompt until exposed with the buttons; then
     the placing opponent (South, for East's tile) lays it along a row."""
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     tray.pad("3-6")
     board = tray.board()
-    assert "3-6 is on the scan pad" in adapter.judge(board).problem
-    assert ("pass", Pass()) not in adapter.button_moves(board)
+    assert "3-6 is on the scan pad" in reader.judge(board).problem
+    assert ("pass", Pass()) not in reader.button_moves(board)
     expose = Expose(1, game.dset.parse("3-6"))
-    assert adapter.button_moves(board) == [("expose 3-6 (East's)", expose)]
-    assert adapter.actions(expose, tray.board()) and adapter.actions(expose, board)[0].kind == "pad"
+    assert reader.button_moves(board) == [("expose 3-6 (East's)", expose)]
+    assert hands_of(reader).actions(expose, tray.board()) and hands_of(reader).actions(expose, board)[0].kind == "pad"
     game.push(expose)
-    assert adapter.judge(tray.board()).same
+    assert reader.judge(tray.board()).same
     tray.take("3-6")
     tray.lay("3-6", 6, 5, "down")
-    assert "South, placing East's exposed tile, plays tiles east-west" in adapter.judge(tray.board()).problem
+    assert "South, placing East's exposed tile, plays tiles east-west" in reader.judge(tray.board()).problem
     tray.take("3-6")
     tray.pad("3-6")
     place = next(m for m in game.legal_moves() if isinstance(m, Place))
-    tray.apply(adapter.actions(place, tray.board()))
+    tray.apply(hands_of(reader).actions(place, tray.board()))
     assert tray.board().on_pad() is None
-    assert adapter.judge(tray.board()).moves == (place,)
+    assert reader.judge(tray.board()).moves == (place,)
 
 
 def test_bots_slide_the_tableau_when_the_tray_edge_is_near(table):
     """rule BW-11.1: a play past the tray's edge slides the whole tableau first."""
-    game, adapter, tray = table
+    game, reader, tray = table
     tray.lay("6-6", 0, 0, "down")
-    game.push(adapter.judge(tray.board()).moves[0])
+    game.push(reader.judge(tray.board()).moves[0])
     move = Place((0, 6), ((-2, 0), (-1, 0)))
-    actions = adapter.actions(move, tray.board())
+    actions = hands_of(reader).actions(move, tray.board())
     assert [a.kind for a in actions] == ["slide", "place"]
     tray.apply(actions)
-    assert adapter.judge(tray.board()).moves == (move,)
+    assert reader.judge(tray.board()).moves == (move,)
 
 
 def test_a_tableau_wider_than_the_tray_cannot_be_laid(table):
     """rule BW-11.6: bots are told (NoRoom) so they choose another placement."""
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     with pytest.raises(NoRoom, match="would be 19 cells wide"):
-        adapter.actions(Place((6, 0), ((17, 0), (18, 0))), tray.board())
+        hands_of(reader).actions(Place((6, 0), ((17, 0), (18, 0))), tray.board())
 
 
 def test_expected_names_leader_and_tableau(table):
-    game, adapter, tray = table
-    assert adapter.expected() == "hand 1: an empty tray; West leads 6-6"
-    game, adapter, tray = led(table)
-    assert adapter.expected().startswith("hand 1, the tableau with 6-6 anchoring (0,0):")
+    game, reader, tray = table
+    assert reader.expected() == "hand 1: an empty tray; West leads 6-6"
+    game, reader, tray = led(table)
+    assert reader.expected().startswith("hand 1, the tableau with 6-6 anchoring (0,0):")
 
 
-def keeping_to_the_tray(adapter, tray, strategy):
+def keeping_to_the_tray(reader, tray, strategy):
     """A bot that keeps to moves the tray has room for, as the table's bots do."""
-    return lambda game: fitting(game, adapter, tray.board(), strategy(game))[0]
+    return lambda game: fitting(game, hands_of(reader), tray.board(), strategy(game))[0]
 
 
 def test_observed_leader_by_button_and_shows():
@@ -193,17 +192,17 @@ def test_observed_leader_by_button_and_shows():
     seat (the shows at the end of a hand are read in the observed whole-match test)."""
     game = Broadway(seed=1, observed=True, options={"hands": 1})
     tray = SimTray()
-    adapter = catalog.reader_for(game, tray.geometry)
-    verdict = adapter.judge(tray.board())
+    reader = catalog.reader_for(game, tray.geometry)
+    verdict = reader.judge(tray.board())
     assert verdict.same and "choose who leads with the buttons" in verdict.note
-    labels = [label for label, _ in adapter.button_moves()]
+    labels = [label for label, _ in reader.button_moves()]
     assert labels == ["North leads", "East leads", "South leads", "West leads"]
-    game.push(dict(adapter.button_moves())["East leads"])
+    game.push(dict(reader.button_moves())["East leads"])
     tray.lay("6-6", 4, 5)
-    assert "East plays tiles north-south" in adapter.judge(tray.board()).problem
+    assert "East plays tiles north-south" in reader.judge(tray.board()).problem
     tray.take("6-6")
     tray.lay("6-6", 4, 5, "down")
-    assert adapter.judge(tray.board()).moves == (game.lead_move(),)
+    assert reader.judge(tray.board()).moves == (game.lead_move(),)
 
 
 @pytest.mark.parametrize("seed, observed", [(0, False), (1, False), (2, True)])
@@ -212,19 +211,19 @@ def test_whole_match_by_the_adapters_own_actions(seed, observed):
     scores, at a real table (observed) too."""
     game = Broadway(seed=seed, options={"hands": 1 if observed else 2}, observed=observed)
     tray = SimTray()
-    adapter = catalog.reader_for(game, tray.geometry)
+    reader = catalog.reader_for(game, tray.geometry)
     strategy = (random_bot if observed else greedy_bot)(random.Random(seed))  # greedy is slow observed
-    play_through(game, adapter, tray, keeping_to_the_tray(adapter, tray, strategy))
+    play_through(game, reader, tray, keeping_to_the_tray(reader, tray, strategy))
     replay = type(game).from_json(game.to_json())
     assert game.is_over() and replay.scores == game.scores and replay.winners() == game.winners()
 
 
 def test_a_bot_gives_way_to_a_move_that_fits_when_the_tray_has_no_room(table):
     """BW-11: a tableau can outgrow the tray; the table's bots then play another legal move."""
-    game, adapter, tray = led(table)
+    game, reader, tray = led(table)
     chosen = next(iter(game.legal_moves()))
 
-    class Cramped(type(adapter)):
+    class Cramped(type(hands_of(reader))):
         def actions(self, move, board):
             if move == chosen:
                 raise NoRoom(f"no room for {move}")
@@ -233,4 +232,4 @@ def test_a_bot_gives_way_to_a_move_that_fits_when_the_tray_has_no_room(table):
     move, actions = fitting(game, Cramped(game, tray.geometry), tray.board(), chosen)
     assert move != chosen and game.is_legal(move) and actions
     tray.apply(actions)
-    assert adapter.judge(tray.board()).moves == (move,)
+    assert reader.judge(tray.board()).moves == (move,)

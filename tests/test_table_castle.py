@@ -4,73 +4,73 @@ import random
 
 import pytest
 from dominotable.app import catalog
-from dominotable.reading.reader import Action
 from dominotable.rules.games.castle_rock.engine import DRAW, END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
 from dominotable.sim.bots.shared import random_bot
-from dominotable.sim.memtray import Layout
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.tags import Half, virtual_uid
 from dominotray import wire
 from table_helpers import GEO, REGISTRY, ROW, T, column, laid, rigged, with_tiles
-from table_sim import read_draw
+from table_sim import hands_of, read_draw
 
 CR9 = "1-6 0-6 0-0 2-4 4-4 0-4 1-1 1-5"  # the worked example, CR-9
 
 
-def verdict_after(adapter, layout, *actions):
+def verdict_after(reader, layout, *actions):
     layout.apply_all(actions)
-    return adapter.judge(layout.board())
+    return reader.judge(layout.board())
 
 
 def test_cr10_1_row_read_left_to_right_gaps_and_other_tiles_ignored():
     """rule CR-10.1, CR-10.2: upright tiles by column, band 2 after band 1; gaps, the captures
     band and the pad do not matter."""
     game = rigged(CR9, ["2-2 3-3", "5-5 6-6"])
-    adapter = catalog.reader_for(game, GEO)
-    layout = Layout(REGISTRY, GEO)
+    reader = catalog.reader_for(game, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     tiles = ROW(CR9)
     for i, tile in enumerate(tiles[:5]):
         layout.place(tile, column(2 * i + 5 if i else 0))  # gaps between the tiles
     for i, tile in enumerate(tiles[5:]):
         layout.place(tile, column(i + 3, band=1))
     layout.place(T("2-2"), (GEO.cell(0, 0), GEO.cell(0, 1)))  # lying in the captures band
-    layout.apply(Action("pad", T("3-3")))
-    assert [p.tile for p in adapter.read(layout.board())] == tiles
-    assert adapter.judge(layout.board()).same
-    assert adapter.expected() == f"row: {CR9} (open end right)"
+    layout.apply(Action(ActionKind.PAD, T("3-3")))
+    assert [p.tile for p in reader.row_placements(layout.board())] == tiles
+    assert reader.judge(layout.board()).same
+    assert reader.expected() == f"row: {CR9} (open end right)"
 
 
 def test_cr10_placement_at_the_open_end_is_the_current_players():
     """rule CR-4.1, CR-10.4: a new tile standing after the row is the placement."""
     game = rigged(CR9, ["1-4 3-3", "5-5 6-6"])
-    adapter, layout = laid(game)
-    verdict = verdict_after(adapter, layout, *adapter.actions(place(T("1-4")), layout.board()))
+    reader, layout = laid(game)
+    verdict = verdict_after(reader, layout, *hands_of(reader).actions(place(T("1-4")), layout.board()))
     assert verdict.moves == (place(T("1-4")),)
-    assert adapter.button_moves() == []
+    assert reader.button_moves() == []
 
 
 def test_cr10_captures_are_judged_exactly_even_made_all_at_once():
     """rule CR-5.3, CR-9, CR-10.4: the whole example row removed at once is found as legal
     captures (the exact analysis), which leave exactly the tray's row."""
     game = rigged(CR9 + " 1-4", ["3-3", "5-5 6-6"], placed=True)
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     layout = with_tiles(layout, **{f"t{t.a}_{t.b}": None for t in ROW(CR9 + " 1-4")})
-    verdict = adapter.judge(layout.board())
+    verdict = reader.judge(layout.board())
     assert verdict.problem is None and len(verdict.moves) == 5
     for move in verdict.moves:
         game.push(move)
     assert game.state.row == () and game.state.captured[0] == 9
-    assert adapter.button_moves() == [("End turn", END)]
+    assert reader.button_moves() == [("End turn", END)]
 
 
 def test_cr5_1_illegal_capture_prompt_says_what_to_put_back_and_why():
     """rule CR-5.1, CR-10.4: a tile whose neighbours share no suit goes back between them."""
     game = rigged(CR9 + " 1-4", ["3-3", "5-5 6-6"], placed=True)
-    adapter, layout = laid(game)
-    verdict = adapter.judge(with_tiles(layout, t2_4=None).board())
+    reader, layout = laid(game)
+    verdict = reader.judge(with_tiles(layout, t2_4=None).board())
     assert verdict.moves == ()
     assert verdict.problem == "put 2-4 back between 0-0 and 4-4: 0-0 and 4-4 share no suit (rule CR-5.1)"
-    verdict = adapter.judge(with_tiles(layout, t1_4=None).board())
+    verdict = reader.judge(with_tiles(layout, t1_4=None).board())
     assert verdict.problem == ("put 1-4 back at the open end, after 1-5: 1-4 is at an end of the row, "
                                "so nothing pinches it (rule CR-5.1)")
 
@@ -78,8 +78,8 @@ def test_cr5_1_illegal_capture_prompt_says_what_to_put_back_and_why():
 def test_cr5_3_group_that_cannot_all_go_is_named():
     """rule CR-5.3: several tiles gone where no order of captures takes them all."""
     game = rigged("1-2 3-4 5-6 0-0 1-1", ["2-2", "3-3"], placed=True)
-    adapter, layout = laid(game)
-    verdict = adapter.judge(with_tiles(layout, t3_4=None, t5_6=None).board())
+    reader, layout = laid(game)
+    verdict = reader.judge(with_tiles(layout, t3_4=None, t5_6=None).board())
     assert verdict.problem == ("put 3-4 5-6 back between 1-2 and 0-0: no order of captures takes them all "
                                "while 1-2 and 0-0 stay (rule CR-5.3)")
 
@@ -87,142 +87,142 @@ def test_cr5_3_group_that_cannot_all_go_is_named():
 def test_cr5_5_no_capture_in_a_short_row():
     """rule CR-5.5: with fewer than three tiles nothing can be captured."""
     game = rigged("1-1 1-2", ["2-2", "3-3"], placed=True)
-    adapter, layout = laid(game)
-    assert adapter.judge(with_tiles(layout, t1_1=None).board()).problem == (
+    reader, layout = laid(game)
+    assert reader.judge(with_tiles(layout, t1_1=None).board()).problem == (
         "put 1-1 back at the closed end, before 1-2: no capture with fewer than three tiles in the row (rule CR-5.5)")
 
 
 def test_cr4_2_capture_before_placing_is_refused():
     """rule CR-4.2: removals before the player has placed are not captures."""
     game = rigged(CR9, ["1-4", "5-5"])
-    adapter, layout = laid(game)
-    verdict = adapter.judge(with_tiles(layout, t4_4=None).board())
+    reader, layout = laid(game)
+    verdict = reader.judge(with_tiles(layout, t4_4=None).board())
     assert verdict.problem == "put 4-4 back: P1 must place a tile before capturing 4-4 (rule CR-4.2)"
 
 
 def test_cr10_next_placement_closes_the_turn_after_captures():
     """rule CR-4.3, CR-10.5: captures, then a new tile: the captures, `end`, the next placement."""
     game = rigged("6-6 3-6 4-6 1-2", ["1-1", "2-5 0-3"], placed=True)
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     layout = with_tiles(layout, t3_6=None)
     layout.place(T("2-5"), column(10))
-    verdict = adapter.judge(layout.board())
+    verdict = reader.judge(layout.board())
     assert [str(m) for m in verdict.moves] == ["x3-6", "end", "2-5"]
 
 
 def test_cr10_captures_after_the_next_placement_are_the_placers():
     """rule CR-10.5: removals only a new tile allows are that tile's placer's captures."""
     game = rigged("6-6 3-6 1-2", ["1-1", "4-6 0-3"], placed=True)
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     layout = with_tiles(layout, t1_2=None)  # pinched by 3-6 and 4-6: only once 4-6 stands there
     layout.place(T("4-6"), column(3))
-    verdict = adapter.judge(layout.board())
+    verdict = reader.judge(layout.board())
     assert [str(m) for m in verdict.moves] == ["end", "4-6", "x1-2"]
 
 
 def test_cr4_1_tile_not_in_hand_is_refused():
     """rule CR-4.1: the placement must come from the hand of the player to move."""
     game = rigged(CR9, ["1-4", "5-5"])
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     layout.place(T("5-5"), column(8))
-    assert adapter.judge(layout.board()).problem == "take 5-5 off the row: 5-5 is not in P1's hand (rule CR-4.1)"
+    assert reader.judge(layout.board()).problem == "take 5-5 off the row: 5-5 is not in P1's hand (rule CR-4.1)"
 
 
 def test_cr4_1_second_placement_in_one_turn_is_out_of_turn():
     """rule CR-4.1: two new tiles at once: the second is out of turn."""
     game = rigged(CR9, ["1-4 2-2", "5-5"])
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     layout.place(T("1-4"), column(8))
     layout.place(T("2-2"), column(9))
-    verdict = adapter.judge(layout.board())
+    verdict = reader.judge(layout.board())
     assert verdict.problem == "take 2-2 off the row: one tile per turn, and 1-4 came first (rule CR-4.1)"
 
 
 def test_cr10_tile_at_the_wrong_end_or_in_the_middle():
     """rule CR-3.4, CR-10.4: new tiles join at the open (right) end only."""
     game = rigged("1-6 0-6 0-0", ["1-4", "5-5"])
-    adapter = catalog.reader_for(game, GEO)
-    layout = Layout(REGISTRY, GEO)
+    reader = catalog.reader_for(game, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     for i, tile in enumerate(ROW("1-6 0-6 0-0")):
         layout.place(tile, column(2 * i + 2))
     layout.place(T("1-4"), column(0))
-    verdict = adapter.judge(layout.board())
+    verdict = reader.judge(layout.board())
     assert verdict.problem == "move 1-4 to the open end of the row, after 0-0 (rule CR-4.1)"
     assert verdict.cells == column(0)
     layout = with_tiles(layout, t1_4=column(5))
-    assert adapter.judge(layout.board()).problem == "move 1-4 to the open end of the row, after 0-0 (rule CR-4.1)"
+    assert reader.judge(layout.board()).problem == "move 1-4 to the open end of the row, after 0-0 (rule CR-4.1)"
 
 
 def test_cr10_3_tile_moved_inside_the_row():
     """rule CR-10.3: the row keeps its order; a tile moved elsewhere in it goes back."""
     game = rigged("0-0 2-4 4-4 0-4", ["1-4", "5-5"])
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     moved = with_tiles(layout, t2_4=column(6))
-    verdict = adapter.judge(moved.board())
+    verdict = reader.judge(moved.board())
     assert verdict.problem == "put 2-4 back between 0-0 and 4-4 (the row keeps its order, rule CR-10.3)"
     assert verdict.cells == column(6)
     swapped = with_tiles(layout, t0_0=column(1), t2_4=column(0))
-    assert "back at the closed end, before 2-4" in adapter.judge(swapped.board()).problem
-    assert adapter.judge(with_tiles(layout, t0_4=column(9)).board()).same  # a slide along: no move
+    assert "back at the closed end, before 2-4" in reader.judge(swapped.board()).problem
+    assert reader.judge(with_tiles(layout, t0_4=column(9)).board()).same  # a slide along: no move
 
 
 def test_cr10_1_horizontal_tile_in_the_row_band():
     """rule CR-10.1: tiles stand upright in the row; lying flat there is refused."""
     game = rigged("1-6 0-6 0-0", ["1-4", "5-5"])
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     flat = with_tiles(layout, t1_4=(GEO.cell(4, 5), GEO.cell(4, 6)))
-    verdict = adapter.judge(flat.board())
+    verdict = reader.judge(flat.board())
     assert verdict.problem == "stand 1-4 upright at the open end (rule CR-10.1)"
     assert verdict.cells == (GEO.cell(4, 5), GEO.cell(4, 6))
     across = with_tiles(layout, t1_4=(GEO.cell(3, 5), GEO.cell(4, 5)))
-    assert adapter.judge(across.board()).problem == "set 1-4 upright at the open end, in rows 4 and 5 (rule CR-10.1)"
+    assert reader.judge(across.board()).problem == "set 1-4 upright at the open end, in rows 4 and 5 (rule CR-10.1)"
     inside = with_tiles(layout, t0_6=None, t0_0=column(6), t1_4=(GEO.cell(4, 2), GEO.cell(4, 3)))
-    assert adapter.judge(inside.board()).problem == "stand 1-4 upright in the row (rule CR-10.1)"
+    assert reader.judge(inside.board()).problem == "stand 1-4 upright in the row (rule CR-10.1)"
 
 
 def test_cr6_1_last_turn_of_a_hand_ends_with_the_button():
     """rule CR-6.1, CR-10.6: with every hand empty a new tile cannot follow; End turn scores."""
     game = rigged("1-6 0-6 0-0 2-3", ["", ""], placed=True)
     game.state.drawn = len(game.state.deck)
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     layout.place(T("5-5"), column(8))
-    assert adapter.judge(layout.board()).problem == ("take 5-5 off the row: every hand is played out, "
+    assert reader.judge(layout.board()).problem == ("take 5-5 off the row: every hand is played out, "
                                                      "so press End turn to score the hand (rule CR-6.1)")
-    assert adapter.button_moves() == [("End turn", END)]
+    assert reader.button_moves() == [("End turn", END)]
 
 
 def test_cr10_7_new_hand_asks_for_the_dealt_row():
     """rule CR-10.7: at the start of a hand the tray must show the row as dealt."""
     game = CastleRock(players=2, seed=3)
-    adapter = catalog.reader_for(game, GEO)
-    layout = Layout(REGISTRY, GEO)
+    reader = catalog.reader_for(game, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     dealt = " ".join(str(t) for t in game.state.row)
-    assert adapter.judge(layout.board()).problem == f"lay out the starting row left to right: {dealt}"
+    assert reader.judge(layout.board()).problem == f"lay out the starting row left to right: {dealt}"
     stale = [t for t in game.dset.tiles if t not in game.state.row][:3]
     for i, tile in enumerate(stale):
         layout.place(tile, column(i))
-    assert adapter.judge(layout.board()).problem == f"clear the row, then lay out the starting row left to right: {dealt}"
-    layout = Layout(REGISTRY, GEO)
-    layout.apply_all(adapter.layout(layout.board()))
-    assert adapter.judge(layout.board()).same
+    assert reader.judge(layout.board()).problem == f"clear the row, then lay out the starting row left to right: {dealt}"
+    layout = MemoryTray(REGISTRY, GEO)
+    layout.apply_all(hands_of(reader).setup(layout.board()))
+    assert reader.judge(layout.board()).same
 
 
 def test_actions_slide_the_row_left_only_when_the_bands_are_full():
     """Bots place at the next free column; with no column left they close the gaps first."""
     tiles = ROW("0-0 0-1 0-2 0-3 0-4 0-5 0-6 1-1 1-2 1-3 1-4 1-5 1-6 2-2 2-3 2-4 2-5 2-6")
     game = rigged(" ".join(map(str, tiles)), ["3-3", "4-4"])
-    adapter = catalog.reader_for(game, GEO)
-    layout = Layout(REGISTRY, GEO)
+    reader = catalog.reader_for(game, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     for i, tile in enumerate(tiles[:15]):
         layout.place(tile, column(i + 1))  # a gap at the closed end
     for i, tile in enumerate(tiles[15:]):
         layout.place(tile, column(13 + i, band=1))  # the last column taken
-    assert adapter.judge(layout.board()).same
-    actions = adapter.actions(place(T("3-3")), layout.board())
-    assert actions[0] == Action("slide", tiles[0], column(0))
-    assert actions[-1] == Action("place", T("3-3"), column(2, band=1))
+    assert reader.judge(layout.board()).same
+    actions = hands_of(reader).actions(place(T("3-3")), layout.board())
+    assert actions[0] == Action(ActionKind.SLIDE, tiles[0], column(0))
+    assert actions[-1] == Action(ActionKind.PLACE, T("3-3"), column(2, band=1))
     layout.apply_all(actions)
-    assert adapter.judge(layout.board()).moves == (place(T("3-3")),)
+    assert reader.judge(layout.board()).moves == (place(T("3-3")),)
 
 
 @pytest.mark.parametrize("cls,seed,observed", [(CastleRock, 1, False), (CastleRock, 2, False),
@@ -238,8 +238,8 @@ def test_cr10_bot_actions_read_back_as_their_moves(cls, seed, observed):
     game = cls(players=players, options=options, seed=seed + 50 * observed, observed=observed)
     ref = cls(players=players, options=options, seed=seed, observed=observed)
     bot = random_bot(random.Random(seed))
-    adapter, layout = laid(game)
-    hands = catalog.reader_for(ref, GEO)  # the bot's view: its own engine, one move ahead at times
+    reader, layout = laid(game)
+    hands = catalog.hands_for(ref, GEO)  # the bot's view: its own engine, one move ahead at times
     while not ref.is_over():
         move = bot(ref)
         actions = hands.actions(move, layout.board())
@@ -249,30 +249,30 @@ def test_cr10_bot_actions_read_back_as_their_moves(cls, seed, observed):
             game.push(END)  # the last turn of a hand ends with the button, then the new row
         elif not actions:
             continue  # `end` mid-hand: the next placement shows it
-        if adapter.pad_draw() is not None:
-            verdict = read_draw(adapter, layout, actions)
+        if reader.pad_draw() is not None:
+            verdict = read_draw(reader, layout, actions)
         else:
             layout.apply_all(actions)
-            verdict = adapter.judge(layout.board())
+            verdict = reader.judge(layout.board())
         assert verdict.problem is None, verdict.problem
         for m in verdict.moves:
             game.push(m)
-        assert adapter.shown_row() == hands.shown_row()
-        assert adapter.judge(layout.board()).same
+        assert reader.shown_row() == hands.reader.shown_row()
+        assert reader.judge(layout.board()).same
     assert game.is_over() and game.scores == ref.scores
 
 
 def test_crs8_draw_is_a_new_tile_at_the_right_end():
     """rule CRS-4.1, CRS-8.2: the boneyard's next tile at the open end is a draw."""
     game = CastleRockSolitaire(seed=2)
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     nxt = game.state.deck[3]
-    verdict = verdict_after(adapter, with_tiles(layout), Action("place", nxt, column(5)))
+    verdict = verdict_after(reader, with_tiles(layout), Action(ActionKind.PLACE, nxt, column(5)))
     assert verdict.moves == (DRAW,)
     other = next(t for t in game.dset.tiles if t not in game.state.row and t is not nxt)
     layout.place(other, column(5))
-    assert adapter.judge(layout.board()).problem == f"take {other} off the row: the boneyard's next tile is {nxt} (rule CRS-4.1)"
-    assert adapter.button_moves() == []
+    assert reader.judge(layout.board()).problem == f"take {other} off the row: the boneyard's next tile is {nxt} (rule CRS-4.1)"
+    assert reader.button_moves() == []
 
 
 def test_crs4_2_draw_when_blocked_with_a_capture_available():
@@ -280,16 +280,16 @@ def test_crs4_2_draw_when_blocked_with_a_capture_available():
     game = CastleRockSolitaire(options={"draw": "when-blocked"}, seed=0)
     while not next((m for m in game.legal_moves() if m != DRAW), None):
         game.push(DRAW)
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     layout.place(game.state.deck[game.state.drawn], column(20 % 16, band=1))
-    problem = adapter.judge(layout.board()).problem
+    problem = reader.judge(layout.board()).problem
     assert problem.startswith(f"take {game.state.deck[game.state.drawn]} off the row: draw only when no capture")
     assert problem.endswith("(rule CRS-4.2)")
 
 
 def test_layout_cells_are_the_virtual_tags():
     """The in-memory layout reports each half's virtual UID on its cell."""
-    layout = Layout(REGISTRY, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     layout.place(T("3-5"), column(0))
     cells = layout.cells()
     assert cells[column(0)[0]] == (wire.TAG, virtual_uid(Half(T("3-5"), 0)))
@@ -301,29 +301,29 @@ def test_cr10_8_observed_lots_over_the_scan_pad_then_the_starting_row():
     scan pad seat by seat with the row clear, pushed as `lots`; then the starting row is read
     from the row band. Until then the verdict is a note, not a problem."""
     game = CastleRock(players=3, seed=9, observed=True)
-    adapter = catalog.reader_for(game, GEO)
-    layout = Layout(REGISTRY, GEO)
-    verdict = adapter.judge(layout.board())
+    reader = catalog.reader_for(game, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
+    verdict = reader.judge(layout.board())
     assert verdict.same and verdict.note == "draw for dealer over the scan pad, one player at a time"
-    assert adapter.expected() == "an empty row; then the draw for dealer over the scan pad (3 players)"
-    draw = adapter.pad_draw()
+    assert reader.expected() == "an empty row; then the draw for dealer over the scan pad (3 players)"
+    draw = reader.pad_draw()
     assert (draw.seats, draw.what, draw.rule) == ((0, 1, 2), "for dealer", "CR-10.8")
     layout.place(T("4-4"), column(0))
-    assert adapter.judge(layout.board()).problem == ("clear the row: the tiles drawn for dealer are read over "
+    assert reader.judge(layout.board()).problem == ("clear the row: the tiles drawn for dealer are read over "
                                                      "the scan pad (rule CR-10.8)")
-    layout.apply(Action("remove", T("4-4")))
+    layout.apply(Action(ActionKind.REMOVE, T("4-4")))
     lots = game.parse_move("lots 0-1 6-6 2-3")
-    actions = adapter.actions(lots, layout.board())
+    actions = hands_of(reader).actions(lots, layout.board())
     assert [a.kind for a in actions] == ["pad", "unpad"] * 3
-    assert read_draw(adapter, layout, actions).moves == (lots,)
+    assert read_draw(reader, layout, actions).moves == (lots,)
     game.push(lots)
-    assert adapter.pad_draw() is None
-    assert adapter.judge(layout.board()).note == "lay out the starting row (4 tiles) upright in the row, left to right"
+    assert reader.pad_draw() is None
+    assert reader.judge(layout.board()).note == "lay out the starting row (4 tiles) upright in the row, left to right"
     for i, tile in enumerate(ROW("1-6 0-6 0-0")):
         layout.place(tile, column(i))
-    assert adapter.judge(layout.board()).same
+    assert reader.judge(layout.board()).same
     layout.place(T("6-6"), column(3))  # a tile drawn for dealer, back in the boneyard and dealt again
-    (row,) = adapter.judge(layout.board()).moves
+    (row,) = reader.judge(layout.board()).moves
     assert str(row) == "row 1-6 0-6 0-0 6-6"
 
 
@@ -333,8 +333,8 @@ def test_cr10_8_observed_new_hand_waits_for_the_old_row_to_go():
     game = CastleRock(players=3, seed=9, observed=True)
     game.push(game.parse_move("lots 0-1 6-6 2-3"))
     game.push(game.parse_move("row 1-6 0-6 0-0 4-6"))
-    adapter, layout = laid(game)
+    reader, layout = laid(game)
     game.state.awaiting, game.state.last_hand = "row", (game.state.row, (0, 0, 0))  # rigged: hand over
-    assert adapter.judge(layout.board()).note == "new hand: clear the row, then lay out the starting row (4 tiles)"
-    layout.apply_all(adapter.layout(layout.board()))
-    assert layout.tiles == {} and adapter.judge(layout.board()).note.startswith("lay out the starting row")
+    assert reader.judge(layout.board()).note == "new hand: clear the row, then lay out the starting row (4 tiles)"
+    layout.apply_all(hands_of(reader).setup(layout.board()))
+    assert layout.tiles == {} and reader.judge(layout.board()).note.startswith("lay out the starting row")

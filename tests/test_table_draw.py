@@ -1,10 +1,12 @@
 """The draw over the scan pad (table/draw.py), read seat by seat off settled boards: rules
 CR-10.8 (tiles drawn for dealer) and DB-8.5 (doubles drawn for the lead)."""
 
-from dominotable.reading.draw import Draw, PadDraw, pad_actions
-from dominotable.reading.reader import Action
+from dominotable.reading.draw import PadDraw
+from dominotable.reading.reader import Draw
 from dominotable.rules.hidden import Reveal
-from dominotable.sim.memtray import Layout
+from dominotable.sim.hands.base import pad_actions
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
 from table_helpers import GEO, REGISTRY, T
 
 DEALER = Draw((0, 1, 2), "for dealer", "CR-10.8")
@@ -12,19 +14,19 @@ NAMES = ["Ann", "Bo", "Cy"]
 
 
 def hold(layout, text):
-    layout.apply(Action("pad", T(text)))
+    layout.apply(Action(ActionKind.PAD, T(text)))
     return layout.board()
 
 
 def off(layout, text):
-    layout.apply(Action("unpad", T(text)))
+    layout.apply(Action(ActionKind.UNPAD, T(text)))
     return layout.board()
 
 
 def test_seats_draw_in_order_and_the_last_tile_pushes_lots():
     """rule CR-10.8: each seat in turn is asked for its tile; the prompt names who drew what;
     the third tile read is the `lots` move, tiles in seat order."""
-    layout = Layout(REGISTRY, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     draw = PadDraw(DEALER, NAMES, layout.board())
     assert draw.read(layout.board()).note == "Ann: hold the tile you drew for dealer over the scan pad"
     assert draw.read(hold(layout, "5-6")).note == "Ann drew 5-6. Bo: hold the tile you drew for dealer over the scan pad"
@@ -38,7 +40,7 @@ def test_seats_draw_in_order_and_the_last_tile_pushes_lots():
 def test_a_tile_left_on_the_pad_counts_once():
     """rule CR-10.8: a tile still on the pad after it was read is not the next seat's draw, and
     a tile on the pad when the draw starts does not count until it is held there again."""
-    layout = Layout(REGISTRY, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     hold(layout, "2-4")
     draw = PadDraw(DEALER, NAMES, layout.board())
     assert draw.read(layout.board()).note == ("take 2-4 off the scan pad. Ann: hold the tile you drew for dealer "
@@ -53,7 +55,7 @@ def test_a_tile_left_on_the_pad_counts_once():
 def test_the_same_tile_again_is_named_and_does_not_count():
     """rule CR-10.8, CR-11.1: a tile already drawn by an earlier seat, held again, gets a prompt
     naming it and who drew it, for as long as it stays on the pad."""
-    layout = Layout(REGISTRY, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     draw = PadDraw(DEALER, NAMES, layout.board())
     draw.read(hold(layout, "5-6"))
     draw.read(off(layout, "5-6"))
@@ -71,7 +73,7 @@ def test_a_non_double_does_not_count_for_the_lead():
     after a tie, named in the prompts."""
     lead = Draw((1, 2), "for the lead", "DB-8.5",
                 check=lambda t: None if t.is_double else f"{t} is not a double (rule DB-7.1)")
-    layout = Layout(REGISTRY, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     draw = PadDraw(lead, NAMES, layout.board())
     assert draw.read(layout.board()).note == "Bo: hold the tile you drew for the lead over the scan pad"
     verdict = draw.read(hold(layout, "2-5"))
@@ -84,8 +86,8 @@ def test_a_non_double_does_not_count_for_the_lead():
 
 
 def test_bot_actions_clear_the_pad_then_hold_each_tile():
-    layout = Layout(REGISTRY, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
     assert pad_actions([T("1-1"), T("2-2")], layout.board()) == [
-        Action("pad", T("1-1")), Action("unpad", T("1-1")), Action("pad", T("2-2")), Action("unpad", T("2-2"))]
+        Action(ActionKind.PAD, T("1-1")), Action(ActionKind.UNPAD, T("1-1")), Action(ActionKind.PAD, T("2-2")), Action(ActionKind.UNPAD, T("2-2"))]
     hold(layout, "3-4")
-    assert pad_actions([T("3-4")], layout.board())[0] == Action("unpad", T("3-4"))
+    assert pad_actions([T("3-4")], layout.board())[0] == Action(ActionKind.UNPAD, T("3-4"))

@@ -1,7 +1,7 @@
 """The whole table end to end: bots place physical tiles on the virtual tray (a real pty, the
 tray firmware over emulated readers), the link reads them, the session judges the settled tray,
 SQLite records every move, the emulated OLED shows frames. Rule numbers are those of the cards
-the adapters read (seeds/*.md, "At the table" sections)."""
+the readers read (seeds/*.md, "At the table" sections)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import time
 import pytest
 from dominotable.app.cli import main
 from dominotable.app.config import load as load_config
+from dominotable.app.controller import Mode
 from dominotable.app.demo import demo_choice
 from dominotable.app.runtime import Runtime
-from dominotable.app.session import LOST, PLAY
 from dominotable.app.storage import Store, replay
 from dominotable.tray.geometry import default as default_geometry
 from table_match import SETTLE_MS, SHORT, bot_match, open_table
@@ -71,18 +71,18 @@ class Table:
             with self.runtime.lock:
                 if predicate(self.session):
                     return
-                screen = self.session.screen
+                screen = self.session.screen()
             if time.monotonic() > deadline:
                 raise AssertionError(f"waited for {what}; the table shows {screen.kind} {screen.title!r} {screen.text!r}")
             time.sleep(0.01)
 
     def prompt(self, *words):
-        self.until(lambda s: s.screen.kind == "prompt" and all(w in s.screen.text for w in words),
+        self.until(lambda s: s.screen().kind == "prompt" and all(w in s.screen().text for w in words),
                    f"a prompt naming {words}")
-        return self.session.screen.text
+        return self.session.screen().text
 
     def moves(self, n):
-        self.until(lambda s: len(s.game.moves) == n and s.mode == PLAY and s.screen.kind == "play", f"{n} moves")
+        self.until(lambda s: len(s.controller.game.moves) == n and s.controller.mode == Mode.PLAY and s.screen().kind == "play", f"{n} moves")
 
     def close(self):
         self.runtime.stop()
@@ -103,17 +103,17 @@ def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
     sound the alarm, change nothing, and the game goes on once the tray is put right
     (rules CRS-8 on reading the row, CRS-5 / CR-5.1 on captures)."""
     t, geo = solitaire, default_geometry()
-    t.until(lambda s: s.mode == PLAY, "the empty row accepted")
+    t.until(lambda s: s.controller.mode == Mode.PLAY, "the empty row accepted")
     row = sorted(geo.zone("castle-row"))
     top = [c for c in row if geo.coords(c)[0] == 4]  # the row's upper cells, left to right
-    alarms = t.session.alarms
+    alarms = t.session.controller.alarms
 
     t.tray.place_tag(top[5], bytes.fromhex("04deadbeef0001"))  # a tag the registry does not know
     assert "04deadbeef0001" in t.prompt("unknown tag")
     t.tray.remove(top[5])
-    assert t.session.alarms == alarms + 1
+    assert t.session.controller.alarms == alarms + 1
 
-    deck = t.session.game.state.deck
+    deck = t.session.controller.game.state.deck
     first, second, third = deck[0], deck[1], deck[2]
     for i, tile in enumerate((first, second, third)):  # three draws, upright at the open end
         t.tray.place(f"{tile.a}-{tile.b}", top[i], "down")
@@ -122,16 +122,16 @@ def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
     t.tray.place(f"{deck[3].a}-{deck[3].b}", top[3], "right")  # lying flat across the row
     t.prompt(str(deck[3]))
     t.tray.remove(deck[3])
-    t.until(lambda s: s.screen.kind == "play", "the prompt cleared")
+    t.until(lambda s: s.screen().kind == "play", "the prompt cleared")
 
     t.tray.remove(first)  # a tile moved inside the row: the first one put after the third
     t.tray.place(f"{first.a}-{first.b}", top[4], "down")
     t.prompt(str(first))
     t.tray.slide(f"{first.a}-{first.b}", top[0], "down")
-    t.until(lambda s: s.screen.kind == "play", "the row put back")
+    t.until(lambda s: s.screen().kind == "play", "the row put back")
 
-    assert len(t.session.game.moves) == 3 and t.stored_moves() == 3
-    assert t.session.alarms >= alarms + 3
+    assert len(t.session.controller.game.moves) == 3 and t.stored_moves() == 3
+    assert t.session.controller.alarms >= alarms + 3
 
 
 def test_unplugged_mid_turn_and_replugged_the_game_is_intact(solitaire):
@@ -141,20 +141,20 @@ def test_unplugged_mid_turn_and_replugged_the_game_is_intact(solitaire):
     t = solitaire
     geo = default_geometry()
     top = [c for c in sorted(geo.zone("castle-row")) if geo.coords(c)[0] == 4]
-    t.until(lambda s: s.mode == PLAY, "the empty row accepted")
-    deck = t.session.game.state.deck
+    t.until(lambda s: s.controller.mode == Mode.PLAY, "the empty row accepted")
+    deck = t.session.controller.game.state.deck
     for i in range(2):
         t.tray.place(f"{deck[i].a}-{deck[i].b}", top[i], "down")
     t.moves(2)
     lost_frames = len(t.frames.images)
     t.tray.unplug()
-    t.until(lambda s: s.mode == LOST and s.screen.kind == "lost", "the tray lost")
+    t.until(lambda s: s.controller.mode == Mode.LOST and s.screen().kind == "lost", "the tray lost")
     t.tray.place(f"{deck[2].a}-{deck[2].b}", top[2], "down")
     time.sleep(0.3)  # the spinner turns; nothing is judged while the tray is away
-    assert len(t.session.game.moves) == 2
+    assert len(t.session.controller.game.moves) == 2
     t.tray.replug(reboot=True)
     t.moves(3)
-    assert [str(m).split()[-1] for m in t.session.game.moves] == [str(deck[i]) for i in range(3)]
+    assert [str(m).split()[-1] for m in t.session.controller.game.moves] == [str(deck[i]) for i in range(3)]
     assert t.stored_moves() == 3
     assert len(t.frames.images) - lost_frames >= 3  # tray lost, its spinner turning, the game again
 
@@ -237,13 +237,13 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
                 press("select")  # "P1", ... prefilled: one select accepts
             assert runtime.setup is None and runtime.session is not None
             press(settle=0.3)  # the empty tray settles: the new match's position
-            assert runtime.session.mode == "play"
-            assert runtime.session.names == [f"P{i + 1}" for i in range(first.default_players)]
+            assert runtime.session.controller.mode == "play"
+            assert runtime.session.controller.names == [f"P{i + 1}" for i in range(first.default_players)]
             match_id = runtime.match_id
             press("long-select")
-            items = runtime.session.menu.items
+            items = runtime.session.menu.model.items
             press(*["down"] * items.index("Resign"), "select", "up", "select")
-            assert runtime.session.mode == "over"
+            assert runtime.session.controller.mode == "over"
             assert store.match(match_id).result["ending"] == "resigned"
             press("select")
             assert runtime.setup is not None and runtime.setup.last_names == runtime.names

@@ -109,7 +109,7 @@ def test_a_stopped_match_resumes_after_the_table_is_restored_from_its_moves(tmp_
 
     def stop_after_8(runtime):
         def run():
-            while runtime.session is None or len(runtime.session.game.moves) < 8:
+            while runtime.session is None or len(runtime.session.controller.game.moves) < 8:
                 time.sleep(0.005)
             runtime.stop()
         threading.Thread(target=run, daemon=True).start()
@@ -119,7 +119,7 @@ def test_a_stopped_match_resumes_after_the_table_is_restored_from_its_moves(tmp_
             while not runtime.stopped:
                 session = runtime.session
                 if session is not None:
-                    shown.append(session.screen.title)
+                    shown.append(session.screen().title)
                 time.sleep(0.005)
         threading.Thread(target=run, daemon=True).start()
 

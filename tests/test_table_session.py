@@ -7,14 +7,15 @@ import pytest
 from dominotable.app import catalog
 from dominotable.app.session import Session
 from dominotable.app.storage import Store
-from dominotable.reading.reader import Action
 from dominotable.rules.games.castle_rock.engine import END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import (
     CastleRockSolitaire,
 )
 from dominotable.sim.bots.castle_rock import solver_bot
 from dominotable.sim.bots.shared import random_bot
-from dominotable.sim.memtray import Layout
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
+from dominotable.ui.oled.screens import draw
 from dominotray import wire
 from table_helpers import GEO, REGISTRY, T, column, laid, rigged, with_tiles
 
@@ -33,20 +34,21 @@ class Clock:
 
 
 class Table:
-    """A session over a real SQLite store, fed boards from a Layout through a fake clock."""
+    """A session over a real SQLite store, fed boards from a MemoryTray through a fake clock."""
 
     def __init__(self, tmp_path, game, names=None, layout=None, resumed=False):
         self.clock = Clock()
         self.store = Store(tmp_path / "table.db")
         self.game = game
-        self.layout = layout or Layout(REGISTRY, GEO)
+        self.layout = layout or MemoryTray(REGISTRY, GEO)
         if resumed:
             self.session = Session.resume(self.store, resumed, GEO, settle_ms=SETTLE, clock=self.clock)
-            self.game = self.session.game
+            self.game = self.session.controller.game
         else:
             self.session = Session.start(self.store, game, names or game.side_names(), GEO, settle_ms=SETTLE,
                                          clock=self.clock)
-        self.adapter = self.session.adapter
+        self.reader = self.session.controller.reader
+        self.hands = catalog.hands_for(self.game, GEO)
 
     def show(self, layout=None, settle=True):
         """Send the layout's board; with `settle`, let it settle and tick."""
@@ -62,7 +64,7 @@ class Table:
         self.show(settle=settle)
 
     def play(self, move):
-        self.act(*self.adapter.actions(move, self.layout.board()))
+        self.act(*self.hands.actions(move, self.layout.board()))
 
     def press(self, *events):
         for event in events:
@@ -71,16 +73,16 @@ class Table:
     def menu(self, item):
         """Choose `item` in the in-game menu and confirm it."""
         self.press("long-select")
-        items = self.session.screen.model.items
+        items = self.session.screen().model.items
         index = next(i for i, label in enumerate(items) if label.startswith(item))
         self.press(*["down"] * index, "select", "up", "select")
 
     @property
     def screen(self):
-        return self.session.screen
+        return self.session.screen()
 
     def stored(self):
-        return self.store.match(self.session.match_id).moves
+        return self.store.match(self.session.controller.match_id).moves
 
 
 def started(tmp_path, game, **kwargs):
@@ -88,7 +90,7 @@ def started(tmp_path, game, **kwargs):
     table = Table(tmp_path, game, **kwargs)
     _, table.layout = laid(game, table.layout)
     table.show()
-    assert table.session.mode == "play"
+    assert table.session.controller.mode == "play"
     return table
 
 
@@ -104,10 +106,10 @@ def test_new_match_waits_for_the_table_to_be_set_up(tmp_path):
     dealt = " ".join(map(str, game.state.row))
     assert (table.screen.kind, table.screen.title) == ("prompt", "Set up the table")
     assert table.screen.text == f"lay out the starting row left to right: {dealt}"
-    for action in table.adapter.layout(table.layout.board()):
+    for action in table.hands.setup(table.layout.board()):
         table.act(action)
-    assert table.session.mode == "play" and table.screen.kind == "play"
-    assert table.screen.turn == f"P{game.current_player + 1}" and table.session.alarms == 0
+    assert table.session.controller.mode == "play" and table.screen.kind == "play"
+    assert table.screen.turn == f"P{game.current_player + 1}" and table.session.controller.alarms == 0
 
 
 def test_judges_only_after_the_tray_settles(tmp_path):
@@ -128,7 +130,7 @@ def test_judges_only_after_the_tray_settles(tmp_path):
     table.clock.advance(SETTLE / 2)
     table.session.tick()
     table.show(with_tiles(full, t4_4=None))
-    assert table.stored() == ["1-4", "x4-4"] and table.session.alarms == 0
+    assert table.stored() == ["1-4", "x4-4"] and table.session.controller.alarms == 0
 
 
 def test_illegal_capture_prompt_alarm_once_and_recovery(tmp_path):
@@ -136,19 +138,19 @@ def test_illegal_capture_prompt_alarm_once_and_recovery(tmp_path):
     on once the tray is legal again."""
     alarms = []
     table = cr9(tmp_path, placed=None)
-    table.session.on_alarm = lambda: alarms.append(1)
+    table.session.controller.on_alarm = lambda: alarms.append(1)
     table.play(place(T("1-4")))
     before = table.layout
     table.show(with_tiles(before, t2_4=None))
     assert table.screen.kind == "prompt" and table.screen.title == "Fix the tray"
     assert table.screen.text == "put 2-4 back between 0-0 and 4-4: 0-0 and 4-4 share no suit (rule CR-5.1)"
-    assert alarms == [1] and table.session.alarms == 1 and table.session.problem == table.screen.text
+    assert alarms == [1] and table.session.controller.alarms == 1 and table.session.controller.problem == table.screen.text
     table.show(with_tiles(before, t2_4=None, t3_3=(GEO.cell(0, 0), GEO.cell(0, 1))))  # same problem
-    assert table.session.alarms == 1 and table.stored() == ["1-4"]
+    assert table.session.controller.alarms == 1 and table.stored() == ["1-4"]
     table.show(before)
-    assert table.screen.kind == "play" and table.stored() == ["1-4"] and table.session.problem is None
+    assert table.screen.kind == "play" and table.stored() == ["1-4"] and table.session.controller.problem is None
     table.show(with_tiles(before, t4_4=None))
-    assert table.stored() == ["1-4", "x4-4"] and table.session.alarms == 1
+    assert table.stored() == ["1-4", "x4-4"] and table.session.controller.alarms == 1
 
 
 @pytest.mark.parametrize("change,prompt", [
@@ -165,7 +167,7 @@ def test_each_illegal_action_is_refused_then_recovers(tmp_path, change, prompt):
     table.play(place(T("1-4")))
     good = table.layout
     table.show(with_tiles(good, **change))
-    assert (table.screen.text, table.session.alarms, table.stored()) == (prompt, 1, ["1-4"])
+    assert (table.screen.text, table.session.controller.alarms, table.stored()) == (prompt, 1, ["1-4"])
     table.show(good)
     assert table.screen.kind == "play"
     table.show(with_tiles(good, t4_4=None))
@@ -178,9 +180,9 @@ def test_tile_at_the_wrong_end(tmp_path):
     table.layout = with_tiles(table.layout, **{f"t{t.a}_{t.b}": (c[0] + 1, c[1] + 1)
                                                for t, c in table.layout.tiles.items()})
     table.show()
-    table.act(Action("place", T("1-4"), column(0)))
+    table.act(Action(ActionKind.PLACE, T("1-4"), column(0)))
     assert table.screen.text == "move 1-4 to the open end of the row, after 1-5 (rule CR-4.1)"
-    assert table.stored() == [] and table.session.alarms == 1
+    assert table.stored() == [] and table.session.controller.alarms == 1
 
 
 def test_unknown_tag_and_lone_half_are_named_then_cleared(tmp_path):
@@ -192,10 +194,10 @@ def test_unknown_tag_and_lone_half_are_named_then_cleared(tmp_path):
     table.show()
     assert table.screen.title == "Check the tray"
     assert table.screen.text == "unknown tag 04112233445566 at r10c3 (cell 163)"
-    assert table.session.alarms == 1
+    assert table.session.controller.alarms == 1
     clean.extra.clear()
     table.show(with_tiles(clean))
-    assert table.screen.kind == "play" and table.session.alarms == 1
+    assert table.screen.kind == "play" and table.session.controller.alarms == 1
 
 
 def test_moves_are_committed_before_the_screen_changes(tmp_path):
@@ -205,13 +207,13 @@ def test_moves_are_committed_before_the_screen_changes(tmp_path):
     append = table.store.append_move
 
     def spy(match_id, ply, notation):
-        seen.append(("before-commit", ply, notation, table.session.screen.last))
+        seen.append(("before-commit", ply, notation, table.session.screen().last))
         append(match_id, ply, notation)
         seen.append(("committed", ply, Store(table.store.path).move_count(match_id)))
 
     table.store.append_move = spy
     table.play(place(T("1-4")))
-    table.act(Action("remove", T("1-5")), Action("remove", T("1-1")), Action("remove", T("0-4")))
+    table.act(Action(ActionKind.REMOVE, T("1-5")), Action(ActionKind.REMOVE, T("1-1")), Action(ActionKind.REMOVE, T("0-4")))
     assert seen[0] == ("before-commit", 1, "1-4", None)
     assert seen[1] == ("committed", 1, 1)
     captures = [s[1:3] for s in seen if s[0] == "before-commit"][1:]
@@ -230,7 +232,7 @@ def test_takeback_by_restoring_the_tray_and_select(tmp_path):
     table.play(place(T("1-4")))
     table.show(before)
     assert table.screen.title == "Take back?" and table.screen.text == "take back 1-4? press select"
-    assert table.session.alarms == 0 and table.stored() == ["1-4"]
+    assert table.session.controller.alarms == 0 and table.stored() == ["1-4"]
     table.press("select")
     assert table.game.moves == [] and table.stored() == [] and table.screen.kind == "play"
     table.play(place(T("3-3")))
@@ -279,25 +281,25 @@ def test_resume_waits_for_the_restored_table(tmp_path):
     bot = random_bot(random.Random(1))
     for _ in range(6):
         move = bot(first.game)
-        if first.adapter.actions(move, first.layout.board()):
+        if first.hands.actions(move, first.layout.board()):
             first.play(move)
         else:
             first.menu("End turn")
     stored = first.stored()
-    match_id = first.session.match_id
+    match_id = first.session.controller.match_id
     table = Table(tmp_path, None, resumed=match_id)
     assert [str(m) for m in table.game.moves] == stored
     table.show()
-    expected = table.adapter.expected()
+    expected = table.reader.expected()
     assert (table.screen.title, table.screen.text) == ("Restore the table", f"restore the table: {expected}")
-    partial = Layout(REGISTRY, GEO)
-    actions = table.adapter.layout(partial.board())
+    partial = MemoryTray(REGISTRY, GEO)
+    actions = table.hands.setup(partial.board())
     table.show(partial)
     for action in actions:
-        assert table.session.mode == "restore"
+        assert table.session.controller.mode == "restore"
         table.act(action)
-    assert table.session.mode == "play" and table.session.alarms == 0
-    assert table.adapter.judge(first.layout.board()).same
+    assert table.session.controller.mode == "play" and table.session.controller.alarms == 0
+    assert table.reader.judge(first.layout.board()).same
 
 
 def test_tray_lost_and_back(tmp_path):
@@ -316,24 +318,24 @@ def test_resign_ends_the_match(tmp_path):
     """Resigning: the side to move loses, the best other side wins, recorded as resigned."""
     table = cr9(tmp_path, placed=None)
     table.menu("Resign")
-    record = table.store.match(table.session.match_id)
+    record = table.store.match(table.session.controller.match_id)
     assert record.result == {"ending": "resigned", "scores": [0, 0], "winners": [1]}
     assert table.screen.kind == "over" and table.screen.title == "P1 resigned"
     table.press("select")
-    assert table.session.request == "new"
+    assert table.session.controller.wants_new_match
 
 
 def test_new_match_abandons(tmp_path):
     table = cr9(tmp_path, placed=None)
     table.menu("New match")
-    assert table.session.request == "new"
-    assert table.store.match(table.session.match_id).result["ending"] == "abandoned"
+    assert table.session.controller.wants_new_match
+    assert table.store.match(table.session.controller.match_id).result["ending"] == "abandoned"
 
 
 @pytest.mark.parametrize("observed", [False, True])
 def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, observed):
     """rule CR-6, CR-7, CR-10, CR-11: a two-hand match, every move made on the tray with the
-    adapter's own actions (`end` only as the next placement or, at the hand's end, the button):
+    reader's own actions (`end` only as the next placement or, at the hand's end, the button):
     the session's scores, the stored result and a replay of the stored moves agree with the
     engine. Observed, the table's engine starts from another guessed deal."""
     seed = 5
@@ -343,7 +345,7 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
     if observed:
         assert (table.screen.title, table.screen.text) == (
             "At the table", "Ann: hold the tile you drew for dealer over the scan pad")
-    hands = catalog.reader_for(ref, GEO)
+    hands = catalog.hands_for(ref, GEO)
     bot = random_bot(random.Random(seed))
     while not ref.is_over():
         move = bot(ref)
@@ -352,18 +354,18 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
         ref.push(move)
         if move == END and (ref.is_over() or ref.state.hand_no != hand):
             table.menu("End turn")
-            assert table.session.mode == ("over" if ref.is_over() else "play")
-        if any(action.kind == "pad" for action in actions):  # a draw: each tile read before the next
+            assert table.session.controller.mode == ("over" if ref.is_over() else "play")
+        if any(action.kind == ActionKind.PAD for action in actions):  # a draw: each tile read before the next
             for action in actions:
                 table.act(action)
         elif actions:
             table.act(*actions)
-        assert table.adapter.shown_row() == hands.shown_row()
-    assert table.session.mode == "over" and table.session.alarms == 0
+        assert table.reader.shown_row() == hands.reader.shown_row()
+    assert table.session.controller.mode == "over" and table.session.controller.alarms == 0
     assert table.game.scores == ref.scores
-    record = table.store.match(table.session.match_id)
+    record = table.store.match(table.session.controller.match_id)
     assert record.result["scores"] == ref.scores and record.result["winners"] == ref.winners()
-    assert Store(table.store.path).resume(table.session.match_id).scores == ref.scores
+    assert Store(table.store.path).resume(table.session.controller.match_id).scores == ref.scores
     assert table.screen.kind == "over" and table.screen.title.startswith("Won by ")
 
 
@@ -373,16 +375,16 @@ def test_whole_solitaire_from_bot_actions(tmp_path, observed):
     read, the stored result is the engine's, and the end screen says whether it was won."""
     ref = CastleRockSolitaire(seed=11, observed=observed)
     table = started(tmp_path, CastleRockSolitaire(seed=11 + 50 * observed, observed=observed))
-    hands = catalog.reader_for(ref, GEO)
+    hands = catalog.hands_for(ref, GEO)
     bot = solver_bot(random.Random(0))
     while not ref.is_over():
         move = bot(ref)
         table.act(*hands.actions(move, table.layout.board()))
         ref.push(move)
         assert table.game.state.row == ref.state.row
-    assert table.session.mode == "over" and table.session.alarms == 0
+    assert table.session.controller.mode == "over" and table.session.controller.alarms == 0
     assert table.game.scores == ref.scores and table.game.winners() == ref.winners()
-    assert table.store.match(table.session.match_id).result["scores"] == ref.scores
+    assert table.store.match(table.session.controller.match_id).result["scores"] == ref.scores
     assert table.screen.title == ("Won by P1" if ref.winners() else "Match over")
 
 
@@ -402,7 +404,7 @@ def test_screens_render(tmp_path):
     screens.append(table.screen)
     for screen in screens:
         for frame in range(3):
-            image = screen.render(frame)
+            image = draw(screen, frame)
             assert image.size == (128, 64) and image.mode == "1" and image.getbbox()
 
 
@@ -410,7 +412,7 @@ def draw_table(tmp_path, **kwargs):
     """An observed Castle Rock table, set up (row clear), waiting for the draw for dealer."""
     table = Table(tmp_path, CastleRock(players=3, seed=9, observed=True), names=["Ann", "Bo", "Cy"], **kwargs)
     table.show()
-    assert table.session.mode == "play"
+    assert table.session.controller.mode == "play"
     return table
 
 
@@ -421,21 +423,21 @@ def test_draw_for_dealer_over_the_scan_pad_is_pushed_as_lots(tmp_path):
     table = draw_table(tmp_path)
     assert (table.screen.title, table.screen.text) == ("At the table",
                                                        "Ann: hold the tile you drew for dealer over the scan pad")
-    table.act(Action("pad", T("5-6")), settle=False)
+    table.act(Action(ActionKind.PAD, T("5-6")), settle=False)
     table.clock.advance(SETTLE - 1)
     table.session.tick()
-    assert table.session.drawn == ()  # not settled yet
+    assert table.session.controller.drawn == ()  # not settled yet
     table.clock.advance(1)
     table.session.tick()
-    assert table.session.drawn == (T("5-6"),)
+    assert table.session.controller.drawn == (T("5-6"),)
     assert table.screen.text == "Ann drew 5-6. Bo: hold the tile you drew for dealer over the scan pad"
     for previous, tile in (("5-6", "0-0"), ("0-0", "1-3")):
-        table.act(Action("unpad", T(previous)))
-        table.act(Action("pad", T(tile)))
+        table.act(Action(ActionKind.UNPAD, T(previous)))
+        table.act(Action(ActionKind.PAD, T(tile)))
     assert [str(m) for m in table.game.moves] == ["lots 5-6 0-0 1-3"] == table.stored()
-    assert table.session.drawn == () and table.session.alarms == 0
+    assert table.session.controller.drawn == () and table.session.controller.alarms == 0
     assert table.screen.text == "lay out the starting row (4 tiles) upright in the row, left to right"
-    table.act(Action("unpad", T("1-3")))
+    table.act(Action(ActionKind.UNPAD, T("1-3")))
     assert table.game.moves == [table.game.parse_move("lots 5-6 0-0 1-3")]
 
 
@@ -443,15 +445,15 @@ def test_draw_refuses_a_tile_twice_with_one_alarm(tmp_path):
     """rule CR-10.8: the tile Ann drew, held again for Bo, is a problem naming it (one alarm);
     once it is off and Bo's own tile is held, the draw goes on."""
     table = draw_table(tmp_path)
-    table.act(Action("pad", T("5-6")))
-    table.act(Action("unpad", T("5-6")))
-    table.act(Action("pad", T("5-6")))
-    assert table.session.problem == "5-6 was drawn by Ann: take it off; Bo, hold the tile you drew for dealer (rule CR-10.8)"
-    assert table.session.alarms == 1 and table.session.drawn == (T("5-6"),)
-    table.act(Action("unpad", T("5-6")))
-    assert table.session.problem is None and table.screen.text.startswith("Ann drew 5-6. Bo:")
-    table.act(Action("pad", T("2-2")))
-    assert table.session.drawn == (T("5-6"), T("2-2")) and table.game.moves == []
+    table.act(Action(ActionKind.PAD, T("5-6")))
+    table.act(Action(ActionKind.UNPAD, T("5-6")))
+    table.act(Action(ActionKind.PAD, T("5-6")))
+    assert table.session.controller.problem == "5-6 was drawn by Ann: take it off; Bo, hold the tile you drew for dealer (rule CR-10.8)"
+    assert table.session.controller.alarms == 1 and table.session.controller.drawn == (T("5-6"),)
+    table.act(Action(ActionKind.UNPAD, T("5-6")))
+    assert table.session.controller.problem is None and table.screen.text.startswith("Ann drew 5-6. Bo:")
+    table.act(Action(ActionKind.PAD, T("2-2")))
+    assert table.session.controller.drawn == (T("5-6"), T("2-2")) and table.game.moves == []
 
 
 def test_takeback_and_resume_restart_the_draw(tmp_path):
@@ -459,23 +461,23 @@ def test_takeback_and_resume_restart_the_draw(tmp_path):
     left on the pad does not count); so does resuming a match that awaits it."""
     table = draw_table(tmp_path)
     for tile in ("5-6", "0-0", "1-3"):
-        table.act(Action("pad", T(tile)))
-        table.act(Action("unpad", T(tile)))
+        table.act(Action(ActionKind.PAD, T(tile)))
+        table.act(Action(ActionKind.UNPAD, T(tile)))
     assert table.stored() == ["lots 5-6 0-0 1-3"]
-    table.act(Action("pad", T("1-3")))  # held again after the draw: nothing for the starting row
+    table.act(Action(ActionKind.PAD, T("1-3")))  # held again after the draw: nothing for the starting row
     table.menu("Take back")
     assert table.game.moves == [] and table.stored() == []
     assert table.screen.text == "take 1-3 off the scan pad. Ann: hold the tile you drew for dealer over the scan pad"
-    table.act(Action("unpad", T("1-3")))
-    table.act(Action("pad", T("4-4")))
-    assert table.session.drawn == (T("4-4"),)
+    table.act(Action(ActionKind.UNPAD, T("1-3")))
+    table.act(Action(ActionKind.PAD, T("4-4")))
+    assert table.session.controller.drawn == (T("4-4"),)
 
-    resumed = Table(tmp_path, None, layout=table.layout, resumed=table.session.match_id)
+    resumed = Table(tmp_path, None, layout=table.layout, resumed=table.session.controller.match_id)
     resumed.show()
-    assert resumed.session.mode == "play" and resumed.session.drawn == ()
-    resumed.act(Action("unpad", T("4-4")))
+    assert resumed.session.controller.mode == "play" and resumed.session.controller.drawn == ()
+    resumed.act(Action(ActionKind.UNPAD, T("4-4")))
     assert resumed.screen.text == "Ann: hold the tile you drew for dealer over the scan pad"
     for tile in ("4-4", "0-1", "2-3"):
-        resumed.act(Action("pad", T(tile)))
-        resumed.act(Action("unpad", T(tile)))
+        resumed.act(Action(ActionKind.PAD, T(tile)))
+        resumed.act(Action(ActionKind.UNPAD, T(tile)))
     assert resumed.stored() == ["lots 4-4 0-1 2-3"]

@@ -4,8 +4,7 @@ import random
 
 import pytest
 from dominotable.app import catalog
-from dominotable.reading.step import NoRoom
-from dominotable.reading.up_down_stop import UpDownStopAdapter
+from dominotable.reading.up_down_stop import UpDownStopReader
 from dominotable.rules.games.up_down_stop.engine import (
     DOWN,
     UP,
@@ -17,7 +16,8 @@ from dominotable.rules.games.up_down_stop.engine import (
     UpDownStop,
 )
 from dominotable.sim.bots.shared import greedy_bot, random_bot
-from table_sim import SimTray, play_through
+from dominotable.sim.hands.base import NoRoom
+from table_sim import SimTray, hands_of, play_through
 
 
 def table(seed=5, observed=False, moves=(), **options):
@@ -28,198 +28,198 @@ def table(seed=5, observed=False, moves=(), **options):
     return game, catalog.reader_for(game, tray.geometry), tray
 
 
-def read(adapter, tray):
-    return adapter.judge(tray.board())
+def read(reader, tray):
+    return reader.judge(tray.board())
 
 
 def test_adapter_is_registered():
-    assert isinstance(table()[1], UpDownStopAdapter)
+    assert isinstance(table()[1], UpDownStopReader)
 
 
 def test_first_tile_starts_a_column_in_the_first_zone():
     """rules UDS-10.2, UDS-10.4: seed 5 draws 3-5 first; laid across a row of uds-column-1."""
-    game, adapter, tray = table()
+    game, reader, tray = table()
     tray.lay("3-5", 0, 1)
-    assert read(adapter, tray).moves == (Start(game.dset.parse("3-5")),)
+    assert read(reader, tray).moves == (Start(game.dset.parse("3-5")),)
 
 
 def test_new_column_in_the_wrong_zone():
     """rule UDS-10.4: columns take the zones in order."""
-    game, adapter, tray = table()
+    game, reader, tray = table()
     tray.lay("3-5", 0, 4)
-    verdict = read(adapter, tray)
+    verdict = read(reader, tray)
     assert verdict.problem == "a new column starts in uds-column-1, not uds-column-2 (rule UDS-10.4)"
     assert set(verdict.cells) == {tray.cell(0, 4), tray.cell(0, 5)}
 
 
 def started():
     """3-5 starts c1 across r0c1-r0c2 (the 3 on r0c1); 4-5 is drawn next."""
-    game, adapter, tray = table()
+    game, reader, tray = table()
     tray.lay("3-5", 0, 1)
-    game.push(read(adapter, tray).moves[0])
-    return game, adapter, tray
+    game.push(read(reader, tray).moves[0])
+    return game, reader, tray
 
 
 def test_extension_under_the_number_it_follows():
     """rules UDS-3.3, UDS-10.3: the 4 straight under the 3, the 5 to the side: c1 going up."""
-    game, adapter, tray = started()
+    game, reader, tray = started()
     tray.lay("4-5", 1, 1, "left")
-    assert read(adapter, tray).moves == (Extend(game.dset.parse("4-5"), 1, 4, UP),)
+    assert read(reader, tray).moves == (Extend(game.dset.parse("4-5"), 1, 4, UP),)
 
 
 def test_extension_down_from_the_other_number():
     """The 4 under the 5 makes c1 go down; the 5 lying under the 3 fits nothing, so the
     reading is not ambiguous."""
-    game, adapter, tray = started()
+    game, reader, tray = started()
     tray.lay("5-4", 1, 1)
-    assert read(adapter, tray).moves == (Extend(game.dset.parse("4-5"), 1, 4, DOWN),)
+    assert read(reader, tray).moves == (Extend(game.dset.parse("4-5"), 1, 4, DOWN),)
 
 
 def test_tile_under_both_numbers_of_the_first_tile_is_ambiguous():
     """rule UDS-10.3 (observed mode, where any unseen tile may be the one drawn): 4-6 right
     under 3-5 reads as 4 up from 3 or 6 up from 5."""
-    game, adapter, tray = table(observed=True, moves=["3-5 new"])
+    game, reader, tray = table(observed=True, moves=["3-5 new"])
     tray.lay("3-5", 0, 1)
     tray.lay("4-6", 1, 1)
-    verdict = read(adapter, tray)
+    verdict = read(reader, tray)
     assert not verdict.moves and "4-6 lies under both numbers of c1's first tile" in verdict.problem
 
 
 def test_tile_not_in_the_next_row():
-    game, adapter, tray = started()
+    game, reader, tray = started()
     tray.lay("4-5", 3, 1)
-    verdict = read(adapter, tray)
+    verdict = read(reader, tray)
     assert not verdict.moves
     assert verdict.problem.startswith("4-5 is not in c1's next place: lay it along row 1 with a half on r1c1")
 
 
 def test_tile_standing_in_a_column():
-    game, adapter, tray = started()
+    game, reader, tray = started()
     tray.lay("4-5", 1, 1, "down")
-    assert read(adapter, tray).problem == ("lay 4-5 along a row: every tile of a column lies across it "
+    assert read(reader, tray).problem == ("lay 4-5 along a row: every tile of a column lies across it "
                                            "(rule UDS-10.2)")
 
 
 def test_tile_outside_every_zone():
-    game, adapter, tray = started()
+    game, reader, tray = started()
     tray.lay("4-5", 11, 12, "up")
-    assert read(adapter, tray).problem.startswith("4-5 lies outside the columns, the scrap zone and the discard zone")
+    assert read(reader, tray).problem.startswith("4-5 lies outside the columns, the scrap zone and the discard zone")
 
 
 def test_wrong_tile_is_not_the_drawn_one():
     """rule UDS-1.2 (the engine's check): the seeded draw is 4-5, not 1-4."""
-    game, adapter, tray = started()
+    game, reader, tray = started()
     tray.lay("4-1", 1, 1)
-    verdict = read(adapter, tray)
+    verdict = read(reader, tray)
     assert not verdict.moves and "the drawn tile is 4-5, not 1-4" in verdict.problem
 
 
 def test_second_column_and_discard():
     """rules UDS-3.1, UDS-4.2, UDS-10.4, UDS-10.5: 4-5 starts c2 in the next zone; the 2-2 that
     follows stops nothing and lands in the discard zone."""
-    game, adapter, tray = started()
+    game, reader, tray = started()
     tray.lay("4-5", 0, 3)
     tray.lay("2-2", 6, 13)
     d = game.dset.parse
-    assert read(adapter, tray).moves == (Start(d("4-5")), Discard(d("2-2")))
+    assert read(reader, tray).moves == (Start(d("4-5")), Discard(d("2-2")))
 
 
 def test_double_on_the_scrap_pile_is_refused():
-    game, adapter, tray = started()
+    game, reader, tray = started()
     tray.lay("4-5", 0, 3)
-    game.push(read(adapter, tray).moves[0])
+    game.push(read(reader, tray).moves[0])
     tray.lay("2-2", 0, 13)
-    verdict = read(adapter, tray)
+    verdict = read(reader, tray)
     assert not verdict.moves and "rule UDS-4.2" in verdict.problem and "2-2 is a double" in verdict.problem
 
 
 def test_stop_across_the_top_of_a_column():
     """rules UDS-4.1, UDS-10.3: 5-5 in the next row with a half under the 5 stops c1."""
-    game, adapter, tray = table(observed=True, moves=["3-5 new"])
+    game, reader, tray = table(observed=True, moves=["3-5 new"])
     tray.lay("3-5", 0, 1)
     tray.lay("5-5", 1, 2, "left")
-    assert read(adapter, tray).moves == (Stop(game.dset.parse("5-5"), 1),)
+    assert read(reader, tray).moves == (Stop(game.dset.parse("5-5"), 1),)
 
 
 def test_scrap_in_the_scrap_zone():
     """rules UDS-3.7, UDS-10.5: 0-1 fits neither column, so it lands on the scrap pile."""
-    game, adapter, tray = table(observed=True, moves=["3-5 new", "4-5 new"])
+    game, reader, tray = table(observed=True, moves=["3-5 new", "4-5 new"])
     tray.lay("3-5", 0, 1)
     tray.lay("4-5", 0, 3)
     tray.lay("0-1", 2, 14)
-    assert read(adapter, tray).moves == (Scrap(game.dset.parse("0-1")),)
+    assert read(reader, tray).moves == (Scrap(game.dset.parse("0-1")),)
     tray.take("0-1")
     tray.lay("0-1", 4, 14)  # the near rows are for scraps after the first reshuffle
-    assert read(adapter, tray).problem == "scrap 0-1 into rows 0-2 of the scrap zone (rule UDS-10.5)"
+    assert read(reader, tray).problem == "scrap 0-1 into rows 0-2 of the scrap zone (rule UDS-10.5)"
     tray.take("0-1")
     tray.lay("0-1", 1, 7)
-    assert "rule UDS-3" in read(adapter, tray).problem  # a column place it does not fit
+    assert "rule UDS-3" in read(reader, tray).problem  # a column place it does not fit
 
 
 def test_column_tile_moved():
-    game, adapter, tray = started()
+    game, reader, tray = started()
     tray.lay("4-5", 1, 1, "left")
-    game.push(read(adapter, tray).moves[0])
+    game.push(read(reader, tray).moves[0])
     tray.take("4-5")
     tray.lay("4-5", 1, 2, "left")
-    assert read(adapter, tray).problem == (
+    assert read(reader, tray).problem == (
         "put 4-5 back in c1, lying along row 1 with its 4 on r1c1 (cell 17) (rule UDS-10.3)")
 
 
 def test_scrapped_tile_may_go_on_a_pile_beside_the_tray():
     """rule UDS-10.5: a scrapped tile may leave the tray, but not lie elsewhere on it."""
-    game, adapter, tray = table(observed=True, moves=["3-5 new", "4-5 new", "0-1 scrap"])
+    game, reader, tray = table(observed=True, moves=["3-5 new", "4-5 new", "0-1 scrap"])
     tray.lay("3-5", 0, 1)
     tray.lay("4-5", 0, 3)
-    assert read(adapter, tray).same
+    assert read(reader, tray).same
     tray.lay("0-1", 6, 7)
-    assert read(adapter, tray).problem.startswith("put 0-1 back in zone scrap")
+    assert read(reader, tray).problem.startswith("put 0-1 back in zone scrap")
 
 
 def reshuffled(seed=0):
     """Seed 0 played with the random bot until the scrap pile has become the draw pile."""
-    game, adapter, tray = table(seed=seed)
+    game, reader, tray = table(seed=seed)
     bot = random_bot(random.Random(seed))
     while game.state.reshuffles == 0:
         move = bot(game)
-        tray.apply(adapter.actions(move, tray.board()))
+        tray.apply(hands_of(reader).actions(move, tray.board()))
         game.push(move)
-    return game, adapter, tray
+    return game, reader, tray
 
 
 def test_reshuffle_asks_for_the_scrap_pile():
     """rules UDS-5.2, UDS-10.5: the old scrap pile leaves the tray before anything is read."""
-    game, adapter, tray = reshuffled()
-    old = adapter.old_scrap(tray.board())
+    game, reader, tray = reshuffled()
+    old = reader.old_scrap(tray.board())
     assert old and all(t in game.state.draw or t is game.state.drawn for t in old)
-    verdict = read(adapter, tray)
+    verdict = read(reader, tray)
     assert verdict.same and verdict.note.startswith("the draw pile ran out: take ")
     assert verdict.note.endswith("scrap into rows 3-5 of the scrap zone from now on (rule UDS-10.5)")
     for tile in old:
         tray.take(tile)
-    assert read(adapter, tray).same and read(adapter, tray).note is None
+    assert read(reader, tray).same and read(reader, tray).note is None
 
 
 def test_after_a_reshuffle_scraps_go_to_the_other_half():
     """rule UDS-10.5: the far rows before the first reshuffle, the near rows after it, so a tile
     scrapped again is never taken for one not yet cleared. Seed 3 draws 4-6 from the reshuffled
     pile, and it still fits nowhere."""
-    game, adapter, tray = reshuffled(3)
-    for tile in adapter.old_scrap(tray.board()):
+    game, reader, tray = reshuffled(3)
+    for tile in reader.old_scrap(tray.board()):
         tray.take(tile)
     tile = game.state.drawn
     assert str(tile) == "4-6" and tile not in tray.tiles
     tray.lay("4-6", 0, 13)
-    verdict = read(adapter, tray)
+    verdict = read(reader, tray)
     assert not verdict.moves and "take 4-6 off the scrap zone" in verdict.note
     tray.take(tile)
     tray.lay("4-6", 4, 13)
-    assert read(adapter, tray).moves == (Scrap(tile),)
+    assert read(reader, tray).moves == (Scrap(tile),)
 
 
 def test_expected_lists_columns_and_piles():
-    game, adapter, tray = table(observed=True, moves=["3-5 new", "4-5 new", "0-1 scrap"])
-    assert adapter.expected() == ("c1 in uds-column-1: 3|5  top 3 either way (left), 5 either way (right)\n"
+    game, reader, tray = table(observed=True, moves=["3-5 new", "4-5 new", "0-1 scrap"])
+    assert reader.expected() == ("c1 in uds-column-1: 3|5  top 3 either way (left), 5 either way (right)\n"
                                   "c2 in uds-column-2: 4|5  top 4 either way (left), 5 either way (right)\n"
                                   "scrap zone: 0-1; discard zone: empty")
 
@@ -227,11 +227,11 @@ def test_expected_lists_columns_and_piles():
 def bot_that_fits(tray, strategy):
     """A bot that keeps to moves its column has room for (a column holds 12 tiles)."""
     def choose(game):
-        adapter = catalog.reader_for(game, tray.geometry)
+        reader = catalog.reader_for(game, tray.geometry)
         moves = [strategy(game)] + list(game.legal_moves())
         for move in moves:
             try:
-                adapter.actions(move, tray.board())
+                hands_of(reader).actions(move, tray.board())
                 return move
             except NoRoom:
                 continue
@@ -248,9 +248,9 @@ def test_whole_game_by_the_adapters_own_actions(seed, options, observed):
     column longer than its zone (UDS-10.6)."""
     game = UpDownStop(seed=seed, options=options, observed=observed)
     tray = SimTray()
-    adapter = catalog.reader_for(game, tray.geometry)
+    reader = catalog.reader_for(game, tray.geometry)
     strategy = greedy_bot(random.Random(seed)) if seed % 2 else random_bot(random.Random(seed))
-    play_through(game, adapter, tray, bot_that_fits(tray, strategy))
+    play_through(game, reader, tray, bot_that_fits(tray, strategy))
     replay = type(game).from_json(game.to_json())
     assert game.is_over() and replay.scores == game.scores
     if options.get("columns") == 1:

@@ -10,7 +10,7 @@ from dominotable.rules.tiles import Tile
 from dominotable.tray import link as link_mod
 from dominotable.tray.board import Board, Status
 from dominotable.tray.errors import ProtocolMismatch, TrayError, TrayNotFound
-from dominotable.tray.link import BACK, CHANGES, LOST, SNAPSHOT, TrayLink
+from dominotable.tray.link import TrayEvent, TrayLink
 from dominotable.tray.tags import Half
 from dominotable.tray.virtual import VirtualTray
 from dominotray import wire
@@ -30,12 +30,12 @@ def test_a_placement_travels_from_the_reader_to_a_host_snapshot_and_board(vtray,
     vtray.place("5-3", at=20, facing="down")  # the 5 half on cell 20, the 3 half below it
 
     def snapshot_shows_tile(lk):
-        snaps = [e.detail for e in lk.events if e.kind == SNAPSHOT]
+        snaps = [e.detail for e in lk.events if e.kind == TrayEvent.SNAPSHOT]
         return bool(snaps) and snaps[-1][20][0] == wire.TAG and snaps[-1][36][0] == wire.TAG
 
     link.request_snapshot()
     assert link.wait_for(snapshot_shows_tile, WAIT)
-    snap = [e.detail for e in link.events if e.kind == SNAPSHOT][-1]
+    snap = [e.detail for e in link.events if e.kind == TrayEvent.SNAPSHOT][-1]
     assert snap[20] == (wire.TAG, vtray.uid(Half(Tile(3, 5), 1)))
     assert snap[36] == (wire.TAG, vtray.uid(Half(Tile(3, 5), 0)))
     board = Board(snap, vtray.registry)
@@ -43,7 +43,7 @@ def test_a_placement_travels_from_the_reader_to_a_host_snapshot_and_board(vtray,
     (placement,) = board.placements
     assert placement.tile == Tile(3, 5) and placement.orientation == "vertical"
     assert placement.pips_at(20) == 5 and placement.pips_at(36) == 3 and placement.facing == (5, 3)
-    assert any(e.kind == CHANGES for e in link.events)  # the change events came first
+    assert any(e.kind == TrayEvent.CHANGES for e in link.events)  # the change events came first
 
 
 def test_scan_pad_and_slide(vtray, link):
@@ -83,7 +83,7 @@ def test_flickering_and_crc_errors_do_not_remove_a_tile(vtray, link):
     vtray.inject_crc_errors(41, 20)
     sweeps = vtray.app.scanner.sweeps
     assert link.wait_for(lambda lk: vtray.app.scanner.sweeps >= sweeps + 3, WAIT)
-    removals = [e for e in link.events if e.kind == CHANGES for cell, status, _ in e.detail
+    removals = [e for e in link.events if e.kind == TrayEvent.CHANGES for cell, status, _ in e.detail
                 if cell in (40, 41) and status != wire.TAG]
     assert removals == []
 
@@ -133,10 +133,10 @@ def test_random_corruption_never_delivers_a_wrong_tile_event(vtray, link):
 
     assert vtray.to_host.damaged > 10 and sum(link.errors.values()) > 0
     for event in link.events:
-        if event.kind == CHANGES:
+        if event.kind == TrayEvent.CHANGES:
             for cell, status, uid in event.detail:
                 assert (status, uid) in history[cell], (cell, status, uid)
-        elif event.kind == SNAPSHOT:
+        elif event.kind == TrayEvent.SNAPSHOT:
             for cell, value in enumerate(event.detail):
                 assert value in history[cell], (cell, value)
 
@@ -152,13 +152,13 @@ def test_hundred_unplug_replug_cycles_each_resync_from_a_fresh_snapshot(tmp_path
 
 def hundred_cycles(vtray, link):
     for cycle in range(100):
-        lost, back, snaps = count(link.events, LOST), count(link.events, BACK), link.snapshots
+        lost, back, snaps = count(link.events, TrayEvent.LOST), count(link.events, TrayEvent.BACK), link.snapshots
         vtray.unplug()
-        assert link.wait_for(lambda lk: count(lk.events, LOST) > lost and not lk.connected, WAIT), cycle
+        assert link.wait_for(lambda lk: count(lk.events, TrayEvent.LOST) > lost and not lk.connected, WAIT), cycle
         if cycle % 10 == 0:  # the tray changes while the host cannot see it
             vtray.place(list(vtray.dominoes)[cycle // 10], at=2 * cycle)
         vtray.replug(reboot=cycle % 50 == 0)
-        assert link.wait_for(lambda lk: count(lk.events, BACK) > back and lk.snapshots > snaps, WAIT), cycle
+        assert link.wait_for(lambda lk: count(lk.events, TrayEvent.BACK) > back and lk.snapshots > snaps, WAIT), cycle
     assert link.reconnects == 100
     assert link.wait_for(lambda lk: Board(lk.cells, vtray.registry).status() == Status.VALID
                          and len(Board(lk.cells, vtray.registry).placements) == 10, WAIT)
@@ -252,7 +252,7 @@ def test_serial_errors_never_reach_the_caller_as_exceptions(vtray, link):
     vtray.unplug()
     link.request_snapshot()  # writing to a pulled cable is swallowed; the thread reconnects
     vtray.replug()
-    assert link.wait_for(lambda lk: lk.connected and count(lk.events, BACK) == 1, WAIT)
+    assert link.wait_for(lambda lk: lk.connected and count(lk.events, TrayEvent.BACK) == 1, WAIT)
     assert link.errors == dict.fromkeys(wire.ERROR_KINDS, 0)
 
 

@@ -1,5 +1,5 @@
 """Every game the table plays, in one list: its engine (the rules), its reader (how the tray
-shows it), its bots' strategies and its rule card. Like python-chess's `VARIANTS`: the one place
+shows it), its hands (how a bot makes a move on a tray), its bots' strategies and its rule card. Like python-chess's `VARIANTS`: the one place
 a game is named; adding a game is adding its files and one line here."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from dominotable.reading.broadway import BroadwayAdapter
-from dominotable.reading.castle_rock import CastleRockAdapter, CastleRockSolitaireAdapter
-from dominotable.reading.doubles_boneyard import DoublesAdapter
-from dominotable.reading.reader import Adapter
-from dominotable.reading.up_down_stop import UpDownStopAdapter
+from dominotable.reading.broadway import BroadwayReader
+from dominotable.reading.castle_rock import CastleRockReader, CastleRockSolitaireReader
+from dominotable.reading.doubles_boneyard import DoublesBoneyardReader
+from dominotable.reading.reader import Reader
+from dominotable.reading.up_down_stop import UpDownStopReader
 from dominotable.rules.errors import DominoError, UnknownGame
 from dominotable.rules.game import Game
 from dominotable.rules.games.broadway.engine import Broadway
@@ -23,13 +23,19 @@ from dominotable.rules.games.up_down_stop.engine import UpDownStop
 from dominotable.sim.bots.castle_rock import SOLITAIRE
 from dominotable.sim.bots.shared import SHARED, Strategy
 from dominotable.sim.bots.up_down_stop import UP_DOWN_STOP
+from dominotable.sim.hands.base import Hands
+from dominotable.sim.hands.broadway import BroadwayHands
+from dominotable.sim.hands.castle_rock import CastleRockHands, CastleRockSolitaireHands
+from dominotable.sim.hands.doubles_boneyard import DoublesBoneyardHands
+from dominotable.sim.hands.up_down_stop import UpDownStopHands
 from dominotable.tray.geometry import Geometry
 
 
 @dataclass(frozen=True)
 class GameSpec:
     engine: type[Game]
-    reader: type[Adapter]
+    reader: type[Reader]
+    hands: type[Hands]
     strategies: Mapping[str, Callable[..., Strategy]]
     card: str  # the rule card, in seeds/
 
@@ -37,16 +43,14 @@ class GameSpec:
     def name(self) -> str:
         return self.engine.name
 
-    def reader_for(self, game: Game, geometry: Geometry) -> Adapter:
-        return self.reader(game, geometry)
-
 
 GAMES: tuple[GameSpec, ...] = (  # in the order the setup menu lists them
-    GameSpec(Broadway, BroadwayAdapter, SHARED, "broadway.md"),
-    GameSpec(CastleRock, CastleRockAdapter, SHARED, "castle-rock.md"),
-    GameSpec(CastleRockSolitaire, CastleRockSolitaireAdapter, {**SHARED, **SOLITAIRE}, "castle-rock-solitaire.md"),
-    GameSpec(DoublesInTheBoneyard, DoublesAdapter, SHARED, "doubles-in-the-boneyard.md"),
-    GameSpec(UpDownStop, UpDownStopAdapter, {**SHARED, **UP_DOWN_STOP}, "up-down-stop.md"),
+    GameSpec(Broadway, BroadwayReader, BroadwayHands, SHARED, "broadway.md"),
+    GameSpec(CastleRock, CastleRockReader, CastleRockHands, SHARED, "castle-rock.md"),
+    GameSpec(CastleRockSolitaire, CastleRockSolitaireReader, CastleRockSolitaireHands, {**SHARED, **SOLITAIRE},
+             "castle-rock-solitaire.md"),
+    GameSpec(DoublesInTheBoneyard, DoublesBoneyardReader, DoublesBoneyardHands, SHARED, "doubles-in-the-boneyard.md"),
+    GameSpec(UpDownStop, UpDownStopReader, UpDownStopHands, {**SHARED, **UP_DOWN_STOP}, "up-down-stop.md"),
 )
 _BY_NAME = {spec.name: spec for spec in GAMES}
 
@@ -68,8 +72,12 @@ def engine(name: str) -> type[Game]:
     return spec(name).engine
 
 
-def reader_for(game: Game, geometry: Geometry) -> Adapter:
-    return spec(game).reader_for(game, geometry)
+def reader_for(game: Game, geometry: Geometry) -> Reader:
+    return spec(game).reader(game, geometry)
+
+
+def hands_for(game: Game, geometry: Geometry) -> Hands:
+    return spec(game).hands(game, geometry)
 
 
 def load(data: dict[str, Any]) -> Game:

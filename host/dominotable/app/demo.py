@@ -1,8 +1,8 @@
-"""Bots that play at the simulated table with their hands: they choose moves with the engines'
-bots and make them physically on the VirtualTray (`adapter.actions`), or with the mock buttons
+"""Bots that play at the simulated table with their hands: they choose moves with the games'
+strategies and make them physically on the VirtualTray (sim/hands), or with the mock buttons
 for moves that leave no trace on the tray. The session judges what the tray shows exactly as it
 judges people, so a bot match exercises the whole pipeline: pty, firmware, link, board,
-adapter, session, storage, display.
+reader, controller, storage, display.
 
 A bot's choice depends only on the seed and the position (its generator is seeded with the
 seed and the move number), so a match interrupted and resumed ends as it would have.
@@ -15,15 +15,16 @@ import threading
 import time
 
 from dominotable.app import catalog
+from dominotable.app.controller import Mode
 from dominotable.app.hardware import MockButtons
-from dominotable.app.session import PLAY, RESTORE
-from dominotable.reading.reader import Action, Adapter
-from dominotable.reading.step import NoRoom
 from dominotable.rules.game import Game, Move
-from dominotable.sim.memtray import Layout
+from dominotable.sim.hands.base import Hands, fitting, perform, physical_board
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action
 from dominotable.tray.board import Board
-from dominotable.tray.virtual import DIRECTIONS, VirtualTray
+from dominotable.tray.virtual import VirtualTray
 from dominotable.ui.menu import Choice
+from dominotable.ui.press import Press
 
 
 def choose(game: Game, seed: int, strategy: str = "greedy") -> Move:
@@ -33,63 +34,7 @@ def choose(game: Game, seed: int, strategy: str = "greedy") -> Move:
 
 
 class BotError(RuntimeError):
-    """The table did not take a bot's move: a bug in an adapter or the session."""
-
-
-def physical_board(vtray: VirtualTray) -> Board:
-    """What really lies on the virtual tray (not what the host has read yet)."""
-    return Board(vtray.cells(), vtray.registry, vtray.geometry)
-
-
-def _facing(vtray: VirtualTray, first: int, second: int) -> str:
-    (r0, c0), (r1, c1) = vtray.geometry.coords(first), vtray.geometry.coords(second)
-    step = (r1 - r0, c1 - c0)
-    return next(name for name, d in DIRECTIONS.items() if d == step)
-
-
-def fitting(game: Game, adapter: Adapter, board: Board, chosen: Move) -> tuple[Move, list[Action]]:
-    """`chosen` and its actions; when the tray has no room for it (a Broadway tableau
-    outgrowing the grid), the first legal move that fits, as a player would choose."""
-    for move in (chosen, *(m for m in game.legal_moves() if m != chosen)):
-        try:
-            return move, adapter.actions(move, board)
-        except NoRoom:
-            continue
-    raise BotError(f"no legal move fits on the tray:\n{board}")
-
-
-def perform(vtray: VirtualTray, actions: list[Action], read=None) -> None:
-    """Make `actions` on the tray; `read(tile)`, if given, before a tile is taken off the scan
-    pad: waits until the table has read it there (a draw over the pad, one tile at a time)."""
-    for action in actions:
-        tile = action.tile
-        if action.kind == "unpad" and read is not None:
-            read(tile)
-        named = f"{tile.a}-{tile.b}"  # tile.a's half first, on cells[0]
-        if action.kind in ("remove", "slide") and vtray.where(tile) is not None:
-            vtray.remove(tile)
-        if action.kind in ("place", "slide"):
-            vtray.place(named, action.cells[0], _facing(vtray, *action.cells[:2]))
-        elif action.kind == "pad":
-            vtray.hold_on_scan_pad(named)
-        elif action.kind == "unpad":
-            vtray.take_off_scan_pad()
-
-
-def lay_out(vtray: VirtualTray, game: Game) -> None:
-    """Make the tray show the engine's position: a new match's deal, or a resumed match's.
-    An adapter without `layout` gets its moves' actions replayed from an empty tray."""
-    adapter = catalog.reader_for(game, vtray.geometry)
-    if hasattr(adapter, "layout"):
-        perform(vtray, adapter.layout(physical_board(vtray)))
-        return
-    for tile in vtray.tiles():
-        vtray.remove(tile)
-    scratch = type(game).from_dict({**game.to_dict(), "moves": []})
-    replaying = catalog.reader_for(scratch, vtray.geometry)
-    for move in game.moves:
-        perform(vtray, replaying.actions(move, physical_board(vtray)))
-        scratch.push(move, trusted=True)
+    """The table did not take a bot's move: a bug in a reader, its hands or the session."""
 
 
 class TableBots:
@@ -128,7 +73,7 @@ class TableBots:
         nothing while the table is not waiting for a move (a menu, the tray lost)."""
         with self.runtime.lock:
             session = self.runtime.session
-            if session is None or session.menu is not None or session.mode not in (PLAY, RESTORE):
+            if session is None or not _ready(session):
                 return
         try:
             self._turn()
@@ -141,8 +86,9 @@ class TableBots:
         with rt.changed:
             while not self._stop.is_set() and not rt.stopped:
                 session = rt.session
-                if session is not None and session.menu is None and session.mode in (PLAY, RESTORE):
-                    return type(session.game).from_dict(session.game.to_dict()), session.mode == RESTORE
+                if session is not None and _ready(session):
+                    game = session.controller.game
+                    return type(game).from_dict(game.to_dict()), session.controller.mode == Mode.RESTORE
                 rt.changed.wait(0.05)
         return None, False
 
@@ -150,56 +96,58 @@ class TableBots:
         game, restoring = self._snapshot()
         if game is None:
             return
+        hands = catalog.hands_for(game, self.vtray.geometry)
         if restoring:
-            lay_out(self.vtray, game)
-            expected = catalog.reader_for(game, self.vtray.geometry).expected()
-            self._wait(lambda s: s.mode != RESTORE, f"the table set up as {expected}")
+            perform(self.vtray, hands.setup(physical_board(self.vtray)))
+            self._wait(lambda c: c.mode != Mode.RESTORE, f"the table set up as {hands.reader.expected()}")
             return
         ply = len(game.moves)
-        adapter: Adapter = catalog.reader_for(game, self.vtray.geometry)
         board = physical_board(self.vtray)
-        move, actions = fitting(game, adapter, board, choose(game, self.seed, self.strategy))
+        fit = fitting(game, hands, board, choose(game, self.seed, self.strategy))
+        if fit is None:
+            raise BotError(f"no legal move fits on the tray:\n{board}")
+        move, actions = fit
         if not actions:
-            actions = self._with_next(game, adapter, move, board)
+            actions = self._with_next(game, hands, move, board)
         if actions:
             perform(self.vtray, actions, self._read_on_pad)
         else:
-            self._button_move(adapter, move, board)
+            self._button_move(hands, move, board)
         self.moves += 1
-        self._wait(lambda s: len(s.game.moves) != ply or s.game.is_over(), f"move {ply + 1} ({move})")
+        self._wait(lambda c: len(c.game.moves) != ply or c.game.is_over(), f"move {ply + 1} ({move})")
 
-    def _with_next(self, game: Game, adapter: Adapter, move: Move, board: Board) -> list[Action]:
+    def _with_next(self, game: Game, hands: Hands, move: Move, board: Board) -> list[Action]:
         """A move without a trace on the tray (Castle Rock's end of a turn) is implied by the
-        next player's placement where the adapter reads the two together: then the bot just
+        next player's placement where the reader reads the two together: then the bot just
         makes the next move, as a player would, instead of pressing buttons."""
         game.push(move)
         try:
             if game.is_over():
                 return []
             follow = choose(game, self.seed, self.strategy)
-            actions = adapter.actions(follow, board)
+            actions = hands.actions(follow, board)
         finally:
             game.pop()
         if not actions:
             return []
-        after = Layout(self.vtray.registry, self.vtray.geometry)
+        after = MemoryTray(self.vtray.registry, self.vtray.geometry)
         after.tiles = self.vtray.tiles()
         after.apply_all(actions)
-        return actions if list(adapter.judge(after.board()).moves) == [move, follow] else []
+        return actions if list(hands.reader.judge(after.board()).moves) == [move, follow] else []
 
-    def _button_move(self, adapter: Adapter, move: Move, board: Board) -> None:
+    def _button_move(self, hands: Hands, move: Move, board: Board) -> None:
         """Through the in-game menu: a long select opens it, the button moves come first,
         and the question after it starts on No."""
-        index = next((i for i, (_, m) in enumerate(adapter.button_moves(board)) if m == move), None)
+        index = next((i for i, (_, m) in enumerate(hands.reader.button_moves(board)) if m == move), None)
         if index is None:
             raise BotError(f"{move} leaves no trace on the tray and no button makes it")
-        for event in ["long-select", *["down"] * index, "select", "up", "select"]:
-            self.buttons.press(event)
+        for press in [Press.LONG_SELECT, *[Press.DOWN] * index, Press.SELECT, Press.UP, Press.SELECT]:
+            self.buttons.press(press)
 
     def _read_on_pad(self, tile) -> None:
         """Wait until the session has judged a board with `tile` held over the scan pad."""
-        def read(session):
-            board = session.judged
+        def read(match):
+            board = match.judged
             held = board.on_pad() if board is not None else None
             return held is not None and held.tile is tile
         self._wait(read, f"{tile} held over the scan pad")
@@ -208,9 +156,9 @@ class TableBots:
         rt = self.runtime
         deadline = time.monotonic() + self.timeout
         with rt.changed:
-            while not (rt.session is None or done(rt.session) or rt.stopped or self._stop.is_set()):
+            while not (rt.session is None or done(rt.session.controller) or rt.stopped or self._stop.is_set()):
                 if time.monotonic() > deadline:
-                    screen = rt.session.screen
+                    screen = rt.session.screen()
                     raise BotError(f"the table did not take {what} within {self.timeout:g} s; it shows "
                                    f"{screen.kind} {screen.title!r} {screen.text!r}")
                 rt.changed.wait(0.05)
@@ -233,6 +181,11 @@ def demo_choice(game: str = "castle-rock", players: int | None = None, options: 
     return Choice(cls, chosen, players, NAMES[:players])
 
 
+def _ready(session) -> bool:
+    """The session waits for a move (not in a menu, not lost, not over)."""
+    return session.menu is None and session.controller.mode in (Mode.PLAY, Mode.RESTORE)
+
+
 def play(runtime, seed: int = 0, strategy: str = "greedy", timeout: float | None = None) -> TableBots:
     """Start the runtime, let bots play every seat until the match ends; raise what went wrong."""
     runtime.start()
@@ -248,9 +201,9 @@ def play(runtime, seed: int = 0, strategy: str = "greedy", timeout: float | None
 
 def summary(runtime, bots: TableBots) -> str:
     """What a bots' match came to: moves, frames, scores and winners by player name."""
-    session = runtime.session
-    game = session.game
-    names = session._side_names()
+    match = runtime.session.controller
+    game = match.game
+    names = match.side_names()
     winners = game.winners()
     return "\n".join([
         f"{game.title}: {len(game.moves)} moves ({bots.moves} made by the bots on the tray or with the buttons), "

@@ -23,12 +23,14 @@ import time
 from collections.abc import Callable
 
 from dominotable.app import catalog
+from dominotable.app.controller import Mode
 from dominotable.app.hardware import Hardware
-from dominotable.app.session import LOST, OVER, Session
+from dominotable.app.session import Session
 from dominotable.app.storage import Store
-from dominotable.tray.link import Event
+from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Setup
-from dominotable.ui.oled.screens import render
+from dominotable.ui.oled import screens
+from dominotable.ui.press import Press
 
 log = logging.getLogger("dominotable.app")
 
@@ -111,7 +113,7 @@ class Runtime:
                 if item is None:
                     continue
                 if isinstance(item, Event):
-                    if item.kind in ("lost", "back"):
+                    if item.kind in (TrayEvent.LOST, TrayEvent.BACK):
                         if board_changed:  # judge what came before the loss first
                             self._board()
                             board_changed = False
@@ -127,7 +129,7 @@ class Runtime:
                 dirty |= self.session.tick()
                 self._after_session()
             spinner = int(time.monotonic() * 8)
-            if spinner != self.spinner and self.session is not None and self.session.mode == LOST:
+            if spinner != self.spinner and self.session is not None and self.session.controller.mode == Mode.LOST:
                 dirty = True
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
@@ -140,22 +142,22 @@ class Runtime:
         if self.session is not None:
             self.session.on_board(self.hw.board())
 
-    def _button(self, event: str) -> None:
+    def _button(self, press: Press) -> None:
         if self.setup is not None:
-            self.setup.handle(event)
+            self.setup.handle(press)
             if self.setup.done:
                 choice, self.setup = self.setup.value, None
                 self._new_match(choice)
         elif self.session is not None:
-            self.session.on_button(event)
+            self.session.on_button(press)
             self._after_session()
 
     def _after_session(self) -> None:
-        session = self.session
-        if session.request == "new" and not self.stop_when_over:
+        match = self.session.controller
+        if match.wants_new_match and not self.stop_when_over:
             self.session = None
             self._open_setup()
-        elif session.mode == OVER and self.stop_when_over:
+        elif match.mode == Mode.OVER and self.stop_when_over:
             self._stop.set()
 
     # --- matches -----------------------------------------------------------------------------
@@ -172,8 +174,8 @@ class Runtime:
 
     def _resume(self, match_id: int) -> None:
         session = Session.resume(self.store, match_id, self.hw.geometry, **self._session_options())
-        if session.game.is_over():  # cut off between its last move and recording the result
-            self.store.finish(match_id, session.game)
+        if session.controller.game.is_over():  # cut off between its last move and recording the result
+            self.store.finish(match_id, session.controller.game)
         self._attach(session)
 
     def _session_options(self) -> dict:
@@ -181,16 +183,16 @@ class Runtime:
 
     def _attach(self, session: Session) -> None:
         self.session = session
-        self.names = list(session.names)
-        self.match_id = session.match_id
+        self.names = list(session.controller.names)
+        self.match_id = session.controller.match_id
         session.on_board(self.hw.board())
 
     # --- the display -------------------------------------------------------------------------
 
     def screen(self):
         if self.setup is not None:
-            return render(self.setup)
-        return self.session.screen.render(self.spinner)
+            return screens.render(self.setup)
+        return screens.draw(self.session.screen(), self.spinner)
 
     def _show(self) -> None:
         self.hw.display.show(self.screen())

@@ -10,18 +10,9 @@ along a column (BW-11.2).
 
 from __future__ import annotations
 
-from dominotable.reading.reader import Action, Verdict
-from dominotable.reading.step import (
-    NoRoom,
-    StepAdapter,
-    awaiting,
-    clearing,
-    first_move,
-    lay_aside,
-    problem,
-    span,
-    waiting,
-)
+from dominotable.reading.prompts import span
+from dominotable.reading.reader import Verdict
+from dominotable.reading.step import StepReader, awaiting, first_move, problem, waiting
 from dominotable.rules.games.broadway.engine import (
     SEATS,
     Broadway,
@@ -39,7 +30,7 @@ TRAY_AXIS = {(1, 0): ("horizontal", "east-west (along a row)"),
              (0, 1): ("vertical", "north-south (along a column)")}
 
 
-class BroadwayAdapter(StepAdapter):
+class BroadwayReader(StepReader):
     game: Broadway
 
     # -- mapping the engine's grid onto the tray ---------------------------------------------
@@ -67,7 +58,7 @@ class BroadwayAdapter(StepAdapter):
 
     # -- reading -------------------------------------------------------------------------------
 
-    def read(self, board: Board) -> Verdict:
+    def step(self, board: Board) -> Verdict:
         s = self.game.state
         placed = board.tiles()
         pad = board.on_pad()
@@ -76,9 +67,9 @@ class BroadwayAdapter(StepAdapter):
                            f"if it was shown by accident, or take it off (rule BW-11.4)", pad.cells)
         word = awaiting(self.game)
         if word is not None:
-            return self.read_reveal(word, placed)
+            return self.read_reveal(word, placed, board)
         if not s.grid.pips:
-            return self.read_lead(placed)
+            return self.read_lead(placed, board)
         anchor = self.anchor(board)
         lead = s.order[0][0]
         if anchor is None:
@@ -93,7 +84,7 @@ class BroadwayAdapter(StepAdapter):
         new = [p for p in placed if p.tile not in known]
         if not new:
             return Verdict()
-        return first_move([self.read_place(anchor, p) for p in new])
+        return first_move([self.read_place(anchor, p, board) for p in new])
 
     def where(self, anchor, first: Cell, second: Cell) -> tuple[int, int] | None:
         try:
@@ -108,7 +99,7 @@ class BroadwayAdapter(StepAdapter):
         return problem(f"put {tile} back at {span(self.geometry, where)}, its {pips} on {label(where[0])} "
                        f"(rule BW-11.1)", placement.cells if placement else where)
 
-    def read_reveal(self, word: str, placed: list[Placement]) -> Verdict:
+    def read_reveal(self, word: str, placed: list[Placement], board: Board) -> Verdict:
         """Observed play (BW-11.5): who leads is chosen with the buttons; at the end of a hand
         each player with tiles left lays them out, one player at a time."""
         s, game = self.game.state, self.game
@@ -118,7 +109,7 @@ class BroadwayAdapter(StepAdapter):
         kept = {t for t, _, _ in s.grid.tiles()} | {t for seat in s.revealed for t in s.hands[seat]}
         new = [p for p in placed if p.tile not in kept]
         if new:
-            return self.reveal("show", new)
+            return self.reveal("show", new, board)
         to_show = [SEATS[i] for i, h in enumerate(s.hands) if h and i not in s.revealed]
         return waiting(f"{self.hand_name()} is over: {', then '.join(to_show)}, lay your tiles left on the "
                        f"tray, away from the tableau (rule BW-11.5)")
@@ -127,7 +118,7 @@ class BroadwayAdapter(StepAdapter):
         game = self.game
         return ("sudden-death hand" if game.in_sudden_death else "hand") + f" {game.state.number + 1}"
 
-    def read_lead(self, placed: list[Placement]) -> Verdict:
+    def read_lead(self, placed: list[Placement], board: Board) -> Verdict:
         game = self.game
         double = game.double_of(game.state.number)
         lead = game.lead_move()
@@ -141,7 +132,7 @@ class BroadwayAdapter(StepAdapter):
             return problem(f"{self.hand_name()} opens with {double}: take {placed[0].tile} off and lead {double} "
                            f"(rule BW-2.3)", placed[0].cells)
         verdict = self.orientation(placed[0], SEATS[game.state.turn], axis_of(game.state.turn))
-        return verdict or self.legal(lead, placed[0].cells)
+        return verdict or self.legal(lead, board, placed[0].cells)
 
     def orientation(self, placement: Placement, who: str, axis) -> Verdict | None:
         tray_axis, words = TRAY_AXIS[axis]
@@ -150,7 +141,7 @@ class BroadwayAdapter(StepAdapter):
                            placement.cells)
         return None
 
-    def read_place(self, anchor, placement: Placement) -> Verdict:
+    def read_place(self, anchor, placement: Placement, board: Board) -> Verdict:
         first, second = placement.cells
         move = Place.of(placement.pips_at(first), placement.pips_at(second),
                         self.to_grid(anchor, first), self.to_grid(anchor, second))
@@ -159,60 +150,9 @@ class BroadwayAdapter(StepAdapter):
             return Verdict(moves=(move,))
         if error.rule == "BW-3.2":
             return self.orientation(placement, *self.placer())
-        return problem(str(error), placement.cells)
+        return problem(self.explain(error, board), placement.cells)
 
-    # -- bots, buttons, restoring ------------------------------------------------------------
-
-    def actions(self, move, board: Board) -> list[Action]:
-        if isinstance(move, Expose):
-            return [Action("pad", move.tile)]
-        if isinstance(move, Reveal) and move.word == "show":
-            return [Action("place", tile, cells) for tile, cells in lay_aside(board, move.tiles)]
-        if not isinstance(move, Place):
-            return []
-        s, geo = self.game.state, self.geometry
-        steps = []
-        pad = board.on_pad()
-        if pad is not None and pad.tile is move.tile:
-            steps.append(Action("unpad", move.tile))
-        if not s.grid.pips:  # the last hand's tiles go first
-            removes, board = clearing(board, [p.tile for p in board.tiles()])
-            steps += removes
-        anchor = (geo.rows // 2 - 1, geo.columns // 2 - 1) if not s.grid.pips else self.anchor(board)
-        if self.where(anchor, *move.cells) is None:
-            anchor, slides = self.recentre(board, anchor, move)
-            steps += slides
-        first, second = self.where(anchor, *move.cells)
-        at = (first, second) if move.pips[0] == move.tile.a else (second, first)
-        steps.append(Action("place", move.tile, at))
-        return steps
-
-    def recentre(self, board: Board, anchor, move: Place):
-        """Slide every tile by one offset so the tableau and `move` fit on the tray (BW-11.1)."""
-        geo = self.geometry
-        rows = [anchor[0] + y for _, y in move.cells]
-        cols = [anchor[1] + x for x, _ in move.cells]
-        for p in board.tiles():
-            for cell in p.cells:
-                r, c = geo.coords(cell)
-                rows.append(r)
-                cols.append(c)
-        height, width = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
-        if height > geo.rows or width > geo.columns:
-            raise NoRoom(f"Broadway: the tableau with {move} would be {width} cells wide and {height} deep; "
-                         f"the tray has {geo.columns} by {geo.rows}")
-        dr = (geo.rows - height) // 2 - min(rows)
-        dc = (geo.columns - width) // 2 - min(cols)
-        moving = {p.tile: tuple(geo.cell(r + dr, c + dc) for r, c in map(geo.coords, p.cells))
-                  for p in board.tiles()}
-        now = {p.tile: p.cells for p in board.tiles()}
-        slides = []
-        while moving:  # a translation never blocks itself: some tile always has its target free
-            covered = {c for cells in now.values() for c in cells}
-            tile = next(t for t, to in moving.items() if not (set(to) & (covered - set(now[t]))))
-            slides.append(Action("slide", tile, moving[tile]))
-            now[tile] = moving.pop(tile)
-        return (anchor[0] + dr, anchor[1] + dc), slides
+    # -- buttons, restoring --------------------------------------------------------------------
 
     def button_moves(self, board: Board | None = None) -> list:
         moves = [("pass", Pass())] + [(f"{seat} leads", Reveal("lead", (), seat[0])) for seat in SEATS]

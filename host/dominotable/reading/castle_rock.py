@@ -20,8 +20,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 
-from dominotable.reading.draw import Draw, pad_actions
-from dominotable.reading.reader import Action, Adapter, Verdict
+from dominotable.reading.reader import Draw, Reader, Refusal, Verdict
 from dominotable.reading.step import awaiting
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Move
@@ -34,26 +33,8 @@ from dominotable.tray.board import Board, Placement
 ROW_ZONES = ("castle-row", "castle-row-2")
 
 
-def _prompt(fix: str, error: DominoError) -> str:
-    """`fix`, then the reason, with the rule moved to the end: "take 3-5 off: ... (rule CR-4.1)"."""
-    rule = getattr(error, "rule", None)
-    text = str(error)
-    if rule:
-        text = text.removeprefix(f"rule {rule}: ") + f" (rule {rule})"
-    return f"{fix}: {text}" if fix else text
-
-
-class Refusal(Exception):
-    """A reading of the tray that the rules do not allow; carries the prompt."""
-
-    def __init__(self, prompt: str, cells: tuple[int, ...] = ()):
-        super().__init__(prompt)
-        self.prompt = prompt
-        self.cells = cells
-
-
-class CastleAdapter(Adapter):
-    """What both games share: reading the row, captures, and laying tiles for bots."""
+class CastleReader(Reader):
+    """What both games share: reading the row and its captures."""
 
     row_rules = "CR-10"
 
@@ -73,7 +54,7 @@ class CastleAdapter(Adapter):
 
     # -- reading the tray ---------------------------------------------------------------------
 
-    def read(self, board: Board) -> list[Placement]:
+    def row_placements(self, board: Board) -> list[Placement]:
         """The row's tiles in order; Refusal for a tile lying flat in or across a row band."""
         row, flat = [], []
         for p in board.tiles():
@@ -102,14 +83,8 @@ class CastleAdapter(Adapter):
     def _band(self, cell: int) -> int:
         return next(i for i, band in enumerate(self.bands) if cell in band)
 
-    def judge(self, board: Board) -> Verdict:
-        try:
-            return self._judge(board)
-        except Refusal as refusal:
-            return Verdict(problem=refusal.prompt, cells=refusal.cells)
-
-    def _judge(self, board: Board) -> Verdict:
-        return Verdict(moves=tuple(self._explain(self.read(board))))
+    def read(self, board: Board) -> Verdict:
+        return Verdict(moves=tuple(self._explain(self.row_placements(board))))
 
     def shown_row(self) -> tuple[Tile, ...]:
         """The row the tray must show for the engine's position."""
@@ -188,7 +163,7 @@ class CastleAdapter(Adapter):
         except Refusal as refusal:
             return [], done, refusal
         except DominoError as error:
-            return [], done, Refusal(_prompt(fix, error))
+            return [], done, Refusal(self.explain(error, fix=fix))
         finally:
             for _ in pushed:
                 game.pop()
@@ -208,43 +183,6 @@ class CastleAdapter(Adapter):
                 raise Refusal(f"put {fmt(gap)} back {_between(left, right)}: {_why_kept(row, gap, left, right)}")
         return analysis.captures_to(tuple(after))
 
-    # -- bots ---------------------------------------------------------------------------------
-
-    def actions(self, move: Move, board: Board) -> list[Action]:
-        self.game.push(move)
-        try:
-            target = self.shown_row()
-        finally:
-            self.game.pop()
-        return self._actions_to(target, board)
-
-    def layout(self, board: Board) -> list[Action]:
-        """What makes the tray show the engine's position (a new match, a restore)."""
-        return self._actions_to(self.shown_row(), board)
-
-    def _actions_to(self, target: Sequence[Tile], board: Board) -> list[Action]:
-        """Take out what is not in `target`, keep what is (in place), add the rest at the open
-        end; slide the row left first only when the bands have no room left at the end."""
-        row = self.read(board)
-        kept = [p for p in row if p.tile in target]
-        if [p.tile for p in kept] != list(target[:len(kept)]):
-            kept = []
-        new = target[len(kept):]
-        keep = {p.tile for p in kept}
-        actions = [Action("remove", p.tile) for p in board.placements if p.tile not in keep
-                   and (p in row or p.tile in new)]
-        free = self.slot_of[tuple(sorted(kept[-1].cells))] + 1 if kept else 0
-        if free + len(new) > len(self.slots):
-            if len(target) > len(self.slots):
-                raise DominoError(f"the row would hold {len(target)} tiles; this tray's row bands hold "
-                                  f"{len(self.slots)}")
-            for i, p in enumerate(kept):
-                if self.slot_of[tuple(sorted(p.cells))] != i:
-                    actions.append(Action("slide", p.tile, self.slots[i]))
-            free = len(kept)
-        actions += [Action("place", tile, self.slots[free + i]) for i, tile in enumerate(new)]
-        return actions
-
     def expected(self) -> str:
         return f"row: {fmt(self.shown_row()) or '(empty)'} (open end right)"
 
@@ -261,7 +199,7 @@ class CastleAdapter(Adapter):
         """Whether the engine's row is the row as dealt (nothing played on it yet)."""
 
 
-class CastleRockAdapter(CastleAdapter):
+class CastleRockReader(CastleReader):
     """Castle Rock. In observed mode (CR-11) the engine first waits for the tiles drawn for
     dealer, read seat by seat over the scan pad (draw.py) with the row cleared, then for each
     hand's starting row, laid in the row band (CR-10.8)."""
@@ -275,11 +213,11 @@ class CastleRockAdapter(CastleAdapter):
             return None
         return Draw(tuple(range(self.game.players)), "for dealer", "CR-10.8")
 
-    def _judge(self, board: Board) -> Verdict:
+    def read(self, board: Board) -> Verdict:
         wanted = awaiting(self.game)
         if wanted is None:
-            return super()._judge(board)
-        tiles = [p.tile for p in self.read(board)]
+            return super().read(board)
+        tiles = [p.tile for p in self.row_placements(board)]
         if wanted == "lots":
             if tiles:
                 return Verdict(problem="clear the row: the tiles drawn for dealer are read over the scan pad "
@@ -297,13 +235,8 @@ class CastleRockAdapter(CastleAdapter):
         move = Reveal(wanted, tuple(tiles))
         problem = self.game.why_illegal(move)
         if problem is not None:
-            return Verdict(problem=_prompt("", problem))
+            return Verdict(problem=self.explain(problem))
         return Verdict(moves=(move,))
-
-    def actions(self, move: Move, board: Board) -> list[Action]:
-        if isinstance(move, Reveal) and move.word == "lots":
-            return pad_actions(move.tiles, board)
-        return super().actions(move, board)
 
     def expected(self) -> str:
         if awaiting(self.game) == "lots":
@@ -331,7 +264,7 @@ class CastleRockAdapter(CastleAdapter):
         return [("End turn", END)] if self.game.is_legal(END) else []
 
 
-class CastleRockSolitaireAdapter(CastleAdapter):
+class CastleRockSolitaireReader(CastleReader):
     row_rules = "CRS-8"
     arrival_rule = "CRS-4.1"
 

@@ -5,31 +5,16 @@ Boneyard, also after a tied blocked game).
 Each seat in turn holds the tile it drew over the scan pad and the settled pad names it. A
 tile counts only when it arrives on the pad: one already there when the draw starts, or still
 there after it was read, must be taken off first. The tiles read so far are kept here, by the
-session (adapters are stateless); a takeback or a resumed match starts the draw again from the
+controller (readers are stateless); a takeback or a resumed match starts the draw again from the
 first seat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-from dominotable.reading.reader import Action, Verdict
+from dominotable.reading.reader import Draw, Verdict
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.tiles import Tile
 from dominotable.tray.board import Board
-
-
-@dataclass(frozen=True)
-class Draw:
-    """A draw an adapter asks for: `seats` (in drawing order), `what` the tile is drawn for
-    ("for dealer"), the `rule` the prompts cite, and `check(tile)`: why a tile cannot be a
-    draw (a non-double for the lead), or None."""
-
-    seats: tuple[int, ...]
-    what: str
-    rule: str
-    check: Callable[[Tile], str | None] = lambda tile: None
 
 
 class PadDraw:
@@ -75,16 +60,6 @@ class PadDraw:
                     f"(rule {self.draw.rule})")
         why = self.draw.check(tile)
         return None if why is None else f"take {tile} off the scan pad: {why}"
-
-
-def pad_actions(tiles, board: Board) -> list[Action]:
-    """A bot's draw: each tile held over the scan pad and taken off again once read (first
-    clearing the pad)."""
-    held = board.on_pad()
-    actions = [Action("unpad", held.tile)] if held is not None else []
-    for tile in tiles:
-        actions += [Action("pad", tile), Action("unpad", tile)]
-    return actions
 
 
 def _on_pad(board: Board | None) -> Tile | None:

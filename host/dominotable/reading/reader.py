@@ -1,50 +1,38 @@
 """How one game is read off the tray: the contract between the table and each game.
 
-An adapter is a pure function of (the engine's state, a settled board). It holds no state of
-its own, so the session can ask it about any position: the current one, the one before the
-last move (to recognise a takeback), or the one a resumed match must be restored to.
+A reader is a pure function of (the engine's state, a settled board). It holds no state of its
+own, so the controller can ask it about any position: the current one, the one before the last
+move (to recognise a takeback), or the one a resumed match must be restored to.
 
-- `judge(board)` compares a settled, valid board with the engine: the tray may show the same
-  position (no moves, no problem), one or more legal moves that lead from the engine's
-  position to the tray's (in push order), or a problem: a prompt saying exactly what to fix,
-  naming the tile, the cell and the rule ("put 2-4 back between 0-0 and 4-4", "Broadway: East
-  plays tiles north-south"). A board that means nothing yet (a capture half done) is a problem
-  too; the session only shows it once the tray has stayed that way for the settle time.
-- `button_moves(board)` are the moves a player makes with the buttons instead of tiles (end a turn
+- `judge(board)` compares a settled board with the engine (a template: an invalid board's first
+  fault, nothing once the match is over, else the game's `read`): the tray may show the same
+  position (no moves, no problem), one or more legal moves that lead from the engine's position
+  to the tray's (in push order), or a problem: a prompt saying exactly what to fix, naming the
+  tile, the cell and the rule (prompts.py). `read` returns a Verdict or raises Refusal.
+- `button_moves(board)`: the moves a player makes with the buttons instead of tiles (end a turn
   when no placement follows, pass, expose a tile): label and move, legal ones only.
-- `actions(move, board)` is how a bot (the demo, the tests) makes `move` physically on the
-  virtual tray: place, remove, slide and scan-pad actions, chosen so that `judge` of the
-  resulting board returns exactly that move (or, for a move with no physical trace, nothing).
 - `expected()` describes the position the tray must show for the engine's state, for the
   "restore the table" screen after a crash and for takebacks.
-- `pad_draw()`: when the game awaits a draw read over the scan pad (draw.py: who draws, for
-  what, which tiles count), its description; the session reads it seat by seat, since the
-  tiles drawn leave no trace on the tray.
+- `pad_draw()`: when the game awaits a draw read over the scan pad (draw.py), who draws, for
+  what, which tiles count; the controller reads it seat by seat, since the tiles drawn leave
+  no trace on the tray.
+- `explain(error, board)`: an engine's refusal in the table's voice and the tray's terms.
+
+How a bot makes a move physically is not the reader's business: that is its hands (sim/hands).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from dominotable.reading.prompts import reason, say
+from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
 from dominotable.tray.board import Board
 from dominotable.tray.geometry import Geometry
-
-if TYPE_CHECKING:
-    from dominotable.reading.draw import Draw
-
-@dataclass(frozen=True)
-class Action:
-    """One physical step on the tray. `cells` are (cell under tile.a, cell under tile.b) for
-    place and slide; empty for remove; for "pad" the tile is held over the scan pad, and
-    "unpad" takes it away."""
-
-    kind: str  # "place" | "remove" | "slide" | "pad" | "unpad"
-    tile: Tile
-    cells: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,16 +50,46 @@ class Verdict:
         return not self.moves and self.problem is None
 
 
-class Adapter(ABC):
+class Refusal(Exception):
+    """A reading of the tray that the rules do not allow; carries the prompt and its cells."""
+
+    def __init__(self, prompt: str, cells=()):
+        super().__init__(prompt)
+        self.prompt = prompt
+        self.cells = tuple(cells)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A draw a reader asks for over the scan pad: `seats` (in drawing order), `what` the tile is
+    drawn for ("for dealer"), the `rule` the prompts cite, and `check(tile)`: why a tile cannot be
+    a draw (a non-double for the lead), or None."""
+
+    seats: tuple[int, ...]
+    what: str
+    rule: str
+    check: Callable[[Tile], str | None] = lambda tile: None
+
+
+class Reader(ABC):
     def __init__(self, game: Game, geometry: Geometry):
         self.game = game
         self.geometry = geometry
 
-    @abstractmethod
-    def judge(self, board: Board) -> Verdict: ...
+    def judge(self, board: Board) -> Verdict:
+        if not board.is_valid():
+            fault = board.problems()[0]
+            return Verdict(problem=fault.message, cells=fault.cells)
+        if self.game.is_over():
+            return Verdict()  # nothing more is read; the tray may be cleared
+        try:
+            return self.read(board)
+        except Refusal as refusal:
+            return Verdict(problem=refusal.prompt, cells=refusal.cells)
 
     @abstractmethod
-    def actions(self, move: Move, board: Board) -> list[Action]: ...
+    def read(self, board: Board) -> Verdict:
+        """The moves from the engine's position to the valid `board`, a note, or a problem."""
 
     @abstractmethod
     def expected(self) -> str: ...
@@ -84,3 +102,20 @@ class Adapter(ABC):
     def pad_draw(self) -> Draw | None:
         """The draw over the scan pad the game awaits now, if any."""
         return None
+
+    def explain(self, error: DominoError, board: Board | None = None, fix: str = "") -> str:
+        """An engine's refusal as a prompt: `fix`, the reason, the rule; in the tray's terms."""
+        why, rule = reason(error)
+        return say(fix, self.in_tray_terms(why, board), rule)
+
+    def in_tray_terms(self, text: str, board: Board | None) -> str:
+        """`text` with any engine coordinates put as the tray names its cells (a game whose
+        engine has coordinates overrides this)."""
+        return text
+
+    def legal(self, move: Move, board: Board | None = None, cells=()) -> Verdict:
+        """`move` as a verdict, or the engine's reason as the problem."""
+        error = self.game.why_illegal(move)
+        if error is not None:
+            return Verdict(problem=self.explain(error, board), cells=tuple(cells))
+        return Verdict(moves=(move,))

@@ -12,16 +12,10 @@ Scrapped tiles lie face down in zone scrap, discarded doubles in zone discard.
 
 from __future__ import annotations
 
-from dominotable.reading.reader import Action, Verdict
-from dominotable.reading.step import (
-    NoRoom,
-    StepAdapter,
-    clearing,
-    first_move,
-    half_cell,
-    problem,
-    waiting,
-)
+import copy
+
+from dominotable.reading.reader import Verdict
+from dominotable.reading.step import StepReader, first_move, half_cell, problem, waiting
 from dominotable.rules.games.up_down_stop.engine import (
     DOWN,
     UP,
@@ -45,12 +39,12 @@ class Ladder:
     """Where one column's tiles lie: its zone, first row, and per end the row step and the
     tray column its active halves keep to."""
 
-    def __init__(self, adapter: UpDownStopAdapter, zone: str, column: Column, by_tile: dict):
-        geo = adapter.geometry
+    def __init__(self, reader: UpDownStopReader, zone: str, column: Column, by_tile: dict):
+        geo = reader.geometry
         self.zone = zone
         self.cells = geo.zone(zone)
-        self.top, self.bottom, self.cols = adapter.bounds[zone]
-        both = adapter.game.options.both_ways
+        self.top, self.bottom, self.cols = reader.bounds[zone]
+        both = reader.game.options.both_ways
         self.start = (self.top + self.bottom) // 2 if both else self.top
         self.step = {LEFT: -1 if both else 1, RIGHT: 1}
         self.column = column
@@ -73,6 +67,15 @@ class Ladder:
                 row, self.line_col[side] = geo.coords(half_cell(by_tile[tile], number))
                 self.start, self.aside = row - k, k
                 return
+
+    def moved(self, cols: int = 0, rows: int = 0, aside: int = 0) -> Ladder:
+        """This ladder with its tiles `cols` columns and `rows` rows further, `aside` more of its
+        oldest tiles put aside: where a hand that slides the column will find it (a new Ladder)."""
+        moved = copy.copy(self)
+        moved.line_col = {end: col + cols for end, col in self.line_col.items()}
+        moved.start = self.start + rows
+        moved.aside = self.aside + aside
+        return moved
 
     def tiles(self) -> list[Tile]:
         """The column's tiles from its first outwards (one-way: in the order they were laid)."""
@@ -99,7 +102,7 @@ class Ladder:
             yield end, number, self.row(end, len(line.sides[end]) + 1), self.line_col[end]
 
 
-class UpDownStopAdapter(StepAdapter):
+class UpDownStopReader(StepReader):
     game: UpDownStop
 
     def __init__(self, game, geometry):
@@ -140,7 +143,7 @@ class UpDownStopAdapter(StepAdapter):
 
     # -- reading -------------------------------------------------------------------------------
 
-    def read(self, board: Board) -> Verdict:
+    def step(self, board: Board) -> Verdict:
         s = self.game.state
         geo = self.geometry
         placed = board.tiles()
@@ -175,7 +178,7 @@ class UpDownStopAdapter(StepAdapter):
         new = [p for p in placed if p.tile not in known]
         if not new:
             return Verdict()
-        return first_move([self.read_new(p, ladders, by_tile) for p in new])
+        return first_move([self.read_new(p, ladders, by_tile, board) for p in new])
 
     def in_place(self, placement: Placement, ladders: dict[int, Ladder]) -> bool:
         """A known tile outside the zones, or inside the zone that holds it."""
@@ -247,16 +250,16 @@ class UpDownStopAdapter(StepAdapter):
                                p.cells if p else slots)
         return None
 
-    def read_new(self, p: Placement, ladders: dict[int, Ladder], by_tile) -> Verdict:
+    def read_new(self, p: Placement, ladders: dict[int, Ladder], by_tile, board: Board) -> Verdict:
         """The drawn tile, by where it lies (UDS-10.1)."""
         s, geo, tile = self.game.state, self.geometry, p.tile
         cells = set(p.cells)
         if cells <= self.half():
-            return self.legal(Scrap(tile), p.cells)
+            return self.legal(Scrap(tile), board, p.cells)
         if cells <= geo.zone("scrap"):
             return problem(f"scrap {tile} into {self.half_name()} (rule UDS-10.5)", p.cells)
         if cells <= geo.zone("discard"):
-            return self.legal(Discard(tile), p.cells)
+            return self.legal(Discard(tile), board, p.cells)
         names = self.names
         zone = next((z for z, name in enumerate(names) if cells <= geo.zone(name)), None)
         if zone is None:
@@ -267,7 +270,7 @@ class UpDownStopAdapter(StepAdapter):
         holder = self.zones()
         j = holder[zone]
         if j is not None and s.columns[j].stopper is None:
-            return self.read_extension(p, j, ladders[j])
+            return self.read_extension(p, j, ladders[j], board)
         if holder[-1] != zone:
             if j is not None:
                 return problem(f"c{j + 1} was stopped by {s.columns[j].stopper}: nothing more goes on it "
@@ -281,9 +284,9 @@ class UpDownStopAdapter(StepAdapter):
             if left:
                 return problem(f"to start a column in {names[zone]}, first put c{j + 1}'s tiles aside "
                                f"({fmt(left)}) (rule UDS-10.4)", p.cells)
-        return self.legal(Start(tile), p.cells)
+        return self.legal(Start(tile), board, p.cells)
 
-    def read_extension(self, p: Placement, j: int, ladder: Ladder) -> Verdict:
+    def read_extension(self, p: Placement, j: int, ladder: Ladder, board: Board) -> Verdict:
         tile, geo = p.tile, self.geometry
         readings = []
         for end, number, row, col in ladder.ends():
@@ -293,10 +296,10 @@ class UpDownStopAdapter(StepAdapter):
             if slot not in p.cells:
                 continue
             if tile.is_double:
-                readings.append(self.legal(Stop(tile, j + 1), p.cells))
+                readings.append(self.legal(Stop(tile, j + 1), board, p.cells))
                 continue
             active = p.pips_at(slot)
-            readings.append(self.legal(self.extension(tile, j, end, number, active), p.cells))
+            readings.append(self.legal(self.extension(tile, j, end, number, active), board, p.cells))
         moves = {v.moves for v in readings if v.moves}
         if len(moves) > 1:
             return problem(f"{tile} lies under both numbers of c{j + 1}'s first tile: set it one cell to "
@@ -320,115 +323,7 @@ class UpDownStopAdapter(StepAdapter):
         ways = [w for w in game.rules.extensions(game.state, tile) if w[0] == j and w[2:] == (active, direction)]
         return Extend(tile, j + 1, active, direction, end if len(ways) > 1 else None)
 
-    # -- bots, buttons, restoring ------------------------------------------------------------
-
-    def actions(self, move, board: Board) -> list[Action]:
-        """Where the drawn tile goes, once an old scrap pile is off the tray (UDS-10.5)."""
-        removes, board = clearing(board, self.old_scrap(board))
-        return removes + self.steps(move, board)
-
-    def steps(self, move, board: Board) -> list[Action]:
-        s, geo = self.game.state, self.geometry
-        by_tile = {p.tile: p for p in board.tiles()}
-        occupied = {c for p in board.placements for c in p.cells}
-        tile = move.tile
-        if isinstance(move, (Scrap, Discard)):
-            name, pile = ("scrap", s.scrap) if isinstance(move, Scrap) else ("discard", s.discarded)
-            zone, steps = self.half() if name == "scrap" else geo.zone(name), []
-            spot = self.free_spot(zone, occupied)
-            if spot is None:  # the zone is full: its tiles go on the pile beside the tray
-                steps = [Action("remove", t) for t in pile if t in by_tile]
-                spot = self.free_spot(zone, occupied - {c for t in pile if t in by_tile for c in by_tile[t].cells})
-            return steps + [Action("place", tile, spot)]
-        if isinstance(move, Start):
-            return self.start_actions(tile, by_tile)
-        j = (move.column - 1) if move.column else self.game.rules.stoppable(s, tile)[0]
-        ladder = self.ladders(by_tile)[j]
-        if isinstance(move, Stop):
-            end = next(end for end, number, _, _ in ladder.ends() if number == tile.a)
-            active = tile.a
-        else:
-            ways = [w for w in self.game.rules.extensions(s, tile) if w[0] == j and w[2:] == (move.active, move.direction)]
-            end = move.end if move.end is not None else ways[0][1]
-            active = move.active
-        line = ladder.column.line
-        steps = []
-        first = by_tile.get(line.first)
-        middle = ladder.cols[len(ladder.cols) // 2]
-        if len(line) == 1 and ladder.step[LEFT] > 0 and ladder.line_col[end] != middle:
-            # the first tile slides so the half built on is in the middle: room to step aside
-            shift = middle - ladder.line_col[end]
-            cells = tuple(c + shift for c in first.cells)
-            steps.append(Action("slide", line.first, cells))
-            ladder.line_col = {e: c + shift for e, c in ladder.line_col.items()}
-            occupied = (occupied - set(first.cells)) | set(cells)
-            first = Placement(first.tile, cells, geo)
-        row = ladder.row(end, len(line.sides[end]) + 1)
-        if not ladder.top <= row <= ladder.bottom:
-            slides, by_tile = self.shift(ladder, row, by_tile, j, tile)
-            steps += slides
-            column = set(ladder.tiles())
-            occupied = {c for p in board.placements if p.tile not in column for c in p.cells} | \
-                {c for t, p in by_tile.items() if t in column for c in p.cells}
-            first = by_tile.get(line.first)
-            row = ladder.row(end, len(line.sides[end]) + 1)
-        col = ladder.line_col[end]
-        before = by_tile[line.sides[end][-1][0]] if line.sides[end] else first
-        before_cols = {geo.coords(c)[1] for c in before.cells}
-        sides = [c for c in (col - 1, col + 1) if c in ladder.cols and geo.cell(row, c) not in occupied]
-        sides.sort(key=lambda c: c in before_cols)  # step away from the tile before: a ladder
-        at, dead = geo.cell(row, col), geo.cell(row, sides[0])
-        return steps + [Action("place", tile, (at, dead) if tile.a == active else (dead, at))]
-
-    def shift(self, ladder: Ladder, row: int, by_tile, j: int, tile: Tile):
-        """Make room in a column's zone for `row` (UDS-10.6): a one-way column puts its oldest
-        tiles aside and slides up, a both-ways column slides towards its other end. Returns the
-        actions and where the column's tiles then lie."""
-        geo = self.geometry
-        tiles = [t for t in ladder.tiles() if t in by_tile]
-        slides = []
-        moved = dict(by_tile)
-        if ladder.step[LEFT] > 0:  # one way: the oldest tiles go aside, the rest slide up (UDS-10.6)
-            drop = row - ladder.bottom
-            gone = [t for t in ladder.tiles()[:ladder.aside + drop] if t in by_tile]
-            slides += [Action("remove", t) for t in gone]
-            for t in gone:
-                del moved[t]
-            tiles = [t for t in tiles if t not in gone]
-            ladder.aside += drop
-        rows = [geo.coords(c)[0] for t in tiles for c in by_tile[t].cells] + [row]
-        if max(rows) - min(rows) > ladder.bottom - ladder.top:
-            raise NoRoom(f"c{j + 1} is full: {ladder.zone} has no room for {tile}")
-        dr = ladder.top - min(rows) if min(rows) < ladder.top else ladder.bottom - max(rows)
-        order = sorted(tiles, key=lambda t: geo.coords(by_tile[t].cells[0])[0], reverse=dr > 0)
-        for t in order:  # the tile furthest in the direction of travel first: none blocks another
-            cells = tuple(c + dr * geo.columns for c in by_tile[t].cells)
-            slides.append(Action("slide", t, cells))
-            moved[t] = Placement(t, cells, geo)
-        ladder.start += dr
-        return slides, moved
-
-    def start_actions(self, tile: Tile, by_tile) -> list[Action]:
-        """A new column across the first row of the next zone, its old stopped column put aside."""
-        s, geo = self.game.state, self.geometry
-        holder = self.zones()
-        zone = holder[-1]
-        if zone is None:
-            raise NoRoom(f"no zone is free for a new column with {tile}")
-        steps = []
-        if holder[zone] is not None:
-            column = s.columns[holder[zone]]
-            steps += [Action("remove", old) for old in column.line.tiles() + [column.stopper] if old in by_tile]
-        ladder = Ladder(self, self.names[zone], Column(None), {})
-        first = geo.cell(ladder.start, ladder.cols[0])
-        return steps + [Action("place", tile, (first, first + 1))]
-
-    def free_spot(self, zone: frozenset[int], occupied: set[int]) -> tuple[int, int] | None:
-        for cell in sorted(zone - occupied):
-            for other in (cell + 1, cell + self.geometry.columns):
-                if other in zone - occupied and other in self.geometry.neighbours(cell):
-                    return cell, other
-        return None
+    # -- restoring ------------------------------------------------------------------------------
 
     def expected(self) -> str:
         s = self.game.state

@@ -1,4 +1,4 @@
-"""An in-memory tray: tiles on cells, changed by adapter Actions, read back as Boards.
+"""An in-memory tray: tiles on cells, changed by Actions (tray/action.py), read back as Boards.
 
 The pure counterpart of the virtual tray for tests and benchmarks that need boards but not
 the pty, firmware and link: `apply(action)` does what a bot's hands would do, `board()`
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dominotray import wire
 
-from dominotable.reading.reader import Action
 from dominotable.rules.tiles import Tile
+from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import Geometry, default
@@ -20,7 +20,7 @@ from dominotable.tray.tags import Half, Registry
 EMPTY = (wire.EMPTY, b"")
 
 
-class Layout:
+class MemoryTray:
     def __init__(self, registry: Registry, geometry: Geometry | None = None):
         self.registry = registry
         self.geometry = geometry or default()
@@ -30,12 +30,12 @@ class Layout:
 
     def apply(self, action: Action) -> None:
         tile = action.tile
-        if action.kind in ("remove", "unpad", "slide"):
+        if action.kind in (ActionKind.REMOVE, ActionKind.UNPAD, ActionKind.SLIDE):
             if tile not in self.tiles:
                 raise TrayError(f"tile {tile} is not on the tray")
             del self.tiles[tile]
-        if action.kind in ("place", "slide", "pad"):
-            cells = self.geometry.pad[:2] if action.kind == "pad" else tuple(action.cells)
+        if action.kind in (ActionKind.PLACE, ActionKind.SLIDE, ActionKind.PAD):
+            cells = self.geometry.pad[:2] if action.kind == ActionKind.PAD else tuple(action.cells)
             if tile in self.tiles:
                 raise TrayError(f"tile {tile} is already on the tray")
             if cells[1] not in self.geometry.neighbours(cells[0]):
@@ -52,7 +52,7 @@ class Layout:
             self.apply(action)
 
     def place(self, tile: Tile, cells: tuple[int, int]) -> None:
-        self.apply(Action("place", tile, cells))
+        self.apply(Action(ActionKind.PLACE, tile, cells))
 
     def cells(self) -> list[tuple[int, bytes]]:
         out = [EMPTY] * self.geometry.cells

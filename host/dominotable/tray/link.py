@@ -14,6 +14,7 @@ import logging
 import os
 import threading
 import time
+from enum import StrEnum
 
 import serial
 from dominotray import wire
@@ -26,7 +27,13 @@ log = logging.getLogger("dominotable.tray")
 PICO_VID, PICO_PID = 0x2E8A, 0x0005  # shared by every MicroPython RP2040 board
 UDEV_PATH = "/dev/domino-tray"
 
-LOST, BACK, SNAPSHOT, CHANGES = "lost", "back", "snapshot", "changes"
+
+
+class TrayEvent(StrEnum):
+    LOST = "lost"  # the link is down (cable pulled, tray reset); the thread reconnects
+    BACK = "back"  # reconnected and resynced
+    SNAPSHOT = "snapshot"  # every cell anew
+    CHANGES = "changes"  # some cells changed
 
 
 def find_port(port: str | None = None, serial_number: str | None = None) -> str:
@@ -49,7 +56,7 @@ def find_port(port: str | None = None, serial_number: str | None = None) -> str:
 
 
 class Event:
-    def __init__(self, kind: str, detail=None):
+    def __init__(self, kind: TrayEvent, detail=None):
         self.kind = kind
         self.detail = detail
 
@@ -236,7 +243,7 @@ class TrayLink:
             self.connected = False
             self._cond.notify_all()
         log.warning("tray lost at %s: %s", self.path, exc)
-        self._emit(LOST, str(exc))
+        self._emit(TrayEvent.LOST, str(exc))
 
     def _reconnect(self) -> None:
         delay = self.backoff[0]
@@ -248,8 +255,8 @@ class TrayLink:
                 delay = min(delay * 2, self.backoff[1])
                 continue
             self.reconnects += 1
-            self._emit(BACK, self.hello)
-            self._emit(SNAPSHOT, list(self.cells))
+            self._emit(TrayEvent.BACK, self.hello)
+            self._emit(TrayEvent.SNAPSHOT, list(self.cells))
             return
 
     def _close_serial(self) -> None:
@@ -273,7 +280,7 @@ class TrayLink:
         if kind == wire.SNAPSHOT:
             with self._cond:
                 self._apply_snapshot(msg)
-            self._emit(SNAPSHOT, list(self.cells))
+            self._emit(TrayEvent.SNAPSHOT, list(self.cells))
         elif kind == wire.CHANGES:
             with self._cond:
                 self.last_change = time.monotonic()
@@ -281,7 +288,7 @@ class TrayLink:
                     if cell < len(self.cells):
                         self.cells[cell] = (status, uid)
                 self._cond.notify_all()
-            self._emit(CHANGES, msg)
+            self._emit(TrayEvent.CHANGES, msg)
         elif kind == wire.HELLO:  # the tray restarted: its own boot snapshot follows
             with self._cond:
                 self.hello = msg
@@ -292,7 +299,7 @@ class TrayLink:
         self.snapshots += 1
         self._cond.notify_all()
 
-    def _emit(self, kind: str, detail) -> None:
+    def _emit(self, kind: TrayEvent, detail) -> None:
         if self.on_event is not None:
             self.on_event(Event(kind, detail))
 

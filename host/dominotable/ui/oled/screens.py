@@ -15,6 +15,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from dominotable.ui import menu as m
+from dominotable.ui.screen import Screen, ScreenKind
+
 SIZE = (128, 64)
 TITLE = 12  # font size of title bars and footnotes
 BAR = 13  # height of a title bar
@@ -323,8 +326,6 @@ def confirm(question: str, yes: bool, size=SIZE) -> Image.Image:
 
 def render(model, size=SIZE) -> Image.Image:
     """The screen for a button model from menu.py, in whatever state it is."""
-    from dominotable.ui import menu as m
-
     if isinstance(model, m.Setup):
         return render(model.current, size)
     if isinstance(model, m.ListMenu):
@@ -338,3 +339,21 @@ def render(model, size=SIZE) -> Image.Image:
     if isinstance(model, m.Message):
         return prompt(model.title, model.text, size)
     raise TypeError(f"no screen for {type(model).__name__}")
+
+
+def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
+    """A screen model (ui/screen.py) as the OLED shows it; `frame` turns the tray-lost spinner."""
+    if screen.kind == ScreenKind.PROMPT:
+        return prompt(screen.title, screen.text, size)
+    if screen.kind == ScreenKind.LOST:
+        return tray_lost(frame, size=size)
+    if screen.kind == ScreenKind.MENU:
+        return render(screen.model, size)
+    if screen.kind == ScreenKind.OVER:
+        return scores(screen.names, screen.points, screen.target, title=screen.title, size=size)
+    page = screen.page % screen.pages()
+    if page == 0:
+        return turn(screen.turn, screen.text, size)
+    if page == 1:
+        return scores(screen.names, screen.points, screen.target, screen.current, size=size)
+    return last_play(*screen.last, size)

@@ -1,0 +1,1 @@
+"""The bots' hands: how a chosen move is made physically on a tray, one module per game."""

@@ -1,0 +1,137 @@
+"""What every game's hands share: the contract, laying tiles aside, clearing, draws over the scan
+pad, and carrying the actions out on the virtual tray.
+
+`Hands.actions(move, board)` plans the physical steps (tray/action.py) that make `move` on a tray
+showing `board`, chosen so that the game's reader judges the result as exactly that move (a move
+with no trace on the tray, such as a pass, has none). Planning changes nothing: not the engine
+(a probe is pushed and popped again), not the board, not any object the hands share.
+`setup(board)` plans the steps that make the tray show the engine's position (a new match, a
+restore). The hands of a bot seat tell a person what to do; the demo's do it themselves.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from dominotray import wire
+
+from dominotable.reading.reader import Reader
+from dominotable.rules.errors import DominoError
+from dominotable.rules.game import Game, Move
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
+from dominotable.tray.board import Board
+from dominotable.tray.geometry import Geometry
+from dominotable.tray.virtual import DIRECTIONS, VirtualTray
+
+
+class NoRoom(DominoError):
+    """A move the engine allows but the tray has no room to show: bots choose another."""
+
+
+class Hands(ABC):
+    Reader: ClassVar[type[Reader]]  # the game's reader: the hands place tiles where it reads them
+
+    def __init__(self, game: Game, geometry: Geometry):
+        self.game = game
+        self.geometry = geometry
+        self.reader = self.Reader(game, geometry)
+
+    @abstractmethod
+    def actions(self, move: Move, board: Board) -> list[Action]: ...
+
+    def setup(self, board: Board) -> list[Action]:
+        """The steps from `board` to the engine's position: every tile off, then each move's
+        steps from the first move on (a game whose position the tray shows more simply overrides
+        this)."""
+        tray = MemoryTray(board.registry, self.geometry)
+        tray.tiles = {p.tile: p.cells for p in board.placements}
+        steps = [Action(ActionKind.REMOVE, tile) for tile in tray.tiles]
+        tray.tiles = {}
+        scratch = type(self.game).from_dict({**self.game.to_dict(), "moves": []})
+        replaying = type(self)(scratch, self.geometry)
+        for move in self.game.moves:
+            made = replaying.actions(move, tray.board())
+            tray.apply_all(made)
+            steps += made
+            scratch.push(move, trusted=True)
+        return steps
+
+
+def lay_aside(board: Board, tiles) -> list[Action]:
+    """`tiles` laid out along the rows from the near edge, not touching any tile on the tray:
+    how a bot shows the tiles it has left."""
+    geo = board.geometry
+    taken = {c for p in board.placements for c in p.cells}
+    near = taken | {n for c in taken for n in geo.neighbours(c)}
+    spots = []
+    for row in range(geo.rows - 1, -1, -1):
+        for col in range(0, geo.columns - 1, 2):
+            cells = (geo.cell(row, col), geo.cell(row, col + 1))
+            if not set(cells) & near and len(spots) < len(tiles):
+                spots.append(cells)
+    if len(spots) < len(tiles):
+        raise NoRoom(f"no room on the tray to lay out {len(tiles)} tiles")
+    return [Action(ActionKind.PLACE, tile, cells) for tile, cells in zip(tiles, spots)]
+
+
+def clearing(board: Board, tiles) -> tuple[list[Action], Board]:
+    """Remove actions for `tiles` (those on the tray) and the board once they are gone: a bot
+    tidies what the table waits to see cleared before its move."""
+    tiles = set(tiles)
+    gone = {c for p in board.placements if p.tile in tiles for c in p.cells}
+    removes = [Action(ActionKind.REMOVE, p.tile) for p in board.placements if p.tile in tiles]
+    cells = [(wire.EMPTY, b"") if c in gone else cell for c, cell in enumerate(board.cells)]
+    return removes, Board(cells, board.registry, board.geometry)
+
+
+def pad_actions(tiles, board: Board) -> list[Action]:
+    """A bot's draw: each tile held over the scan pad and taken off again once read (first
+    clearing the pad)."""
+    held = board.on_pad()
+    actions = [Action(ActionKind.UNPAD, held.tile)] if held is not None else []
+    for tile in tiles:
+        actions += [Action(ActionKind.PAD, tile), Action(ActionKind.UNPAD, tile)]
+    return actions
+
+
+def fitting(game: Game, hands: Hands, board: Board, chosen: Move) -> tuple[Move, list[Action]] | None:
+    """`chosen` and its steps; when the tray has no room for it (a Broadway tableau outgrowing
+    the grid), the first legal move that fits, as a player would choose; None if none fits."""
+    for move in (chosen, *(m for m in game.legal_moves() if m != chosen)):
+        try:
+            return move, hands.actions(move, board)
+        except NoRoom:
+            continue
+    return None
+
+
+def physical_board(vtray: VirtualTray) -> Board:
+    """What really lies on the virtual tray (not what the host has read yet)."""
+    return Board(vtray.cells(), vtray.registry, vtray.geometry)
+
+
+def perform(vtray: VirtualTray, actions: list[Action], read=None) -> None:
+    """Make `actions` on the virtual tray; `read(tile)`, if given, before a tile is taken off the
+    scan pad: waits until the table has read it there (a draw over the pad, one tile at a time)."""
+    for action in actions:
+        tile = action.tile
+        if action.kind == ActionKind.UNPAD and read is not None:
+            read(tile)
+        named = f"{tile.a}-{tile.b}"  # tile.a's half first, on cells[0]
+        if action.kind in (ActionKind.REMOVE, ActionKind.SLIDE) and vtray.where(tile) is not None:
+            vtray.remove(tile)
+        if action.kind in (ActionKind.PLACE, ActionKind.SLIDE):
+            vtray.place(named, action.cells[0], _facing(vtray.geometry, *action.cells[:2]))
+        elif action.kind == ActionKind.PAD:
+            vtray.hold_on_scan_pad(named)
+        elif action.kind == ActionKind.UNPAD:
+            vtray.take_off_scan_pad()
+
+
+def _facing(geometry: Geometry, first: int, second: int) -> str:
+    (r0, c0), (r1, c1) = geometry.coords(first), geometry.coords(second)
+    step = (r1 - r0, c1 - c0)
+    return next(name for name, d in DIRECTIONS.items() if d == step)
+
