@@ -1,6 +1,7 @@
 """Broadway read off the tray (rules BW-11.x in seeds/broadway.md)."""
 
 import random
+import re
 
 import pytest
 from dominotable.app import catalog
@@ -71,11 +72,23 @@ def test_wrong_orientation_names_the_seat_and_axis(table):
 
 
 def test_placement_touching_no_match(table):
-    """rule BW-4.1: the engine's reason names the move."""
+    """rule BW-4.1: the engine's reason names the move, on the tray's cells (not the engine's)."""
     game, reader, tray = led(table)
     tray.lay("0-6", 4, 6)
     verdict = reader.judge(tray.board())
-    assert not verdict.moves and "rule BW-4.1" in verdict.problem and "touches no matching segment" in verdict.problem
+    assert not verdict.moves
+    assert verdict.problem == "0-6 on r4c6-r4c7 touches no matching segment (rule BW-4.1)"
+
+
+def test_a_refused_button_move_names_tray_cells(table):
+    """rule BW-6.1: a pass while a tile fits is refused naming where it fits, as the tray names
+    cells; before the lead the placement is named by its tile alone."""
+    game, reader, tray = table
+    assert reader.explain(game.why_illegal(Pass()), tray.board()) == "West must lead 6-6 (rule BW-2.3)"
+    game, reader, tray = led(table)
+    text = reader.explain(game.why_illegal(Pass()), tray.board())
+    assert text.startswith("North can play (") and text.endswith("), so may not pass (rule BW-6.1)")
+    assert re.search(r"\(\d-\d on r\d+c\d+-r\d+c\d+\)", text), text
 
 
 def test_tile_out_of_turn(table):
@@ -179,7 +192,7 @@ def test_expected_names_leader_and_tableau(table):
     game, reader, tray = table
     assert reader.expected() == "hand 1: an empty tray; West leads 6-6"
     game, reader, tray = led(table)
-    assert reader.expected().startswith("hand 1, the tableau with 6-6 anchoring (0,0):")
+    assert reader.expected() == "hand 1: the tableau of 1 tile as it lay, built out from 6-6"  # rule BW-11.1
 
 
 def keeping_to_the_tray(reader, tray, strategy):

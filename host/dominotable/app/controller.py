@@ -249,7 +249,7 @@ class MatchController:
     def button_move(self, move: Move) -> None:
         problem = self.game.why_illegal(move)
         if problem is not None:
-            self.notice = Notice("Not now", str(problem))
+            self.notice = Notice("Not now", self.reader.explain(problem, self.settled))
             return
         self._commit([move])
         if self.mode != Mode.OVER:

@@ -10,6 +10,8 @@ along a column (BW-11.2).
 
 from __future__ import annotations
 
+import re
+
 from dominotable.reading.prompts import span
 from dominotable.reading.reader import Verdict
 from dominotable.reading.step import StepReader, awaiting, first_move, problem, waiting
@@ -25,6 +27,11 @@ from dominotable.rules.games.broadway.grid import Cell
 from dominotable.rules.hidden import Reveal
 from dominotable.tray.board import Board, Placement
 from dominotable.tray.errors import TrayError
+
+# A placement in the engine's notation, "6-3@(1,0)-(2,0)" (perhaps in brackets of its own after
+# the tile's name), or one cell of it, "(1,0)"
+PLACEMENT = re.compile(r"( \()?(\d+)-(\d+)@\((-?\d+),(-?\d+)\)-\((-?\d+),(-?\d+)\)(?(1)\))")
+CELL = re.compile(r"\((-?\d+),(-?\d+)\)")
 
 TRAY_AXIS = {(1, 0): ("horizontal", "east-west (along a row)"),
              (0, 1): ("vertical", "north-south (along a column)")}
@@ -47,6 +54,30 @@ class BroadwayReader(StepReader):
     def to_grid(self, anchor: tuple[int, int], cell: int) -> Cell:
         row, col = self.geometry.coords(cell)
         return col - anchor[1], row - anchor[0]
+
+    def in_tray_terms(self, text: str, board: Board | None) -> str:
+        """Engine placements and cells as the tray's cells (the tableau's lead double fixes the
+        engine's (0,0)); with no tableau on the tray, a placement is just its tile."""
+        anchor = self.anchor(board) if board is not None and self.game.state.grid.pips else None
+
+        def cells(*xy) -> str | None:
+            try:
+                return span(self.geometry, [self.to_tray(anchor, (int(x), int(y))) for x, y in zip(xy[::2], xy[1::2])])
+            except TrayError:
+                return None
+
+        def placement(m: re.Match) -> str:
+            where = cells(*m.groups()[3:]) if anchor is not None else None
+            named = f"{m[2]}-{m[3]} on {where}" if where else f"{m[2]}-{m[3]}"
+            if m[1]:  # an aside in brackets: without cells to name it says nothing new
+                return f" ({named})" if where else ""
+            return named
+
+        def cell(m: re.Match) -> str:
+            where = cells(*m.groups()) if anchor is not None else None
+            return where or "off the tray"
+
+        return CELL.sub(cell, PLACEMENT.sub(placement, text))
 
     def placer(self) -> tuple[str, tuple[int, int]]:
         """Who lays the next tile and along which engine axis (BW-3.2, BW-7.2)."""
@@ -167,4 +198,5 @@ class BroadwayReader(StepReader):
             return "match over: the tray may be cleared"
         if not s.grid.pips:
             return (f"hand {s.number + 1}: an empty tray; {SEATS[s.turn]} leads {game.double_of(s.number)}")
-        return f"hand {s.number + 1}, the tableau with {s.order[0][0]} anchoring (0,0):\n{s.grid.diagram()}"
+        count = f"{len(s.order)} tile" + ("s" if len(s.order) > 1 else "")
+        return f"hand {s.number + 1}: the tableau of {count} as it lay, built out from {s.order[0][0]}"

@@ -1,8 +1,8 @@
 """The three buttons, the status LED and the buzzer, through gpiozero.
 
-Presses become events on a thread-safe queue for the controller: "up" and "down" when
-pressed, "select" when select is released after a short press, "long-select" once it has
-been held `long_press` seconds. A button already held when the table starts (a stuck key,
+Presses (ui/press.py) become events on a thread-safe queue for the app: up and down when
+pressed, select when select is released after a short press, long select once it has been
+held `long_press` seconds. A button already held when the table starts (a stuck key,
 a finger resting on it through a reboot) is ignored until it has been released.
 
 The pin factory is chosen the gpiozero way: `buttons.pin_factory` in the configuration,
@@ -27,8 +27,8 @@ from gpiozero.pins.mock import MockFactory
 
 from dominotable.rules.errors import DominoError
 from dominotable.settings import setting
+from dominotable.ui.press import Press
 
-EVENTS = ("up", "down", "select", "long-select")
 MODEL_FILE = Path("/proc/device-tree/model")
 
 
@@ -92,7 +92,7 @@ def make_factory(name: str):
 class Controls:
     def __init__(self, cfg: ButtonsConfig, factory=None, long_press: float = 0.8, bounce: float | None = 0.02):
         self.factory = factory or make_factory(factory_name(cfg.pin_factory))
-        self.events: queue.Queue[str] = queue.Queue()
+        self.events: queue.Queue[Press] = queue.Queue()
         self._lock = threading.Lock()
         self._held_long = False
         self._stale: set[str] = set()
@@ -120,14 +120,14 @@ class Controls:
             if name == "select":
                 self._held_long = False
             else:
-                self.events.put(name)
+                self.events.put(Press(name))
 
     def _held(self) -> None:
         with self._lock:
             if "select" in self._stale:
                 return
             self._held_long = True
-            self.events.put("long-select")
+            self.events.put(Press.LONG_SELECT)
 
     def _released(self, name: str) -> None:
         with self._lock:
@@ -135,9 +135,9 @@ class Controls:
                 self._stale.discard(name)  # from now on this button counts
                 return
             if name == "select" and not self._held_long:
-                self.events.put("select")
+                self.events.put(Press.SELECT)
 
-    def get(self, timeout: float | None = None) -> str | None:
+    def get(self, timeout: float | None = None) -> Press | None:
         """The next button event, or None if there is none within `timeout` seconds."""
         try:
             return self.events.get(timeout=timeout)

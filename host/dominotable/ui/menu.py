@@ -1,7 +1,6 @@
 """What the three buttons drive, as plain state machines (drawn by `screens.render`).
 
-Every model takes the button events "up", "down", "select" and "long-select" through
-`handle(event)`; once `done` is true its answer is in `value` (or `cancelled` is true:
+Every model takes the button presses (ui/press.py) through `handle(event)`; once `done` is true its answer is in `value` (or `cancelled` is true:
 a long select backs out of a list, a number or a question). The models:
 
 - `ListMenu`: a list, up/down moves (wrapping), select chooses;
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dominotable.rules.errors import DominoError
+from dominotable.ui.press import Press
 
 
 class Model:
@@ -28,7 +28,7 @@ class Model:
     cancelled = False
     value: Any = None
 
-    def handle(self, event: str) -> None:
+    def handle(self, event: Press) -> None:
         raise NotImplementedError
 
     def _finish(self, value: Any = None, cancelled: bool = False) -> None:
@@ -44,14 +44,14 @@ class ListMenu(Model):
         self.values = list(values) if values is not None else list(items)
         self.selected = selected
 
-    def handle(self, event: str) -> None:
-        if event == "up":
+    def handle(self, event: Press) -> None:
+        if event == Press.UP:
             self.selected = (self.selected - 1) % len(self.items)
-        elif event == "down":
+        elif event == Press.DOWN:
             self.selected = (self.selected + 1) % len(self.items)
-        elif event == "select":
+        elif event == Press.SELECT:
             self._finish(self.values[self.selected])
-        elif event == "long-select":
+        elif event == Press.LONG_SELECT:
             self._finish(cancelled=True)
 
 
@@ -60,14 +60,14 @@ class NumberChoice(Model):
         self.title, self.low, self.high = title, low, high
         self.number = low if value is None else min(max(value, low), high)
 
-    def handle(self, event: str) -> None:
-        if event == "up":
+    def handle(self, event: Press) -> None:
+        if event == Press.UP:
             self.number = min(self.number + 1, self.high)
-        elif event == "down":
+        elif event == Press.DOWN:
             self.number = max(self.number - 1, self.low)
-        elif event == "select":
+        elif event == Press.SELECT:
             self._finish(self.number)
-        elif event == "long-select":
+        elif event == Press.LONG_SELECT:
             self._finish(cancelled=True)
 
 
@@ -76,12 +76,12 @@ class Confirm(Model):
         self.title = question
         self.yes = yes
 
-    def handle(self, event: str) -> None:
-        if event in ("up", "down"):
+    def handle(self, event: Press) -> None:
+        if event in (Press.UP, Press.DOWN):
             self.yes = not self.yes
-        elif event == "select":
+        elif event == Press.SELECT:
             self._finish(self.yes)
-        elif event == "long-select":
+        elif event == Press.LONG_SELECT:
             self._finish(False, cancelled=True)
 
 
@@ -100,17 +100,17 @@ class NameEntry(Model):
     def wheel(self) -> str:
         return WHEEL[self.position]
 
-    def handle(self, event: str) -> None:
-        if event == "up":
+    def handle(self, event: Press) -> None:
+        if event == Press.UP:
             self.position = (self.position + 1) % len(WHEEL)
-        elif event == "down":
+        elif event == Press.DOWN:
             self.position = (self.position - 1) % len(WHEEL)
-        elif event == "long-select" or (event == "select" and self.wheel == "OK"):
+        elif event == Press.LONG_SELECT or (event == Press.SELECT and self.wheel == "OK"):
             if self.text.strip():
                 self._finish(" ".join(self.text.split()))
-        elif event == "select" and self.wheel == "DEL":
+        elif event == Press.SELECT and self.wheel == "DEL":
             self.text = self.text[:-1]
-        elif event == "select":
+        elif event == Press.SELECT:
             if len(self.text) < self.max_len:
                 self.text += self.wheel
             if len(self.text) == self.max_len:
@@ -123,7 +123,7 @@ class Message(Model):
     def __init__(self, title: str, text: str):
         self.title, self.text = title, text
 
-    def handle(self, event: str) -> None:
+    def handle(self, event: Press) -> None:
         self._finish()
 
 
@@ -166,7 +166,7 @@ class Setup(Model):
         self.current: Model = self._game_menu()
         self._editing = ""  # the option (or "players") being changed
 
-    def handle(self, event: str) -> None:
+    def handle(self, event: Press) -> None:
         self.current.handle(event)
         if self.current.done:
             getattr(self, f"_after_{self.stage}")(self.current)
