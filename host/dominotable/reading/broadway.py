@@ -14,17 +14,17 @@ import re
 
 from dominotable.reading.prompts import span
 from dominotable.reading.reader import Verdict
-from dominotable.reading.step import StepReader, awaiting, first_move, problem, waiting
+from dominotable.reading.step import StepReader, first_move, problem, waiting
 from dominotable.rules.games.broadway.engine import (
     SEATS,
     Broadway,
     Expose,
-    Pass,
     Place,
     axis_of,
 )
 from dominotable.rules.games.broadway.grid import Cell
 from dominotable.rules.hidden import Reveal
+from dominotable.rules.moves import Pass
 from dominotable.tray.board import Board, Placement
 from dominotable.tray.errors import TrayError
 
@@ -96,7 +96,7 @@ class BroadwayReader(StepReader):
         if pad is not None and not (s.exposed is not None and pad.tile is s.exposed[1]):
             return problem(f"{pad.tile} is on the scan pad: choose 'expose {pad.tile}' with the buttons "
                            f"if it was shown by accident, or take it off (rule BW-11.4)", pad.cells)
-        word = awaiting(self.game)
+        word = self.game.awaiting()
         if word is not None:
             return self.read_reveal(word, placed, board)
         if not s.grid.pips:

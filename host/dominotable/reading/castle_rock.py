@@ -21,7 +21,6 @@ from abc import abstractmethod
 from collections.abc import Sequence
 
 from dominotable.reading.reader import Draw, Reader, Refusal, Verdict
-from dominotable.reading.step import awaiting
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Move
 from dominotable.rules.games.castle_rock.capture import analyse
@@ -206,15 +205,15 @@ class CastleRockReader(CastleReader):
 
 
     def shown_row(self) -> tuple[Tile, ...]:
-        return () if awaiting(self.game) else self.game.state.row
+        return () if self.game.awaiting() else self.game.state.row
 
     def pad_draw(self) -> Draw | None:
-        if awaiting(self.game) != "lots":
+        if self.game.awaiting() != "lots":
             return None
         return Draw(tuple(range(self.game.players)), "for dealer", "CR-10.8")
 
     def read(self, board: Board) -> Verdict:
-        wanted = awaiting(self.game)
+        wanted = self.game.awaiting()
         if wanted is None:
             return super().read(board)
         tiles = [p.tile for p in self.row_placements(board)]
@@ -239,7 +238,7 @@ class CastleRockReader(CastleReader):
         return Verdict(moves=(move,))
 
     def expected(self) -> str:
-        if awaiting(self.game) == "lots":
+        if self.game.awaiting() == "lots":
             return f"an empty row; then the draw for dealer over the scan pad ({self.game.players} players)"
         return super().expected()
 
@@ -272,7 +271,7 @@ class CastleRockSolitaireReader(CastleReader):
         """One draw per tile, in order. Without observed mode the engine's shuffle decides
         which tile comes next, and the tray must show that one."""
         game, s = self.game, self.game.state
-        if getattr(game, "observed", False):
+        if game.observed:
             return [game.parse_move(f"draw {tile}") for tile in tiles]
         for i, tile in enumerate(tiles):
             k = s.drawn + i

@@ -10,14 +10,14 @@ same number (DB-8.3).
 from __future__ import annotations
 
 from dominotable.reading.reader import Draw, Verdict
-from dominotable.reading.step import StepReader, awaiting, first_move, half_cell, problem, waiting
+from dominotable.reading.step import StepReader, first_move, half_cell, problem, waiting
 from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,
-    Pass,
     Play,
     line_text,
 )
 from dominotable.rules.line import LEFT, RIGHT, Line
+from dominotable.rules.moves import Pass
 from dominotable.tray.board import Board, Placement
 
 
@@ -61,7 +61,7 @@ class DoublesBoneyardReader(StepReader):
         s = self.game.state
         placed = {p.tile: p for p in board.tiles()}
         label = self.geometry.label
-        word = awaiting(self.game)
+        word = self.game.awaiting()
         if word is not None:
             return self.read_reveal(word, placed, board)
         if s.line is None:
@@ -125,7 +125,7 @@ class DoublesBoneyardReader(StepReader):
     # -- buttons, restoring --------------------------------------------------------------------
 
     def pad_draw(self) -> Draw | None:
-        if awaiting(self.game) != "lots":
+        if self.game.awaiting() != "lots":
             return None
         return Draw(tuple(self.game.lots_seats()), "for the lead", "DB-8.5", check=_not_a_double)
 

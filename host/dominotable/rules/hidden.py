@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dominotable.rules.errors import InvalidNotation
-from dominotable.rules.game import Move
+from dominotable.rules.moves import Move
 from dominotable.rules.tiles import DominoSet, Tile
 
 Pools = tuple[tuple[Tile, ...], ...]

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 
 from dominotable.rules.errors import IllegalMove, InvalidNotation
-from dominotable.rules.game import Game, Move
+from dominotable.rules.game import Game, State, applies, checks
 from dominotable.rules.games.broadway.grid import (
     Cell,
     Frontier,
@@ -33,6 +33,7 @@ from dominotable.rules.games.broadway.grid import (
     neighbours,
 )
 from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
+from dominotable.rules.moves import PASS, Move, Pass
 from dominotable.rules.options import Options, option
 from dominotable.rules.tiles import Tile, fmt
 
@@ -86,12 +87,6 @@ class Place(Move):
 
 
 @dataclass(frozen=True)
-class Pass(Move):
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
 class Expose(Move):
     seat: int
     tile: Tile
@@ -99,8 +94,6 @@ class Expose(Move):
     def __str__(self) -> str:
         return f"expose {SEATS[self.seat][0]} {self.tile}"
 
-
-PASS = Pass()
 
 
 def match_count(grid: Grid, move: Place) -> int:
@@ -147,19 +140,24 @@ class HandRecord:
     unplayed: tuple[tuple[Tile, ...], ...]
 
 
-class State:
-    """One match position. `grid` and `order` change in place, so `copy()` copies them;
-    every other field is an immutable value replaced on change."""
+@dataclass(slots=True)
+class BroadwayState(State):
+    """One match position; every field an immutable value replaced on change."""
 
-    def __init__(self, **fields):
-        self.__dict__.update(fields)
-
-    def copy(self) -> State:
-        new = State.__new__(State)
-        new.__dict__ = self.__dict__.copy()
-        new.grid = self.grid.copy()
-        new.order = self.order.copy()
-        return new
+    scores: tuple[int, int] = (0, 0)
+    past: tuple[HandRecord, ...] = ()
+    winner: int | None = None
+    number: int = 0  # the hand under way, from 0
+    hands: tuple[tuple[Tile, ...], ...] = ()
+    turn: int = 0
+    exposed: tuple[int, Tile] | None = None  # (owner, tile) of an exposed tile to be placed (BW-7)
+    shown: frozenset = frozenset()  # exposed tiles that fit nowhere and went back face up (BW-7.3)
+    grid: Grid = field(default_factory=Grid)
+    frontier: Frontier | None = None  # a cache, see seat_moves
+    order: tuple[tuple[Tile, int], ...] = ()  # the tiles placed this hand, with the side credited
+    barred: tuple[frozenset, ...] = (frozenset(),) * 4  # observed mode: tiles each seat's passes rule out (BW-10.3)
+    revealed: frozenset = frozenset()  # observed mode: seats whose tiles left were shown (BW-10.5)
+    awaiting: str | None = None  # observed mode: "lead" or "show", the reveal owed (BW-10.1)
 
 
 @dataclass(frozen=True)
@@ -191,25 +189,16 @@ class Broadway(Game):
         top = self.dset.top
         return Tile(top - k % (top + 1), top - k % (top + 1))
 
-    def _initial_state(self) -> State:
-        state = State(scores=(0, 0), past=(), winner=None)
-        self._start_hand(state, 0)
-        return state
+    def _initial_state(self) -> BroadwayState:
+        return self._hand_state(BroadwayState(), 0)
 
-    def _start_hand(self, state: State, number: int) -> None:
+    def _hand_state(self, s: BroadwayState, number: int) -> BroadwayState:
+        """`s` at the start of hand `number`: the match fields kept, the hand's fields fresh."""
         hands = self.deal(number)
         double = self.double_of(number)
-        state.number = number
-        state.hands = hands
-        state.turn = next(seat for seat in range(4) if double in hands[seat])
-        state.exposed = None
-        state.shown = frozenset()  # exposed tiles that fit nowhere and went back face up (BW-7.3)
-        state.grid = Grid()
-        state.frontier = None  # a cache, see seat_moves
-        state.order = []
-        state.barred = (frozenset(),) * 4  # observed mode: tiles each seat's passes rule out (BW-10.3)
-        state.revealed = frozenset()  # observed mode: seats whose tiles left were shown (BW-10.5)
-        state.awaiting = "lead" if self.observed else None  # BW-10.1
+        return BroadwayState(scores=s.scores, past=s.past, winner=s.winner, number=number, hands=hands,
+                             turn=next(seat for seat in range(4) if double in hands[seat]),
+                             awaiting="lead" if self.observed else None)  # BW-10.1
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -236,6 +225,9 @@ class Broadway(Game):
 
     def heuristic(self, side: int) -> float:
         return self.state.scores[side] - self.state.scores[1 - side]
+
+    def awaiting(self) -> str | None:
+        return self.state.awaiting
 
     def hands_played(self) -> int:
         return len(self.state.past)
@@ -344,6 +336,7 @@ class Broadway(Game):
             if s.hands[seat] and seat not in s.revealed:
                 yield Reveal("show", tuple(sorted(s.hands[seat])), SEATS[seat][0])
 
+    @checks(Reveal)
     def _why_not_reveal(self, move: Move) -> IllegalMove | None:
         """Why `move` is not the reveal the table owes now (or a reveal when none is owed)."""
         s = self.state
@@ -373,7 +366,9 @@ class Broadway(Game):
         shown = frozenset(tiles)
         return self._arrange(lambda t, at: (t in shown) == (at == seat))
 
-    def _reveal(self, s: State, move: Reveal) -> None:
+    @applies(Reveal)
+    def _reveal(self, move: Reveal) -> None:
+        s = self.state
         seat = parse_seat(move.seat)
         s.awaiting = None
         if move.word == "lead":
@@ -415,15 +410,13 @@ class Broadway(Game):
     # -- legality ----------------------------------------------------------------------------
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
-        s = self.state
-        if isinstance(move, Reveal) or s.awaiting is not None:
+        if self.state.awaiting is not None:
             return self._why_not_reveal(move)
-        if isinstance(move, Expose):
-            return self._why_not_expose(move)
-        if isinstance(move, Place):
-            return self._why_not_place(move)
-        if not isinstance(move, Pass):
-            return IllegalMove(f"{move} is not a Broadway move")
+        return super()._why_illegal(move)
+
+    @checks(Pass)
+    def _why_not_pass_move(self, move: Pass) -> IllegalMove | None:
+        s = self.state
         if self.observed and s.grid.pips and s.exposed is None:
             return self._why_not_pass()
         fit = next(self._placements_now(), None)
@@ -435,6 +428,7 @@ class Broadway(Game):
             return IllegalMove(f"the exposed {fit.tile} fits ({fit}), so it must be placed", "BW-7.3", fit.tile)
         return IllegalMove(f"{SEATS[s.turn]} can play ({fit}), so may not pass", "BW-6.1", fit.tile)
 
+    @checks(Expose)
     def _why_not_expose(self, move: Expose) -> IllegalMove | None:
         s = self.state
         who = SEATS[move.seat]
@@ -452,6 +446,7 @@ class Broadway(Game):
             return IllegalMove(f"{who} does not hold {move.tile}", "BW-7.1", move.tile)
         return None
 
+    @checks(Place)
     def _why_not_place(self, move: Place) -> IllegalMove | None:
         s = self.state
         tile = move.tile
@@ -495,55 +490,60 @@ class Broadway(Game):
 
     # -- playing -----------------------------------------------------------------------------
 
-    def _apply(self, move: Move) -> None:
+    @applies(Expose)
+    def _expose(self, move: Expose) -> None:
         s = self.state
-        if isinstance(move, Reveal):
-            self._reveal(s, move)
-            return
-        if self.observed and isinstance(move, Expose):
+        if self.observed:
             s.hands = self._holding(move.seat, move.tile)
-        elif self.observed and isinstance(move, Place) and s.exposed is None:
-            s.hands = self._holding(s.turn, move.tile)
-        elif self.observed and isinstance(move, Pass) and s.exposed is None:
-            s.hands = self._pass_arrangement()
-            s.barred = tuple(b | self._fitting(s.turn) if seat == s.turn else b for seat, b in enumerate(s.barred))
-        if isinstance(move, Expose):
-            s.exposed = (move.seat, move.tile)
-            return
-        if isinstance(move, Place):
-            if s.exposed is not None:
-                owner = s.exposed[0]
-                side = 1 - owner % 2  # BW-7.1: the opponents claim the points
-                s.exposed = None
-            else:
-                owner = s.turn
-                side = owner % 2
-                s.turn = (s.turn + 1) % 4
-            tile = move.tile
-            s.hands = tuple(tuple(t for t in hand if t is not tile) if seat == owner else hand
-                            for seat, hand in enumerate(s.hands))
-            points = POINTS[match_count(s.grid, move)]
-            s.grid.place(*move.cells, move.pips)
-            s.frontier = None
-            s.order.append((tile, side))
-            if points:
-                self._add(s, (points, 0) if side == 0 else (0, points))
-                if s.winner is not None:
-                    return
-        elif s.exposed is not None:  # the exposed tile fits nowhere: back to its owner, face up
+        s.exposed = (move.seat, move.tile)
+
+    @applies(Place)
+    def _place(self, move: Place) -> None:
+        s = self.state
+        if s.exposed is not None:
+            owner = s.exposed[0]
+            side = 1 - owner % 2  # BW-7.1: the opponents claim the points
+            s.exposed = None
+        else:
+            if self.observed:
+                s.hands = self._holding(s.turn, move.tile)
+            owner = s.turn
+            side = owner % 2
+            s.turn = (s.turn + 1) % 4
+        tile = move.tile
+        s.hands = tuple(tuple(t for t in hand if t is not tile) if seat == owner else hand
+                        for seat, hand in enumerate(s.hands))
+        points = POINTS[match_count(s.grid, move)]
+        s.grid = s.grid.with_tile(*move.cells, move.pips)
+        s.frontier = None
+        s.order += ((tile, side),)
+        if points:
+            self._add(s, (points, 0) if side == 0 else (0, points))
+            if s.winner is not None:
+                return
+        self._settle(s)
+
+    @applies(Pass)
+    def _pass(self, move: Pass) -> None:
+        s = self.state
+        if s.exposed is not None:  # the exposed tile fits nowhere: back to its owner, face up
             s.shown = s.shown | {s.exposed[1]}
             s.exposed = None
         else:
+            if self.observed:
+                s.hands = self._pass_arrangement()
+                s.barred = tuple(b | self._fitting(s.turn) if seat == s.turn else b
+                                 for seat, b in enumerate(s.barred))
             s.turn = (s.turn + 1) % 4
         self._settle(s)
 
-    def _add(self, s: State, points: tuple[int, int]) -> None:
+    def _add(self, s: BroadwayState, points: tuple[int, int]) -> None:
         ns, ew = s.scores[0] + points[0], s.scores[1] + points[1]
         s.scores = (ns, ew)
         if self.in_sudden_death and abs(ns - ew) >= 2:
             s.winner = 0 if ns > ew else 1  # BW-8.2: at once, even mid-hand
 
-    def _settle(self, s: State) -> None:
+    def _settle(self, s: BroadwayState) -> None:
         """Skip seats with no tiles; end the hand when all tiles are down or nobody can play."""
         if not any(s.hands):
             self._end_hand(s)
@@ -556,7 +556,7 @@ class Broadway(Game):
                 return
         self._end_hand(s)
 
-    def _end_hand(self, s: State) -> None:
+    def _end_hand(self, s: BroadwayState) -> None:
         if self.observed and any(hand and seat not in s.revealed for seat, hand in enumerate(s.hands)):
             s.awaiting = "show"  # BW-10.5
             return
@@ -569,7 +569,7 @@ class Broadway(Game):
         if s.number == self.options.hands - 1 and ns != ew:
             s.winner = 0 if ns > ew else 1  # BW-8.1
             return
-        self._start_hand(s, s.number + 1)
+        self.state = self._hand_state(s, s.number + 1)
 
     # -- notation and display ----------------------------------------------------------------
 

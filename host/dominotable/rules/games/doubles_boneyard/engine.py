@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from dominotable.rules.errors import IllegalMove, InvalidNotation
-from dominotable.rules.game import Game, Move
+from dominotable.rules.game import Game, State, applies, checks
 from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
 from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, split_end
+from dominotable.rules.moves import PASS, Move, Pass
 from dominotable.rules.options import Options, option
 from dominotable.rules.tiles import Tile, fmt
 
@@ -36,12 +37,6 @@ class Play(Move):
         return str(self.tile)
 
 
-@dataclass(frozen=True)
-class Pass(Move):
-    def __str__(self) -> str:
-        return "pass"
-
-
 class GameResult(NamedTuple):
     game: int
     how: str  # "out" or "blocked"
@@ -55,17 +50,20 @@ class DoublesBoneyardOptions(Options):
     target: int = option(200, "match score that wins (DB-5.1)", choices=(50, 100, 200, 300))
 
 
-class DBState:
-    """Immutable parts only, so copy() copies references."""
-
-    __slots__ = ("hands", "line", "turn", "game_no", "scores", "results", "lead_draw", "winner",
-                 "awaiting", "ending", "barred", "shown")
-
-    def copy(self) -> DBState:
-        other = DBState.__new__(DBState)
-        for name in self.__slots__:
-            setattr(other, name, getattr(self, name))
-        return other
+@dataclass(slots=True)
+class DBState(State):
+    lead_draw: tuple[tuple[int, Tile], ...]  # (seat, double) drawn for the first leader (DB-2.1)
+    hands: tuple[tuple[Tile, ...], ...] = ()
+    line: Line | None = None
+    turn: int | None = 0
+    game_no: int = 1
+    scores: tuple[int, ...] = (0,) * SEATS
+    results: tuple[GameResult, ...] = ()
+    winner: int | None = None
+    awaiting: str | None = None  # observed mode: "lots" or "show", the reveal owed (DB-7)
+    ending: str | None = None  # "out" or "blocked" once the game under way has ended
+    barred: tuple[frozenset, ...] = (frozenset(),) * SEATS  # tiles each seat's passes rule out (DB-7.3)
+    shown: frozenset = frozenset()  # seats whose hands were shown (DB-7.4)
 
 
 def fits(tile: Tile, line: Line | None) -> bool:
@@ -94,13 +92,8 @@ class DoublesInTheBoneyard(Game):
     # -- setup: the only places tiles are dealt or doubles drawn ----------------------------
 
     def _initial_state(self) -> DBState:
-        s = DBState()
-        s.line = None
-        s.scores = (0,) * SEATS
-        s.results = ()
-        s.winner = None
-        s.awaiting = "lots" if self.observed else None  # rule DB-7.1
-        s.lead_draw = self._draw_doubles("first", range(SEATS))  # rule DB-2.1
+        s = DBState(lead_draw=self._draw_doubles("first", range(SEATS)),  # rule DB-2.1
+                    awaiting="lots" if self.observed else None)  # rule DB-7.1
         self._deal(s, 1, leader=highest(s.lead_draw))
         return s
 
@@ -125,7 +118,7 @@ class DoublesInTheBoneyard(Game):
 
     def parse_move(self, text: str) -> Move:
         if text.strip().lower() == "pass":
-            return Pass()
+            return PASS
         reveal = parse_reveal(text, self.dset, {"lots": False, "show": True})
         if reveal is not None:
             return reveal
@@ -152,7 +145,7 @@ class DoublesInTheBoneyard(Game):
                     any_play = True
                     yield Play(tile, end)
         if not any_play if not self.observed else self._pass_arrangement() is not None:
-            yield Pass()
+            yield PASS
 
     # -- observed mode: the guess, kept consistent with every play, pass and show ---------------
 
@@ -205,6 +198,7 @@ class DoublesInTheBoneyard(Game):
             if s.hands[seat] and seat not in s.shown:
                 yield Reveal("show", tuple(sorted(s.hands[seat])), names[seat])
 
+    @checks(Reveal)
     def _why_not_reveal(self, move: Move) -> IllegalMove | None:
         """Why `move` is not the reveal the table owes now (or a reveal when none is owed)."""
         s = self.state
@@ -267,19 +261,27 @@ class DoublesInTheBoneyard(Game):
         return ends[0]
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
-        s = self.state
-        if isinstance(move, Reveal) or s.awaiting is not None:
+        if self.state.awaiting is not None:
             return self._why_not_reveal(move)
+        return super()._why_illegal(move)
+
+    @checks(Pass)
+    def _why_not_pass_move(self, move: Pass) -> IllegalMove | None:
+        s = self.state
+        who = self.side_names()[s.turn]
+        if self.observed:
+            return self._why_not_pass(who)
+        playable = [t for t in s.hands[s.turn] if fits(t, s.line)]
+        if playable:
+            return IllegalMove(f"{who} can play {playable[0]}; pass only when no tile fits",
+                               rule="DB-3.5", tile=playable[0])
+        return None
+
+    @checks(Play)
+    def _why_not_play(self, move: Play) -> IllegalMove | None:
+        s = self.state
         seat = s.turn
         who = self.side_names()[seat]
-        if isinstance(move, Pass):
-            if self.observed:
-                return self._why_not_pass(who)
-            playable = [t for t in s.hands[seat] if fits(t, s.line)]
-            if playable:
-                return IllegalMove(f"{who} can play {playable[0]}; pass only when no tile fits",
-                                   rule="DB-3.5", tile=playable[0])
-            return None
         tile = move.tile
         if tile.is_double:
             return IllegalMove(f"{tile} is a double; doubles stay in the boneyard all match", rule="DB-1.1", tile=tile)
@@ -321,33 +323,35 @@ class DoublesInTheBoneyard(Game):
         return IllegalMove(f"the earlier passes leave a tile that fits {ends.replace('nor', 'or')} only for {who}, "
                            f"so {who} cannot be unable to play", rule="DB-7.3")
 
-    def _apply(self, move: Move) -> None:
+    @applies(Pass)
+    def _pass(self, move: Pass) -> None:
+        s = self.state
+        if self.observed:
+            s.hands = self._pass_arrangement()
+            s.barred = tuple(b | self._fitting() if i == s.turn else b for i, b in enumerate(s.barred))
+        s.turn = (s.turn + 1) % SEATS  # rule DB-1.2
+
+    @applies(Play)
+    def _play(self, move: Play) -> None:
         s = self.state
         seat = s.turn
-        if isinstance(move, Reveal):
-            self._reveal(move)
-            return
-        if isinstance(move, Pass) and self.observed:
-            s.hands = self._pass_arrangement()
-            s.barred = tuple(b | self._fitting() if i == seat else b for i, b in enumerate(s.barred))
-        if isinstance(move, Play):
-            tile = move.tile
-            if self.observed:
-                s.hands = self._holding(seat, tile)
-            s.hands = tuple(tuple(t for t in h if t is not tile) if i == seat else h for i, h in enumerate(s.hands))
-            if s.line is None:
-                s.line = Line.start(tile, tile.a, tile.b)  # rule DB-3.2
-            else:
-                end = self._resolve_end(move)
-                s.line = s.line.add(end, tile, tile.other(s.line.ends[end]))
-            if not s.hands[seat]:
-                self._end_game("out")
-                return
-            if not any(fits(t, s.line) for h in s.hands for t in h):
-                self._end_game("blocked")
-                return
-        s.turn = (seat + 1) % SEATS  # rule DB-1.2
+        tile = move.tile
+        if self.observed:
+            s.hands = self._holding(seat, tile)
+        s.hands = tuple(tuple(t for t in h if t is not tile) if i == seat else h for i, h in enumerate(s.hands))
+        if s.line is None:
+            s.line = Line.start(tile, tile.a, tile.b)  # rule DB-3.2
+        else:
+            end = self._resolve_end(move)
+            s.line = s.line.add(end, tile, tile.other(s.line.ends[end]))
+        if not s.hands[seat]:
+            self._end_game("out")
+        elif not any(fits(t, s.line) for h in s.hands for t in h):
+            self._end_game("blocked")
+        else:
+            s.turn = (seat + 1) % SEATS  # rule DB-1.2
 
+    @applies(Reveal)
     def _reveal(self, move: Reveal) -> None:
         s = self.state
         s.awaiting = None
@@ -419,6 +423,9 @@ class DoublesInTheBoneyard(Game):
 
     def winners(self) -> list[int]:
         return [] if self.state.winner is None else [self.state.winner]
+
+    def awaiting(self) -> str | None:
+        return self.state.awaiting
 
     def hands_played(self) -> int:
         """Games finished so far in this match (benchmarks/playouts.py counts them)."""
