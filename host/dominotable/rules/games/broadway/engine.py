@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
+from typing import NamedTuple
 
 from dominotable.rules.errors import IllegalMove, InvalidNotation
 from dominotable.rules.game import Game, State, applies, checks
@@ -129,6 +130,32 @@ def placements(grid: Grid, tiles, axis: Cell, frontier: Frontier | None = None) 
                     yield Place.of(pip, other, cell, mate)
 
 
+class Tableau(NamedTuple):
+    """This hand's tableau: the grid (treat it as read-only) and the tiles in the order placed,
+    each with the side credited."""
+
+    grid: Grid
+    order: tuple[tuple[Tile, int], ...]
+
+    @property
+    def lead(self) -> Tile | None:
+        return self.order[0][0] if self.order else None
+
+
+class Exposure(NamedTuple):
+    """A tile its owner showed by accident, which the owner's left-hand opponent places (BW-7)."""
+
+    owner: int
+    tile: Tile
+
+
+class HandInfo(NamedTuple):
+    number: int  # the hand under way, from 0 (sudden-death hands follow the last regular one)
+    double: Tile  # the double it opens on (BW-2.1)
+    turn: int  # the seat whose turn it is
+    sudden_death: bool
+
+
 @dataclass(frozen=True)
 class HandRecord:
     """A finished hand: its tableau, the tiles in the order placed with the side credited,
@@ -150,7 +177,7 @@ class BroadwayState(State):
     number: int = 0  # the hand under way, from 0
     hands: tuple[tuple[Tile, ...], ...] = ()
     turn: int = 0
-    exposed: tuple[int, Tile] | None = None  # (owner, tile) of an exposed tile to be placed (BW-7)
+    exposed: Exposure | None = None  # an exposed tile to be placed (BW-7)
     shown: frozenset = frozenset()  # exposed tiles that fit nowhere and went back face up (BW-7.3)
     grid: Grid = field(default_factory=Grid)
     frontier: Frontier | None = None  # a cache, see seat_moves
@@ -231,6 +258,27 @@ class Broadway(Game):
 
     def hands_played(self) -> int:
         return len(self.state.past)
+
+    def tableau(self) -> Tableau:
+        return Tableau(self.state.grid, self.state.order)
+
+    def exposed(self) -> Exposure | None:
+        """The exposed tile to be placed before play goes on, if any."""
+        return self.state.exposed
+
+    def hand_info(self) -> HandInfo:
+        s = self.state
+        return HandInfo(s.number, self.double_of(s.number), s.turn, self.in_sudden_death)
+
+    def to_show(self) -> list[int]:
+        """Observed mode: the seats that still owe the tiles left in their hands (BW-10.5)."""
+        s = self.state
+        return [seat for seat, hand in enumerate(s.hands) if hand and seat not in s.revealed]
+
+    def shown_tiles(self) -> frozenset[Tile]:
+        """Observed mode: the tiles left in hands that the table has shown (BW-10.5)."""
+        s = self.state
+        return frozenset(t for seat in s.revealed for t in s.hands[seat])
 
     @property
     def in_sudden_death(self) -> bool:
@@ -495,7 +543,7 @@ class Broadway(Game):
         s = self.state
         if self.observed:
             s.hands = self._holding(move.seat, move.tile)
-        s.exposed = (move.seat, move.tile)
+        s.exposed = Exposure(move.seat, move.tile)
 
     @applies(Place)
     def _place(self, move: Place) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from dominotable.rules.errors import BadOption, IllegalMove, InvalidNotation
 from dominotable.rules.game import Game, State, applies, checks, replace_at
@@ -71,6 +71,25 @@ END = End()
 DRAW = Draw()
 
 
+class Deck(NamedTuple):
+    """A hand's shuffled tiles in the order they come out, and how many are out."""
+
+    tiles: tuple[Tile, ...]
+    drawn: int
+
+    @property
+    def rest(self) -> tuple[Tile, ...]:
+        """The boneyard, next tile first."""
+        return self.tiles[self.drawn:]
+
+
+class HandScore(NamedTuple):
+    """A scored hand: the row left at its end and the points each seat made (CR-6)."""
+
+    row: tuple[Tile, ...]
+    points: tuple[int, ...]
+
+
 @dataclass(slots=True)
 class RowState(State):
     """What every capture-row game's state holds: the row, the shuffled deck with a pointer
@@ -87,7 +106,7 @@ class CastleRockState(RowState):
     scores: tuple[int, ...] = ()
     hand_no: int = 0
     over: bool = False
-    last_hand: tuple | None = None  # (the row left, points per seat) of the hand just scored
+    last_hand: HandScore | None = None
     awaiting: str | None = None  # observed mode: "lots" or "row", the reveal owed (CR-11)
     dealer: int = 0
     hands: tuple[tuple[Tile, ...], ...] = ()
@@ -119,8 +138,22 @@ class CaptureRowGame(Game):
         s.drawn += 1
         return tile
 
+    # -- queries ----------------------------------------------------------------------------
+
     def boneyard(self) -> int:
+        """Tiles left to draw."""
         return len(self.state.deck) - self.state.drawn
+
+    def deck(self) -> Deck:
+        return Deck(self.state.deck, self.state.drawn)
+
+    def row(self) -> tuple[Tile, ...]:
+        """The row from the blocked end to the open end."""
+        return self.state.row
+
+    def captures(self) -> tuple[Capture, ...]:
+        """The single captures available in the row now."""
+        return self._row_captures()
 
     def _row_captures(self) -> tuple[Capture, ...]:
         s = self.state
@@ -384,8 +417,8 @@ class CastleRock(CaptureRowGame):
         """CR-6, CR-7, CR-8: tally the hand, then end the match or deal the next hand."""
         s = self.state
         left = len(s.row)
-        s.last_hand = (s.row, tuple(c - left for c in s.captured))
-        s.scores = tuple(a + b for a, b in zip(s.scores, s.last_hand[1]))
+        s.last_hand = HandScore(s.row, tuple(c - left for c in s.captured))
+        s.scores = tuple(a + b for a, b in zip(s.scores, s.last_hand.points))
         if max(s.scores) >= self.options.target or s.hand_no + 1 >= self.options.hands:
             s.over = True
             s.turn = None
@@ -415,6 +448,29 @@ class CastleRock(CaptureRowGame):
 
     def awaiting(self) -> str | None:
         return self.state.awaiting
+
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's hand (in observed mode, the engine's guess)."""
+        return self.state.hands
+
+    def placed(self) -> bool:
+        """Whether the player to move has placed this turn's tile."""
+        return self.state.placed
+
+    def captured(self) -> tuple[int, ...]:
+        """Tiles each seat has captured this hand."""
+        return self.state.captured
+
+    def hand_number(self) -> int:
+        """The hand under way, from 0."""
+        return self.state.hand_no
+
+    def dealer(self) -> int:
+        return self.state.dealer
+
+    def last_hand(self) -> HandScore | None:
+        """The hand scored last, once there is one."""
+        return self.state.last_hand
 
     def hands_played(self) -> int:
         """Hands finished or under way (benchmarks count playout speed in hands)."""

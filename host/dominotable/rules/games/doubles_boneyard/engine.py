@@ -37,6 +37,11 @@ class Play(Move):
         return str(self.tile)
 
 
+class OpenEnd(NamedTuple):
+    end: int  # LEFT or RIGHT
+    number: int  # the number a tile must have to go there
+
+
 class GameResult(NamedTuple):
     game: int
     how: str  # "out" or "blocked"
@@ -426,6 +431,31 @@ class DoublesInTheBoneyard(Game):
 
     def awaiting(self) -> str | None:
         return self.state.awaiting
+
+    # -- queries ----------------------------------------------------------------------------
+
+    def line(self) -> Line | None:
+        """The line of this game, None before its first tile."""
+        return self.state.line
+
+    def open_ends(self) -> list[OpenEnd]:
+        """Both ends of the line, left first (none before the first tile)."""
+        line = self.state.line
+        return [] if line is None else [OpenEnd(end, line.ends[end]) for end in (LEFT, RIGHT)]
+
+    def game_number(self) -> int:
+        """The game under way in the match, from 1."""
+        return self.state.game_no
+
+    def to_show(self) -> list[int]:
+        """Observed mode: the seats that still owe the tiles left in their hands (DB-7.4)."""
+        s = self.state
+        return [seat for seat, hand in enumerate(s.hands) if hand and seat not in s.shown]
+
+    def shown_tiles(self) -> frozenset[Tile]:
+        """Observed mode: the tiles left in hands that the table has shown (DB-7.4)."""
+        s = self.state
+        return frozenset(t for seat in s.shown for t in s.hands[seat])
 
     def hands_played(self) -> int:
         """Games finished so far in this match (benchmarks/playouts.py counts them)."""

@@ -99,6 +99,16 @@ class Extension(NamedTuple):
     direction: int
 
 
+class Piles(NamedTuple):
+    """The tiles outside the columns: how many are left to draw, the scrap pile, the discarded
+    doubles, and how many times the scrap pile has become the draw pile."""
+
+    draw: int
+    scrap: tuple[Tile, ...]
+    discarded: tuple[Tile, ...]
+    reshuffles: int
+
+
 class Column(NamedTuple):
     """Line ends hold (number, direction) - direction 0 until the end's first extension - or None."""
 
@@ -422,6 +432,37 @@ class UpDownStop(Game):
             self.state = self._drawing(move.tile)
         self.rules.place(self.state, move)
         self._draw(self.state)
+
+    # -- queries ----------------------------------------------------------------------------
+
+    def position(self) -> UDSState:
+        """A copy of the position, for look-ahead with `rules` (which works on bare states)."""
+        return self.state.copy()
+
+    def columns(self) -> tuple[Column, ...]:
+        """Every column in the order started (UDS-3.6), stopped ones included."""
+        return self.state.columns
+
+    def piles(self) -> Piles:
+        s = self.state
+        return Piles(len(s.draw), s.scrap, s.discarded, s.reshuffles)
+
+    def drawn(self) -> Tile | None:
+        """The tile to decide on (the engine's guess in observed mode); None once the game is over."""
+        return self.state.drawn
+
+    @property
+    def cycle(self) -> int:
+        """How many numbers the pip cycle has (UDS-2.1)."""
+        return self.rules.cycle
+
+    def extensions(self, tile: Tile) -> list[Extension]:
+        """Every way `tile` can extend an open column now."""
+        return self.rules.extensions(self.state, tile)
+
+    def stoppable(self, double: Tile) -> list[int]:
+        """The indexes of the open columns `double` can stop now."""
+        return self.rules.stoppable(self.state, double)
 
     @property
     def current_player(self) -> int | None:
