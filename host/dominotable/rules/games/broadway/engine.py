@@ -13,15 +13,14 @@ Tiles enter play only through `deal()` (one call per hand). In observed mode (BW
 deal is only the engine's guess at the hidden hands: each hand opens with `lead S` (the
 seat holding the double), any unseen tile may be played and is swapped into the player's
 guessed hand, a pass bars the tiles that would fit, and a finished hand waits for the
-tiles left to be shown (`show W 3-5 1-2`).
+tiles left to be shown (`show W 3-5 1-2`): observed.py.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import NamedTuple
 
 from dominotable.rules.errors import IllegalMove, InvalidNotation
@@ -33,12 +32,13 @@ from dominotable.rules.games.broadway.grid import (
     fmt_cell,
     neighbours,
 )
-from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
+from dominotable.rules.games.broadway.observed import ObservedPlay
+from dominotable.rules.games.broadway.seats import SEATS, axis_name, axis_of, parse_seat
+from dominotable.rules.hidden import Reveal, parse_reveal
 from dominotable.rules.moves import PASS, Move, Pass
 from dominotable.rules.options import Options, option
-from dominotable.rules.tiles import Tile, fmt
+from dominotable.rules.tiles import Tile
 
-SEATS = ("North", "East", "South", "West")
 HAND_SIZE = 7
 CENTRE: Cell = (0, 0)
 POINTS = (0, 0, 1, 5, 10, 10, 10)  # by matching segment pairs, BW-5.1 (at most 6 are possible)
@@ -46,23 +46,6 @@ _PLACE = re.compile(
     r"^(\d+)\s*[-:]\s*(\d+)\s*@\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*"
     r"(?:-\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|([nesw]))$", re.IGNORECASE)
 _DIRECTIONS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
-
-
-def axis_of(seat: int) -> Cell:
-    """The step between a tile's halves for a seat: east-west for N/S, north-south for E/W (BW-3.2)."""
-    return (1, 0) if seat % 2 == 0 else (0, 1)
-
-
-def axis_name(axis: Cell) -> str:
-    return "east-west" if axis == (1, 0) else "north-south"
-
-
-def parse_seat(token: str) -> int:
-    word = token.strip().lower()
-    for seat, name in enumerate(SEATS):
-        if word in (name.lower(), name[0].lower()):
-            return seat
-    raise InvalidNotation(f"{token!r} is not a seat; seats are N, E, S, W")
 
 
 @dataclass(frozen=True)
@@ -196,7 +179,7 @@ class BroadwayOptions(Options):
         choices=("placer", "owner"))
 
 
-class Broadway(Game):
+class Broadway(ObservedPlay, Game):
     name = "broadway"
     title = "Broadway"
     Options = BroadwayOptions
@@ -303,130 +286,9 @@ class Broadway(Game):
         s = self.state
         return placements(s.grid, self._holdable(seat), axis_of(seat), self._frontier())
 
-    # -- observed mode: the guessed hands, kept consistent with what the table showed ----------
-
-    def _unseen(self) -> list[Tile]:
-        """Tiles in hands and not face up: in observed mode the hands are a guess at them."""
-        s = self.state
-        return sorted(t for seat, hand in enumerate(s.hands) if seat not in s.revealed
-                      for t in hand if t not in s.shown)
-
-    def _holdable(self, seat: int) -> Iterable[Tile]:
-        """The tiles `seat` may play: its hand, or in observed mode its face-up tiles and every
-        unseen tile that a consistent deal can put in its hand (BW-10.2, BW-10.3), lazily."""
-        s = self.state
-        if not self.observed:
-            return s.hands[seat]
-        own = tuple(t for t in s.hands[seat] if t in s.shown)
-        if len(own) == len(s.hands[seat]):
-            return own
-        if not any(s.barred):  # nothing rules a tile out yet: no need to search
-            return own + tuple(self._unseen())
-        return chain(own, (t for t in self._unseen() if self._why_not_hold(seat, t) is None))
-
-    def _arrange(self, fits) -> tuple | None:
-        """The guessed hands rearranged so every hidden tile lies where `fits` and the passes allow;
-        face-up and shown tiles stay with their owners."""
-        s = self.state
-        return rearrange(s.hands, lambda t, seat: t in s.hands[seat] if t in s.shown or seat in s.revealed
-                         else t not in s.barred[seat] and fits(t, seat))
-
-    def _holding(self, seat: int, tile: Tile) -> tuple | None:
-        return self._arrange(lambda t, at: t is not tile or at == seat)
-
-    def _why_not_hold(self, seat: int, tile: Tile) -> IllegalMove | None:
-        s = self.state
-        who = SEATS[seat]
-        if tile in s.shown:
-            if tile in s.hands[seat]:
-                return None
-            return IllegalMove(f"{tile} lies face up in another hand, not {who}'s", "BW-10.2", tile)
-        if tile not in self._unseen():
-            return IllegalMove(f"{tile} is already on the table, so {who} cannot hold it", "BW-10.2", tile)
-        if tile in s.barred[seat]:
-            return IllegalMove(f"{who} passed when {tile} could have been placed, so cannot hold it", "BW-10.3", tile)
-        if self._holding(seat, tile) is None:
-            return IllegalMove(f"if {who} held {tile}, the other hands could not agree with their passes",
-                               "BW-10.3", tile)
-        return None
-
-    def _fitting(self, seat: int) -> frozenset:
-        """Unseen tiles that `seat` could place now."""
-        s = self.state
-        return frozenset(p.tile for p in placements(s.grid, self._unseen(), axis_of(seat), self._frontier()))
-
-    def _why_not_pass(self) -> IllegalMove | None:
-        """BW-10.3: a pass is the player's word, refused only when no deal agrees with it."""
-        s = self.state
-        who = SEATS[s.turn]
-        face_up = next(placements(s.grid, [t for t in s.hands[s.turn] if t in s.shown], axis_of(s.turn),
-                                  self._frontier()), None)
-        if face_up is not None:
-            return IllegalMove(f"{who} can play the face-up {face_up.tile} ({face_up}), so may not pass",
-                               "BW-6.1", face_up.tile)
-        if self._pass_arrangement() is None:
-            return IllegalMove(f"every unseen tile {who} could hold fits the tableau, so {who} cannot be unable "
-                               "to play", "BW-10.3")
-        return None
-
-    def _pass_arrangement(self) -> tuple | None:
-        fitting = self._fitting(self.state.turn)
-        return self._arrange(lambda t, seat: seat != self.state.turn or t not in fitting)
-
-    def _guessed_reveals(self) -> Iterator[Move]:
-        s = self.state
-        if s.awaiting == "lead":
-            double = self.double_of(s.number)
-            holder = next(seat for seat in range(4) if double in s.hands[seat])
-            yield from (Reveal("lead", (), SEATS[(holder + k) % 4][0]) for k in range(4))
-            return
-        for seat in range(4):
-            if s.hands[seat] and seat not in s.revealed:
-                yield Reveal("show", tuple(sorted(s.hands[seat])), SEATS[seat][0])
-
-    @checks(Reveal)
-    def _why_not_reveal(self, move: Move) -> IllegalMove | None:
-        """Why `move` is not the reveal the table owes now (or a reveal when none is owed)."""
-        s = self.state
-        if getattr(move, "word", None) != s.awaiting:
-            wanted = {None: "a play or pass", "lead": "who leads (lead N, E, S or W)",
-                      "show": "the tiles left in each hand (show N ...)"}[s.awaiting]
-            return IllegalMove(f"{move} is not expected now: the table owes {wanted}", "BW-10.1")
-        seat = parse_seat(move.seat)
-        if move.word == "lead":
-            return self._why_not_hold(seat, self.double_of(s.number))
-        who = SEATS[seat]
-        if seat in s.revealed or not s.hands[seat]:
-            return IllegalMove(f"{who} has no hidden tiles left to show", "BW-10.5")
-        if len(move.tiles) != len(s.hands[seat]) or len(set(move.tiles)) != len(move.tiles):
-            return IllegalMove(f"{who} holds {len(s.hands[seat])} tiles; show each of them once, "
-                               f"not {len(move.tiles)}", "BW-10.5")
-        for tile in move.tiles:
-            error = self._why_not_hold(seat, tile)
-            if error is not None:
-                return error
-        if self._show_arrangement(seat, move.tiles) is None:
-            return IllegalMove(f"if {who} held {fmt(move.tiles)}, the other hands could not agree with their passes",
-                               "BW-10.3", move.tiles[0])
-        return None
-
-    def _show_arrangement(self, seat: int, tiles) -> tuple | None:
-        shown = frozenset(tiles)
-        return self._arrange(lambda t, at: (t in shown) == (at == seat))
-
-    @applies(Reveal)
-    def _reveal(self, move: Reveal) -> None:
-        s = self.state
-        seat = parse_seat(move.seat)
-        s.awaiting = None
-        if move.word == "lead":
-            s.hands = self._holding(seat, self.double_of(s.number))
-            s.turn = seat
-            return
-        s.hands = self._show_arrangement(seat, move.tiles)
-        s.hands = tuple(tuple(sorted(move.tiles)) if i == seat else h for i, h in enumerate(s.hands))
-        s.revealed = s.revealed | {seat}
-        self._end_hand(s)
+    def _placements_of(self, tiles, seat: int) -> Iterator[Place]:
+        """Every placement of `tiles` that `seat` could make now, lazily."""
+        return placements(self.state.grid, tiles, axis_of(seat), self._frontier())
 
     def _placements_now(self) -> Iterator[Place]:
         """The legal placements for whoever is to move: the lead, an exposed tile, or a turn."""
