@@ -18,7 +18,6 @@ from dominotable.rules.games.broadway.engine import (
     Place,
     match_count,
 )
-from dominotable.rules.games.broadway.grid import Grid
 from dominotable.rules.tiles import DOUBLE_SIX, Tile
 from dominotable.sim.bots.shared import greedy_bot, play_out, random_bot
 
@@ -26,13 +25,16 @@ N, E, S, W = range(4)
 
 
 def position(diagram, turn, hands, number=0, scores=(0, 0), **options):
-    """A game whose current hand shows `diagram`, with `hands` ({seat: "tiles"}) and `turn`."""
-    game = Broadway(options=options)
-    state = game.state
-    state.grid, state.frontier = Grid.parse(diagram), None
-    state.hands = tuple(tuple(DOUBLE_SIX.parse_many(hands.get(seat, ""))) for seat in range(4))
-    state.turn, state.number, state.scores = turn, number, scores
-    return game
+    """A game whose current hand shows `diagram`, with `hands` ({seat: "tiles"}) and `turn`,
+    from its written position."""
+    return Broadway.from_position(written(diagram, turn, hands, number, scores), options=options)
+
+
+def written(diagram, turn, hands, number=0, scores=(0, 0)):
+    """The written position (rules/position.py) of hand `number` (from 0)."""
+    tableau = "\n".join("  " + line for line in diagram.split("\n"))
+    seats = "".join(f"{'NESW'[seat]}: {tiles}\n" for seat, tiles in hands.items())
+    return f"hand: {number + 1}\nscores: {scores[0]} {scores[1]}\nturn: {'NESW'[turn]}\n{seats}tableau:\n{tableau}"
 
 
 def refused(game, text):
@@ -217,10 +219,10 @@ def test_opponents_place_an_exposed_tile_and_the_turn_resumes():
 
 def test_exposed_tile_scores_for_the_opponents():
     """Rules BW-7.1, BW-5.1: two matching pairs: a point for the placers."""
-    game = position("1 . . 6\n|     |\n4 . . 3", N, {N: "6-2", E: "6-1"})
+    game = position("top-left (0,-1)\n. . . 3\n      |\n6-6 . 6\n\n. 1 . .\n  |\n. 4", N, {N: "6-2", E: "6-1"})
     game.push(Expose(E, Tile(6, 1)))
     assert game.current_player == S
-    game.push_notation("1-6@(1,0)-(2,0)")  # BW-7.2: east-west, as South lays tiles
+    game.push_notation("1-6@(2,1)-(3,1)")  # BW-7.2: east-west, as South lays tiles
     assert game.scores == [1, 0] and game.current_player == N
 
 
@@ -257,8 +259,8 @@ def test_exposures_refused():
 
 def test_most_points_after_the_last_hand_wins():
     """Rule BW-8.1."""
-    game = position("6-6", N, {N: "6-1 1-1"}, number=6, scores=(5, 4))
-    game.push_notation("6-1@(2,0)-(3,0)")
+    game = position("0-0", N, {N: "0-1 1-1"}, number=6, scores=(5, 4))
+    game.push_notation("0-1@(2,0)-(3,0)")
     game.push_notation("1-1@(4,0)-(5,0)")
     assert game.is_over() and game.winners() == [0] and game.current_player is None
     assert list(game.legal_moves()) == []
@@ -267,8 +269,8 @@ def test_most_points_after_the_last_hand_wins():
 
 def test_tie_goes_to_sudden_death_from_double_six():
     """Rule BW-8.2: a tie after the last hand starts another hand on 6-6."""
-    game = position("6-6", N, {N: "6-1"}, number=6, scores=(5, 5))
-    game.push_notation("6-1@(2,0)-(3,0)")
+    game = position("0-0", N, {N: "0-1"}, number=6, scores=(5, 5))
+    game.push_notation("0-1@(2,0)-(3,0)")
     assert not game.is_over() and game.state.number == 7 and game.in_sudden_death
     assert Tile(6, 6) in game.state.hands[game.current_player]
 
@@ -278,8 +280,7 @@ def test_sudden_death_two_point_lead_wins_mid_hand():
     game = position(BASE, E, {E: "6-1 0-0", W: "1-0"}, number=7, scores=(4, 4))
     game.push_notation("6-1@(2,0)-(2,1)")
     assert game.scores == [4, 5] and not game.is_over()
-    game.pop()
-    game.state.scores = (4, 5)
+    game = position(BASE, E, {E: "6-1 0-0", W: "1-0"}, number=7, scores=(4, 5))
     game.push_notation("6-1@(2,0)-(2,1)")
     assert game.is_over() and game.winners() == [1]
 

@@ -5,10 +5,10 @@ import random
 import pytest
 from dominotable.rules.errors import IllegalMove
 from dominotable.rules.games.broadway.engine import PASS, SEATS, Broadway
-from dominotable.rules.games.broadway.grid import Grid
-from dominotable.rules.tiles import DOUBLE_SIX, Tile, fmt
+from dominotable.rules.tiles import Tile, fmt
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_broadway import written
 
 N, E, S, W = range(4)
 
@@ -16,12 +16,7 @@ N, E, S, W = range(4)
 def observed_position(diagram, turn, hands):
     """An observed game in mid-hand: `diagram` on the table, and the unseen tiles are exactly the
     tiles of `hands` ({seat: "tiles"}), which is also the engine's guess of who holds them."""
-    game = Broadway(observed=True)
-    state = game.state
-    state.grid, state.frontier = Grid.parse(diagram), None
-    state.hands = tuple(tuple(DOUBLE_SIX.parse_many(hands.get(seat, ""))) for seat in range(4))
-    state.turn, state.awaiting = turn, None
-    return game
+    return Broadway.from_position(written(diagram, turn, hands), observed=True)
 
 
 def refused(game, text, rule, match=""):

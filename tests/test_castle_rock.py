@@ -27,14 +27,10 @@ T = DOUBLE_SIX.parse
 ROW = DOUBLE_SIX.parse_many
 
 
-def rigged(row, hands, players=None, **options):
-    """A game whose current hand has this row and these hands (test set-up only)."""
-    game = CastleRock(players=players or len(hands), options=options)
-    s = game.state
-    s.row = tuple(ROW(row))
-    s.hands = tuple(tuple(ROW(h)) for h in hands)
-    s.caps = None
-    return game
+def rigged(row, hands, **options):
+    """A game whose current hand has this row and these hands, P1 to move, from its written position."""
+    lines = [f"row: {row}"] + [f"P{seat + 1}: {hand}" for seat, hand in enumerate(hands)]
+    return CastleRock.from_position("\n".join(lines), options=options)
 
 
 def snapshot(game):
@@ -110,7 +106,6 @@ def test_cr2_3_deal_passes_clockwise():
 def test_cr4_1_place_at_open_end_then_end_draws():
     """rule CR-3.4, CR-4.1, CR-4.3, CR-4.4: place at the open (right) end; end draws and passes left."""
     game = rigged("1-2 3-4 5-6 0-0", ["0-1 0-2", "0-3 0-4", "0-5 0-6"])
-    game.state.turn = 0
     game.push_notation("0-2")
     assert game.state.row[-1] == T("0-2")
     assert game.state.hands[0] == (T("0-1"),)
@@ -134,7 +129,6 @@ def test_cr4_1_place_at_open_end_then_end_draws():
 def test_cr4_illegal_moves_name_rule_and_tile_and_change_nothing(moves, bad, rule, text):
     """rule CR-4.1, CR-4.2, CR-5.1, CR-5.2: refused moves name the rule and tile, state unchanged."""
     game = rigged("1-2 3-4 5-6 6-6", ["0-1 0-2", "0-3 0-4"])
-    game.state.turn = 0
     for m in moves:
         game.push_notation(m)
     before = snapshot(game)
@@ -146,9 +140,8 @@ def test_cr4_illegal_moves_name_rule_and_tile_and_change_nothing(moves, bad, rul
 
 def test_cr4_3_no_draw_once_boneyard_is_empty():
     """rule CR-4.3: with the boneyard empty the hand shrinks."""
-    game = rigged("1-2 3-4 5-6 6-6", ["0-1 0-2", "0-3 0-4"])
-    game.state.turn = 0
-    game.state.drawn = len(game.state.deck)
+    game = CastleRock.from_position("row: 1-2 3-4 5-6 6-6\nP1: 0-1 0-2\nP2: 0-3 0-4\n"
+                                    "boneyard:\ncaptured: 20 0")  # the rest went earlier this hand
     game.push_notation("0-1")
     game.push_notation("end")
     assert game.state.hands[0] == (T("0-2"),)
@@ -170,7 +163,6 @@ def test_cr5_seed_example_leave_middle_or_all_three():
     """rule CR-5.1, CR-5.2, CR-5.4: 6-6 6-3 6-4 may be left, its middle taken, or all three."""
     def fresh():
         game = rigged("1-2 6-6 3-6", ["4-6 0-0", "0-1 0-2"])
-        game.state.turn = 0
         game.push_notation("4-6")
         return game
 
@@ -190,7 +182,6 @@ def test_cr5_seed_example_leave_middle_or_all_three():
 def test_cr5_3_chained_captures_anywhere_after_gaps_close():
     """rule CR-5.3: a capture away from the new tile, then one that exists only once the gap closes."""
     game = rigged("1-2 0-0 1-3 2-5", ["6-6 0-1", "0-2 0-3"])
-    game.state.turn = 0
     game.push_notation("6-6")
     assert {str(m) for m in game.legal_moves()} == {"x0-0", "end"}
     game.push_notation("x0-0")  # 1-2 and 1-3 pinch it; now 1-2 and 2-5 pinch 1-3
@@ -202,7 +193,6 @@ def test_cr5_3_chained_captures_anywhere_after_gaps_close():
 def test_cr5_5_no_capture_with_fewer_than_three_tiles():
     """rule CR-5.5: a two-tile row allows no capture."""
     game = rigged("6-6", ["6-5 0-0", "0-1 0-2"])
-    game.state.turn = 0
     game.push_notation("5-6")
     assert [str(m) for m in game.legal_moves()] == ["end"]
     with pytest.raises(IllegalMove, match="rule CR-5.5"):
@@ -212,7 +202,6 @@ def test_cr5_5_no_capture_with_fewer_than_three_tiles():
 def test_cr5_6_missed_capture_passes_to_next_player():
     """rule CR-5.6: a capture left by one player may be taken by the next, after placing."""
     game = rigged("1-2 3-3 1-4 5-5", ["6-6 0-0", "0-5 0-2"])
-    game.state.turn = 0
     game.push_notation("6-6")
     assert "x3-3" in {str(m) for m in game.legal_moves()}
     game.push_notation("end")
@@ -304,7 +293,6 @@ EXAMPLE = "6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1"  # CR-9 (tiles written heavy end fir
 
 def example_game():
     game = rigged(EXAMPLE, ["1-4 3-3", "2-2 3-5"])
-    game.state.turn = 0
     game.push_notation("1-4")
     return game
 

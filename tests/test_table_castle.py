@@ -182,8 +182,7 @@ def test_cr10_1_horizontal_tile_in_the_row_band():
 
 def test_cr6_1_last_turn_of_a_hand_ends_with_the_button():
     """rule CR-6.1, CR-10.6: with every hand empty a new tile cannot follow; End turn scores."""
-    game = rigged("1-6 0-6 0-0 2-3", ["", ""], placed=True)
-    game.state.drawn = len(game.state.deck)
+    game = CastleRock.from_position("row: 1-6 0-6 0-0 2-3\nP1:\nP2:\nplaced\nboneyard:\ncaptured: 12 12")
     reader, layout = laid(game)
     layout.place(T("5-5"), column(8))
     assert reader.judge(layout.board()).problem == ("take 5-5 off the row: every hand is played out, "

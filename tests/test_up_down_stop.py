@@ -25,12 +25,7 @@ def T(text):
 
 def stacked(order, **options):
     """A game whose draw pile yields `order` first (then the other tiles), drawn the normal way."""
-    game = UpDownStop(options=options, seed=5)
-    first = [T(t) for t in order.split()]
-    rest = [t for t in game.dset if t not in first]
-    game.state.draw, game.state.drawn = tuple(reversed(first + rest)), None
-    game._draw(game.state)
-    return game
+    return UpDownStop.from_position(f"draw: {order}", options=options, seed=5)
 
 
 def legal(game):

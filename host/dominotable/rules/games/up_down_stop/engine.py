@@ -22,6 +22,7 @@ from dominotable.rules.hidden import rearrange
 from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, split_end
 from dominotable.rules.moves import Move
 from dominotable.rules.options import Options, option
+from dominotable.rules.position import BadPosition, Position
 from dominotable.rules.tiles import Tile, fmt
 
 UP, DOWN = 1, -1
@@ -357,6 +358,18 @@ class UpDownStop(Game):
         tiles = list(self.dset)
         self.rng("deal").shuffle(tiles)  # rule UDS-1.2
         s = UDSState(tuple(tiles))
+        self._draw(s)
+        return s
+
+    def _state_from(self, position: Position) -> UDSState:
+        """A deal stacked for a test or a puzzle: `draw` names the first tiles of the draw pile,
+        the first of them drawn now; the tiles it does not name follow in the seeded order."""
+        first = position.tiles("draw", "in the draw pile")
+        if not first:
+            raise BadPosition("draw: name at least the tile drawn first")
+        position.done("draw")
+        rest = [t for t in self._initial_state().draw[::-1] if t not in first]
+        s = UDSState(tuple(reversed(first + tuple(rest))))
         self._draw(s)
         return s
 
