@@ -203,9 +203,9 @@ def test_observed_lots_drawn_over_the_scan_pad():
 
 def test_observed_tie_draw_is_the_tied_seats():
     """rule DB-7.1: after a tied blocked game only the tied players draw, in seat order."""
-    game = DoublesInTheBoneyard(seed=1, observed=True)
-    game.state.awaiting, game.state.ending = "lots", "blocked"
-    game.state.hands = ((game.dset.parse("1-2"),), (game.dset.parse("0-3"),), (game.dset.parse("5-6"),))
+    game = DoublesInTheBoneyard.from_position(  # blocked on 4s; P1 and P2 tie on 3 pips each
+        "line: 4-0 0-2 2-4 4-1 1-3 3-4 4-5 5-0 0-6 6-1 1-5 5-2 2-6 6-3 3-5 5-6 6-4\n"
+        "P1: 1-2\nP2: 0-3\nP3: 0-1 2-3\nending: blocked\nshown: P1 P2 P3", observed=True)
     assert catalog.reader_for(game, SimTray().geometry).pad_draw().seats == (0, 1)
 
 
