@@ -262,10 +262,13 @@ def test_lookahead_ignores_the_draw_order():
             game.push(random.Random(seed).choice(list(game.legal_moves())))
         if game.is_over():
             continue
-        shuffled = type(game).from_json(game.to_json())
-        order = list(shuffled.state.draw)
-        random.Random(1).shuffle(order)
-        shuffled.state.draw = tuple(order)
+        drawn = [move.tile for move in game.moves] + [game.drawn()]
+        order = [t for t in game.dset.tiles if t not in drawn]
+        random.Random(1).shuffle(order)  # the same game, its draw pile in another order
+        shuffled = UpDownStop.from_position("draw: " + " ".join(map(str, drawn + order)), seed=seed)
+        for move in game.moves:
+            shuffled.push(move)
+        assert str(shuffled) == str(game)
         # a generous budget so that both searches reach the same depth
         choose = [lookahead_bot(random.Random(0), depth=2, budget=10**6) for _ in range(2)]
         assert choose[0](game) == choose[1](shuffled)
