@@ -98,7 +98,8 @@ class WebTable:
                 snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
             snap["problem"] = c.problem
         snap["tiles"] = [(p.tile, p.cells) for p in board.placements]
-        snap["cells"] = self._named_cells(snap["prompt"] or "")
+        marked = c.problem_cells if session is not None and c.problem is not None else ()
+        snap["cells"] = sorted(set(self._named_cells(snap["prompt"] or "")) | set(marked))
         with self._lock:
             self._snap = snap
         if self.server is not None:
@@ -129,7 +130,7 @@ class WebTable:
             ghosts = [(t, c) for t, c in truth.items() if (t, tuple(c)) not in shown]
             rack = [f"{t.a}-{t.b}" for t in DominoSet(snap["top"]) if t not in truth]
         pad = next((t for t, c in settled if self.geometry.is_pad(c[0])), None)
-        state = {k: snap.get(k) for k in ("game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title",
+        state = {k: snap.get(k) for k in ("game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title", "problem",
                                           "scores", "target", "last")}
         state.update(
             virtual=self.virtual,

@@ -112,7 +112,7 @@ class WebServer:
             web.post("/api/tray", self._control(self._tray)), web.post("/api/button", self._control(self._button)),
             web.post("/api/fault", self._control(self._fault)),
             web.get("/api/leaderboard", self._leaderboard), web.get("/api/history", self._history),
-            web.get("/replay/{id}", self._replay),
+            web.get("/replay/{id}", self._replay), web.get("/favicon.ico", self._no_icon),
         ])
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -162,6 +162,9 @@ class WebServer:
             return web.Response(body=self._files[name], content_type="text/html", charset="utf-8")
         return handler
 
+    async def _no_icon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
     async def _static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
         if name not in STATIC:
@@ -190,7 +193,7 @@ class WebServer:
     async def _ws(self, request: web.Request) -> web.WebSocketResponse:
         if len(self.clients) >= MAX_CLIENTS:
             raise web.HTTPServiceUnavailable(text=f"too many clients ({MAX_CLIENTS})")
-        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=1024, compress=False)
         await ws.prepare(request)
         self.clients.add(ws)
         await ws.send_str(json.dumps({"controls": self.may_control(request)}))

@@ -71,12 +71,6 @@ def tray(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, zon
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="tray" viewBox="0 0 {lay.width:g} {lay.height:g}" '
             f'role="img" aria-label="{escape(title or geometry.name)}">'),
            f'<rect class="bed" x="0" y="0" width="{lay.width:g}" height="{lay.height:g}" rx="6"/>']
-    for name in zones:
-        cells = geometry.zone(name)
-        xs, ys = zip(*(lay.origin(c) for c in cells))
-        x, y = min(xs), min(ys)
-        out.append(f'<rect class="zone" x="{x:g}" y="{y:g}" width="{max(xs) + p - x:g}" height="{max(ys) + p - y:g}"/>'
-                   f'<text class="zone-name" x="{x + 1.5:g}" y="{y + 4:g}">{escape(name)}</text>')
     for cell in range(geometry.cells):
         x, y = lay.origin(cell)
         kind = "cell pad" if geometry.is_pad(cell) else "cell"
@@ -84,6 +78,12 @@ def tray(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, zon
                    f'<title>{escape(geometry.label(cell))}</title></rect>')
     x, _ = lay.origin(geometry.pad[0])
     out.append(f'<text class="pad-name" x="{x - 2:g}" y="{lay.pad_y + p / 2 + 1.5:g}" text-anchor="end">scan pad</text>')
+    for name in zones:
+        cells = geometry.zone(name)
+        xs, ys = zip(*(lay.origin(c) for c in cells))
+        x, y = min(xs), min(ys)
+        out.append(f'<rect class="zone" x="{x:g}" y="{y:g}" width="{max(xs) + p - x:g}" height="{max(ys) + p - y:g}"/>'
+                   f'<text class="zone-name" x="{x + 1.5:g}" y="{y + 5.5:g}">{escape(name)}</text>')
     for tile, cells in ghosts:
         out.append(_tile(lay, tile, cells, "tile ghost"))
     for tile, cells in tiles:
