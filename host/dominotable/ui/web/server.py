@@ -197,7 +197,7 @@ class WebServer:
         await ws.prepare(request)
         self.clients.add(ws)
         await ws.send_str(json.dumps({"controls": self.may_control(request)}))
-        sender = asyncio.ensure_future(self._feed(ws))
+        sender = asyncio.ensure_future(self._feed(ws, request))
         try:
             async for msg in ws:  # clients only listen; anything they send is ignored
                 if msg.type == WSMsgType.ERROR:
@@ -207,7 +207,7 @@ class WebServer:
             self.clients.discard(ws)
         return ws
 
-    async def _feed(self, ws: web.WebSocketResponse) -> None:
+    async def _feed(self, ws: web.WebSocketResponse, request: web.Request) -> None:
         seen = -1
         while not ws.closed:
             changed = self._changed
@@ -218,7 +218,9 @@ class WebServer:
             try:
                 await asyncio.wait_for(ws.send_str(self.message()), SEND_TIMEOUT)
             except (TimeoutError, ConnectionError, RuntimeError):
-                await ws.close()
+                self.clients.discard(ws)
+                if request.transport is not None:  # a client that stopped reading: cut it off
+                    request.transport.abort()
                 return
 
     # --- controls --------------------------------------------------------------------------
