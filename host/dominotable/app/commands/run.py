@@ -44,7 +44,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from dominotable.app.commands.demo import BOT_LONG_PRESS
     from dominotable.app.demo import TableBots, demo_choice, play, summary
-    from dominotable.app.hardware import KEY_HELP, Keyboard, open_hardware
+    from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
     from dominotable.app.runtime import Runtime
     from dominotable.app.web import on_signals, start, wait_for_signal
 
@@ -53,7 +53,8 @@ def run(args) -> int:
     terminal = sys.stdin.isatty()
     listen = args.http if explicit else None if cfg.web.off else (cfg.web.host, cfg.web.port)
     bots_play = args.demo or (not terminal and not explicit)
-    hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0)  # the virtual tray's speed
+    hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0,  # the virtual tray's speed
+                       long_press=BOT_LONG_PRESS if bots_play else LONG_PRESS)
     server = None
     try:
         buttons = hw.buttons()
@@ -62,7 +63,6 @@ def run(args) -> int:
             db = args.db or (Path(scratch) / "demo.sqlite3" if demo else cfg.storage.path)
             with Store(db) as store:
                 if demo:
-                    hw.controls.buttons["select"].hold_time = BOT_LONG_PRESS
                     print("no terminal to press keys in: bots play a demo match on the simulated table"
                           if not args.demo else "bots play a demo match on the simulated table", flush=True)
                     runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
