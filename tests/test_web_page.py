@@ -95,7 +95,7 @@ def test_castle_rock_hand_by_dragging_tiles_with_an_illegal_capture_and_its_reco
         page.locator("#prompt", has_text=prompt).wait_for(timeout=10_000)
         with table.runtime.lock:
             notice = table.controller.notice
-        assert notice.text == prompt and table.controller.alarms == alarms + 1
+        assert notice.text == prompt and table.controller.alarms > alarms  # the alarm sounded
         shown = screens.prompt(notice.title, notice.text).convert("1").tobytes()
         deadline = time.monotonic() + 5
         while mirror(page) != shown and time.monotonic() < deadline:
