@@ -30,6 +30,7 @@ from PIL import Image
 
 from dominotable.ui.web import svg
 
+COALESCE = 0.01  # seconds: changes within this time go out as one update (a tile placed over several scans)
 SEND_TIMEOUT = 5.0  # seconds a client may take to accept one update before it is dropped
 MAX_CLIENTS = 200
 BUTTONS = ("up", "down", "select", "long-select")
@@ -89,6 +90,7 @@ class WebServer:
         self.loop = asyncio.new_event_loop()
         self._files = {name: _page(name) for name in [*STATIC, "table.html", "scores.html", "replay.html"]}
         self._changed: asyncio.Event | None = None
+        self._pending = False  # an update is on its way
         self._message: tuple[int, str] | None = None
         self._runner: web.AppRunner | None = None
         self._thread = threading.Thread(target=self.loop.run_forever, name="web", daemon=True)
@@ -148,9 +150,12 @@ class WebServer:
 
     def publish(self) -> None:
         """The table changed: wake the senders (any thread; returns at once)."""
-        self.loop.call_soon_threadsafe(self._publish)
+        if not self._pending:
+            self._pending = True
+            self.loop.call_soon_threadsafe(self.loop.call_later, COALESCE, self._publish)
 
     def _publish(self) -> None:
+        self._pending = False
         self.version += 1
         event, self._changed = self._changed, asyncio.Event()
         event.set()
