@@ -10,8 +10,8 @@ import json
 import socket
 
 import pytest
+from dominotable.app.config import listen_address
 from dominotable.app.controller import Mode
-from dominotable.app.web import listen_address
 from PIL import Image
 from web_table import LiveTable
 

@@ -37,6 +37,7 @@ ConfigError naming the key and the file, before any hardware is touched.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import os
 import tomllib
@@ -93,6 +94,17 @@ class WebConfig:
     @property
     def off(self) -> bool:
         return self.host.lower() == "off"
+
+
+def listen_address(text: str) -> tuple[str, int] | None:
+    """`--http HOST:PORT` (or `:PORT`, or `off`): the address, or None for no page."""
+    if text.strip().lower() == "off":
+        return None
+    host, sep, port = text.strip().rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (like 127.0.0.1:8080) or off")
+    return host, int(port)
 
 
 @dataclass(frozen=True)

@@ -328,19 +328,6 @@ def serve(runtime, cfg: WebConfig, *, host: str | None = None, port: int | None 
     return server.start()
 
 
-def listen_address(text: str) -> tuple[str, int] | None:
-    """`--http HOST:PORT` (or `:PORT`, or `off`): the address, or None for no page."""
-    import argparse
-
-    if text.strip().lower() == "off":
-        return None
-    host, sep, port = text.strip().rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (like 127.0.0.1:8080) or off")
-    return host, int(port)
-
-
 def start(runtime, cfg: WebConfig, listen: tuple[str, int], explicit: bool) -> WebServer | None:
     """The page for `runtime` on `listen`, its address printed. An address already in use is an
     error when it was asked for on the command line, else only a warning (the table runs on)."""
@@ -367,9 +354,10 @@ def on_signals(stop) -> None:
         signal.signal(sig, lambda signum, frame: stop())
 
 
-def wait_for_signal() -> None:
-    """Block until SIGINT or SIGTERM."""
+def wait_for_signal(say: str = "the page stays up until Ctrl-C or SIGTERM") -> None:
+    """Say so, then block until SIGINT or SIGTERM."""
     stopped = threading.Event()
     on_signals(stopped.set)
+    print(say, flush=True)
     while not stopped.wait(0.5):
         pass

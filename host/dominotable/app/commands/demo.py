@@ -15,8 +15,8 @@ import random
 import tempfile
 from pathlib import Path
 
+from dominotable.app.config import listen_address
 from dominotable.app.gameargs import add_game_command, parse_game_args
-from dominotable.app.web import listen_address
 from dominotable.sim.bots.shared import greedy_bot
 
 
@@ -79,7 +79,6 @@ def table_demo(game: str, options: dict, args) -> int:
                 bots = play(runtime, seed=args.seed)
                 print(summary(runtime, bots), flush=True)
                 if server is not None:
-                    print("the page stays up until Ctrl-C or SIGTERM", flush=True)
                     wait_for_signal()
     finally:
         if server is not None:

@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 
 from dominotable.app import config as config_module
+from dominotable.app.config import listen_address
 from dominotable.app.storage import Store
-from dominotable.app.web import listen_address
 
 DEMO_SPEED = 30.0  # the bots' demo: the virtual tray thirty times as fast as a real one
 DEMO_SETTLE_MS = 60
@@ -71,7 +71,6 @@ def run(args) -> int:
                         server = start(runtime, cfg.web, listen, explicit)
                     print(summary(runtime, play(runtime, seed=args.seed or 0)), flush=True)
                     if server is not None:
-                        print("the page stays up until Ctrl-C or SIGTERM", flush=True)
                         wait_for_signal()
                     return 0
                 runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed)
