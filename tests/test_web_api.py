@@ -174,3 +174,12 @@ def test_history_and_leaderboard_api_escape_nothing_they_hold_data(table):
     assert status == 200 and history[0]["names"] == ["ANN", "BOB"] and history[0]["finished"] is None
     assert history[0]["plot"].startswith("<svg") and json.dumps(history)
     assert table.get("/api/leaderboard") == (200, [])
+
+
+def test_repairs_of_the_database_are_on_the_page(tmp_path):
+    said = "The database was damaged: moved aside as t.sqlite3.damaged-2026, 3 matches recovered."
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", repairs=[said])
+    try:
+        assert table.get("/api/state")[1]["repairs"] == [said]
+    finally:
+        table.close()

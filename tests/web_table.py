@@ -22,7 +22,7 @@ from table_match import SETTLE_MS, SHORT, open_table
 class LiveTable:
     def __init__(self, db, game: str = "castle-rock", players: int | None = None, options: dict | None = None,
                  seed: int = 1, names: list[str] | None = None, host: str = "127.0.0.1", token: str = "",
-                 settle_ms: int = SETTLE_MS, stop_when_over: bool = False):
+                 settle_ms: int = SETTLE_MS, stop_when_over: bool = False, repairs: list[str] | None = None):
         self.hw, self.frames = open_table()
         self.vtray = self.hw.tray.virtual
         self.db = db
@@ -39,6 +39,7 @@ class LiveTable:
                 with Store(db) as store:
                     self.runtime = Runtime(self.hw, store, settle_ms, seed=seed, choice=choice,
                                            stop_when_over=stop_when_over)
+                    self.runtime.repairs = list(repairs or [])  # as the database's recovery leaves them
                     self.server = serve(self.runtime, WebConfig(token=token), host=host, port=0)
                     self.runtime.start()
                     ready.set()

@@ -97,6 +97,7 @@ class WebTable:
             elif c.notice is not None:
                 snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
             snap["problem"] = c.problem
+        snap["repairs"] = list(getattr(rt, "repairs", ()))  # what was repaired before the table could start
         snap["tiles"] = [(p.tile, p.cells) for p in board.placements]
         marked = c.problem_cells if session is not None and c.problem is not None else ()
         snap["cells"] = sorted(set(self._named_cells(snap["prompt"] or "")) | set(marked))
@@ -132,6 +133,7 @@ class WebTable:
         pad = next((t for t, c in settled if self.geometry.is_pad(c[0])), None)
         state = {k: snap.get(k) for k in ("game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title", "problem",
                                           "scores", "target", "last")}
+        state["repairs"] = snap.get("repairs", [])
         state.update(
             virtual=self.virtual,
             tray=[{"tile": f"{t.a}-{t.b}", "cells": list(c)} for t, c in settled if not self.geometry.is_pad(c[0])],

@@ -12,6 +12,8 @@ function el(tag, text, cls) {
 }
 
 function live(s) {
+  $("#repairs").hidden = !s.repairs.length;
+  $("#repairs").textContent = s.repairs.join(" ");
   $("#live-title").textContent = s.title ? s.title + (s.target ? ` to ${s.target}` : "") : "No match at the table";
   $("#live-scores").replaceChildren(...s.scores.map((side) => {
     const box = el("div", undefined, "side" + (s.turn && side.name.split(" & ").includes(s.turn) ? " current" : ""));

@@ -38,6 +38,8 @@ async function post(path, body) {
 
 function render(s) {
   state = s;
+  $("#repairs").hidden = !s.repairs.length;
+  $("#repairs").textContent = s.repairs.join(" ");
   $("#tray").innerHTML = s.svg;
   if (s.oled) $("#oled").src = s.oled;
   $("#game").textContent = s.title ? `${s.title}, match ${s.match}` : "choosing a match (setup menu)";
