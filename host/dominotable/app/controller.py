@@ -75,6 +75,7 @@ class MatchController:
         self.last: LastPlay | None = None
         self.notice: Notice | None = None if game.is_over() else self._restore_notice()
         self.problem: str | None = None  # the problem the tray shows now (the runtime may hold the LED on)
+        self.problem_cells: tuple[int, ...] = ()  # the cells it is about (a front end may mark them)
         self.offer: Move | None = None  # the move a takeback would undo
         self.over_title: str | None = self._result_title() if game.is_over() else None
         self._changed = clock()
@@ -130,7 +131,7 @@ class MatchController:
     def _judge(self, board: Board, fresh: bool) -> None:
         problems = board.problems()
         if problems:
-            self._problem("Check the tray", problems[0].message, fresh)
+            self._problem("Check the tray", problems[0].message, fresh, problems[0].cells)
             return
         verdict = self._read(board)
         if self.mode == Mode.RESTORE and not verdict.same:
@@ -152,7 +153,7 @@ class MatchController:
                 self.mode, self.offer, self.problem = Mode.TAKEBACK, before, None
                 self.notice = Notice("Take back?", f"take back {before}? press select")
             else:
-                self._problem("Fix the tray", verdict.problem, fresh)
+                self._problem("Fix the tray", verdict.problem, fresh, verdict.cells)
 
     def _read(self, board: Board) -> Verdict:
         """The reader's verdict; while the game awaits a draw over the scan pad and the tray is
@@ -174,7 +175,8 @@ class MatchController:
             self.settled = self.board
             self._judge(self.board, fresh=False)
 
-    def _problem(self, title: str, text: str, fresh: bool) -> None:
+    def _problem(self, title: str, text: str, fresh: bool, cells=()) -> None:
+        self.problem_cells = tuple(cells)
         if self.mode == Mode.TAKEBACK:
             self.mode = Mode.PLAY
         if fresh and text != self.problem:
@@ -198,7 +200,7 @@ class MatchController:
 
     def _play(self, note: str | None = None) -> None:
         self.mode = Mode.PLAY
-        self.problem = None
+        self.problem, self.problem_cells = None, ()
         self.offer = None
         self.notice = Notice("At the table", note) if note else None
 
