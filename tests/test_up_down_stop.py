@@ -318,3 +318,12 @@ def test_random_play_properties(seed, rng, columns, reshuffles, both_ways, free_
     in_columns = sum(len(c.line) for c in game.state.columns)
     assert game.final_score() == non_doubles - in_columns == len(game.state.scrap)
     assert game.winners() == ([0] if game.final_score() == 0 else [])
+
+
+def test_uds4_2_a_double_drawn_first_is_discarded_not_a_column():
+    """rules UDS-3.1, UDS-4.2 (ambiguity 11): with no column to stop, a first double is discarded."""
+    game = stacked("3-3 1-2")
+    assert [str(m) for m in game.legal_moves()] == ["3-3 discard"]
+    assert "rule UDS-4.2" in str(game.why_illegal(game.parse_move("new")))
+    game.push_notation("discard")
+    assert [str(m) for m in game.legal_moves()] == ["1-2 new"]
