@@ -271,8 +271,12 @@ class CastleRock(CaptureRowGame):
         (default P1), the flag `placed` (the player to move has placed the row's last tile),
         `boneyard` in draw order (default: every tile not named, in the seeded order) and, when
         the boneyard leaves tiles out, `captured` (this hand's captures per seat, the tiles
-        left out), `scores`."""
+        left out), `hand` (from 1, default 1) and `scores` (the score before this hand: none in
+        the first hand, and below the target, or the match would be over)."""
         p, names = self.players, self.side_names()
+        number = position.number("hand", 1)
+        if not 1 <= number <= self.options.hands:
+            raise BadPosition(f"hand: {number} is not a hand of a match of {self.options.hands} (rule CR-8.4)")
         row = position.tiles("row", "in the row")
         hands = tuple(position.tiles(name.lower(), f"in {name}'s hand") for name in names)
         for name, hand in zip(names, hands):
@@ -302,9 +306,14 @@ class CastleRock(CaptureRowGame):
             raise BadPosition(f"{len(gone)} tiles are in no hand, not in the row and not in the boneyard, "
                               f"but captured counts {sum(captured)}")
         scores = position.numbers("scores", p, (0,) * p)
-        position.done("row, P1..., turn, placed, boneyard, captured, scores")
+        if any(scores) and number == 1:
+            raise BadPosition("scores: nobody has scored before the first hand (write the hand)")
+        if max(scores) >= self.options.target:
+            raise BadPosition(f"scores: a score of {max(scores)} reached the target, so the match is over "
+                              f"(rule CR-8.1)")
+        position.done("row, P1..., turn, placed, boneyard, captured, hand, scores")
         out = tuple(t for hand in hands for t in hand) + row + tuple(gone)
-        return CastleRockState(deck=out + boneyard, drawn=len(out), row=row, scores=scores,
+        return CastleRockState(deck=out + boneyard, drawn=len(out), row=row, scores=scores, hand_no=number - 1,
                                dealer=(turn - 1) % p, hands=hands, captured=captured, turn=turn, placed=placed)
 
     def _start_match(self, s: CastleRockState, lots: tuple[Tile, ...]) -> None:
