@@ -157,12 +157,12 @@ def test_a_finished_game_asks_for_a_clear_tray():
     tray = SimTray()
     reader = catalog.reader_for(game, tray.geometry)
     bot = greedy_bot(random.Random(2))
-    while game.state.game_no == 1:
+    while game.game_number() == 1:
         move = bot(game)
         tray.apply(hands_of(reader).actions(move, tray.board()))
         game.push(move)
     verdict = reader.judge(tray.board())
-    leader = game.side_names()[game.state.turn]
+    leader = game.side_names()[game.current_player]
     assert verdict.same and verdict.note.startswith("game 2: clear the tray (")
     assert verdict.note.endswith(f"then {leader} leads")
     assert reader.expected() == f"game 2: an empty tray; {leader} leads"
@@ -215,7 +215,7 @@ def test_observed_show_after_a_game():
     tray = SimTray()
     reader = catalog.reader_for(game, tray.geometry)
     bot = random_bot(random.Random(3))
-    while getattr(game.state, "awaiting", None) != "show":
+    while game.awaiting() != "show":
         move = bot(game)
         tray.apply(hands_of(reader).actions(move, tray.board()))
         game.push(move)
