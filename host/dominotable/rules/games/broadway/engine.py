@@ -285,6 +285,14 @@ class Broadway(ObservedPlay, Game):
     def hands_played(self) -> int:
         return len(self.state.past)
 
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's hand (in observed mode, the engine's guess at the hidden tiles)."""
+        return self.state.hands
+
+    def past_hands(self) -> tuple[HandRecord, ...]:
+        """The hands finished so far, first first."""
+        return self.state.past
+
     def tableau(self) -> Tableau:
         return Tableau(self.state.grid, self.state.order)
 

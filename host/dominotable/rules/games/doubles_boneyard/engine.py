@@ -382,6 +382,14 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
 
     # -- queries ----------------------------------------------------------------------------
 
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's hand (in observed mode, the engine's guess at the hidden tiles)."""
+        return self.state.hands
+
+    def results(self) -> tuple[GameResult, ...]:
+        """The games of the match finished so far."""
+        return self.state.results
+
     def line(self) -> Line | None:
         """The line of this game, None before its first tile."""
         return self.state.line
