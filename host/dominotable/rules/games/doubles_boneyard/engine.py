@@ -107,8 +107,8 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
         every tile turned so touching numbers meet (`5-3 3-1 1-4`), a hand per seat (`P1: ...`)
         and `turn` (default P1). At a real table (observed) a game that has just ended waits
         for the table: `ending` (out or blocked) and `shown`, the seats whose hands were shown;
-        it then owes the other hands, or the doubles drawn after a tie. Tiles named nowhere
-        went out of play earlier, which a position cannot say, so every non-double is named."""
+        it then owes the other hands, or the doubles drawn after a tie. A tile named nowhere is
+        out of the position, as in a problem: no hand holds it."""
         names = self.side_names()
         number = position.number("game", 1)
         scores = position.numbers("scores", SEATS, (0,) * SEATS)
@@ -117,9 +117,6 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
         doubles = [t for hand in hands for t in hand if t.is_double]
         if doubles:
             raise BadPosition(f"{doubles[0]} is a double; doubles stay in the boneyard all match (rule DB-1.1)")
-        missing = [t for t in position.unseen() if not t.is_double]
-        if missing:
-            raise BadPosition(f"{fmt(missing)} {'is' if len(missing) == 1 else 'are'} in no hand and not on the line")
         turn_name = (position.take("turn") or names[0]).upper()
         if turn_name not in names:
             raise BadPosition(f"turn: {turn_name} is not a seat; seats are {', '.join(names)}")
@@ -385,6 +382,10 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
         """Each seat's hand (in observed mode, the engine's guess at the hidden tiles)."""
         return self.state.hands
+
+    def lead_draw(self) -> tuple[tuple[int, Tile], ...]:
+        """The (seat, double) each seat drew for the first lead (DB-2.1)."""
+        return self.state.lead_draw
 
     def results(self) -> tuple[GameResult, ...]:
         """The games of the match finished so far."""
