@@ -25,7 +25,9 @@ What a game MAY override (each has a working default here):
 - `hands_played()`: hands (deals) finished or under way, for playout benchmarks (default 1);
 - `awaiting()`: in observed mode, the reveal the table owes ("lots", "row", "lead", "show");
 - `brief()`: one line for `demo` between full pictures (default: None, always the picture);
-- `resign(seat)`: who wins when `seat` gives up (default: the best score among the others).
+- `resign(seat)`: who wins when `seat` gives up (default: the best score among the others);
+- `_state_from(position)` (and `_position_players`): the state a written position describes,
+  for `Game.from_position` (position.py); by default a game has no written positions.
 
 Shuffles come from `self.rng(label)`, which derives a fresh generator from the seed
 and a label (for example the hand number), so undo and replay need no generator state.
