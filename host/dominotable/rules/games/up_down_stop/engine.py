@@ -146,16 +146,22 @@ class Rules(ByMoveType):
         return ", ".join(" and ".join(str(v[0]) for _, v in s.columns[i].line.open_ends()) + f" on c{i + 1}"
                          for i in self.open_columns(s)) or "none"
 
-    def followers(self, s: UDSState) -> Iterator[Extension]:
-        """Every way an open end may grow: the number that may come next there, and its direction."""
+    def followers(self, s: UDSState) -> Iterator[tuple[int, int, int, int]]:
+        """Every way an open end may grow, as the fields of an Extension (plain tuples: the
+        look-ahead player asks for millions): the number that may come next there, and its direction."""
         for i in self.open_columns(s):
             for end, (number, direction) in s.columns[i].line.open_ends():
                 for d in (direction,) if direction else (UP, DOWN):
-                    yield Extension(i, end, (number + d) % self.cycle, d)  # rule UDS-2.1
+                    yield i, end, (number + d) % self.cycle, d  # rule UDS-2.1
 
-    def extensions(self, s: UDSState, tile: Tile) -> list[Extension]:
-        """Every way `tile` extends a column (its `active` number is one of the tile's)."""
-        return [way for way in self.followers(s) if tile.has(way.active)]
+    def extensions(self, s: UDSState, tile: Tile) -> list[tuple[int, int, int, int]]:
+        """Every way `tile` extends a column, as the fields of an Extension."""
+        return [way for way in self.followers(s) if tile.has(way[2])]
+
+    def _ends(self, s: UDSState, move: Extend) -> list[int]:
+        """The ends of its column that `move` can go on."""
+        index, active, direction = move.column - 1, move.active, move.direction
+        return [end for i, end, a, d in self.extensions(s, move.tile) if (i, a, d) == (index, active, direction)]
 
     def stoppable(self, s: UDSState, double: Tile) -> list[int]:
         return [i for i in self.open_columns(s)
@@ -257,8 +263,7 @@ class Rules(ByMoveType):
                                rule="UDS-4.1", tile=tile)
         if not tile.has(move.active):
             return IllegalMove(f"{tile} has no {move.active} to make active", rule="UDS-3.4", tile=tile)
-        ends = [w.end for w in self.extensions(s, tile)
-                if w.column == index and w.active == move.active and w.direction == move.direction]
+        ends = self._ends(s, move)
         if not ends or (move.end is not None and move.end not in ends):
             shown = "; ".join(f"{END_NAMES[e]} end {n} {DIRECTION_NAMES[d]}" if len(column.line) > 1 or d
                               else f"{n} either way" for e, (n, d) in column.line.open_ends())
@@ -286,8 +291,7 @@ class Rules(ByMoveType):
         line = s.columns[index].line
         end = move.end
         if end is None:
-            end = next(w.end for w in self.extensions(s, move.tile)
-                       if w.column == index and w.active == move.active and w.direction == move.direction)
+            end = self._ends(s, move)[0]
         grown = line.add(end, move.tile, (move.active, move.direction))  # rules UDS-3.3, 3.4
         if len(line) == 1 and not self.options.both_ways:
             grown = grown.close(RIGHT if end == LEFT else LEFT)  # rule UDS-3.3
@@ -471,7 +475,7 @@ class UpDownStop(Game):
 
     def extensions(self, tile: Tile) -> list[Extension]:
         """Every way `tile` can extend an open column now."""
-        return self.rules.extensions(self.state, tile)
+        return [Extension(*way) for way in self.rules.extensions(self.state, tile)]
 
     def stoppable(self, double: Tile) -> list[int]:
         """The indexes of the open columns `double` can stop now."""
