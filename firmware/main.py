@@ -37,6 +37,14 @@ class PicoBus:
         reset.value(1)
         time.sleep_ms(50)
 
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def wait_us(self, since, us):
+        left = us - time.ticks_diff(time.ticks_us(), since)
+        if left > 0:
+            time.sleep_us(left)
+
     def xfer(self, cell, data):
         code = pins.SELECT[cell]
         if code != self.code:  # the driver talks to one reader many times in a row

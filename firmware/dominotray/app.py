@@ -9,7 +9,7 @@ from dominotray import pins, wire
 from dominotray.mfrc522 import MFRC522
 from dominotray.scanner import Scanner, grid_neighbours
 
-FW_VERSION = (0, 1, 0)
+FW_VERSION = (0, 2, 0)
 
 
 class TrayApp:
@@ -25,6 +25,7 @@ class TrayApp:
         self.board_id = bytes(board_id)
         self.fw = fw
         self.neighbours = grid_neighbours(cols, rows, pad_cells)
+        self.cols = cols
         self.pad = tuple(range(cols * rows, bus.cells))
         self.heartbeat_ms = heartbeat_ms
         self.settle_ms = settle_ms
@@ -40,7 +41,7 @@ class TrayApp:
         self.framer = wire.Framer()
         self.passed = [self.driver.init(cell) for cell in range(self.bus.cells)]
         self.scanner = Scanner(self.driver, self.neighbours, self.clock_ms, self.passed,
-                               always_hot=self.pad, **self.scan_options)
+                               cols=self.cols, pad=self.pad, **self.scan_options)
         self.booted = False
         self.snapshot_wanted = False
         self.burst = False
@@ -77,6 +78,11 @@ class TrayApp:
                     self.snapshot_wanted = True  # answered once the boot sweep is done
             elif kind == wire.RESET_READER:
                 self.reset_reader(message)
+            elif kind == wire.WATCH:
+                if len(message.cells) == self.bus.cells:
+                    self.scanner.watch(message.cells, message.draw)
+                else:
+                    self.ignored += 1
             elif kind == wire.RESTART:
                 if self.restart is not None:
                     self.restart()

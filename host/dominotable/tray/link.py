@@ -1,7 +1,9 @@
 """The serial link to the tray: find it, open it exclusively, handshake, keep a live copy of
 every cell, and survive unplugs.
 
-Opening: discard stale input, GET_HELLO, refuse another protocol version, GET_SNAPSHOT.
+Opening: discard stale input, GET_HELLO, refuse another protocol version, GET_SNAPSHOT,
+then WATCH if the host has said which cells its game uses (`watch()`; sent again after
+every reconnect and every tray restart).
 After that a reader thread applies CHANGES and SNAPSHOTs to `cells`. A serial error (the
 cable pulled) emits a LOST event; the thread reconnects with backoff, resyncs from a fresh
 snapshot, and emits BACK. Malformed frames are logged and counted (`errors`), never raised.
@@ -14,6 +16,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterable
 from enum import StrEnum
 
 import serial
@@ -89,6 +92,7 @@ class TrayLink:
         self._framer = wire.Framer()
         self._expect_seq: int | None = None
         self._early: list = []  # frames that arrived in the same read as the handshake's snapshot
+        self._watch: tuple[list[int] | None, bool] | None = None
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
@@ -134,6 +138,25 @@ class TrayLink:
                 self._cond.wait(min(remaining, 0.02))  # also re-check state changed elsewhere
             return True
 
+    def watch(self, cells: Iterable[int] | None = None, *, draw: bool = False) -> None:
+        """Tell the tray which cells the current game uses (None: every cell), and whether
+        a draw from the scan pad is awaited: the tray reads those cells first, and the pad
+        most often during a draw. Remembered, and sent again after a reconnect."""
+        wanted = None if cells is None else sorted(set(cells))
+        count = self.hello.cells if self.hello is not None else None
+        if wanted and count is not None and not 0 <= wanted[0] <= wanted[-1] < count:
+            bad = next(c for c in wanted if not 0 <= c < count)
+            raise TrayError(f"cannot watch cell {bad}: the tray has cells 0-{count - 1}")
+        self._watch = (wanted, bool(draw))
+        self._send_watch()
+
+    def _send_watch(self) -> None:
+        if self._watch is None or self.hello is None:
+            return
+        cells, draw = self._watch
+        count = self.hello.cells
+        self._send(wire.WATCH, wire.encode_watch(draw, range(count) if cells is None else cells, count))
+
     def request_snapshot(self) -> None:
         self._send(wire.GET_SNAPSHOT)
 
@@ -178,6 +201,7 @@ class TrayLink:
         with self._cond:
             self.connected = True
             self._apply_snapshot(snapshot)
+        self._send_watch()
         log.info("tray %s connected at %s, %d cells, failed self-test: %s",
                  hello.board_id.hex(), path, hello.cells, hello.failed_cells() or "none")
 
@@ -293,6 +317,7 @@ class TrayLink:
             with self._cond:
                 self.hello = msg
                 self._cond.notify_all()
+            self._send_watch()  # a restarted tray has forgotten what the game watches
 
     def _apply_snapshot(self, snapshot: wire.Snapshot) -> None:
         self.cells = list(snapshot.cells)
