@@ -268,18 +268,19 @@ def test_open_tray_follows_the_config_port(monkeypatch, no_udev, tmp_path):
 
 
 def test_watch_tells_the_tray_the_game_cells_and_survives_a_tray_restart(vtray, link):
-    def scanner():  # a restart makes a new scanner
-        return vtray.app.scanner
+    def watching(count, draw):  # a restart makes a new scanner: look at the current one once
+        scanner = vtray.app.scanner
+        return (scanner._draw == draw and scanner._mask is not None and sum(scanner._mask) == count
+                and (count != 32 or [c for c in range(194) if scanner._mask[c]] == list(range(32))))
 
     link.watch(range(32), draw=True)
-    assert until(lambda: scanner()._draw and scanner()._mask is not None)
-    assert [c for c in range(194) if scanner()._mask[c]] == list(range(32))
-    assert sorted(scanner()._rings[0]) == [192, 193]  # the pad ring, while a draw is awaited
+    assert until(lambda: watching(32, True))
+    assert sorted(vtray.app.scanner._rings[0]) == [192, 193]  # the pad ring, while a draw is awaited
+    before = vtray.app
     link.restart()
-    assert until(lambda: scanner()._draw and scanner()._mask is not None
-                 and sum(scanner()._mask) == 32)
+    assert until(lambda: vtray.app is not before and watching(32, True))  # again after the new HELLO
     link.watch(None)  # every cell, no draw
-    assert until(lambda: not scanner()._draw and sum(scanner()._mask) == 194)
+    assert until(lambda: watching(194, False))
     with pytest.raises(TrayError, match="cannot watch cell 194: the tray has cells 0-193"):
         link.watch([3, 194])
 

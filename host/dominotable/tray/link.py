@@ -93,6 +93,7 @@ class TrayLink:
         self._expect_seq: int | None = None
         self._early: list = []  # frames that arrived in the same read as the handshake's snapshot
         self._watch: tuple[list[int] | None, bool] | None = None
+        self._watch_sent = False  # on the current connection, to the tray as it is now
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
@@ -147,12 +148,16 @@ class TrayLink:
         if wanted and count is not None and not 0 <= wanted[0] <= wanted[-1] < count:
             bad = next(c for c in wanted if not 0 <= c < count)
             raise TrayError(f"cannot watch cell {bad}: the tray has cells 0-{count - 1}")
+        if (wanted, bool(draw)) == self._watch and self._watch_sent:
+            return
         self._watch = (wanted, bool(draw))
         self._send_watch()
 
     def _send_watch(self) -> None:
-        if self._watch is None or self.hello is None:
+        self._watch_sent = False
+        if self._watch is None or self.hello is None or self._serial is None:
             return
+        self._watch_sent = True
         cells, draw = self._watch
         count = self.hello.cells
         self._send(wire.WATCH, wire.encode_watch(draw, range(count) if cells is None else cells, count))
