@@ -161,6 +161,7 @@ class ReaderArray:
         self.now_us = 0
         self._rand = seed & 0xFFFFFFFF or 1
         self.xfers = 0
+        self.miso_stuck_high = False  # a short to 3.3 V: every byte reads 0xFF
         self.most_fields_on = 0  # the most fields ever on at once (tests may reset it)
         self._fields = 0
 
@@ -249,6 +250,8 @@ class ReaderArray:
         reader = self._reader(cell)
         self.xfers += 1
         self.now_us += XFER_US + BYTE_US * len(data)
+        if self.miso_stuck_high:
+            return b"\xff" * len(data)
         out = bytearray(len(data))
         if reader.dead or not data:
             return bytes(out)  # MISO buffer disabled / pulled low: reads 0x00

@@ -98,7 +98,8 @@ class Scanner:
         self.plan = []  # the next cells of the schedule; their readers may be awake already
         self._unswept = set(c for c in range(self.cells) if self.usable[c])
         self._boot_i = 0  # until every cell has been read once, the scanner sweeps
-        self.sweeps = 0  # completed full sweeps: every usable cell read since the last one
+        # completed full sweeps: every usable cell read since the last one (no usable cell: done)
+        self.sweeps = 0 if self._unswept else 1
         self.reads = 0
         self.changes = []  # confirmed (cell, status, uid), drained by the caller
         self._rebuild()

@@ -4,7 +4,7 @@ Written in the subset of Python that runs on MicroPython and CPython alike (no d
 no typing, positional `to_bytes` arguments, bytes/bytearray only). hardware/PROTOCOL.md
 describes the format; this module is its reference implementation.
 
-Frame on the wire: COBS(payload) + b"\\x00"; payload = type u8, seq u8, body, CRC-16/CCITT-FALSE
+Frame on the wire: b"\\x00" + COBS(payload) + b"\\x00"; payload = type u8, seq u8, body, CRC-16/CCITT-FALSE
 (big-endian) over type+seq+body.
 """
 
@@ -143,13 +143,15 @@ def cobs_decode(data):
 # --- frames -------------------------------------------------------------------------------
 
 def frame(kind, seq, body=b""):
-    """One complete frame, ready to write: COBS(payload) + 0x00."""
+    """One complete frame, ready to write: 0x00 + COBS(payload) + 0x00. The leading
+    delimiter ends whatever partial frame the receiver holds (a write cut short, a
+    receiver that joined mid-frame), so a truncated frame costs only itself."""
     payload = bytearray((kind, seq & 0xFF))
     payload.extend(body)
     if len(payload) + 2 > MAX_PAYLOAD:
         raise WireError("long", "payload of %d bytes exceeds %d" % (len(payload) + 2, MAX_PAYLOAD))
     payload.extend(crc16(payload).to_bytes(2, "big"))
-    return cobs_encode(bytes(payload)) + b"\x00"
+    return b"\x00" + cobs_encode(bytes(payload)) + b"\x00"
 
 
 class Framer:

@@ -25,6 +25,9 @@ CELLS = COLS * ROWS + PAD
 MICROPYTHON_ONLY = (
     "test_pico_bus_selects_every_reader_through_the_decoders",
     "test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog",
+    "test_ctrl_c_at_every_point_of_boot_never_stops_the_board",
+    "test_the_repl_stays_only_with_the_jumper_or_bootsel_held_at_boot",
+    "test_stuck_high_miso_still_reaches_hello_within_the_watchdog",
 )
 
 
@@ -600,8 +603,8 @@ def test_watch_of_the_wrong_size_is_ignored_and_counted():
 
 def test_wire_frame_layout_and_sequence_wrap():
     data = wire.frame(wire.RESET_READER, 5, b"\x00\x07")
-    assert data[-1:] == b"\x00" and 0 not in data[:-1]
-    payload = wire.cobs_decode(data[:-1])
+    assert data[:1] == data[-1:] == b"\x00" and 0 not in data[1:-1]  # delimited at both ends
+    payload = wire.cobs_decode(data[1:-1])
     assert payload[:4] == b"\x83\x05\x00\x07"
     assert payload[4:] == wire.crc16(payload[:4]).to_bytes(2, "big")
     framer = wire.Framer(seq=254)
@@ -633,10 +636,11 @@ def test_wire_malformed_frames_are_counted_by_kind_and_the_decoder_resynchronise
         decoder = wire.Decoder()
         assert decoder.feed(bad + good) == [(wire.GET_SNAPSHOT, 9, b"")], kind
         assert decoder.errors[kind] == 1 and decoder.error_count() == 1, (kind, decoder.errors)
-    # a frame cut off mid-way is dropped together with whatever follows up to the next 0x00
-    decoder = wire.Decoder()
-    assert decoder.feed(good[:4] + b"\x00" + good + good) == [(wire.GET_SNAPSHOT, 9, b"")] * 2
-    assert decoder.error_count() == 1
+    # a frame cut off mid-way costs only itself: the next frame's leading delimiter ends it
+    for cut in range(2, len(good) - 1):
+        decoder = wire.Decoder()
+        assert decoder.feed(good[:cut] + good + good) == [(wire.GET_SNAPSHOT, 9, b"")] * 2, cut
+        assert decoder.error_count() == 1, cut
     # an over-long frame split across feeds is dropped whole
     decoder = wire.Decoder()
     for _ in range(5):
@@ -864,24 +868,29 @@ def test_restart_and_bad_requests():
 
 class _EmuTime:
     """MicroPython's time functions on the emulated array's clock: the board's time passes
-    as its SPI transactions and sleeps take it."""
+    as its SPI transactions and sleeps take it. `point()` is called at every use."""
 
-    def __init__(self, emu):
+    def __init__(self, emu, point=None):
         self.emu = emu
+        self.point = point or (lambda: None)
 
     def ticks_us(self):
+        self.point()
         return int(self.emu.now_us)
 
     def ticks_ms(self):
+        self.point()
         return self.emu.clock_ms()
 
     def ticks_diff(self, a, b):
         return a - b
 
     def sleep_us(self, us):
+        self.point()
         self.emu.now_us += us
 
     def sleep_ms(self, ms):
+        self.point()
         self.emu.advance_ms(ms)
 
 
@@ -915,8 +924,10 @@ class _Usb:
         self.incoming = bytearray(incoming)
         self.host = host
         self.buffer = self
+        self.point = lambda: None  # a byte from the host arrives
 
     def read(self, n):
+        self.point()
         data = bytes(self.incoming[:n])
         self.incoming = self.incoming[n:]
         return data
@@ -958,7 +969,7 @@ def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
         def poll():
             return _Poll(usb)
 
-    main.sys, main.select, main.GRACE_MS = Sys, Select, 0
+    main.sys, main.select = Sys, Select
     machine.WDT.limit = 400
     try:
         main.main()
@@ -972,3 +983,158 @@ def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
     assert kinds == [wire.HELLO, wire.SNAPSHOT, wire.SNAPSHOT], kinds
     assert [m.reason for k, _, m in host.frames[1:]] == [wire.BOOT, wire.REQUESTED]
     assert host.frames[2][2].cells[100] == (wire.TAG, UID)
+
+
+class _Board:
+    """Power-up of the board under test: a fresh boot.py and main.py, `machine` and `rp2`
+    stubs, the emulated array, MicroPython's time on its clock, and USB serial from a host
+    that keeps sending `incoming`. `points` counts the calls into the hardware (every point
+    of the boot at which a 0x03 from the host could arrive)."""
+
+    def __init__(self, emu, incoming=b"", jumper=False, bootsel=0, feeds=50):
+        import machine
+        import rp2
+
+        self.emu = emu
+        self.host = Host()
+        self.usb = _Usb(incoming, self.host)
+        self.usb.point = self.point
+        self.armed = True  # Ctrl-C at power-up: a 0x03 raises KeyboardInterrupt
+        self.points = 0
+        self.kbd = []
+        board = self
+
+        class Micropython:  # what the firmware (and the port's own time module) use of it
+            def kbd_intr(char):
+                board.kbd.append(char)
+                board.armed = char != -1
+
+            def const(value):
+                return value
+
+        self.micropython = Micropython
+        machine.array = emu
+        machine.grounded = {pins.REPL_JUMPER} if jumper else set()
+        machine.on_point = self.point
+        rp2.pressed = bootsel
+        machine.WDT.limit = feeds
+        machine.WDT.clock_ms = emu.clock_ms
+        machine.WDT.last = None
+
+    def point(self):
+        """A 0x03 from the host arrives here: it stops the board unless Ctrl-C is off."""
+        self.points += 1
+        if self.armed:
+            raise KeyboardInterrupt("0x03 reached the REPL")
+
+    def boot(self, boot_py=True):
+        """Power up: boot.py (unless the board lacks it), then main.py."""
+        import machine
+
+        for name in ("boot", "main"):
+            sys.modules.pop(name, None)
+        saved = sys.modules.get("micropython")
+        sys.modules["micropython"] = self.micropython
+        try:
+            if boot_py:
+                import boot  # noqa: F401 (runs at import, as at power-up)
+            import main
+
+            main.time = _EmuTime(self.emu, self.point)
+            main.sys, main.select = self._sys(), self._select()
+            try:
+                main.main()
+                return "repl"
+            except machine.Stop:
+                return "running"
+        finally:
+            if saved is not None:
+                sys.modules["micropython"] = saved
+            else:
+                del sys.modules["micropython"]
+            machine.on_point = None
+            machine.WDT.limit = machine.WDT.clock_ms = None
+
+    def _sys(self):
+        usb = self.usb
+
+        class Sys:
+            stdin = usb
+            stdout = usb
+        return Sys
+
+    def _select(self):
+        usb = self.usb
+
+        class Select:
+            POLLIN = 1
+
+            def poll():
+                return _Poll(usb)
+        return Select
+
+
+def test_ctrl_c_at_every_point_of_boot_never_stops_the_board():
+    # With boot.py, and with main.py alone (a board deployed without boot.py): Ctrl-C is
+    # off before the first use of the hardware, so a host sending 0x03 all along (here 40
+    # of them, a request, and more) never stops the board.
+    for boot_py in (True, False):
+        emu = ReaderArray(pins.CELLS)
+        emu.place(100, UID)
+        board = _Board(emu, b"\x03" * 40 + request(wire.GET_HELLO) + b"\x03\x03", feeds=pins.CELLS + 300)
+        assert board.boot(boot_py) == "running"
+        assert board.kbd[0] == -1 and board.points > 1000
+        kinds = [k for k, _, _ in board.host.frames]
+        assert kinds[:2] == [wire.HELLO, wire.HELLO] and wire.SNAPSHOT in kinds  # the request answered
+        assert board.usb.incoming == b""
+
+
+def test_the_repl_stays_only_with_the_jumper_or_bootsel_held_at_boot():
+    for jumper, bootsel in ((True, 0), (False, 1)):
+        board = _Board(ReaderArray(pins.CELLS), jumper=jumper, bootsel=bootsel)
+        assert board.boot() == "repl"
+        assert board.kbd == [-1, -1, 3] and board.host.frames == []  # boot.py, main.py, then the REPL
+        import machine
+        assert machine.WDT.last is None  # no watchdog to reset the board under the maker
+
+
+def test_stuck_high_miso_still_reaches_hello_within_the_watchdog():
+    import machine
+    import main
+
+    emu = ReaderArray(pins.CELLS)
+    emu.miso_stuck_high = True
+    board = _Board(emu, feeds=pins.CELLS + 20)  # the self-test feeds it once per reader
+    assert board.boot() == "running"
+    wdt = machine.WDT.last
+    assert wdt.longest_ms < main.WATCHDOG_MS, wdt.longest_ms
+    kind, _seq, hello = board.host.frames[0]
+    assert kind == wire.HELLO and hello.failed_cells() == list(range(pins.CELLS))
+    snapshots = [m for k, _, m in board.host.frames if k == wire.SNAPSHOT]
+    assert snapshots and all(cell == (wire.FAULT, b"") for cell in snapshots[0].cells)
+
+
+def test_a_write_cut_short_is_retried_or_dropped_and_costs_only_its_frame():
+    emu = ReaderArray(CELLS)
+    host = Host()
+    budget = []  # bytes the USB takes per call; empty: all
+
+    def usb(data):
+        if not budget:
+            host(data)
+            return len(data)
+        n = min(budget.pop(0), len(data))
+        host(data[:n])
+        return n
+
+    app = TrayApp(emu, usb, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD)
+    host.take()
+    budget[:] = [4, 0]  # 4 bytes of the HELLO, nothing, then the rest on the third try
+    app.feed(request(wire.GET_HELLO))
+    assert app.dropped == 0 and [k for k, _, _ in host.take()] == [wire.HELLO]  # retried to the end
+    budget[:] = [5, 0, 0]
+    app.feed(request(wire.GET_HELLO) + request(wire.GET_HELLO))
+    assert app.dropped == 1
+    frames = host.take()
+    assert [k for k, _, _ in frames] == [wire.HELLO]  # the next frame survived the cut one
+    assert host.decoder.error_count() == 1

@@ -191,7 +191,7 @@ class TrayLink:
             self._serial = ser
             self.path = path
             self._expect_seq = None
-            hello = self._exchange(wire.GET_HELLO, wire.HELLO, b"\x00")
+            hello = self._exchange(wire.GET_HELLO, wire.HELLO)
             if hello.proto != wire.PROTO:
                 raise ProtocolMismatch(f"tray at {path} speaks protocol version {hello.proto}, "
                                        f"this host speaks version {wire.PROTO}")
@@ -210,13 +210,12 @@ class TrayLink:
         log.info("tray %s connected at %s, %d cells, failed self-test: %s",
                  hello.board_id.hex(), path, hello.cells, hello.failed_cells() or "none")
 
-    def _exchange(self, request: int, answer: int, prefix: bytes = b""):
+    def _exchange(self, request: int, answer: int):
         """Send `request` until a frame of type `answer` arrives; return its message."""
         deadline = time.monotonic() + self.handshake_timeout
         ser = self._serial
         while time.monotonic() < deadline:
-            self._write(prefix + self._framer.frame(request))
-            prefix = b""
+            self._write(self._framer.frame(request))
             retry = min(deadline, time.monotonic() + self.retry_interval)
             while time.monotonic() < retry:
                 try:
