@@ -101,6 +101,16 @@ class Registry:
             registry._by_uid[virtual_uid(half, registry.dominoes.top)] = half
         return registry
 
+    @classmethod
+    def any_virtual(cls) -> Registry:
+        """The virtual tag sets of every size at once: what a tray whose HELLO says it is virtual
+        (`dominotable tray sim`) may carry, whichever set it was started with."""
+        registry = cls(os.devnull, DominoSet(max(DominoSet.NAMES)))
+        for top in DominoSet.NAMES:
+            for half in halves(DominoSet(top)):
+                registry._by_uid[virtual_uid(half, top)] = half
+        return registry
+
     def __len__(self) -> int:
         return len(self._by_uid)
 

@@ -1,22 +1,27 @@
-"""`dominotable run [--config PATH] [--db PATH]`: the table.
+"""`dominotable run [--config PATH] [--db PATH] [--frames DIR]`: the table.
 
 With the hardware in the configuration it is the Pi's program. With no tray configured or
 found it runs the simulated table: the virtual tray, the OLED drawn in the terminal (and as
-PNG frames with display.frames), and the three buttons on the keyboard (see KEY_HELP). When
-standard input is not a terminal (or with --demo) nobody can press those keys, so the simulated
-table plays a demo match with bots placing the tiles (two players, one hand of Castle Rock, a
-fast virtual tray and a short settle time; in a throw-away database unless --db is given) and
-exits when it ends.
+PNG frames with --frames or display.frames), and the three buttons on the keyboard (see
+KEY_HELP; the keys work whatever the tray, `tray sim`'s too). When standard input is not a
+terminal (or with --demo) nobody can press those keys, so the simulated table plays a demo
+match with bots placing the tiles (two players, one hand of Castle Rock, a fast virtual tray
+and a short settle time) and exits when it ends. The demo is recorded in the database marked
+as a demo: it never resumes, nor is resumed instead of, a real match, and the leaderboard
+leaves it out. When standard output is not a terminal, a text transcript (plays, prompts,
+scores) replaces the OLED's block art.
+
+A damaged database does not stop the table: it is moved aside and its matches recovered
+(recovery.py), and the OLED says so.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
-import tempfile
-from pathlib import Path
 
 from dominotable.app import config as config_module
-from dominotable.app.storage import Store
+from dominotable.app.recovery import open_for_table
 
 DEMO_SPEED = 30.0  # the bots' demo: the virtual tray thirty times as fast as a real one
 DEMO_SETTLE_MS = 60
@@ -29,6 +34,7 @@ def register(subparsers) -> None:
     parser.add_argument("--config", help="configuration file (default: config.toml in the user config directory)")
     parser.add_argument("--db", help="database file (default: [storage] database)")
     parser.add_argument("--seed", type=int, help="seed of new matches' engines (default: from the clock)")
+    parser.add_argument("--frames", metavar="DIR", help="also write every OLED frame as a PNG into DIR")
     parser.add_argument("--demo", action="store_true",
                         help="on the simulated table, let bots play a match and exit (the default without a terminal)")
     parser.set_defaults(func=run)
@@ -36,36 +42,48 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from dominotable.app.commands.demo import BOT_LONG_PRESS
-    from dominotable.app.demo import TableBots, demo_choice, play, summary
+    from dominotable.app.demo import TableBots, demo_choice, play, recorded, summary, transcribe
     from dominotable.app.hardware import KEY_HELP, Keyboard, open_hardware
     from dominotable.app.runtime import Runtime
 
     cfg = config_module.load(args.config)
     unattended = args.demo or not sys.stdin.isatty()
-    hw = open_hardware(cfg, speed=DEMO_SPEED if unattended else 1.0)  # the virtual tray's speed
+    transcript = cfg.display.driver == "emulated" and cfg.display.terminal and not sys.stdout.isatty()
+    cfg = dataclasses.replace(cfg, display=dataclasses.replace(
+        cfg.display, frames=args.frames or cfg.display.frames, terminal=cfg.display.terminal and not transcript))
+    hw = open_hardware(cfg, speed=DEMO_SPEED if unattended else 1.0,  # the virtual tray's speed
+                       footer="" if unattended else KEY_HELP)
     try:
         buttons = hw.buttons()
         demo = hw.simulated and buttons is not None and unattended
-        with tempfile.TemporaryDirectory(prefix="dominotable-demo-") as scratch:
-            db = args.db or (Path(scratch) / "demo.sqlite3" if demo else cfg.storage.path)
-            with Store(db) as store:
-                if demo:
-                    hw.controls.buttons["select"].hold_time = BOT_LONG_PRESS
-                    print("no terminal to press keys in: bots play a demo match on the simulated table", flush=True)
-                    runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
-                                      choice=demo_choice(), stop_when_over=True)
-                    print(summary(runtime, play(runtime, seed=args.seed or 0)))
-                    return 0
-                runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed).start()
-                keyboard = None
-                if hw.simulated and buttons is not None and sys.stdin.isatty():
-                    print(KEY_HELP, flush=True)
-                    keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime) if hw.simulated else None).start()
-                try:
-                    runtime.run()
-                finally:
-                    if keyboard is not None:
-                        keyboard.close()
+        db = args.db or cfg.storage.path
+        store, repairs = open_for_table(db)
+        with store:
+            for repair in repairs:
+                print(repair, flush=True)
+            if demo:
+                hw.controls.buttons["select"].hold_time = BOT_LONG_PRESS
+                print("no terminal to press keys in: bots play a demo match on the simulated table", flush=True)
+                runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
+                                  choice=demo_choice(), stop_when_over=True, demo=True, repairs=repairs)
+                if transcript:
+                    transcribe(runtime)
+                print(summary(runtime, play(runtime, seed=args.seed or 0)))
+                print(recorded(runtime.match_id, db, bool(args.db)))
+                return 0
+            runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs)
+            if transcript:
+                transcribe(runtime)
+            runtime.start()
+            keyboard = None
+            if buttons is not None and sys.stdin.isatty():
+                keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime) if hw.simulated else None).start()
+            try:
+                runtime.run()
+            finally:
+                if keyboard is not None:
+                    keyboard.close()
     finally:
         hw.close()
     return 0
+
