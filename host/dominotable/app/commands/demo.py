@@ -20,7 +20,6 @@ from dominotable.app.cli import ranged
 from dominotable.app.gameargs import add_game_command, parse_game_args
 from dominotable.sim.bots.shared import greedy_bot
 
-
 SPEEDS = (0.1, 1000.0)  # the virtual tray's speeds a demo may ask for
 
 

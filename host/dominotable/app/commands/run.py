@@ -43,7 +43,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from dominotable.app.commands.demo import BOT_LONG_PRESS
     from dominotable.app.demo import TableBots, demo_choice, play, recorded, summary, transcribe
-    from dominotable.app.hardware import KEY_HELP, Keyboard, open_hardware
+    from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
     from dominotable.app.runtime import Runtime
 
     cfg = config_module.load(args.config)
@@ -52,7 +52,7 @@ def run(args) -> int:
     cfg = dataclasses.replace(cfg, display=dataclasses.replace(
         cfg.display, frames=args.frames or cfg.display.frames, terminal=cfg.display.terminal and not transcript))
     hw = open_hardware(cfg, speed=DEMO_SPEED if unattended else 1.0,  # the virtual tray's speed
-                       footer="" if unattended else KEY_HELP)
+                       long_press=BOT_LONG_PRESS if unattended else LONG_PRESS, footer="" if unattended else KEY_HELP)
     try:
         buttons = hw.buttons()
         demo = hw.simulated and buttons is not None and unattended
@@ -62,7 +62,6 @@ def run(args) -> int:
             for repair in repairs:
                 print(repair, flush=True)
             if demo:
-                hw.controls.buttons["select"].hold_time = BOT_LONG_PRESS
                 print("no terminal to press keys in: bots play a demo match on the simulated table", flush=True)
                 runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
                                   choice=demo_choice(), stop_when_over=True, demo=True, repairs=repairs)
