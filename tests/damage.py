@@ -6,7 +6,7 @@ A database is built with the table's own Store from a few whole matches the rand
 seventh match is cut off halfway (unfinished). Damage kinds, each on a closed file (its WAL
 checkpointed into it):
 
-- truncated: the file cut at 60 % of its length (a copy interrupted, a full card);
+- truncated: the file cut at 75 % of its length (a copy interrupted, a full card);
 - random: every byte random (the wrong file, a wiped card);
 - page: one page in the middle of the file overwritten with random bytes;
 - index: every index page (the moves' and seats' primary-key indexes) overwritten;
@@ -73,7 +73,7 @@ def damage(path: Path, kind: str, seed: int = 0) -> None:
     data = bytearray(path.read_bytes())
     size = page_size(path)
     if kind == "truncated":
-        del data[int(len(data) * 0.6):]
+        del data[int(len(data) * 0.75):]
     elif kind == "random":
         data = bytearray(rng.randbytes(len(data)))
     elif kind == "page":

@@ -370,6 +370,11 @@ def replay(record: MatchRecord | dict[str, Any]) -> Game:
     moves = data.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise StorageError("not a recorded match: moves must be a list of notations")
+    for key, kind, what in (("game", str, "a game's name"), ("players", int, "a whole number of seats"),
+                            ("seed", int, "a whole number"), ("options", dict, "an object of rule options")):
+        value = data.get(key, {} if key == "options" else None)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise StorageError(f"not a recorded match: {key} must be {what}, not {json.dumps(value)[:40]}")
     return catalog.load(data)
 
 

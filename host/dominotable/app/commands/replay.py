@@ -79,7 +79,7 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
         won = [labels[side] for side in game.winners()]
         ending = f"won by {' and '.join(won)}" if won else "no winner"
     else:
-        result = data.get("result") or {}
-        ending = result.get("ending", "unfinished")
+        result = data.get("result")
+        ending = result.get("ending", "unfinished") if isinstance(result, dict) else "unfinished"
     lines.append(f"final: {scores}; {ending}")
     return lines
