@@ -297,11 +297,15 @@ class Store:
             raise StorageError(f"match {match_id} is damaged: {record.damaged}")
         record.sides = [side for (side,) in self.db.execute(
             "SELECT side FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))]
+        if not all(isinstance(side, int) for side in record.sides):
+            raise StorageError(f"match {match_id} is damaged: its seats are not stored as numbers")
         for ply, notation, time in self.db.execute(
             "SELECT ply, notation, time FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         ):
             if ply != len(record.moves) + 1:
                 raise StorageError(f"match {match_id}: move {len(record.moves) + 1} is missing")
+            if not isinstance(notation, str) or not isinstance(time, str):
+                raise StorageError(f"match {match_id} is damaged: its move {ply} is not stored as text")
             record.moves.append(notation)
             record.times.append(time)
         record.plies = len(record.moves)
@@ -349,6 +353,9 @@ class Store:
             result = parse_result(result_text)
             if result is None or result["ending"] == "abandoned":
                 continue
+            if not isinstance(side, int) or not 0 <= side < len(result["scores"]):  # a damaged seat
+                continue
+            name = name if isinstance(name, str) else str(name)
             row = table.setdefault(name, Standing(name, 0, 0, 0))
             row.matches += 1
             row.wins += side in result["winners"]
@@ -403,9 +410,10 @@ def _record(cursor: sqlite3.Cursor, row: tuple) -> MatchRecord:
     """A row of `matches` by column name (a read-only file may predate the newer columns). A row
     whose JSON fields do not decode comes back with game "" and `damaged` saying why."""
     values = dict(zip((d[0] for d in cursor.description), row))
-    record = MatchRecord(values["id"], "", {}, 0, 0, [], values["started"] or "", values["finished"], None,
+    damaged = values.get("damaged")
+    record = MatchRecord(values["id"], "", {}, 0, 0, [], "", None, None,
                          observed=bool(values.get("observed")), demo=bool(values.get("demo")),
-                         damaged=values.get("damaged"))
+                         damaged=damaged if damaged is None or isinstance(damaged, str) else repr(damaged))
     try:
         options, names = json.loads(values["options"]), json.loads(values["names"])
         result = parse_result(values["result"])
@@ -414,11 +422,13 @@ def _record(cursor: sqlite3.Cursor, row: tuple) -> MatchRecord:
         if values["result"] and result is None:
             raise ValueError("result is not the stored shape")
         if not isinstance(values["game"], str) or not isinstance(values["seed"], int) or not isinstance(
-                values["players"], int):
-            raise ValueError("game, seed or players is not the stored type")
+                values["players"], int) or not isinstance(values["started"], str) or not isinstance(
+                values["finished"], str | None):
+            raise ValueError("game, seed, players or a time is not the stored type")
     except (ValueError, TypeError) as exc:
         record.damaged = f"its stored options, names or result cannot be read ({exc})"
         return record
     record.game, record.options, record.seed, record.players, record.names, record.result = (
         values["game"], options, values["seed"], values["players"], names, result)
+    record.started, record.finished = values["started"], values["finished"]
     return record

@@ -89,7 +89,7 @@ class Registry:
             registry.dominoes = DominoSet(data["set"])
             for uid, (tile, side) in data["tags"].items():
                 registry._by_uid[bytes.fromhex(uid)] = Half(registry.dominoes.parse(tile), side)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise TrayError(f"tag registry {registry.path} is malformed: {exc}") from None
         return registry
 
