@@ -128,8 +128,11 @@ class Keyboard:
     move on the virtual tray when there are bots (the tray built into `run`); `q` or Ctrl-C ends
     the run."""
 
-    def __init__(self, buttons: VirtualControls | MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin):
+    def __init__(self, buttons: VirtualControls | MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin,
+                 keys: dict | None = None):
+        """`keys`: more keys and what they do (`o` opens the table page)."""
         self.buttons = buttons
+        self.keys = keys or {}
         self.bots = bots
         self.on_quit = on_quit
         self.stream = stream
@@ -171,5 +174,7 @@ class Keyboard:
                     return
                 if key == "b" and self.bots is not None:
                     self.bots.one_move()
+                elif key in self.keys:
+                    self.keys[key]()
                 elif key in KEYS:
                     self.buttons.press(KEYS[key])

@@ -29,6 +29,7 @@ from typing import Any
 from dominotable.app import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
+from dominotable.rules.outcome import Termination
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -69,8 +70,6 @@ CREATE TABLE IF NOT EXISTS moves (
 # and in SCHEMA alike, so that a migrated file and a new one have the same column order).
 ADDED_COLUMNS = (("observed", "INTEGER NOT NULL DEFAULT 0"), ("demo", "INTEGER NOT NULL DEFAULT 0"),
                  ("damaged", "TEXT"))
-
-ENDINGS = ("played", "resigned", "abandoned")
 
 
 class StorageError(DominoError):
@@ -233,7 +232,7 @@ class Store:
                 "INSERT INTO matches (game, options, seed, players, names, started, observed, demo) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.name, json.dumps(game.options.to_dict()), game.seed, game.players, json.dumps(names), now(),
-                 int(getattr(game, "observed", False)), int(demo)),
+                 int(game.observed), int(demo)),
             )
             match_id = cur.lastrowid
             for seat, name in enumerate(names):
@@ -266,10 +265,11 @@ class Store:
             raise StorageError(f"match {match_id}: move {ply} is not the last move (that is {last})")
         self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (match_id, ply))
 
-    def finish(self, match_id: int, game: Game, ending: str = "played", winners: list[int] | None = None) -> None:
-        """Close the match with the engine's scores; `winners` overrides the engine's (a resignation)."""
-        if ending not in ENDINGS:
-            raise ValueError(f"ending must be one of {ENDINGS}")
+    def finish(self, match_id: int, game: Game, ending: Termination = Termination.PLAYED,
+               winners: list[int] | None = None) -> None:
+        """Close the match with the engine's scores; `winners` overrides the engine's (a resignation).
+        The stored ending is the Termination's value."""
+        ending = Termination(ending)
         if winners is None:
             winners = game.winners() if game.is_over() else []
         result = {"ending": ending, "scores": list(game.scores), "winners": list(winners)}
@@ -351,7 +351,7 @@ class Store:
         )
         for name, side, result_text in rows:
             result = parse_result(result_text)
-            if result is None or result["ending"] == "abandoned":
+            if result is None or result["ending"] == Termination.ABANDONED:
                 continue
             if not isinstance(side, int) or not 0 <= side < len(result["scores"]):  # a damaged seat
                 continue
@@ -400,7 +400,8 @@ def parse_result(text: str | None) -> dict[str, Any] | None:
         result = json.loads(text) if text else None
     except ValueError:
         return None
-    if not (isinstance(result, dict) and result.get("ending") in ENDINGS and isinstance(result.get("scores"), list)
+    if not (isinstance(result, dict) and isinstance(result.get("ending"), str)
+            and result["ending"] in {t.value for t in Termination} and isinstance(result.get("scores"), list)
             and isinstance(result.get("winners"), list) and all(isinstance(v, int) for v in result["scores"])):
         return None
     return result

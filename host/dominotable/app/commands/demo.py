@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 from dominotable.app.cli import ranged
+from dominotable.app.config import listen_address
 from dominotable.app.gameargs import add_game_command, parse_game_args
 from dominotable.sim.bots.shared import greedy_bot
 
@@ -38,6 +39,9 @@ def common(parser, d) -> None:
     parser.add_argument("--speed", type=ranged(float, SPEEDS[0], SPEEDS[1], "times real time"), default=d(30.0),
                         help=f"virtual tray time per wall time, {SPEEDS[0]:g} to {SPEEDS[1]:g} "
                              "(default 30: the tray scans thirty times as fast)")
+    parser.add_argument("--http", metavar="HOST:PORT", nargs="?", type=listen_address, const=("127.0.0.1", 8080),
+                        default=d(None), help="serve the table page while the bots play (default address "
+                                              "127.0.0.1:8080), and keep it up after the match until Ctrl-C")
 
 
 BOT_LONG_PRESS = 0.25  # how long the bots hold select to open the menu (people: 0.8 s)
@@ -69,6 +73,7 @@ def table_demo(game: str, options: dict, args) -> int:
     from dominotable.app.hardware import open_hardware
     from dominotable.app.recovery import open_for_table
     from dominotable.app.runtime import Runtime
+    from dominotable.app.web import start, wait_for_signal
 
     choice = demo_choice(game, args.players, options)
     choice.new_game(args.seed)  # options that do not go together: say so before opening anything
@@ -77,6 +82,7 @@ def table_demo(game: str, options: dict, args) -> int:
                  game=GameConfig(settle_ms=args.settle_ms))
     db = args.db or config.load().storage.path
     hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
+    server = None
     try:
         store, repairs = open_for_table(db)
         with store:
@@ -84,12 +90,18 @@ def table_demo(game: str, options: dict, args) -> int:
                 print(repair, flush=True)
             runtime = Runtime(hw, store, args.settle_ms, seed=args.seed, choice=choice, stop_when_over=True,
                               demo=True, repairs=repairs)
+            if args.http:
+                server = start(runtime, cfg.web, args.http, explicit=True)
             if not args.quiet and not drawn:
                 transcribe(runtime)
             bots = play(runtime, seed=args.seed)
             print(summary(runtime, bots))
-            print(recorded(runtime.match_id, db, bool(args.db)))
+            print(recorded(runtime.match_id, db, bool(args.db)), flush=True)
+            if server is not None:
+                wait_for_signal()
     finally:
+        if server is not None:
+            server.stop()
         hw.close()
     return 0
 
@@ -108,9 +120,9 @@ def text_demo(game, seed: int) -> int:
             moves.append(str(move))
             if game.scores != scores:
                 break
-        brief = getattr(game, "brief", None)
-        picture = not brief or (game.scores != scores and game.players > 1 and not game.is_over())
-        print(f"P{seat + 1}: {' '.join(moves):<24} {'' if picture else brief()}".rstrip())
+        brief = game.brief()
+        picture = brief is None or (game.scores != scores and game.players > 1 and not game.is_over())
+        print(f"P{seat + 1}: {' '.join(moves):<24} {'' if picture else brief}".rstrip())
         if game.scores != scores:
             scores = game.scores
             print("scores: " + ", ".join(f"{name} {score}" for name, score in zip(names, scores)))
