@@ -23,13 +23,15 @@ class Parser(argparse.ArgumentParser):
 
 def ranged(kind: type, low: float, high: float, what: str):
     """An argparse type: a `kind` number from `low` to `high`, else an error naming the range."""
+    span = f"{what}: {low:g} to {high:g}"
+
     def parse(text: str):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number ({what}: {low:g} to {high:g})") from None
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number ({span})") from None
         if not low <= value <= high:  # also refuses nan
-            raise argparse.ArgumentTypeError(f"{text} is out of range ({what}: {low:g} to {high:g})")
+            raise argparse.ArgumentTypeError(f"{text} is out of range ({span})")
         return value
     return parse
 
