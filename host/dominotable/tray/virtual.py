@@ -285,11 +285,19 @@ class VirtualTray:
         self.remove(self.geometry.pad[0])
 
     def slide(self, tile: str | Tile, to: int, facing: str = "right") -> tuple[int, int]:
-        """Move a tile that is on the tray to a new spot (it leaves, then arrives)."""
+        """Move a tile that is on the tray to a new spot (it leaves, then arrives). A spot off
+        the grid or covered is refused, and the tile stays where it was."""
         parsed = self._tile_halves(tile)[0]
         with self._lock:
+            before = self._tiles.get(parsed)
             self.remove(parsed)
-            return self.place(tile, to, facing)
+            try:
+                return self.place(tile, to, facing)
+            except TrayError:
+                for side, cell in enumerate(before):
+                    self.array.place(cell, self.uid(Half(parsed, side)))
+                self._tiles[parsed] = before
+                raise
 
     def apply(self, action: Action) -> None:
         """Carry out one hand's step (tray/action.py) as a whole or not at all: a tile laid twice,
