@@ -59,7 +59,7 @@ def test_resignation_gives_the_match_to_the_best_other_side():
     game = Broadway.from_position("scores: 7 3\nN: 6-6")
     assert game.resign(0) == Outcome(Termination.RESIGNED, (1,))  # North resigns: East-West win
     assert game.resign(1) == Outcome(Termination.RESIGNED, (0,))
-    three = CastleRock.from_position("row: 1-2 3-4 5-6 0-0\nP1: 0-1\nP2: 0-3\nP3: 0-5\nscores: 10 40 40")
+    three = CastleRock.from_position("hand: 2\nrow: 1-2 3-4 5-6 0-0\nP1: 0-1\nP2: 0-3\nP3: 0-5\nscores: 10 40 40")
     assert three.resign(0).winners == (1, 2)  # a tie among the others: both win
     assert UpDownStop(seed=5).resign(0).winners == ()  # a solitaire resigned is lost
 
