@@ -100,7 +100,7 @@ def test_bw10_3_pass_is_the_players_word_within_reason():
     refused(game, "pass", "BW-10.3", match="every unseen tile North could hold fits")
     game = observed_position("6-6", N, {N: "6-1 2-3", E: "4-5", S: "1-1", W: "0-5"})
     game.push(PASS)
-    assert Tile(1, 6) not in game.hands()[N] and Tile(1, 6) in game.state.barred[N]
+    assert Tile(1, 6) not in game.hands()[N] and Tile(1, 6) in game.ruled_out(N)
     game.push(PASS)  # East: 6-1 fits East too, so it goes to South or West
     assert game.current_player == S and Tile(1, 6) in game.hands()[S] + game.hands()[W]
     game.push(PASS)  # South: 6-1 must be West's

@@ -52,9 +52,8 @@ def test_random_play_keeps_the_invariants(seed, hands, orientation, choices):
     for _ in range(2000):
         if game.is_over():
             break
-        s = game.state
-        hidden = [Expose(seat, t) for seat, hand in enumerate(s.hands) for t in hand if t not in s.shown]
-        if s.grid.pips and s.exposed is None and hidden and rng.randrange(10) == 0:
+        hidden = [Expose(seat, t) for seat, hand in enumerate(game.hands()) for t in hand if t not in game.face_up()]
+        if game.tableau().grid.pips and game.exposed() is None and hidden and rng.randrange(10) == 0:
             move = rng.choice(hidden)
         else:
             moves = list(game.legal_moves())

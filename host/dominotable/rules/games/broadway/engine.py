@@ -304,6 +304,10 @@ class Broadway(ObservedPlay, Game):
         s = self.state
         return HandInfo(s.number, self.double_of(s.number), s.turn, self.in_sudden_death)
 
+    def face_up(self) -> frozenset[Tile]:
+        """Exposed tiles that fit nowhere and went back to their owners face up (BW-7.3)."""
+        return self.state.shown
+
     def to_show(self) -> list[int]:
         """Observed mode: the seats that still owe the tiles left in their hands (BW-10.5)."""
         s = self.state
