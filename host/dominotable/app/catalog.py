@@ -17,9 +17,12 @@ from dominotable.rules.errors import DominoError, UnknownGame
 from dominotable.rules.game import Game
 from dominotable.rules.games.broadway.engine import Broadway
 from dominotable.rules.games.castle_rock.engine import CastleRock
+from dominotable.rules.games.castle_rock.playout import CastleRockPlayout, SolitairePlayout
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
 from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
+from dominotable.rules.games.doubles_boneyard.playout import DoublesPlayout
 from dominotable.rules.games.up_down_stop.engine import UpDownStop
+from dominotable.rules.playout import Playout
 from dominotable.sim.bots.castle_rock import SOLITAIRE
 from dominotable.sim.bots.shared import SHARED, Strategy
 from dominotable.sim.bots.up_down_stop import UP_DOWN_STOP
@@ -38,6 +41,7 @@ class GameSpec:
     hands: type[Hands]
     strategies: Mapping[str, Callable[..., Strategy]]
     card: str  # the rule card, in seeds/
+    playout: type[Playout] | None = None  # the fast kernel for search and benchmarks (rules/playout.py)
 
     @property
     def name(self) -> str:
@@ -46,10 +50,11 @@ class GameSpec:
 
 GAMES: tuple[GameSpec, ...] = (  # in the order the setup menu lists them
     GameSpec(Broadway, BroadwayReader, BroadwayHands, SHARED, "broadway.md"),
-    GameSpec(CastleRock, CastleRockReader, CastleRockHands, SHARED, "castle-rock.md"),
+    GameSpec(CastleRock, CastleRockReader, CastleRockHands, SHARED, "castle-rock.md", CastleRockPlayout),
     GameSpec(CastleRockSolitaire, CastleRockSolitaireReader, CastleRockSolitaireHands, {**SHARED, **SOLITAIRE},
-             "castle-rock-solitaire.md"),
-    GameSpec(DoublesInTheBoneyard, DoublesBoneyardReader, DoublesBoneyardHands, SHARED, "doubles-in-the-boneyard.md"),
+             "castle-rock-solitaire.md", SolitairePlayout),
+    GameSpec(DoublesInTheBoneyard, DoublesBoneyardReader, DoublesBoneyardHands, SHARED, "doubles-in-the-boneyard.md",
+             DoublesPlayout),
     GameSpec(UpDownStop, UpDownStopReader, UpDownStopHands, {**SHARED, **UP_DOWN_STOP}, "up-down-stop.md"),
 )
 _BY_NAME = {spec.name: spec for spec in GAMES}
