@@ -16,6 +16,7 @@ from dominotable.reading.up_down_stop import UpDownStopReader
 from dominotable.rules.errors import DominoError, UnknownGame
 from dominotable.rules.game import Game
 from dominotable.rules.games.broadway.engine import Broadway
+from dominotable.rules.games.broadway.playout import BroadwayPlayout
 from dominotable.rules.games.castle_rock.engine import CastleRock
 from dominotable.rules.games.castle_rock.playout import CastleRockPlayout, SolitairePlayout
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
@@ -49,7 +50,7 @@ class GameSpec:
 
 
 GAMES: tuple[GameSpec, ...] = (  # in the order the setup menu lists them
-    GameSpec(Broadway, BroadwayReader, BroadwayHands, SHARED, "broadway.md"),
+    GameSpec(Broadway, BroadwayReader, BroadwayHands, SHARED, "broadway.md", BroadwayPlayout),
     GameSpec(CastleRock, CastleRockReader, CastleRockHands, SHARED, "castle-rock.md", CastleRockPlayout),
     GameSpec(CastleRockSolitaire, CastleRockSolitaireReader, CastleRockSolitaireHands, {**SHARED, **SOLITAIRE},
              "castle-rock-solitaire.md", SolitairePlayout),
