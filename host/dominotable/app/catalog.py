@@ -25,6 +25,7 @@ from dominotable.rules.games.doubles_boneyard.playout import DoublesPlayout
 from dominotable.rules.games.up_down_stop.engine import UpDownStop
 from dominotable.rules.playout import Playout
 from dominotable.sim.bots.castle_rock import SOLITAIRE
+from dominotable.sim.bots.search import searcher
 from dominotable.sim.bots.shared import SHARED, Strategy
 from dominotable.sim.bots.up_down_stop import UP_DOWN_STOP
 from dominotable.sim.hands.base import Hands
@@ -49,13 +50,19 @@ class GameSpec:
         return self.engine.name
 
 
+def with_search(kernel: type[Playout], own: Mapping[str, Callable[..., Strategy]] | None = None) -> dict:
+    """The shared strategies, a game's own, and `search` over its playout kernel."""
+    return {**SHARED, **(own or {}), "search": searcher(kernel)}
+
+
 GAMES: tuple[GameSpec, ...] = (  # in the order the setup menu lists them
-    GameSpec(Broadway, BroadwayReader, BroadwayHands, SHARED, "broadway.md", BroadwayPlayout),
-    GameSpec(CastleRock, CastleRockReader, CastleRockHands, SHARED, "castle-rock.md", CastleRockPlayout),
-    GameSpec(CastleRockSolitaire, CastleRockSolitaireReader, CastleRockSolitaireHands, {**SHARED, **SOLITAIRE},
-             "castle-rock-solitaire.md", SolitairePlayout),
-    GameSpec(DoublesInTheBoneyard, DoublesBoneyardReader, DoublesBoneyardHands, SHARED, "doubles-in-the-boneyard.md",
-             DoublesPlayout),
+    GameSpec(Broadway, BroadwayReader, BroadwayHands, with_search(BroadwayPlayout), "broadway.md", BroadwayPlayout),
+    GameSpec(CastleRock, CastleRockReader, CastleRockHands, with_search(CastleRockPlayout), "castle-rock.md",
+             CastleRockPlayout),
+    GameSpec(CastleRockSolitaire, CastleRockSolitaireReader, CastleRockSolitaireHands,
+             with_search(SolitairePlayout, SOLITAIRE), "castle-rock-solitaire.md", SolitairePlayout),
+    GameSpec(DoublesInTheBoneyard, DoublesBoneyardReader, DoublesBoneyardHands, with_search(DoublesPlayout),
+             "doubles-in-the-boneyard.md", DoublesPlayout),
     GameSpec(UpDownStop, UpDownStopReader, UpDownStopHands, {**SHARED, **UP_DOWN_STOP}, "up-down-stop.md"),
 )
 _BY_NAME = {spec.name: spec for spec in GAMES}

@@ -47,8 +47,8 @@ class Playout(ABC):
         """The legal moves, as ints."""
 
     @abstractmethod
-    def play(self, move: int) -> None:
-        """Play a legal move (not checked)."""
+    def play(self, move: int, hand_only: bool = False) -> None:
+        """Play a legal move (not checked); with `hand_only`, deal no next hand."""
 
     @abstractmethod
     def notation(self, move: int) -> str:

@@ -133,11 +133,11 @@ class CastleRockPlayout(RowKernel):
             return list(self.hands[self.turn])
         return [CAPTURE + c for c in self.caps] + [END]
 
-    def play(self, move: int) -> None:
+    def play(self, move: int, hand_only: bool = False) -> None:
         if move >= CAPTURE:
             self.captured[self.turn] += self._take(move - CAPTURE)
         elif move == END:
-            self._end_turn(False)
+            self._end_turn(hand_only)
         else:
             self.hands[self.turn].remove(move)
             self._extend(move)
@@ -288,7 +288,7 @@ class SolitairePlayout(RowKernel):
             moves.append(DRAW)
         return moves
 
-    def play(self, move: int) -> None:
+    def play(self, move: int, hand_only: bool = False) -> None:
         if move == DRAW:
             self._extend(self.deck[self.drawn])
             self.drawn += 1

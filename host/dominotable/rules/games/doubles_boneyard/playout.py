@@ -78,11 +78,11 @@ class DoublesPlayout(Playout):
             return tile
         return tile + ">" if move & 1 else "<" + tile
 
-    def play(self, move: int) -> None:
+    def play(self, move: int, hand_only: bool = False) -> None:
         if move == PASS:
             self.turn = (self.turn + 1) % SEATS
             return
-        self._play(move >> 1, move & 1, False)
+        self._play(move >> 1, move & 1, hand_only)
 
     def _play(self, tile: int, end: int, hand_only: bool) -> None:
         """DB-3: lay `tile` on `end`; DB-4: end the game if its player is out or all are blocked."""
