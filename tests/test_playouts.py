@@ -12,13 +12,25 @@ from hypothesis import strategies as st
 
 KERNELS = [spec.name for spec in catalog.GAMES if spec.playout is not None]
 PLAYERS = {"castle-rock": st.integers(2, 6)}
+OPTIONS = {
+    "castle-rock": st.fixed_dictionaries({"set": st.sampled_from([6, 9]), "hands": st.integers(1, 4)}),
+    "castle-rock-solitaire": st.fixed_dictionaries({"draw": st.sampled_from(["any-time", "when-blocked"]),
+                                                    "win": st.sampled_from(["all-captured", "tableau-empty"])}),
+    "broadway": st.fixed_dictionaries({"hands": st.integers(1, 3)}),
+    "doubles-in-the-boneyard": st.fixed_dictionaries({"target": st.sampled_from([50, 100])}),
+    "up-down-stop": st.fixed_dictionaries({"set": st.sampled_from([6, 9]), "columns": st.integers(1, 3),
+                                           "reshuffles": st.integers(0, 2), "both_ways": st.booleans(),
+                                           "free_scrap": st.booleans()}),
+}
 
 
 def setup(name, data):
+    """A game, its player count, options (the defaults, or drawn) and a seed."""
     spec = catalog.spec(name)
     players = data.draw(PLAYERS[name]) if name in PLAYERS else None
+    options = data.draw(st.none() | OPTIONS[name], label="options")
     seed = data.draw(st.integers(0, 10**6), label="seed")
-    return spec, players, seed
+    return spec, players, options, seed
 
 
 @pytest.mark.parametrize("name", KERNELS)
@@ -27,8 +39,8 @@ def setup(name, data):
 def test_kernel_steps_like_the_engine(name, data):
     """Step by step: the kernel's legal moves are the engine's, by notation; after each
     random move both agree on the scores, the seat to move and whether the match is over."""
-    spec, players, seed = setup(name, data)
-    game = spec.engine(players=players, seed=seed)
+    spec, players, options, seed = setup(name, data)
+    game = spec.engine(players=players, options=options, seed=seed)
     kernel = spec.playout.of(game)
     rng = random.Random(seed)
     while not game.is_over():
@@ -52,12 +64,12 @@ def test_kernel_steps_like_the_engine(name, data):
 def test_rollout_replays_through_the_engine(name, policy, data):
     """A whole match of the fused rollout, replayed through the engine: every move legal,
     the same final scores and hands played."""
-    spec, players, seed = setup(name, data)
-    kernel = spec.playout.new(players=players, seed=seed)
+    spec, players, options, seed = setup(name, data)
+    kernel = spec.playout.new(players=players, options=options, seed=seed)
     log: list[str] = []
     moves = kernel.rollout(random.Random(seed).random, policy, log=log)
     assert moves == len(log)
-    game = spec.engine(players=players, seed=seed)
+    game = spec.engine(players=players, options=options, seed=seed)
     for text in log:
         game.push_notation(text)
     assert game.is_over() and kernel.over

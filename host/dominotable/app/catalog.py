@@ -23,6 +23,7 @@ from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
 from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
 from dominotable.rules.games.doubles_boneyard.playout import DoublesPlayout
 from dominotable.rules.games.up_down_stop.engine import UpDownStop
+from dominotable.rules.games.up_down_stop.playout import UpDownStopPlayout
 from dominotable.rules.playout import Playout
 from dominotable.sim.bots.castle_rock import SOLITAIRE
 from dominotable.sim.bots.search import searcher
@@ -63,7 +64,8 @@ GAMES: tuple[GameSpec, ...] = (  # in the order the setup menu lists them
              with_search(SolitairePlayout, SOLITAIRE), "castle-rock-solitaire.md", SolitairePlayout),
     GameSpec(DoublesInTheBoneyard, DoublesBoneyardReader, DoublesBoneyardHands, with_search(DoublesPlayout),
              "doubles-in-the-boneyard.md", DoublesPlayout),
-    GameSpec(UpDownStop, UpDownStopReader, UpDownStopHands, {**SHARED, **UP_DOWN_STOP}, "up-down-stop.md"),
+    GameSpec(UpDownStop, UpDownStopReader, UpDownStopHands, with_search(UpDownStopPlayout, UP_DOWN_STOP),
+             "up-down-stop.md", UpDownStopPlayout),
 )
 _BY_NAME = {spec.name: spec for spec in GAMES}
 
