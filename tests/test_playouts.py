@@ -87,3 +87,21 @@ def test_hand_only_rollout_stops_at_the_end_of_the_hand(name):
     for text in log:
         game.push_notation(text)
     assert kernel.hand_over and kernel.scores() == game.scores != [0] * len(game.scores)
+
+
+def test_broadway_random_placement_is_uniform():
+    """The kernel's random placement (drawn without listing them all) gives every legal
+    placement about equally often."""
+    from dominotable.rules.games.broadway.playout import BroadwayPlayout
+
+    kernel = BroadwayPlayout.new(seed=5)
+    rng = random.Random(5)
+    for _ in range(6):
+        kernel.play(kernel.legal()[rng.randrange(len(kernel.legal()))])
+    legal = kernel.legal()
+    counts = dict.fromkeys(legal, 0)
+    draws = 300 * len(legal)
+    for _ in range(draws):
+        counts[kernel._random_placement(kernel.turn, rng.random)] += 1
+    assert len(counts) == len(legal) > 5
+    assert all(200 < n < 400 for n in counts.values())

@@ -4,7 +4,9 @@ The tableau is a flat board: cell (x, y) is the int `(y + OFF) * W + x + OFF`, s
 neighbours are +-1 and +-W, and for two adjacent cells the smaller int is the western or
 northern one (the cell `Place.of` writes first). `board` maps covered cells to their pips.
 The frontier is kept as the tiles land, not rebuilt: `wants[cell]` is the bitmask of pips
-beside an empty cell, `near[pip]` the set of empty cells beside that pip (BW-4.1).
+beside an empty cell, `near[pip]` the list of empty cells beside that pip (BW-4.1), and
+`beside[cell << 4 | pip]` how many tiles' halves showing `pip` touch the cell (so a
+placement's match count, BW-4.3, is two lookups).
 A placement is the int `((low << 16 | high) << 4 | pip_low) << 4 | pip_high` (cells
 `low` < `high`); PASS is -1.
 """
@@ -52,8 +54,8 @@ class BroadwayPlayout(Playout):
         k = cls.__new__(cls)
         k.max_hands, k.seed, k.top = hands, seed, top
         k.rng = None  # None: the engine's seeded deals
-        k.board, k.wants = {}, {}
-        k.near = [set() for _ in range(MAX_PIP + 1)]
+        k.board, k.wants, k.beside = {}, {}, {}
+        k.near = [[] for _ in range(MAX_PIP + 1)]
         return k
 
     @classmethod
@@ -69,8 +71,8 @@ class BroadwayPlayout(Playout):
     def _copy(self) -> BroadwayPlayout:
         k = BroadwayPlayout.__new__(BroadwayPlayout)
         k.__dict__.update(self.__dict__)
-        k.board, k.wants = self.board.copy(), self.wants.copy()
-        k.near = [cells.copy() for cells in self.near]
+        k.board, k.wants, k.beside = self.board.copy(), self.wants.copy(), self.beside.copy()
+        k.near = [cells[:] for cells in self.near]
         k.hands = [hand[:] for hand in self.hands]
         k.match = self.match[:]
         return k
@@ -99,6 +101,7 @@ class BroadwayPlayout(Playout):
         self.turn = next(seat for seat in range(4) if double in self.hands[seat])
         self.board.clear()
         self.wants.clear()
+        self.beside.clear()
         for cells in self.near:
             cells.clear()
         self.hand_over = False
@@ -107,7 +110,7 @@ class BroadwayPlayout(Playout):
 
     def _lay(self, low: int, high: int, pip_low: int, pip_high: int) -> int:
         """Put a tile on two empty cells, keep the frontier, and return its match count (BW-4.3)."""
-        board, wants, near = self.board, self.wants, self.near
+        board, wants, near, beside = self.board, self.wants, self.near, self.beside
         count = 0
         for cell, pip in ((low, pip_low), (high, pip_high)):
             board[cell] = pip
@@ -115,7 +118,7 @@ class BroadwayPlayout(Playout):
             p = 0
             while mask:
                 if mask & 1:
-                    near[p].discard(cell)
+                    near[p].remove(cell)
                 mask >>= 1
                 p += 1
         bits = (1 << pip_low, 1 << pip_high)
@@ -126,10 +129,12 @@ class BroadwayPlayout(Playout):
                     continue
                 got = board.get(n)
                 if got is None:
+                    key = n << 4 | pip
+                    beside[key] = beside.get(key, 0) + 1
                     mask = wants.get(n, 0)
                     if not mask & bit:
                         wants[n] = mask | bit
-                        near[pip].add(n)
+                        near[pip].append(n)
                 elif got == pip:
                     count += 1
         return count
@@ -152,6 +157,38 @@ class BroadwayPlayout(Playout):
                         else:
                             found.append(((mate << 16 | cell) << 4 | other) << 4 | pip)
         return found
+
+    def _random_placement(self, seat: int, rand) -> int:
+        """A legal placement drawn uniformly, or PASS. Draws a (tile, pip, cell, direction) slot of
+        the enumeration in `_placements` and keeps it if `_placements` would yield it; only after
+        a few misses does it enumerate them all."""
+        board, wants, near = self.board, self.wants, self.near
+        step = 1 if seat % 2 == 0 else W
+        slots = []
+        total = 0
+        for tile in self.hands[seat]:
+            a, b = A[tile], B[tile]
+            for pip, other in ((a, b),) if a == b else ((a, b), (b, a)):
+                if near[pip]:
+                    slots.append((pip, other, near[pip]))
+                    total += len(near[pip])
+        for _ in range(8 if total else 0):
+            r = int(rand() * 2 * total)
+            mate_step = step if r & 1 else -step
+            r >>= 1
+            for pip, other, cells in slots:
+                if r < len(cells):
+                    break
+                r -= len(cells)
+            cell = cells[r]
+            mate = cell + mate_step
+            if mate in board or (mate < cell and wants.get(mate, 0) >> other & 1):
+                continue
+            if cell < mate:
+                return ((cell << 16 | mate) << 4 | pip) << 4 | other
+            return ((mate << 16 | cell) << 4 | other) << 4 | pip
+        found = self._placements(seat)
+        return found[int(rand() * len(found))] if found else PASS
 
     def _can_play(self, seat: int) -> bool:
         board, near = self.board, self.near
@@ -247,29 +284,17 @@ class BroadwayPlayout(Playout):
             moves += 1
             if not board:
                 move = self._lead()
+            elif not greedy:
+                move = self._random_placement(self.turn, rand)
             else:
                 found = self._placements(self.turn)
-                if not found:
-                    move = PASS
-                elif greedy:
-                    move = max(found, key=self._points)
-                else:
-                    move = found[int(rand() * len(found))]
+                beside = self.beside
+                move = max(found, key=lambda m: beside.get((m >> 24) << 4 | m >> 4 & 15, 0)
+                           + beside.get((m >> 8 & 0xFFFF) << 4 | m & 15, 0)) if found else PASS
             if log is not None:
                 log.append(self.notation(move))
             self.play(move, hand_only)
         return moves
-
-    def _points(self, move: int) -> int:
-        """The match count `move` would make."""
-        board = self.board
-        low, high = move >> 24, move >> 8 & 0xFFFF
-        count = 0
-        for cell, pip, mate in ((low, move >> 4 & 15, high), (high, move & 15, low)):
-            for n in (cell + 1, cell - 1, cell + W, cell - W):
-                if n != mate and board.get(n) == pip:
-                    count += 1
-        return count
 
     def value(self, seat: int) -> float:
         return self.match[seat % 2] - self.match[1 - seat % 2]
