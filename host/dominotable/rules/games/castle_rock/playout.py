@@ -57,12 +57,21 @@ class RowKernel(Playout):
         row, caps = self.row, self.caps
         start, taken = ((code >> 1) - 1, 3) if code & 1 else (code >> 1, 1)
         del row[start:start + taken]
-        kept = [c for c in caps if (c >> 1) < start - 1]
-        for j in (start - 1, start):
-            if 1 <= j < len(row) - 1:
-                kept += found_at(row, j)
-        shift = taken << 1
-        kept += [c - shift for c in caps if (c >> 1) > start + taken]
+        below, above, shift = (start - 1) << 1, (start + taken + 1) << 1, taken << 1
+        kept = []
+        for c in caps:  # untouched on the left, or shifted left past the gap
+            if c < below:
+                kept.append(c)
+            elif c >= above:
+                kept.append(c - shift)
+        last = len(row) - 2
+        for j in (start - 1, start):  # the two tiles now either side of the gap
+            if 1 <= j <= last:
+                common = SUITS[row[j - 1]] & SUITS[row[j + 1]]
+                if common:
+                    kept.append(j << 1)
+                    if common & SUITS[row[j]]:
+                        kept.append(j << 1 | 1)
         caps[:] = kept
         return taken
 

@@ -2,7 +2,8 @@
 
 A column is a list `[number, direction, number, direction, tiles, stopped]`: one number
 and direction per end (number -1 once the end is closed, direction 0 until the end's
-first extension, UDS-3.3). Piles are lists of tile ids, the draw pile's top last. A move is
+first extension, UDS-3.3); `ways[i]` lists what column i takes next, `(number, move)`,
+redone only when the column changes. Piles are lists of tile ids, the draw pile's top last. A move is
 `kind | column << 2 | end << 6 | up << 7 | active << 8 | named << 12`, kind START,
 PUT_ASIDE (scrap a non-double, discard a double), STOP or EXTEND.
 """
@@ -45,6 +46,7 @@ class UpDownStopPlayout(Playout):
             for value in column.line.ends:
                 ends += (-1, 0) if value is None else value
             k.columns.append(ends + [len(column.line), column.stopper is not None])
+        k.ways = [k._ways(i, c) for i, c in enumerate(k.columns)]
         k.open = sum(1 for c in k.columns if not c[5])
         k.placed = sum(c[4] for c in k.columns)
         k.over = k.hand_over = s.drawn is None
@@ -61,7 +63,7 @@ class UpDownStopPlayout(Playout):
         k.draw = DOUBLE_SIX_IDS[:]
         k.rng("deal").shuffle(k.draw)
         k.drawn = k.draw.pop()
-        k.scrap, k.columns = [], []
+        k.scrap, k.columns, k.ways = [], [], []
         k.reshuffles = k.open = k.placed = 0
         k.over = k.hand_over = False
         return k
@@ -72,6 +74,7 @@ class UpDownStopPlayout(Playout):
         k.draw = sorted_shuffle(self.draw, rng)
         k.scrap = self.scrap[:]
         k.columns = [c[:] for c in self.columns]
+        k.ways = self.ways[:]
         k.rng = lambda label: rng
         return k
 
@@ -89,24 +92,29 @@ class UpDownStopPlayout(Playout):
             stops = [STOP | i << 2 for i, c in enumerate(columns) if not c[5] and a in (c[0], c[2])]
             return stops or [PUT_ASIDE]
         moves = [START] if self.open < self.limit else []
-        cycle = self.cycle
-        for i, c in enumerate(columns):
-            if c[5]:
-                continue
-            for end in (0, 1):
-                number, direction = c[2 * end], c[2 * end + 1]
-                if number < 0:
-                    continue
-                for d in (direction,) if direction else (1, -1):
-                    active = (number + d) % cycle
-                    if active == a or active == b:
-                        moves.append(EXTEND | i << 2 | end << 6 | (d > 0) << 7 | active << 8)
-        if len(moves) > 1:  # an extension the same on both ends of a column names its end
+        for ways in self.ways:
+            for number, move in ways:
+                if number == a or number == b:
+                    moves.append(move)
+        if self.both_ways and len(moves) > 1:  # an extension the same on both ends of a column names its end
             keys = [m & ~(1 << 6) for m in moves]
             moves = [m | (1 << 12) if m & 3 == EXTEND and keys.count(m & ~(1 << 6)) > 1 else m for m in moves]
         if self.free_scrap or not moves:
             moves.append(PUT_ASIDE)
         return moves
+
+    def _ways(self, i: int, c: list) -> list[tuple[int, int]]:
+        """(number, extension) for every number column i, `c`, takes next (UDS-2.1, UDS-3.4)."""
+        if c[5]:
+            return []
+        found = []
+        for end in (0, 1):
+            number, direction = c[2 * end], c[2 * end + 1]
+            if number >= 0:
+                for d in (direction,) if direction else (1, -1):
+                    active = (number + d) % self.cycle
+                    found.append((active, EXTEND | i << 2 | end << 6 | (d > 0) << 7 | active << 8))
+        return found
 
     def notation(self, move: int) -> str:
         tile = TILES[self.drawn]
@@ -132,14 +140,18 @@ class UpDownStopPlayout(Playout):
                 c[2 - 2 * end] = -1
             c[4] += 1
             self.placed += 1
+            self.ways[move >> 2 & 15] = self._ways(move >> 2 & 15, c)
         elif kind == START:  # UDS-3.1
-            self.columns.append([A[tile], 0, B[tile], 0, 1, False])
+            c = [A[tile], 0, B[tile], 0, 1, False]
+            self.columns.append(c)
+            self.ways.append(self._ways(len(self.columns) - 1, c))
             self.open += 1
             self.placed += 1
         elif kind == STOP:  # UDS-4.1
             c = self.columns[move >> 2 & 15]
             c[0] = c[2] = -1
             c[5] = True
+            self.ways[move >> 2 & 15] = []
             self.open -= 1
         elif not DOUBLE[tile]:  # UDS-5.1; a discarded double just leaves (UDS-4.2)
             self.scrap.append(tile)
