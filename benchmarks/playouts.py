@@ -44,7 +44,7 @@ def engine_run(cls, seconds: float, trusted: bool, first_seed: int) -> tuple[flo
         while not game.is_over():
             game.push(bot(game), trusted=trusted)
             moves += 1
-        hands += game.hands_played() if hasattr(game, "hands_played") else 1
+        hands += game.hands_played()
         seed += 1
     elapsed = time.process_time() - start
     return moves / elapsed, hands / elapsed

@@ -3,7 +3,7 @@
 The file is `--config PATH`, else `config.toml` in the user config directory
 (platformdirs; the Pi's systemd unit points XDG_CONFIG_HOME at /etc), else none at all:
 the defaults run the simulated table (virtual tray unless one is plugged in, emulated
-OLED, mock buttons). Every key is checked: an unknown key or a bad value raises
+OLED, virtual buttons). Every key is checked: an unknown key or a bad value raises
 ConfigError naming the key and the file, before any hardware is touched.
 
     [tray]
@@ -24,15 +24,20 @@ ConfigError naming the key and the file, before any hardware is touched.
     select = 22
     led = 23
     buzzer = 24
-    pin_factory = "auto"   # auto | mock | lgpio | rpigpio | pigpio | native
+    pin_factory = "auto"   # auto | virtual | mock | lgpio | rpigpio | pigpio | native
     [game]
     settle_ms = 400
     [storage]
     database = ""          # "" = dominotable.sqlite3 in the user data directory
+    [web]
+    host = "127.0.0.1"     # where `run` serves the page; "0.0.0.0" for the LAN, "off" for no page
+    port = 8080
+    token = ""             # controls from other machines need it (loopback never does)
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import os
 import tomllib
@@ -60,10 +65,6 @@ class TrayConfig:
                      'is not "auto", "none" or a device path')
     serial: str = setting("", lambda v: isinstance(v, str), "is not a USB serial number")
 
-    @property
-    def virtual(self) -> bool:
-        return self.port.lower() == "none"
-
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -83,12 +84,37 @@ class StorageConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    host: str = setting("127.0.0.1", lambda v: isinstance(v, str) and v != "" and " " not in v,
+                        'is not a host address or "off"')
+    port: int = setting(8080, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 65535,
+                        "is not a TCP port (0-65535)")
+    token: str = setting("", lambda v: isinstance(v, str), "is not a text")
+
+    @property
+    def off(self) -> bool:
+        return self.host.lower() == "off"
+
+
+def listen_address(text: str) -> tuple[str, int] | None:
+    """`--http HOST:PORT` (or `:PORT`, or `off`): the address, or None for no page."""
+    if text.strip().lower() == "off":
+        return None
+    host, sep, port = text.strip().rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (like 127.0.0.1:8080) or off")
+    return host, int(port)
+
+
+@dataclass(frozen=True)
 class Config:
     tray: TrayConfig = field(default_factory=TrayConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     game: GameConfig = field(default_factory=GameConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: Path | None = None  # the file it came from, None for the defaults
 
 

@@ -33,6 +33,7 @@ from dominotable.app.storage import Store
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict
 from dominotable.rules.game import Game, Move
+from dominotable.rules.outcome import Termination
 from dominotable.tray.board import Board
 from dominotable.ui.screen import LastPlay
 
@@ -74,6 +75,7 @@ class MatchController:
         self.last: LastPlay | None = None
         self.notice: Notice | None = None if game.is_over() else self._restore_notice()
         self.problem: str | None = None  # the problem the tray shows now (the runtime may hold the LED on)
+        self.problem_cells: tuple[int, ...] = ()  # the cells it is about (a front end may mark them)
         self.offer: Move | None = None  # the move a takeback would undo
         self.over_title: str | None = self._result_title() if game.is_over() else None
         self._changed = clock()
@@ -129,7 +131,7 @@ class MatchController:
     def _judge(self, board: Board, fresh: bool) -> None:
         problems = board.problems()
         if problems:
-            self._problem("Check the tray", problems[0].message, fresh)
+            self._problem("Check the tray", problems[0].message, fresh, problems[0].cells)
             return
         verdict = self._read(board)
         if self.mode == Mode.RESTORE and not verdict.same:
@@ -151,7 +153,7 @@ class MatchController:
                 self.mode, self.offer, self.problem = Mode.TAKEBACK, before, None
                 self.notice = Notice("Take back?", f"take back {before}? press select")
             else:
-                self._problem("Fix the tray", verdict.problem, fresh)
+                self._problem("Fix the tray", verdict.problem, fresh, verdict.cells)
 
     def _read(self, board: Board) -> Verdict:
         """The reader's verdict; while the game awaits a draw over the scan pad and the tray is
@@ -173,7 +175,8 @@ class MatchController:
             self.settled = self.board
             self._judge(self.board, fresh=False)
 
-    def _problem(self, title: str, text: str, fresh: bool) -> None:
+    def _problem(self, title: str, text: str, fresh: bool, cells=()) -> None:
+        self.problem_cells = tuple(cells)
         if self.mode == Mode.TAKEBACK:
             self.mode = Mode.PLAY
         if fresh and text != self.problem:
@@ -197,7 +200,7 @@ class MatchController:
 
     def _play(self, note: str | None = None) -> None:
         self.mode = Mode.PLAY
-        self.problem = None
+        self.problem, self.problem_cells = None, ()
         self.offer = None
         self.notice = Notice("At the table", note) if note else None
 
@@ -259,18 +262,15 @@ class MatchController:
     def resign(self) -> None:
         game = self.game
         seat = game.current_player
-        loser = game.side_of(seat) if seat is not None else 0
-        others = [side for side in range(len(game.scores)) if side != loser]
-        top = max((game.scores[side] for side in others), default=None)
-        winners = [side for side in others if game.scores[side] == top]
-        self.store.finish(self.match_id, game, "resigned", winners)
+        outcome = game.resign(seat if seat is not None else 0)
+        self.store.finish(self.match_id, game, outcome.termination, list(outcome.winners))
         self.last = LastPlay(self.seat_name(seat), "resigned", None)
         self._over(f"{self.seat_name(seat)} resigned")
 
     def abandon(self) -> None:
         """New match: an unfinished match is recorded as abandoned (no winners)."""
         if self.mode != Mode.OVER:
-            self.store.finish(self.match_id, self.game, "abandoned", [])
+            self.store.finish(self.match_id, self.game, Termination.ABANDONED, [])
             self._over("Match abandoned")
         self.wants_new_match = True
 

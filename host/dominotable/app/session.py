@@ -30,9 +30,10 @@ class Session:
         self.menu: MatchMenu | None = None
 
     @classmethod
-    def start(cls, store: Store, game: Game, names: list[str], geometry: Geometry, **options) -> Session:
-        """A new match, recorded in `store` before the first move."""
-        match_id = store.start_match(game, names)
+    def start(cls, store: Store, game: Game, names: list[str], geometry: Geometry, demo: bool = False,
+              **options) -> Session:
+        """A new match, recorded in `store` before the first move (`demo`: as a bots' demo)."""
+        match_id = store.start_match(game, names, demo)
         return cls(MatchController(game, catalog.reader_for(game, geometry), store, match_id, names, **options))
 
     @classmethod

@@ -21,6 +21,7 @@ class Geometry:
             self.name: str = tray["name"]
             self.columns: int = tray["columns"]
             self.rows: int = tray["rows"]
+            self.pitch_mm: float = tray.get("cell_pitch_mm", 25)
             self.pad: tuple[int, ...] = tuple(data["scan_pad"]["cells"])
             self.pad_names: tuple[str, ...] = tuple(data["scan_pad"]["names"])
             zones = data["zones"]
@@ -74,6 +75,14 @@ class Geometry:
             if 0 <= r < self.rows and 0 <= c < self.columns:
                 out.append(self.cell(r, c))
         return tuple(out)
+
+    def game_cells(self, game: str) -> frozenset[int]:
+        """The cells a game uses: the zones that name it, and the scan pad."""
+        cells = set(self.pad)
+        for name, games in self.zone_games.items():
+            if game in games:
+                cells |= self.zones[name]
+        return frozenset(cells)
 
     def zone(self, name: str) -> frozenset[int]:
         try:
