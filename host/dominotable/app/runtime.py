@@ -163,14 +163,16 @@ class Runtime:
     # --- matches -----------------------------------------------------------------------------
 
     def _open_setup(self) -> None:
-        self.setup = Setup([spec.engine for spec in catalog.GAMES], self.names)
+        racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.name)] for spec in catalog.GAMES}
+        self.setup = Setup([spec.engine for spec in catalog.GAMES], self.names, racks)
         self.match_id = None
 
     def _new_match(self, choice: Choice) -> None:
         seed = self.seed if self.seed is not None else time.time_ns() % 2**31
         observed = {"observed": True} if self.observed else {}
         game = choice.game(players=choice.players, options=dict(choice.options), seed=seed, **observed)
-        self._attach(Session.start(self.store, game, choice.names, self.hw.geometry, **self._session_options()))
+        self._attach(Session.start(self.store, game, choice.names, self.hw.geometry, choice.bots,
+                                   **self._session_options()))
 
     def _resume(self, match_id: int) -> None:
         session = Session.resume(self.store, match_id, self.hw.geometry, **self._session_options())

@@ -7,7 +7,9 @@ match that was cut off and `resume()` rebuilds the engine by replaying its moves
 the framework, which gives exactly the state it had (shuffles are seeded).
 
 Seats are tied to player names at the start of a match, with the side (partnership) each
-seat plays for, so history and the leaderboard need no game engine.
+seat plays for, so history and the leaderboard need no game engine. A seat is a person or a bot
+(`seats.kind`); a bot's hand is the tiles in its rack on the tray, kept in `racks` slot by slot
+as the table reads them, so a resumed match knows it. `hints` records every hint shown.
 """
 
 from __future__ import annotations
@@ -47,6 +49,20 @@ CREATE TABLE IF NOT EXISTS seats (
     player_id INTEGER NOT NULL REFERENCES players(id),
     PRIMARY KEY (match_id, seat)
 );
+CREATE TABLE IF NOT EXISTS racks (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    slot INTEGER NOT NULL,          -- 1 for the first slot
+    tile TEXT NOT NULL,
+    PRIMARY KEY (match_id, seat, slot)
+);
+CREATE TABLE IF NOT EXISTS hints (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    ply INTEGER NOT NULL,           -- moves made before the hint
+    seat INTEGER,
+    hint TEXT NOT NULL,
+    time TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS moves (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     ply INTEGER NOT NULL,           -- 1 for the first move
@@ -80,6 +96,9 @@ class MatchRecord:
     result: dict[str, Any] | None
     sides: list[int] = field(default_factory=list)  # the side each seat plays for
     observed: bool = False
+    bots: list[int] = field(default_factory=list)  # the seats the table plays
+    racks: dict[int, dict[int, str]] = field(default_factory=dict)  # bot seat -> slot -> tile, as last read
+    hints: list[dict[str, Any]] = field(default_factory=list)  # {"ply", "seat", "hint", "time"}
     moves: list[str] = field(default_factory=list)
     times: list[str] = field(default_factory=list)
 
@@ -98,7 +117,8 @@ class MatchRecord:
             "finished": self.finished,
             "times": self.times,
             "result": self.result,
-        } | ({"observed": True} if self.observed else {})
+        } | ({"observed": True} if self.observed else {}) | ({"bots": self.bots} if self.bots else {}) \
+          | ({"hints": self.hints} if self.hints else {})
 
 
 @dataclass
@@ -130,6 +150,8 @@ class Store:
             columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
             if "observed" not in columns:  # a database from before observed mode
                 self.db.execute("ALTER TABLE matches ADD COLUMN observed INTEGER NOT NULL DEFAULT 0")
+            if "kind" not in [row[1] for row in self.db.execute("PRAGMA table_info(seats)")]:  # before bot seats
+                self.db.execute("ALTER TABLE seats ADD COLUMN kind TEXT NOT NULL DEFAULT 'human'")
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open the database {self.path}: {exc}") from None
 
@@ -144,8 +166,9 @@ class Store:
 
     # -- recording a match --------------------------------------------------------------------
 
-    def start_match(self, game: Game, names: list[str]) -> int:
-        """Record a new match of `game` (before its first move) with one name per seat."""
+    def start_match(self, game: Game, names: list[str], bots=()) -> int:
+        """Record a new match of `game` (before its first move) with one name per seat; `bots`: the
+        seats the table plays."""
         if len(names) != game.players:
             raise StorageError(f"{game.title} has {game.players} seats but {len(names)} names were given")
         if any(not n.strip() for n in names):
@@ -166,9 +189,9 @@ class Store:
             for seat, name in enumerate(names):
                 self.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
                 self.db.execute(
-                    "INSERT INTO seats (match_id, seat, side, player_id) "
-                    "SELECT ?, ?, ?, id FROM players WHERE name = ?",
-                    (match_id, seat, game.side_of(seat), name),
+                    "INSERT INTO seats (match_id, seat, side, player_id, kind) "
+                    "SELECT ?, ?, ?, id, ? FROM players WHERE name = ?",
+                    (match_id, seat, game.side_of(seat), "bot" if seat in bots else "human", name),
                 )
             self.db.execute("COMMIT")
         except BaseException:
@@ -193,6 +216,19 @@ class Store:
             raise StorageError(f"match {match_id}: move {ply} is not the last move (that is {last})")
         self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (match_id, ply))
 
+    def set_rack(self, match_id: int, seat: int, slot: int, tile: str | None) -> None:
+        """Record what slot `slot` of bot seat `seat`'s rack holds (None: empty); durable on return."""
+        if tile is None:
+            self.db.execute("DELETE FROM racks WHERE match_id = ? AND seat = ? AND slot = ?", (match_id, seat, slot))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO racks (match_id, seat, slot, tile) VALUES (?, ?, ?, ?)",
+                            (match_id, seat, slot, tile))
+
+    def add_hint(self, match_id: int, ply: int, seat: int | None, hint: str) -> None:
+        """Record that the players asked for a hint (shown as `hint`) after `ply` moves."""
+        self.db.execute("INSERT INTO hints (match_id, ply, seat, hint, time) VALUES (?, ?, ?, ?, ?)",
+                        (match_id, ply, seat, hint, now()))
+
     def finish(self, match_id: int, game: Game, ending: str = "played", winners: list[int] | None = None) -> None:
         """Close the match with the engine's scores; `winners` overrides the engine's (a resignation)."""
         if ending not in ENDINGS:
@@ -213,9 +249,10 @@ class Store:
         row = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             raise StorageError(f"no match {match_id} in {self.path}")
-        record = _record(row)
-        record.sides = [side for (side,) in self.db.execute(
-            "SELECT side FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))]
+        record = self._with_sides([_record(row)])[0]
+        for seat, slot, tile in self.db.execute(
+                "SELECT seat, slot, tile FROM racks WHERE match_id = ? ORDER BY seat, slot", (match_id,)):
+            record.racks.setdefault(seat, {})[slot] = tile
         for ply, notation, time in self.db.execute(
             "SELECT ply, notation, time FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         ):
@@ -231,10 +268,19 @@ class Store:
         return self._with_sides([_record(row) for row in rows])
 
     def _with_sides(self, records: list[MatchRecord]) -> list[MatchRecord]:
+        """`records` with their seats' sides, their bot seats and their hints."""
         by_id = {r.id: r for r in records}
-        for match_id, side in self.db.execute("SELECT match_id, side FROM seats ORDER BY match_id, seat"):
+        one = f"WHERE match_id = {records[0].id}" if len(records) == 1 else ""
+        for match_id, seat, side, kind in self.db.execute(
+                f"SELECT match_id, seat, side, kind FROM seats {one} ORDER BY match_id, seat"):
             if match_id in by_id:
                 by_id[match_id].sides.append(side)
+                if kind == "bot":
+                    by_id[match_id].bots.append(seat)
+        for match_id, ply, seat, hint, time in self.db.execute(
+                f"SELECT match_id, ply, seat, hint, time FROM hints {one} ORDER BY match_id, rowid"):
+            if match_id in by_id:
+                by_id[match_id].hints.append({"ply": ply, "seat": seat, "hint": hint, "time": time})
         return records
 
     def move_count(self, match_id: int) -> int:

@@ -16,6 +16,7 @@ from typing import ClassVar
 
 from dominotray import wire
 
+from dominotable.reading.prompts import span
 from dominotable.reading.reader import Reader
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game, Move
@@ -40,6 +41,15 @@ class Hands(ABC):
 
     @abstractmethod
     def actions(self, move: Move, board: Board) -> list[Action]: ...
+
+    def where(self, action: Action) -> str:
+        """Where a place or slide step puts its tile, as a bot's instructions say it."""
+        first = action.cells[0]
+        tile = action.tile
+        if tile.a == tile.b:
+            return f"on {span(self.geometry, action.cells)}"
+        r, c = self.geometry.coords(first)
+        return f"on {span(self.geometry, action.cells)}, the {tile.a} on r{r}c{c}"
 
     def setup(self, board: Board) -> list[Action]:
         """The steps from `board` to the engine's position: every tile off, then each move's

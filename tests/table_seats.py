@@ -1,0 +1,238 @@
+"""A person alone at the table with bot opponents, for the bot-seat tests: they play their own
+seat from their own hand (and the hints), and do what the screen tells them for the bots: tiles
+from a bot's rack to where it says, captures, tiles from the boneyard into a rack's slots.
+
+The person works on a physical tray through a small interface, so the same person plays a
+session fed from an in-memory tray (fast, fake clock) and the whole table behind the pty:
+
+- `tiles()` (tile -> cells), `put(tile, cells)`, `take(tile)`, `pad(tile)`, `unpad()`;
+- `settle()`: until the table has judged what the tray shows now;
+- `screen()`, `press(*buttons)`, `game` (only sizes are read from it: how many tiles the
+  person's own hand holds after a deal or a draw, as they would count them).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from dominotable.app import catalog
+from dominotable.rules.games.castle_rock.engine import place
+from dominotable.tray.action import Action, ActionKind
+
+PLACE = re.compile(r"tile in slot (\d+) \((\d+-\d+)\) -> upright at the open end of the row \((r\d+c\d+)-(r\d+c\d+)\)")
+TAKE = re.compile(r"take (.+) off the row")
+RACK = re.compile(r"(?:a tile|(\d+) tiles) from the boneyard, face down, in slots? ([\d and]+)")
+
+
+class Person:
+    def __init__(self, table, me: int, seed: int = 0):
+        self.t = table
+        self.me = me
+        self.rng = random.Random(seed)
+        self.geo = table.geometry
+        game = table.game
+        self.pile = set(game.dset.tiles)  # the boneyard, face down off the tray
+        self.mine: list = []  # the person's own hand
+        self.hints = 0
+        self.steps = 0
+        self.asked = False
+
+    # -- reading the instructions -------------------------------------------------------------
+
+    def cell(self, label: str) -> int:
+        row, col = map(int, label[1:].split("c"))
+        return self.geo.cell(row, col)
+
+    def rack(self, who: str):
+        position = who.removesuffix(" bot").lower()
+        return next(r for r in self.geo.racks(self.t.game.name) if r.name == position)
+
+    def draw(self):
+        tile = self.rng.choice(sorted(self.pile))
+        self.pile.discard(tile)
+        return tile
+
+    def follow(self, text: str) -> bool:
+        """Do the first thing `text` asks for a bot; False if it asks nothing of the kind."""
+        for clause in re.split(r"; (?!then )", text):
+            clause = clause.removeprefix("when ").split(" has finished: ")[-1]
+            who, _, steps = clause.partition(": ")
+            if not who.endswith(" bot"):
+                continue
+            rack = self.rack(who)
+            m = RACK.search(steps)
+            if m:
+                for slot in re.findall(r"\d+", m[2]):
+                    self.t.put(self.draw(), rack.slots[int(slot) - 1])
+                self.t.settle()
+                return True
+            done = False
+            for step in steps.split("; then "):
+                m = PLACE.search(step)
+                if m:
+                    slot = rack.slots[int(m[1]) - 1]
+                    tile = next(t for t, cells in self.t.tiles().items() if set(cells) == set(slot))
+                    assert str(tile) == m[2], f"slot {m[1]} holds {tile}, the table says {m[2]}"
+                    self.t.take(tile)
+                    self.t.put(tile, (self.cell(m[3]), self.cell(m[4])))
+                    done = True
+                    self.t.settle()
+                m = TAKE.search(step)
+                if m:
+                    for name in re.split(r", | and ", m[1]):
+                        self.t.take(self.t.game.dset.parse(name))
+                    done = True
+                    self.t.settle()
+            if done:
+                return True
+        return False
+
+    # -- a turn ---------------------------------------------------------------------------------
+
+    def step(self) -> bool:
+        """One thing done at the table; False once the match is over."""
+        self.steps += 1
+        screen = self.t.screen()
+        game = self.t.game
+        if screen.kind == "over":
+            return False
+        self.top_up()
+        text = screen.text
+        if "hold the tile you drew for dealer" in text:
+            tile = self.rng.choice(sorted(self.pile))  # looked at, and put back in the boneyard
+            self.t.pad(tile)
+            self.t.settle()
+            self.t.unpad()
+            self.t.settle()
+        elif "lay out the starting row" in text or "clear the row" in text:
+            self.deal(text)
+        elif screen.kind == "prompt" and screen.title == "Hint":
+            self.capture(screen)
+        elif screen.turn == self.t.names[self.me] or text.startswith(f"when {self.t.names[self.me]} has finished"):
+            self.my_turn(screen)
+        elif screen.bot and self.follow(screen.bot):
+            pass
+        else:
+            raise AssertionError(f"nothing to do at: {screen.kind} {screen.title!r} {screen.text!r}")
+        return True
+
+    def top_up(self) -> None:
+        """The person's own hand: dealt and drawn from the boneyard as the game deals it."""
+        game = self.t.game
+        hands = getattr(game.state, "hands", None)
+        if hands is None or getattr(game.state, "awaiting", None) == "lots":
+            return
+        while len(self.mine) < len(hands[self.me]) and self.pile:
+            self.mine.append(self.draw())
+
+    def deal(self, text: str) -> None:
+        game = self.t.game
+        for tile in [t for t, cells in self.t.tiles().items() if not self.in_rack(cells)]:
+            self.t.take(tile)  # the last hand's row
+        reader = catalog.reader_for(game, self.geo)
+        for i in range(game.row_size):
+            self.t.put(self.draw(), reader.slots[i])
+        self.t.settle()
+
+    def in_rack(self, cells) -> bool:
+        return any(set(cells) <= rack.cells for rack in self.geo.racks(self.t.game.name))
+
+    def my_turn(self, screen) -> None:
+        finished = "has finished" in screen.text or "end turn" in screen.text
+        if not finished:
+            hands = catalog.hands_for(self.t.game, self.geo)
+            tile = self.rng.choice(self.mine)
+            self.mine.remove(tile)
+            board = self.t.board()
+            for action in hands.actions(place(tile), board):
+                if action.kind == ActionKind.PLACE:
+                    self.t.put(tile, action.cells)
+                else:
+                    self.t.apply(action)
+            self.t.settle()
+            self.asked = False
+            return
+        if not self.asked:
+            self.asked = True
+            self.hints += 1
+            self.t.menu("Hint")
+            return
+        if screen.bot:
+            assert self.follow(screen.bot), screen.bot
+        else:
+            self.t.menu("End turn", confirm=True)
+
+    def capture(self, screen) -> None:
+        """Take the tiles the hint says (the capture plan taking most), then ask again; with
+        nothing to take, select puts the hint away and the turn is done."""
+        if screen.take:
+            for name in screen.take:
+                self.t.take(self.t.game.dset.parse(name))
+            self.t.settle()
+            self.asked = False
+        else:
+            self.t.press("select")
+
+
+class SessionTable:
+    """A session fed from an in-memory tray through a fake clock: the fast table."""
+
+    def __init__(self, tmp_path, game, names, bots, settle_ms: int = 400):
+        from dominotable.app.session import Session
+        from dominotable.app.storage import Store
+        from dominotable.sim.memtray import MemoryTray
+        from dominotable.tray.geometry import default
+        from dominotable.tray.tags import Registry
+
+        self.geometry = default()
+        self.names = names
+        self.now = 100.0
+        self.settle_ms = settle_ms
+        self.store = Store(tmp_path / "table.db")
+        self.layout = MemoryTray(Registry.virtual(game.dset), self.geometry)
+        self.session = Session.start(self.store, game, names, self.geometry, bots, settle_ms=settle_ms,
+                                     clock=lambda: self.now)
+
+    @property
+    def game(self):
+        return self.session.controller.game
+
+    def tiles(self):
+        return dict(self.layout.tiles)
+
+    def board(self):
+        return self.layout.board()
+
+    def put(self, tile, cells):
+        self.layout.place(tile, tuple(cells))
+
+    def take(self, tile):
+        self.layout.apply(Action(ActionKind.REMOVE, tile))
+
+    def apply(self, action):
+        self.layout.apply(action)
+
+    def pad(self, tile):
+        self.layout.apply(Action(ActionKind.PAD, tile))
+
+    def unpad(self):
+        self.layout.apply(Action(ActionKind.UNPAD, self.layout.board().on_pad().tile))
+
+    def settle(self):
+        self.session.on_board(self.layout.board())
+        self.now += self.settle_ms / 1000
+        self.session.tick()
+
+    def screen(self):
+        return self.session.screen()
+
+    def press(self, *buttons):
+        for button in buttons:
+            self.session.on_button(button)
+
+    def menu(self, item, confirm=False):
+        self.press("long-select")
+        items = self.screen().model.items
+        index = next(i for i, label in enumerate(items) if label.startswith(item))
+        self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
