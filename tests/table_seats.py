@@ -26,8 +26,9 @@ RACK = re.compile(r"(?:a tile|(\d+) tiles) from the boneyard, face down, in slot
 
 
 class Person:
-    def __init__(self, table, me: int, seed: int = 0):
+    def __init__(self, table, me: int, seed: int = 0, first_column: int = 0):
         self.t = table
+        self.first_column = first_column
         self.me = me
         self.rng = random.Random(seed)
         self.geo = table.geometry
@@ -132,7 +133,7 @@ class Person:
             self.t.take(tile)  # the last hand's row
         reader = catalog.reader_for(game, self.geo)
         for i in range(game.row_size):
-            self.t.put(self.draw(), reader.slots[i])
+            self.t.put(self.draw(), reader.slots[self.first_column + i])
         self.t.settle()
 
     def in_rack(self, cells) -> bool:
@@ -162,6 +163,37 @@ class Person:
             assert self.follow(screen.bot), screen.bot
         else:
             self.t.menu("End turn", confirm=True)
+
+    # -- what the person remembers of the table (it outlives a crash of the table) ----------------
+
+    def memory(self) -> dict:
+        return {"tiles": {str(t): list(cells) for t, cells in self.t.tiles().items()},
+                "pile": sorted(map(str, self.pile)), "mine": [str(t) for t in self.mine], "asked": self.asked}
+
+    @classmethod
+    def remembered(cls, table, me: int, memory: dict) -> Person:
+        person = cls(table, me)
+        parse = table.game.dset.parse
+        person.pile = {parse(t) for t in memory["pile"]}
+        person.mine = [parse(t) for t in memory["mine"]]
+        person.asked = memory["asked"]
+        person.laid = {parse(t): tuple(cells) for t, cells in memory["tiles"].items()}
+        return person
+
+    def lay_out(self, swap=None) -> None:
+        """The remembered tiles back where they lay (with `swap`, two slots' tiles the other way
+        round): the table's tray after a restart."""
+        where = dict(self.laid)
+        if swap is not None:
+            a, b = swap[0], swap[1]
+            for tile, cells in where.items():
+                where[tile] = b if tuple(cells) == tuple(a) else a if tuple(cells) == tuple(b) else cells
+        for tile, cells in self.t.tiles().items():
+            if where.get(tile) != tuple(cells):
+                self.t.take(tile)
+        for tile, cells in where.items():
+            if tile not in self.t.tiles():
+                self.t.put(tile, cells)
 
     def capture(self, screen) -> None:
         """Take the tiles the hint says (the capture plan taking most), then ask again; with
@@ -236,3 +268,114 @@ class SessionTable:
         items = self.screen().model.items
         index = next(i for i, label in enumerate(items) if label.startswith(item))
         self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
+
+
+class PtyTable:
+    """The whole simulated table, run by the runtime in its own thread: the virtual tray behind
+    a real pty, the mock buttons, the emulated OLED, a real SQLite file."""
+
+    def __init__(self, db, choice, seed: int = 1, timeout: float = 10.0):
+        import threading
+
+        from dominotable.app.hardware import MockButtons
+        from dominotable.app.runtime import Runtime
+        from dominotable.app.storage import Store
+        from table_match import SETTLE_MS, open_table
+
+        self.hw, self.frames = open_table()
+        self.vtray = self.hw.tray.virtual
+        self.geometry = self.vtray.geometry
+        self.buttons = MockButtons(self.hw.controls)
+        self.timeout = timeout
+        self.runtime = None
+        ready = threading.Event()
+
+        def run():
+            with Store(db) as store:
+                self.runtime = Runtime(self.hw, store, SETTLE_MS, seed=seed, choice=choice).start()
+                ready.set()
+                self.runtime.run()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert ready.wait(10)
+
+    def close(self):
+        self.runtime.stop()
+        self.thread.join(timeout=5)
+        self.hw.close()
+
+    @property
+    def controller(self):
+        return self.runtime.session.controller
+
+    @property
+    def names(self):
+        return self.controller.names
+
+    @property
+    def game(self):
+        return self.controller.game
+
+    def tiles(self):
+        return self.vtray.tiles()
+
+    def board(self):
+        from dominotable.sim.hands.base import physical_board
+
+        return physical_board(self.vtray)
+
+    def apply(self, action):
+        from dominotable.sim.hands.base import perform
+
+        perform(self.vtray, [action])
+
+    def put(self, tile, cells):
+        self.apply(Action(ActionKind.PLACE, tile, tuple(cells)))
+
+    def take(self, tile):
+        self.apply(Action(ActionKind.REMOVE, tile))
+
+    def pad(self, tile):
+        self.apply(Action(ActionKind.PAD, tile))
+
+    def unpad(self):
+        self.vtray.take_off_scan_pad()
+
+    def until(self, predicate, what):
+        import time
+
+        deadline = time.monotonic() + self.timeout
+        rt = self.runtime
+        with rt.changed:
+            while not predicate():
+                if time.monotonic() > deadline:
+                    screen = rt.session.screen()
+                    raise AssertionError(f"waited for {what}; the table shows {screen.kind} {screen.title!r} "
+                                         f"{screen.text!r}")
+                rt.changed.wait(0.02)
+
+    def settle(self):
+        """Until the table has judged exactly what lies on the tray."""
+        cells = self.vtray.cells()
+        self.until(lambda: (judged := self.controller.judged) is not None and judged.cells == cells,
+                   "the tray judged")
+
+    def screen(self):
+        with self.runtime.lock:
+            return self.runtime.session.screen()
+
+    def press(self, *buttons):
+        for button in buttons:
+            self.buttons.press(button)
+        self.until(lambda: self.hw.events.empty(), "the buttons handled")
+        with self.runtime.lock:  # the loop has handled them once it gives the lock back
+            pass
+
+    def menu(self, item, confirm=False):
+        self.press("long-select")
+        self.until(lambda: self.runtime.session.menu is not None, "the menu")
+        items = self.screen().model.items
+        index = next(i for i, label in enumerate(items) if label.startswith(item))
+        self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
+        self.until(lambda: self.runtime.session.menu is None, "the menu closed")
