@@ -36,7 +36,6 @@ class Person:
         self.pile = set(game.dset.tiles)  # the boneyard, face down off the tray
         self.mine: list = []  # the person's own hand
         self.hints = 0
-        self.steps = 0
         self.asked = False
 
     # -- reading the instructions -------------------------------------------------------------
@@ -93,9 +92,7 @@ class Person:
 
     def step(self) -> bool:
         """One thing done at the table; False once the match is over."""
-        self.steps += 1
         screen = self.t.screen()
-        game = self.t.game
         if screen.kind == "over":
             return False
         self.top_up()
