@@ -69,7 +69,7 @@ def test_bom_lists_one_reader_per_cell():
 
 def test_udev_rule_matches_vid_pid_and_serial_and_names_the_symlink():
     rule = (ROOT / "hardware" / "99-domino-tray.rules").read_text()
-    line = next(l for l in rule.splitlines() if l.startswith("SUBSYSTEM"))
+    line = next(x for x in rule.splitlines() if x.startswith("SUBSYSTEM"))
     assert 'ATTRS{idVendor}=="2e8a"' in line and 'ATTRS{idProduct}=="0005"' in line
     assert re.search(r'ATTRS\{serial\}=="[^"]+"', line)
     assert 'SYMLINK+="domino-tray"' in line

@@ -36,6 +36,15 @@ class TrayEvent(StrEnum):
     CHANGES = "changes"  # some cells changed
 
 
+def open_port(path: str, timeout: float = 0.05) -> serial.Serial:
+    """The tray's serial port, opened exclusively: a second program on it is an error, not a
+    second reader stealing half the frames."""
+    try:
+        return serial.Serial(path, 115200, timeout=timeout, write_timeout=1, exclusive=True)
+    except (serial.SerialException, OSError) as exc:
+        raise TrayNotFound(f"cannot open tray at {path}: {exc}") from None
+
+
 def find_port(port: str | None = None, serial_number: str | None = None) -> str:
     """The tray's device path: `port` if given, else the udev symlink, else the one Pico
     (VID:PID 2e8a:0005) whose USB serial number matches `serial_number`."""
@@ -151,10 +160,7 @@ class TrayLink:
 
     def _connect(self) -> None:
         path = self.locate()
-        try:
-            ser = serial.Serial(path, 115200, timeout=0.05, write_timeout=1, exclusive=True)
-        except (serial.SerialException, OSError) as exc:
-            raise TrayNotFound(f"cannot open tray at {path}: {exc}") from None
+        ser = open_port(path)
         try:
             ser.reset_input_buffer()
             with self._cond:
