@@ -274,7 +274,6 @@ class PtyTable:
     def __init__(self, db, choice, seed: int = 1, timeout: float = 10.0):
         import threading
 
-        from dominotable.app.hardware import MockButtons
         from dominotable.app.runtime import Runtime
         from dominotable.app.storage import Store
         from table_match import SETTLE_MS, open_table
@@ -282,7 +281,7 @@ class PtyTable:
         self.hw, self.frames = open_table()
         self.vtray = self.hw.tray.virtual
         self.geometry = self.vtray.geometry
-        self.buttons = MockButtons(self.hw.controls)
+        self.buttons = self.hw.buttons()
         self.timeout = timeout
         self.runtime = None
         ready = threading.Event()

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dominotable.app import catalog
 from dominotable.app.controller import MatchController, Mode
 from dominotable.app.match_menu import Back, ButtonMove, MatchMenu, MenuAction, NewMatch, Resign, ShowHint, TakeBack
-from dominotable.app.seats import BotSeats
 from dominotable.app.presenter import Presenter
+from dominotable.app.seats import BotSeats
 from dominotable.app.storage import Store, replay
 from dominotable.rules.game import Game
 from dominotable.tray.board import Board
