@@ -261,3 +261,44 @@ def test_killed_mid_match_the_bots_hands_come_back_from_the_store(tmp_path):
     with Store(db) as store:
         record = store.match(record.id)
     assert final.is_over() and replay(record).scores == final.scores == record.result["scores"]
+
+
+def test_a_person_lays_tiles_from_the_keyboard_on_the_simulated_table(tmp_path):
+    """`dominotable run` in a terminal: `:` and a line lay tiles by hand (the tray's sim
+    commands), draw from the boneyard into one's hand or face down into a bot's rack slot."""
+    from dominotable.app.hardware import Keyboard
+    from dominotable.app.offtray import OffTray
+    from table_match import open_table
+
+    hw, _ = open_table()
+    vtray = hw.tray.virtual
+    hands = OffTray(vtray, lambda: CastleRock().dset.tiles, random.Random(2))
+    master, slave = os.openpty()
+    said = []
+
+    class Out:
+        def write(self, text):
+            said.append(text)
+
+        def flush(self):
+            pass
+
+    try:
+        with os.fdopen(slave, "r") as stream:
+            keyboard = Keyboard(hw.buttons(), lambda: None, stream=stream, command=hands.command, out=Out()).start()
+            for line in [b":draw\r", b":draw r11c6\r", b":draw r11c7 right\r", b":plx\x7face 3-5 r4c1 down\r",
+                         b":remove 3-5\r"]:
+                os.write(master, line)
+                time.sleep(0.1)
+            keyboard.close()
+    finally:
+        os.close(master)
+    text = "".join(said)
+    assert "you drew" in text and len(hands.hand) == 1
+    assert "error: r11c6 (cell 182) is already covered" not in text and "already covered" in text
+    assert ":place 3-5 r4c1 down" in text.replace("\b \b", "").replace("plx", "pl")
+    assert [t for t, cells in vtray.tiles().items() if cells[0] in (182, 183)]  # one face down in the rack
+    assert str(hands.aside.pop()) == "3-5" and hands.hand[0] not in vtray.tiles()
+    assert len(hands.boneyard()) == 28 - 1 - 1
+    assert hands.command("collect") == "boneyard: 27 tiles"
+    hw.close()

@@ -114,16 +114,21 @@ KEYS = {
     "m": Press.LONG_SELECT, "\t": Press.LONG_SELECT,
 }
 KEY_HELP = ("keys: w/k/Up = up, s/j/Down = down, Enter/Space = select, m/Tab = long select (menu), "
-            "b = a bot's hand makes the next move on the virtual tray, q = quit")
+            "b = a bot's hand makes the next move on the virtual tray, : = lay tiles by hand (': help'), q = quit")
 
 
 class Keyboard:
     """Keys in a terminal press the buttons (KEYS); `b` lets `bots` make one move on the
-    virtual tray (nobody can put a tile on it by hand); `q` or Ctrl-C ends the run."""
+    virtual tray; `:` reads a line for `command` (a person's hands on the virtual tray:
+    offtray.py), echoed as it is typed; `q` or Ctrl-C ends the run."""
 
-    def __init__(self, buttons: VirtualControls | MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin):
+    def __init__(self, buttons: VirtualControls | MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin,
+                 command=None, out: TextIO = sys.stdout):
         self.buttons = buttons
         self.bots = bots
+        self.command = command
+        self.out = out
+        self.line: str | None = None  # the command line being typed
         self.on_quit = on_quit
         self.stream = stream
         self._thread = threading.Thread(target=self._run, name="keyboard", daemon=True)
@@ -159,6 +164,13 @@ class Keyboard:
             while data:  # several keys may arrive in one read
                 key = data[:3] if data.startswith("\x1b[") else data[:1]
                 data = data[len(key):]
+                if self.line is not None:
+                    self._typed(key)
+                    continue
+                if key == ":" and self.command is not None:
+                    self.line = ""
+                    self._echo(":")
+                    continue
                 if key in ("q", "Q", "\x03", "\x04"):
                     self.on_quit()
                     return
@@ -166,3 +178,26 @@ class Keyboard:
                     self.bots.one_move()
                 elif key in KEYS:
                     self.buttons.press(KEYS[key])
+
+    def _typed(self, key: str) -> None:
+        if key in ("\r", "\n"):
+            line, self.line = self.line, None
+            try:
+                said = self.command(line)
+            except ValueError as exc:  # TrayError and DominoError are ValueErrors
+                said = f"error: {exc}"
+            self._echo("\n" + (said + "\n" if said else ""))
+        elif key == "\x1b":
+            self.line = None
+            self._echo(" (cancelled)\n")
+        elif key in ("\x7f", "\x08"):
+            if self.line:
+                self.line = self.line[:-1]
+                self._echo("\b \b")
+        elif key.isprintable():
+            self.line += key
+            self._echo(key)
+
+    def _echo(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()

@@ -38,6 +38,7 @@ def run(args) -> int:
     from dominotable.app.commands.demo import BOT_LONG_PRESS
     from dominotable.app.demo import TableBots, demo_choice, play, summary
     from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
+    from dominotable.app.offtray import OffTray
     from dominotable.app.runtime import Runtime
 
     cfg = config_module.load(args.config)
@@ -60,7 +61,9 @@ def run(args) -> int:
                 keyboard = None
                 if hw.simulated and buttons is not None and sys.stdin.isatty():
                     print(KEY_HELP, flush=True)
-                    keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime) if hw.simulated else None).start()
+                    hands = OffTray(hw.tray.virtual, lambda: runtime.session.controller.game.dset.tiles
+                                    if runtime.session is not None else ())
+                    keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime), command=hands.command).start()
                 try:
                     runtime.run()
                 finally:
