@@ -20,9 +20,19 @@ from dominotable.app import catalog
 from dominotable.rules.games.castle_rock.engine import place
 from dominotable.tray.action import Action, ActionKind
 
-PLACE = re.compile(r"tile in slot (\d+) \((\d+-\d+)\) -> upright at the open end of the row \((r\d+c\d+)-(r\d+c\d+)\)")
+PLACE = re.compile(r"tile in slot (\d+) \((\d+)-(\d+)\) -> .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
 TAKE = re.compile(r"take (.+) off the row")
-RACK = re.compile(r"(?:a tile|(\d+) tiles) from the boneyard, face down, in slots? ([\d and]+)")
+RACK = re.compile(r"(?:a tile|(\d+) tiles) from the boneyard, face down, in (slots? [-\d and]+)")
+SLIDE = re.compile(r"(?:slide|put) (\d+)-(\d+) .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
+SPENT = re.compile(r"the hand is over, take the tiles out of (slots? [-\d and]+)")
+
+
+def slot_numbers(text: str) -> list[int]:
+    """"slot 2", "slots 1 and 2", "slots 1-7"."""
+    if "-" in text:
+        first, last = map(int, re.findall(r"\d+", text))
+        return list(range(first, last + 1))
+    return [int(n) for n in re.findall(r"\d+", text)]
 
 
 class Person:
@@ -44,6 +54,13 @@ class Person:
         row, col = map(int, label[1:].split("c"))
         return self.geo.cell(row, col)
 
+    def cells(self, tile, first, second, pips=None, at=None) -> tuple[int, int]:
+        """The cells named, tile.a's half first ("the 3 on r5c7" says which half goes where)."""
+        cells = (self.cell(first), self.cell(second))
+        if pips is not None and (int(pips) == tile.a) != (self.cell(at) == cells[0]):
+            cells = cells[::-1]
+        return cells
+
     def rack(self, who: str):
         position = who.removesuffix(" bot").lower()
         return next(r for r in self.geo.racks(self.t.game.name) if r.name == position)
@@ -61,10 +78,18 @@ class Person:
             if not who.endswith(" bot"):
                 continue
             rack = self.rack(who)
+            m = SPENT.search(steps)
+            if m:  # the tiles go back into the boneyard
+                for slot in slot_numbers(m[1]):
+                    tile = next(t for t, cells in self.t.tiles().items() if tuple(cells) == rack.slots[slot - 1])
+                    self.t.take(tile)
+                    self.pile.add(tile)
+                self.t.settle()
+                return True
             m = RACK.search(steps)
             if m:
-                for slot in re.findall(r"\d+", m[2]):
-                    self.t.put(self.draw(), rack.slots[int(slot) - 1])
+                for slot in slot_numbers(m[2]):
+                    self.t.put(self.draw(), rack.slots[slot - 1])
                 self.t.settle()
                 return True
             done = False
@@ -73,11 +98,17 @@ class Person:
                 if m:
                     slot = rack.slots[int(m[1]) - 1]
                     tile = next(t for t, cells in self.t.tiles().items() if set(cells) == set(slot))
-                    assert str(tile) == m[2], f"slot {m[1]} holds {tile}, the table says {m[2]}"
+                    assert (tile.a, tile.b) == (int(m[2]), int(m[3])), f"slot {m[1]} holds {tile}, not {m[2]}-{m[3]}"
                     self.t.take(tile)
-                    self.t.put(tile, (self.cell(m[3]), self.cell(m[4])))
+                    self.t.put(tile, self.cells(tile, *m.groups()[3:]))
                     done = True
                     self.t.settle()
+                m = SLIDE.match(step)
+                if m:  # the tableau slides back onto the tray (BW-11.1): read once all have moved
+                    tile = self.t.game.dset.parse(f"{m[1]}-{m[2]}")
+                    self.t.take(tile)
+                    self.t.put(tile, self.cells(tile, *m.groups()[2:]))
+                    done = True
                 m = TAKE.search(step)
                 if m:
                     for name in re.split(r", | and ", m[1]):
@@ -103,8 +134,10 @@ class Person:
             self.t.settle()
             self.t.unpad()
             self.t.settle()
-        elif "lay out the starting row" in text or "clear the row" in text:
+        elif "lay out the starting row" in text or "clear the row" in text or "clear the tray" in text:
             self.deal(text)
+        elif "lay your tiles left on the tray" in text and self.mine:
+            self.show()
         elif screen.kind == "prompt" and screen.title == "Hint":
             self.capture(screen)
         elif screen.turn == self.t.names[self.me] or text.startswith(f"when {self.t.names[self.me]} has finished"):
@@ -125,25 +158,46 @@ class Person:
             self.mine.append(self.draw())
 
     def deal(self, text: str) -> None:
+        """The last hand's tiles back into the boneyard; Castle Rock's starting row laid out."""
         game = self.t.game
         for tile in [t for t, cells in self.t.tiles().items() if not self.in_rack(cells)]:
-            self.t.take(tile)  # the last hand's row
-        reader = catalog.reader_for(game, self.geo)
-        for i in range(game.row_size):
-            self.t.put(self.draw(), reader.slots[self.first_column + i])
+            self.t.take(tile)
+            self.pile.add(tile)
+        if game.name == "castle-rock":
+            reader = catalog.reader_for(game, self.geo)
+            for i in range(game.row_size):
+                self.t.put(self.draw(), reader.slots[self.first_column + i])
         self.t.settle()
+
+    def show(self) -> None:
+        """Broadway's end of a hand: the person's tiles left, laid out away from the tableau."""
+        from dominotable.sim.hands.base import lay_aside
+
+        for action in lay_aside(self.t.board(), self.mine):
+            self.t.put(action.tile, action.cells)
+        self.mine = []
+        self.t.settle()
+
+    def table_board(self):
+        """The tray as the person sees the game on it: the racks left out."""
+        from dominotable.sim.memtray import MemoryTray
+
+        tray = MemoryTray(self.t.board().registry, self.geo)
+        tray.tiles = {t: cells for t, cells in self.t.tiles().items() if not self.in_rack(cells)}
+        return tray.board()
 
     def in_rack(self, cells) -> bool:
         return any(set(cells) <= rack.cells for rack in self.geo.racks(self.t.game.name))
 
     def my_turn(self, screen) -> None:
+        if self.t.game.name == "broadway":
+            return self.broadway_turn()
         finished = "has finished" in screen.text or "end turn" in screen.text
         if not finished:
             hands = catalog.hands_for(self.t.game, self.geo)
             tile = self.rng.choice(self.mine)
             self.mine.remove(tile)
-            board = self.t.board()
-            for action in hands.actions(place(tile), board):
+            for action in hands.actions(place(tile), self.table_board()):
                 if action.kind == ActionKind.PLACE:
                     self.t.put(tile, action.cells)
                 else:
@@ -191,6 +245,29 @@ class Person:
         for tile, cells in where.items():
             if tile not in self.t.tiles():
                 self.t.put(tile, cells)
+
+    def broadway_turn(self) -> None:
+        """A tile of the person's hand that fits inside the bots' racks, else a pass."""
+        from dominotable.rules.games.broadway.engine import Place
+        from dominotable.sim.hands.base import NoRoom
+
+        game = self.t.game
+        hands = catalog.hands_for(game, self.geo)
+        hands.keep_clear(frozenset(c for r in self.geo.racks(game.name) for c in r.cells))
+        board = self.table_board()
+        moves = [m for m in game.legal_moves() if isinstance(m, Place) and m.tile in self.mine]
+        self.rng.shuffle(moves)
+        for move in moves:
+            try:
+                actions = hands.actions(move, board)
+            except NoRoom:
+                continue
+            for action in actions:
+                self.t.apply(action)
+            self.mine.remove(move.tile)
+            self.t.settle()
+            return
+        self.t.menu("pass", confirm=True)
 
     def capture(self, screen) -> None:
         """Take the tiles the hint says (the capture plan taking most), then ask again; with

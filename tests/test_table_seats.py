@@ -12,12 +12,14 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import time
 
 from dominotable.app.seats import decide, seat_view
 from dominotable.app.session import Session
 from dominotable.app.storage import Store, replay
 from dominotable.rules.games.castle_rock.engine import CastleRock
+from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.ui.menu import Choice, Setup
 from table_helpers import ROW, rigged
@@ -40,14 +42,18 @@ def play_out(table, person, limit=600):
 
 def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
     geo = default()
-    racks = geo.racks("castle-rock")
-    assert [r.name for r in racks][:4] == ["south", "west", "north", "east"] and len(racks) == CastleRock.max_players
-    zones = [cells for name, cells in geo.zones.items() if "castle-rock" in geo.zone_games[name]]
-    for i, rack in enumerate(racks):
-        assert len(rack.slots) >= 2  # a Castle Rock hand holds at most two tiles (CR-4.3)
-        assert all(geo.cell(*geo.coords(b)) in geo.neighbours(a) for a, b in rack.slots)
-        assert all(rack.cells.isdisjoint(zone) for zone in zones), rack.name
-        assert all(rack.cells.isdisjoint(other.cells) for other in racks[i + 1:]), rack.name
+    for game, hand in (("castle-rock", 2), ("broadway", 7)):  # most tiles a hand holds (CR-4.3, BW-2.2)
+        racks = geo.racks(game)
+        zones = [cells for name, cells in geo.zones.items() if game in geo.zone_games[name]]
+        assert zones
+        for i, rack in enumerate(racks):
+            assert len(rack.slots) >= hand
+            assert all(geo.cell(*geo.coords(b)) in geo.neighbours(a) for a, b in rack.slots)
+            assert all(rack.cells.isdisjoint(zone) for zone in zones), (game, rack.name)
+            assert all(rack.cells.isdisjoint(other.cells) for other in racks[i + 1:]), (game, rack.name)
+    assert [r.name for r in geo.racks("castle-rock")][:4] == ["south", "west", "north", "east"]
+    assert len(geo.racks("castle-rock")) == CastleRock.max_players
+    assert [r.name for r in geo.racks("broadway")] == ["north", "east", "south", "west"]  # the engine's seats
     assert geo.racks("castle-rock-solitaire") == ()  # one player: no bot seats
 
 
@@ -302,3 +308,127 @@ def test_a_person_lays_tiles_from_the_keyboard_on_the_simulated_table(tmp_path):
     assert len(hands.boneyard()) == 28 - 1 - 1
     assert hands.command("collect") == "boneyard: 27 tiles"
     hw.close()
+
+
+# -- Broadway -----------------------------------------------------------------------------------
+
+BW_NAMES = ["North bot", "East bot", "ANN", "West bot"]  # BW-1.2: seats N, E, S, W; ANN sits South
+
+
+def test_a_broadway_match_against_three_bots_through_the_pty(tmp_path):
+    """The bots' racks hold seven tiles each (BW-2.2); the table names who leads from the racks
+    (BW-10.1); each bot's tile goes where and as the screen says, the tableau inside the racks."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    db = tmp_path / "table.sqlite3"
+    table = PtyTable(db, Choice(Broadway, {"hands": 1}, 4, BW_NAMES, (0, 1, 3)), seed=3)
+    try:
+        table.until(lambda: table.controller.judged is not None, "the first board")
+        person = Person(table, 2, seed=1)
+        shown = set()
+        while person.step():
+            shown.add(table.screen().title)
+        final = table.game
+    finally:
+        table.close()
+    assert {"North bot", "East bot", "West bot"} <= shown
+    with Store(db) as store:
+        record = store.match(store.matches()[0].id)
+    assert record.moves[0] == "lead S" and record.bots == [0, 1, 3]
+    assert final.is_over() and replay(record).scores == final.scores == record.result["scores"]
+
+
+def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_put_right(tmp_path):
+    """BW-11.2: the tile as the bot placed it, its halves as the screen says; the same tile
+    turned round, or laid where it also fits but the bot did not choose, is refused with the
+    screen's instruction, and nothing is recorded until the tile lies as told."""
+    from dominotable.rules.games.broadway.engine import Broadway, Place
+
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), BW_NAMES, (0, 1, 3))
+    table.settle()
+    person = Person(table, 2, seed=1)
+    turned = elsewhere = False
+    while person.step():
+        told = table.screen().bot or ""
+        if len(table.game.state.order) < 4 or not (m := re.search(r"\((\d+-\d+)\) -> (on .*)", told)):
+            continue  # a tableau of a few tiles first: a tile turned round next to the lead reads as no lead
+        game, moves = table.game, len(table.game.moves)
+        tile = game.dset.parse(m[1])
+        rack = default().racks("broadway")[game.current_player]
+        slot = next(cells for t, cells in table.tiles().items() if t is tile)
+        assert slot in rack.slots
+        wanted = table.session.controller.seats.turn()[0]
+        hands = table.session.controller.seats.hands
+        others = [p for p in game.seat_moves(game.current_player) if isinstance(p, Place) and p.tile is tile
+                  and p != wanted]
+        for other in others[:1] if not elsewhere else []:
+            place = next(a for a in hands.actions(other, table.session.controller.area) if a.kind == "place")
+            table.take(tile)
+            table.put(tile, place.cells)
+            table.settle()
+            assert table.screen().text.startswith(f"{BW_NAMES[game.current_player]} plays {tile} elsewhere: ")
+            elsewhere = True
+        if not turned and not tile.is_double:
+            place = next(a for a in hands.actions(wanted, table.session.controller.area) if a.kind == "place")
+            if tile in table.tiles():
+                table.take(tile)
+            table.put(tile, place.cells[::-1])
+            table.settle()
+            assert table.screen().title == "Fix the tray" and str(tile) in table.screen().text
+            turned = True
+        if turned or elsewhere:
+            assert len(table.game.moves) == moves and table.session.controller.alarms
+            table.take(tile)
+            table.put(tile, slot)  # back in its slot: the instruction again
+            table.settle()
+            assert table.screen().bot == told
+        if turned and elsewhere:
+            break
+    assert turned and elsewhere
+    play_out(table, person)
+    record = table.store.match(table.session.controller.match_id)
+    assert replay(record).scores == table.game.scores == record.result["scores"]
+
+
+def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path):
+    """BW-10.5: at the end of a blocked hand the table shows each bot's tiles left itself, from
+    its rack; the person then takes them out of the rack (the hand is over) before the next deal."""
+    from dominotable.app.seats import BotSeats
+    from dominotable.rules.games.broadway.engine import Broadway
+    from dominotable.sim.memtray import MemoryTray
+    from dominotable.tray.tags import Registry
+
+    rng = random.Random(4)
+    game = Broadway(options={"hands": 2}, seed=7, observed=True)
+    while len(game.state.order) < 12:
+        game.push(rng.choice(list(game.legal_moves())))
+    game.state.awaiting = "show"  # test set-up: the hand blocked here (BW-6.2), as _end_hand leaves it
+    geo = default()
+    store = Store(tmp_path / "t.db")
+    match = store.start_match(game, BW_NAMES, (0, 1, 3))
+    racks = geo.racks("broadway")
+    held = {seat: {k + 1: str(t) for k, t in enumerate(game.state.hands[seat])} for seat in (0, 1, 3)}
+    seats = BotSeats(game, geo, (0, 1, 3), BW_NAMES, 7, store, match, held)
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    for seat, rack in held.items():
+        for slot, tile in rack.items():
+            tray.place(game.dset.parse(tile), racks[seat].slots[slot - 1])
+    board, problem = seats.read(tray.board())
+    assert problem is None and not seats.short()
+    shown = []
+    while (move := seats.traceless(board)) is not None:
+        seat = "NESW".index(move.seat)
+        assert sorted(map(str, move.tiles)) == sorted(held[seat].values())
+        seats.played([move], len(game.moves) + 1, [game.current_player])
+        game.push(move)
+        shown.append(seat)
+        assert store.match(match).racks.get(seat) is None  # no longer the bot's hand
+    assert sorted(shown) == [s for s in (0, 1, 3) if held[s]]
+    notes = seats.short()
+    assert all("the hand is over, take the tiles out of slot" in n for n in notes) and len(notes) == len(shown)
+    assert seats.read(tray.board())[1] is None  # still there: not a problem, a step
+    for seat in shown:
+        for slot in held[seat]:
+            tray.apply(Action(ActionKind.REMOVE, game.dset.parse(held[seat][slot])))
+    seats.read(tray.board())
+    assert not any(seats.spent.values())

@@ -155,19 +155,21 @@ class MatchController:
             return
         # moves, then what the tray shows after them: a note, or a problem read past them
         for _ in range(len(board.placements) + 2):
-            if not verdict.moves or self.mode == Mode.OVER:
+            if self.mode == Mode.OVER:
                 break
-            wrong = self.seats.vet(verdict.moves) if self.seats is not None else None
-            if wrong is not None:
-                self._problem("Fix the tray", wrong, fresh)
-                return
-            self._commit(verdict.moves)
-            self._bot_moves(board)
+            if not verdict.moves:  # the bots' moves that leave no trace, then the tray again
+                if not (verdict.same and self._bot_moves(board)):
+                    break
+            else:
+                wrong = self.seats.vet(verdict.moves) if self.seats is not None else None
+                if wrong is not None:
+                    self._problem("Fix the tray", wrong, fresh)
+                    return
+                self._commit(verdict.moves)
             verdict = self._read(board)
         if self.mode == Mode.OVER:
             return
         if verdict.same:
-            self._bot_moves(board)
             self._play(verdict.note)
         elif not verdict.moves:
             before = self.takeback_candidate(board) if fresh and self._draw is None else None
@@ -181,13 +183,17 @@ class MatchController:
         """The board the game's reader judges (without the bots' racks) and a rack problem."""
         return self.seats.read(board) if self.seats is not None else (board, None)
 
-    def _bot_moves(self, board: Board) -> None:
-        """Make the bots' moves that leave no trace on the tray (the end of a turn)."""
+    def _bot_moves(self, board: Board) -> bool:
+        """Make the bots' moves that leave no trace on the tray (the end of a turn, a pass, a
+        reveal from a rack); whether there were any."""
+        made = False
         while self.seats is not None and self.mode != Mode.OVER:
             move = self.seats.traceless(board)
             if move is None:
-                return
+                return made
             self._commit([move])
+            made = True
+        return made
 
     def _read(self, board: Board) -> Verdict:
         """The reader's verdict; while the game awaits a draw over the scan pad and the tray is

@@ -82,15 +82,19 @@ def seat_view(game: Game, seat: int, hand: Sequence[Tile], rng: random.Random) -
     return view
 
 
-def decide(game: Game, seat: int, hand: Sequence[Tile], seed: int) -> list[Move]:
+def decide(game: Game, seat: int, hand: Sequence[Tile], seed: int, fits=None) -> list[Move]:
     """The moves `seat` makes this turn (to the end of its turn, or the match), chosen by the
-    bots' strategy on the seat's view; the same position and hand always give the same turn."""
+    bots' strategy on the seat's view; the same position and hand always give the same turn.
+    `fits(move)`: whether the tray has room for the first move; if not, the first legal move that
+    fits, as a player would choose (a Broadway tableau outgrowing its zone)."""
     rng = random.Random(f"{seed}:{len(game.moves)}")
     view = seat_view(game, seat, hand, rng)
     choose = catalog.spec(game).strategies[strategy_name(game)](rng)
     turn: list[Move] = []
     while not view.is_over() and view.current_player == seat and len(turn) < 64:
         move = choose(view)
+        if fits is not None and not turn and not fits(move):
+            move = next((m for m in view.legal_moves() if fits(m)), move)
         turn.append(move)
         view.push(move, trusted=True)
         if not _placed(move) and not _taken(move):
@@ -129,7 +133,11 @@ class BotSeats:
         self._slot_of = {slot: (seat, k + 1) for seat, rack in self.racks.items() for k, slot in enumerate(rack.slots)}
         self._played: dict[int, tuple[int, int, Tile]] = {}  # ply -> (seat, slot, tile) the move took from a rack
         self._plan: tuple[int, int, list[Move]] | None = None  # (seat, ply it starts at, the turn)
+        self.spent: dict[int, dict[int, Tile]] = {seat: {} for seat in self.racks}  # shown, still in the rack
+        self._revealing: Move | None = None  # the reveal the table made from a rack
+        self.board: Board | None = None  # the tray last read, without the racks
         self.hands: Hands = catalog.hands_for(game, geometry)
+        self.hands.keep_clear(frozenset(self._cells))
 
     def is_bot(self, seat: int | None) -> bool:
         return seat in self.racks
@@ -153,7 +161,7 @@ class BotSeats:
                 found[where[0]][where[1]] = p.tile
             for c in p.cells:
                 cells[c] = (wire.EMPTY, b"")
-        rest = Board(cells, board.registry, board.geometry)
+        rest = self.board = Board(cells, board.registry, board.geometry)
         if stray is not None:
             seat = self._cells[next(c for c in stray.cells if c in self._cells)]
             return rest, (f"lay the tile on {span(self.geometry, stray.cells)} in one slot of "
@@ -167,6 +175,7 @@ class BotSeats:
 
     def _check(self, seat: int, rack: dict[int, Tile], on_table: set[Tile]) -> str | None:
         known, name = self.known[seat], self.names[seat]
+        spent = self.spent[seat] = {k: t for k, t in self.spent[seat].items() if rack.get(k) is t}
         playing = self._playing(seat)
         for slot, tile in known.items():
             if rack.get(slot) is tile:
@@ -185,7 +194,7 @@ class BotSeats:
             return f"{name}'s rack: put the tile from slot {slot} back, face down"
         short = self.hand_size(seat) - len(known)
         for slot, tile in sorted(rack.items()):
-            if slot in known or tile in known.values():
+            if slot in known or tile in known.values() or slot in spent:
                 continue
             if short <= 0:
                 return f"take the tile out of slot {slot} of {name}'s rack: {name} holds {len(known)} tiles"
@@ -201,16 +210,18 @@ class BotSeats:
 
     def hand_size(self, seat: int) -> int:
         """How many tiles `seat` holds now (the engine keeps every hand's size right)."""
-        if self.game.is_over() or getattr(self.game.state, "awaiting", None) == "lots":
+        s = self.game.state
+        if self.game.is_over() or getattr(s, "awaiting", None) == "lots" or seat in getattr(s, "revealed", ()):
             return 0
-        return len(self.game.state.hands[seat])
+        return len(s.hands[seat])
 
     def hand(self, seat: int) -> list[Tile]:
         """`seat`'s tiles, by slot."""
         return [self.known[seat][k] for k in sorted(self.known[seat])]
 
     def free_slots(self, seat: int) -> list[int]:
-        return [k for k in range(1, len(self.racks[seat].slots) + 1) if k not in self.known[seat]]
+        taken = self.known[seat].keys() | self.spent[seat].keys()
+        return [k for k in range(1, len(self.racks[seat].slots) + 1) if k not in taken]
 
     def _slot(self, seat: int, tile: Tile) -> int:
         return next(k for k, t in self.known[seat].items() if t is tile)
@@ -219,12 +230,14 @@ class BotSeats:
         """What the racks wait for: the tiles dealt or drawn to a bot not yet in its rack."""
         notes = []
         for seat in self.racks:
+            if self.spent[seat]:
+                notes.append(f"{self.names[seat]}: the hand is over, take the tiles out of {_slots(self.spent[seat])}")
+                continue
             missing = self.hand_size(seat) - len(self.known[seat])
             if missing > 0:
-                slots = self.free_slots(seat)[:missing]
-                where = f"slot {slots[0]}" if missing == 1 else "slots " + " and ".join(map(str, slots))
                 tiles = "a tile" if missing == 1 else f"{missing} tiles"
-                notes.append(f"{self.names[seat]}: {tiles} from the boneyard, face down, in {where}")
+                notes.append(f"{self.names[seat]}: {tiles} from the boneyard, face down, in "
+                             f"{_slots(self.free_slots(seat)[:missing])}")
         return notes
 
     # -- the bot's turn -------------------------------------------------------------------------
@@ -242,9 +255,18 @@ class BotSeats:
             done = [str(m) for m in game.moves[start:]]
             if len(done) < len(plan) and done == [str(m) for m in plan[:len(done)]]:
                 return plan[len(done):]
-        plan = decide(game, seat, self.hand(seat), self.seed)
+        plan = decide(game, seat, self.hand(seat), self.seed, self._fits)
         self._plan = (seat, ply, plan)
         return plan
+
+    def _fits(self, move: Move) -> bool:
+        if self.board is None:
+            return True
+        try:
+            self.hands.actions(move, self.board)
+        except NoRoom:
+            return False
+        return True
 
     def _playing(self, seat: int) -> Tile | None:
         """The tile of `seat`'s rack the bot plays next: on its turn, or once the person to move
@@ -272,7 +294,13 @@ class BotSeats:
         return next((m for m in self.hands.reader.implied if game.is_legal(m)), None)
 
     def traceless(self, board: Board) -> Move | None:
-        """The bot's next move, if it leaves no trace on the tray (the table makes it)."""
+        """The bot's next move, if it leaves no trace on the tray (the table makes it); or a reveal
+        the bots' racks make (who leads, a bot's tiles left)."""
+        if getattr(self.game.state, "awaiting", None):
+            complete = {seat: self.hand(seat) for seat in self.racks
+                        if self.hand_size(seat) and len(self.known[seat]) == self.hand_size(seat)}
+            self._revealing = self.hands.rack_reveal(complete)
+            return self._revealing
         turn = self.turn()
         if turn and not _placed(turn[0]) and not _taken(turn[0]):
             try:
@@ -377,15 +405,23 @@ class BotSeats:
         planned = [t for m in wanted if _taken(m) for t in _taken(m)]
         if _taken(move) and set(_taken(move)) <= set(planned):
             return None  # the same captures, taken in another order
-        placed = _placed(move)
-        if placed is not None and _placed(wanted[0]) is not placed:
-            slot = self._slot(seat, _placed(wanted[0])) if _placed(wanted[0]) else None
-            told = f"the tile in slot {slot}" if slot else str(wanted[0])
-            return f"take {placed} off: {name} plays {told}"
+        placed, told = _placed(move), self._what(seat, wanted[0])
+        if placed is not None and _placed(wanted[0]) is placed:
+            return f"{name} plays {placed} elsewhere: {told}"  # the wrong end, or turned round
+        if placed is not None:
+            return f"take {placed} off: {name} {'plays ' + told if _placed(wanted[0]) else 'places no tile now'}"
         if _taken(move):
             wrong = [t for t in _taken(move) if t not in planned]
             return f"put {_and(wrong)} back: {name} takes " + (_and(planned) if planned else "nothing")
-        return f"{name} does not play {move} now, but {wanted[0]}"
+        return f"{name} does not do that now: {told}"
+
+    def _what(self, seat: int, move: Move) -> str:
+        """`move` as the instruction says it (its engine notation if it leaves no trace)."""
+        try:
+            steps = self._say(seat, self.hands.actions(move, self.board)) if self.board is not None else []
+        except NoRoom:
+            steps = []
+        return "; then ".join(steps) or str(move)
 
     def _reorder(self, wanted: list[Move], move: Move) -> None:
         """The bot's captures were taken in another order: its turn goes on from the tray's."""
@@ -400,12 +436,20 @@ class BotSeats:
         """`moves` were committed (the first as move `first_ply`) by `seats`: tiles bots played
         leave their racks."""
         for i, (move, seat) in enumerate(zip(moves, seats)):
+            if move == self._revealing and getattr(move, "word", "") == "show":
+                self._spend(next(k for k in self.racks if sorted(self.hand(k)) == list(move.tiles)))
             tile = _placed(move)
             if self.is_bot(seat) and tile is not None and tile in self.known[seat].values():
                 slot = self._slot(seat, tile)
                 del self.known[seat][slot]
                 self._played[first_ply + i] = (seat, slot, tile)
                 self.store.set_rack(self.match_id, seat, slot, None)
+
+    def _spend(self, seat: int) -> None:
+        """`seat`'s tiles were shown at the end of a hand: no longer its hand, still in its rack."""
+        self.spent[seat], self.known[seat] = self.known[seat], {}
+        for slot in self.spent[seat]:
+            self.store.set_rack(self.match_id, seat, slot, None)
 
     def taken_back(self, ply: int) -> None:
         """Move `ply` was taken back: a tile it took from a rack is the bot's again."""
@@ -422,6 +466,15 @@ class BotSeats:
             if known:
                 parts.append(f"{self.names[seat]}'s tiles face down in slots {', '.join(map(str, sorted(known)))}")
         return "; ".join(parts)
+
+
+def _slots(slots) -> str:
+    slots = sorted(slots)
+    if len(slots) == 1:
+        return f"slot {slots[0]}"
+    if slots == list(range(slots[0], slots[-1] + 1)) and len(slots) > 2:
+        return f"slots {slots[0]}-{slots[-1]}"
+    return "slots " + _and(slots)
 
 
 def _and(tiles) -> str:
