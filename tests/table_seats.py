@@ -348,7 +348,7 @@ class PtyTable:
     """The whole simulated table, run by the runtime in its own thread: the virtual tray behind
     a real pty, the mock buttons, the emulated OLED, a real SQLite file."""
 
-    def __init__(self, db, choice, seed: int = 1, timeout: float = 10.0):
+    def __init__(self, db, choice, seed: int = 1, timeout: float = 30.0):
         import threading
 
         from dominotable.app.runtime import Runtime
@@ -363,11 +363,17 @@ class PtyTable:
         self.runtime = None
         ready = threading.Event()
 
+        self.error = None
+
         def run():
-            with Store(db) as store:
-                self.runtime = Runtime(self.hw, store, SETTLE_MS, seed=seed, choice=choice).start()
-                ready.set()
-                self.runtime.run()
+            try:
+                with Store(db) as store:
+                    self.runtime = Runtime(self.hw, store, SETTLE_MS, seed=seed, choice=choice).start()
+                    ready.set()
+                    self.runtime.run()
+            except BaseException as exc:  # shown by `until`
+                self.error = exc
+                raise
 
         self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()
@@ -422,6 +428,8 @@ class PtyTable:
         rt = self.runtime
         with rt.changed:
             while not predicate():
+                if self.error is not None:
+                    raise AssertionError(f"the table stopped while waiting for {what}") from self.error
                 if time.monotonic() > deadline:
                     screen = rt.session.screen()
                     raise AssertionError(f"waited for {what}; the table shows {screen.kind} {screen.title!r} "

@@ -321,17 +321,23 @@ def test_history_of_a_match_played_at_the_table(tmp_path, capsys, name):
 
 
 def test_leaderboard_command(db, capsys):
+    """Per game, the openskill ratings of app/ratings.py (tests/test_ratings.py checks them)."""
+    from dominotable.app.ratings import rate
+
     code, out, _ = run(capsys, "leaderboard", "--db", str(db))
     assert code == 0
-    lines = out.splitlines()
-    assert lines[0].split() == ["player", "matches", "wins", "win%", "points"]
-    rows = {line.split()[0]: line.split()[1:] for line in lines[1:]}
     with Store(db) as store:
-        board = store.leaderboard()
-    assert [line.split()[0] for line in lines[1:]] == [s.name for s in board]
-    for s in board:
-        assert rows[s.name] == [str(s.matches), str(s.wins), f"{100 * s.win_rate:.0f}", str(s.points)]
-    assert rows["Ann"][0] == "2" and rows["Cy"][0] == "1"  # the unfinished match counts for nobody
+        boards = rate(store.matches())
+    blocks = out.strip().split("\n\n")
+    assert [b.splitlines()[0] for b in blocks] == [board.title for board in boards] == ["Broadway", "Castle Rock"]
+    for block, board in zip(blocks, boards):
+        lines = block.splitlines()
+        assert lines[1].split() == ["player", "rating", "matches", "wins", "win%"]
+        rows = [line.split() for line in lines[2:]]
+        assert rows == [[p.name, f"{p.rating:.1f}", str(p.matches), str(p.wins), f"{100 * p.win_rate:.0f}"]
+                        for p in board.players]
+    castle = {row.split()[0]: row.split()[2] for row in blocks[1].splitlines()[2:]}
+    assert castle == {"Ann": "1", "Bob": "1"}  # the unfinished match (Cy, Ann) counts for nobody
 
 
 def test_export_then_replay(db, tmp_path, capsys):

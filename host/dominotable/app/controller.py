@@ -39,6 +39,7 @@ from dominotable.app.storage import Store
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict
 from dominotable.rules.game import Game, Move
+from dominotable.rules.outcome import Termination
 from dominotable.tray.board import Board
 from dominotable.ui.screen import LastPlay
 
@@ -84,6 +85,7 @@ class MatchController:
         self.last: LastPlay | None = None
         self.notice: Notice | None = None if game.is_over() else self._restore_notice()
         self.problem: str | None = None  # the problem the tray shows now (the runtime may hold the LED on)
+        self.problem_cells: tuple[int, ...] = ()  # the cells it is about (a front end may mark them)
         self.offer: Move | None = None  # the move a takeback would undo
         self.over_title: str | None = self._result_title() if game.is_over() else None
         self._changed = clock()
@@ -139,7 +141,7 @@ class MatchController:
     def _judge(self, board: Board, fresh: bool) -> None:
         problems = board.problems()
         if problems:
-            self._problem("Check the tray", problems[0].message, fresh)
+            self._problem("Check the tray", problems[0].message, fresh, problems[0].cells)
             return
         board, racks = self._play_area(board)
         self.area = board
@@ -177,7 +179,7 @@ class MatchController:
                 self.mode, self.offer, self.problem = Mode.TAKEBACK, before, None
                 self.notice = Notice("Take back?", f"take back {before}? press select")
             else:
-                self._problem("Fix the tray", verdict.problem, fresh)
+                self._problem("Fix the tray", verdict.problem, fresh, verdict.cells)
 
     def _play_area(self, board: Board) -> tuple[Board, str | None]:
         """The board the game's reader judges (without the bots' racks) and a rack problem."""
@@ -215,7 +217,8 @@ class MatchController:
             self.settled = self.board
             self._judge(self.board, fresh=False)
 
-    def _problem(self, title: str, text: str, fresh: bool) -> None:
+    def _problem(self, title: str, text: str, fresh: bool, cells=()) -> None:
+        self.problem_cells = tuple(cells)
         if self.mode == Mode.TAKEBACK:
             self.mode = Mode.PLAY
         if fresh and text != self.problem:
@@ -240,7 +243,7 @@ class MatchController:
 
     def _play(self, note: str | None = None) -> None:
         self.mode = Mode.PLAY
-        self.problem = None
+        self.problem, self.problem_cells = None, ()
         self.offer = None
         self.hinted = None
         self.notice = Notice("At the table", note) if note else None
@@ -327,18 +330,15 @@ class MatchController:
     def resign(self) -> None:
         game = self.game
         seat = game.current_player
-        loser = game.side_of(seat) if seat is not None else 0
-        others = [side for side in range(len(game.scores)) if side != loser]
-        top = max((game.scores[side] for side in others), default=None)
-        winners = [side for side in others if game.scores[side] == top]
-        self.store.finish(self.match_id, game, "resigned", winners)
+        outcome = game.resign(seat if seat is not None else 0)
+        self.store.finish(self.match_id, game, outcome.termination, list(outcome.winners))
         self.last = LastPlay(self.seat_name(seat), "resigned", None)
         self._over(f"{self.seat_name(seat)} resigned")
 
     def abandon(self) -> None:
         """New match: an unfinished match is recorded as abandoned (no winners)."""
         if self.mode != Mode.OVER:
-            self.store.finish(self.match_id, self.game, "abandoned", [])
+            self.store.finish(self.match_id, self.game, Termination.ABANDONED, [])
             self._over("Match abandoned")
         self.wants_new_match = True
 

@@ -17,7 +17,8 @@ import time
 from dominotable.app import catalog
 from dominotable.app.controller import Mode
 from dominotable.rules.game import Game, Move
-from dominotable.sim.hands.base import Hands, fitting, perform, physical_board
+from dominotable.sim.hands.base import Hands, fitting, physical_board
+from dominotable.sim.hands.base import perform as perform_actions
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action
 from dominotable.tray.board import Board
@@ -39,10 +40,15 @@ class BotError(RuntimeError):
 class TableBots:
     """Plays every seat of the runtime's match, in a thread, until the match ends or `stop()`."""
 
-    def __init__(self, runtime, seed: int = 0, strategy: str = "greedy", timeout: float = 10.0):
+    def __init__(self, runtime, seed: int = 0, strategy: str = "greedy", timeout: float = 10.0,
+                 perform=None, press=None):
+        """`perform(actions, read)` and `press(press)`: how the bots' hands reach the table (default:
+        straight onto the virtual tray and the mock buttons; a browser test drags on the page)."""
         self.runtime = runtime
         self.vtray: VirtualTray = runtime.hw.tray.virtual
         self.buttons = runtime.hw.buttons()
+        self.perform = perform or (lambda actions, read=None: perform_actions(self.vtray, actions, read))
+        self.press = press or self.buttons.press
         self.seed = seed
         self.strategy = strategy
         self.timeout = timeout
@@ -97,7 +103,7 @@ class TableBots:
             return
         hands = catalog.hands_for(game, self.vtray.geometry)
         if restoring:
-            perform(self.vtray, hands.setup(physical_board(self.vtray)))
+            self.perform(hands.setup(physical_board(self.vtray)))
             self._wait(lambda c: c.mode != Mode.RESTORE, f"the table set up as {hands.reader.expected()}")
             return
         ply = len(game.moves)
@@ -109,7 +115,7 @@ class TableBots:
         if not actions:
             actions = self._with_next(game, hands, move, board)
         if actions:
-            perform(self.vtray, actions, self._read_on_pad)
+            self.perform(actions, self._read_on_pad)
         else:
             self._button_move(hands, move, board)
         self.moves += 1
@@ -141,7 +147,7 @@ class TableBots:
         if index is None:
             raise BotError(f"{move} leaves no trace on the tray and no button makes it")
         for press in [Press.LONG_SELECT, *[Press.DOWN] * index, Press.SELECT, Press.UP, Press.SELECT]:
-            self.buttons.press(press)
+            self.press(press)
 
     def _read_on_pad(self, tile) -> None:
         """Wait until the session has judged a board with `tile` held over the scan pad."""

@@ -123,8 +123,10 @@ class Keyboard:
     offtray.py), echoed as it is typed; `q` or Ctrl-C ends the run."""
 
     def __init__(self, buttons: VirtualControls | MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin,
-                 command=None, out: TextIO = sys.stdout):
+                 keys: dict | None = None, command=None, out: TextIO = sys.stdout):
+        """`keys`: more keys and what they do (`o` opens the table page)."""
         self.buttons = buttons
+        self.keys = keys or {}
         self.bots = bots
         self.command = command
         self.out = out
@@ -176,6 +178,8 @@ class Keyboard:
                     return
                 if key == "b" and self.bots is not None:
                     self.bots.one_move()
+                elif key in self.keys:
+                    self.keys[key]()
                 elif key in KEYS:
                     self.buttons.press(KEYS[key])
 

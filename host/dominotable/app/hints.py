@@ -34,13 +34,13 @@ def hint(game: Game, hand: Sequence[Tile] | None = None, seed: int = 0) -> Hint:
     seat = game.current_player
     if seat is None:
         return Hint("the match is over")
-    if getattr(game.state, "awaiting", None):
+    if game.awaiting():
         return Hint("no hint while the table waits for the tiles to be shown")
     if isinstance(game, CastleRockSolitaire):
         move = catalog.spec(game).strategies["solver"](random.Random(seed))(game)
         return _captures([move]) if isinstance(move, Capture) else Hint("draw the next tile")
-    if isinstance(game, CastleRock) and game.state.placed:
-        plan = analyse(game.state.row).best()
+    if isinstance(game, CastleRock) and game.placed():
+        plan = analyse(game.row()).best()
         if not plan.steps:
             return Hint("no capture: end your turn")
         return _captures(plan.steps, len(plan.remaining) == 0)
@@ -48,7 +48,7 @@ def hint(game: Game, hand: Sequence[Tile] | None = None, seed: int = 0) -> Hint:
         if isinstance(game, CastleRock):
             return Hint("place a tile at the open end, then ask again for the best captures")
         return Hint("the table cannot see your tiles, so it has no hint")
-    turn = decide(game, seat, hand if hand is not None else game.state.hands[seat], seed)
+    turn = decide(game, seat, hand if hand is not None else game.hands()[seat], seed)
     return Hint(" then ".join(str(m) for m in turn) or "pass")
 
 

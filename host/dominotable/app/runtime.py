@@ -61,6 +61,7 @@ class Runtime:
         self.changed = threading.Condition(self.lock)
         self._stop = threading.Event()
         self.spinner = 0  # the "tray lost" spinner's frame
+        self.observers: list[Callable[[], None]] = []  # front ends told of each frame shown (under the lock)
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -198,3 +199,5 @@ class Runtime:
 
     def _show(self) -> None:
         self.hw.display.show(self.screen())
+        for observer in self.observers:
+            observer()

@@ -30,8 +30,10 @@ from dominotray import wire
 from dominotable.app import catalog
 from dominotable.app.storage import Store
 from dominotable.reading.prompts import span
-from dominotable.rules.game import Game, Move
+from dominotable.rules.game import Game
 from dominotable.rules.games.castle_rock.capture import Capture
+from dominotable.rules.moves import Move
+from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.hands.base import Hands, NoRoom
 from dominotable.sim.memtray import MemoryTray
@@ -45,41 +47,6 @@ STRATEGIES = ("search", "lookahead", "greedy")  # the first a game has is the bo
 def strategy_name(game: Game) -> str:
     strategies = catalog.spec(game).strategies
     return next(name for name in STRATEGIES if name in strategies)
-
-
-def unseen(game: Game) -> set[Tile]:
-    """Tiles no player has seen: the hands (the engine's guess at them) and the boneyard; every
-    tile while the table waits for the tiles dealt to be shown."""
-    s = game.state
-    if getattr(s, "awaiting", None):
-        return set(game.dset.tiles)
-    tiles = {t for hand in s.hands for t in hand}
-    if hasattr(s, "deck"):
-        tiles.update(s.deck[s.drawn:])
-    return tiles
-
-
-def seat_view(game: Game, seat: int, hand: Sequence[Tile], rng: random.Random) -> Game:
-    """A copy of `game` that knows `hand` is `seat`'s and deals every other unseen tile at random
-    (hand sizes kept), played as a game whose hands are known: what a player there can reason on."""
-    view = catalog.load(game.to_dict())
-    s = view.state
-    others = sorted(unseen(view) - set(hand))
-    rng.shuffle(others)
-    hands = []
-    for k, held in enumerate(s.hands):
-        if k == seat:
-            hands.append(tuple(hand))
-        else:
-            hands.append(tuple(others[:len(held)]))
-            others = others[len(held):]
-    s.hands = tuple(hands)
-    if hasattr(s, "deck"):
-        s.deck = s.deck[:s.drawn] + tuple(others)
-    if hasattr(s, "caps"):
-        s.caps = None
-    view.observed = False
-    return view
 
 
 def decide(game: Game, seat: int, hand: Sequence[Tile], seed: int, fits=None) -> list[Move]:
@@ -210,10 +177,7 @@ class BotSeats:
 
     def hand_size(self, seat: int) -> int:
         """How many tiles `seat` holds now (the engine keeps every hand's size right)."""
-        s = self.game.state
-        if self.game.is_over() or getattr(s, "awaiting", None) == "lots" or seat in getattr(s, "revealed", ()):
-            return 0
-        return len(s.hands[seat])
+        return hand_size(self.game, seat)
 
     def hand(self, seat: int) -> list[Tile]:
         """`seat`'s tiles, by slot."""
@@ -246,7 +210,7 @@ class BotSeats:
         """What is left of the bot to move's turn (empty when a person is to move or a rack is short)."""
         game = self.game
         seat = game.current_player
-        if (not self.is_bot(seat) or game.is_over() or getattr(game.state, "awaiting", None)
+        if (not self.is_bot(seat) or game.is_over() or game.awaiting()
                 or len(self.known[seat]) < self.hand_size(seat)):
             return []
         ply = len(game.moves)
@@ -289,14 +253,14 @@ class BotSeats:
         """The move that ends a person's turn when the next bot's placement is read (CR-10.5), if
         the person to move may make it now."""
         game = self.game
-        if self.is_bot(game.current_player) or getattr(game.state, "awaiting", None):
+        if self.is_bot(game.current_player) or game.awaiting():
             return None
         return next((m for m in self.hands.reader.implied if game.is_legal(m)), None)
 
     def traceless(self, board: Board) -> Move | None:
         """The bot's next move, if it leaves no trace on the tray (the table makes it); or a reveal
         the bots' racks make (who leads, a bot's tiles left)."""
-        if getattr(self.game.state, "awaiting", None):
+        if self.game.awaiting():
             complete = {seat: self.hand(seat) for seat in self.racks
                         if self.hand_size(seat) and len(self.known[seat]) == self.hand_size(seat)}
             self._revealing = self.hands.rack_reveal(complete)
@@ -382,7 +346,7 @@ class BotSeats:
         try:
             for move in moves:
                 seat = game.current_player
-                if self.is_bot(seat) and not getattr(game.state, "awaiting", None):
+                if self.is_bot(seat) and not game.awaiting():
                     wanted = self.turn()
                     problem = self._differs(seat, move, wanted)
                     if problem is not None:

@@ -35,6 +35,7 @@ class Geometry:
             self.name: str = tray["name"]
             self.columns: int = tray["columns"]
             self.rows: int = tray["rows"]
+            self.pitch_mm: float = tray.get("cell_pitch_mm", 25)
             self.pad: tuple[int, ...] = tuple(data["scan_pad"]["cells"])
             self.pad_names: tuple[str, ...] = tuple(data["scan_pad"]["names"])
             zones = data["zones"]

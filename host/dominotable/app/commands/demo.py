@@ -15,6 +15,7 @@ import random
 import tempfile
 from pathlib import Path
 
+from dominotable.app.config import listen_address
 from dominotable.app.gameargs import add_game_command, parse_game_args
 from dominotable.sim.bots.shared import greedy_bot
 
@@ -30,6 +31,9 @@ def common(parser, d) -> None:
     parser.add_argument("--settle-ms", type=int, default=d(60), help="the table's settle time (default 60 ms)")
     parser.add_argument("--speed", type=float, default=d(30.0),
                         help="virtual tray time per wall time (default 30: the tray scans thirty times as fast)")
+    parser.add_argument("--http", metavar="HOST:PORT", nargs="?", type=listen_address, const=("127.0.0.1", 8080),
+                        default=d(None), help="serve the table page while the bots play (default address "
+                                              "127.0.0.1:8080), and keep it up after the match until Ctrl-C")
 
 
 BOT_LONG_PRESS = 0.25  # how long the bots hold select to open the menu (people: 0.8 s)
@@ -58,19 +62,27 @@ def table_demo(game: str, options: dict, args) -> int:
     from dominotable.app.hardware import open_hardware
     from dominotable.app.runtime import Runtime
     from dominotable.app.storage import Store
+    from dominotable.app.web import start, wait_for_signal
 
     choice = demo_choice(game, args.players, options)
     choice.new_game(args.seed)  # options that do not go together: say so before opening anything
     cfg = Config(tray=TrayConfig(port="none"), display=DisplayConfig(frames=args.frames, terminal=not args.quiet),
                  game=GameConfig(settle_ms=args.settle_ms))
     hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
+    server = None
     try:
         with tempfile.TemporaryDirectory(prefix="dominotable-demo-") as scratch:
             with Store(args.db or Path(scratch) / "demo.sqlite3") as store:
                 runtime = Runtime(hw, store, args.settle_ms, seed=args.seed, choice=choice, stop_when_over=True)
+                if args.http:
+                    server = start(runtime, cfg.web, args.http, explicit=True)
                 bots = play(runtime, seed=args.seed)
-                print(summary(runtime, bots))
+                print(summary(runtime, bots), flush=True)
+                if server is not None:
+                    wait_for_signal()
     finally:
+        if server is not None:
+            server.stop()
         hw.close()
     return 0
 
@@ -89,9 +101,9 @@ def text_demo(game, seed: int) -> int:
             moves.append(str(move))
             if game.scores != scores:
                 break
-        brief = getattr(game, "brief", None)
-        picture = not brief or (game.scores != scores and game.players > 1 and not game.is_over())
-        print(f"P{seat + 1}: {' '.join(moves):<24} {'' if picture else brief()}".rstrip())
+        brief = game.brief()
+        picture = brief is None or (game.scores != scores and game.players > 1 and not game.is_over())
+        print(f"P{seat + 1}: {' '.join(moves):<24} {'' if picture else brief}".rstrip())
         if game.scores != scores:
             scores = game.scores
             print("scores: " + ", ".join(f"{name} {score}" for name, score in zip(names, scores)))

@@ -1,12 +1,16 @@
-"""`dominotable run [--config PATH] [--db PATH]`: the table.
+"""`dominotable run [--config PATH] [--db PATH] [--http HOST:PORT|off]`: the table.
 
 With the hardware in the configuration it is the Pi's program. With no tray configured or
 found it runs the simulated table: the virtual tray, the OLED drawn in the terminal (and as
-PNG frames with display.frames), and the three buttons on the keyboard (see KEY_HELP). When
-standard input is not a terminal (or with --demo) nobody can press those keys, so the simulated
-table plays a demo match with bots placing the tiles (two players, one hand of Castle Rock, a
-fast virtual tray and a short settle time; in a throw-away database unless --db is given) and
-exits when it ends.
+PNG frames with display.frames), and the three buttons on the keyboard (see KEY_HELP).
+
+The table page (app/web.py) is served on the [web] address, 127.0.0.1:8080 by default, or on
+--http's. When standard input is not a terminal (or with --demo) nobody can press keys: without
+an explicit --http the simulated table plays a demo match with bots placing the tiles (two
+players, one hand of Castle Rock, a fast virtual tray and a short settle time; in a throw-away
+database unless --db is given) and exits when it ends. With an explicit --http the browser is
+the controls and the table runs until SIGINT or SIGTERM (with --demo: the bots' match, then the
+page stays up until then).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from dominotable.app import config as config_module
+from dominotable.app.config import listen_address
 from dominotable.app.storage import Store
 
 DEMO_SPEED = 30.0  # the bots' demo: the virtual tray thirty times as fast as a real one
@@ -31,7 +36,9 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, help="seed of new matches' engines (default: from the clock)")
     parser.add_argument("--demo", action="store_true",
                         help="on the simulated table, let bots play a match and exit (the default without a terminal)")
-    parser.set_defaults(func=run)
+    parser.add_argument("--http", metavar="HOST:PORT|off", type=listen_address,
+                        help="serve the table page here (default: the [web] section, 127.0.0.1:8080), or off")
+    parser.set_defaults(func=run, http=False)
 
 
 def run(args) -> int:
@@ -40,35 +47,61 @@ def run(args) -> int:
     from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
     from dominotable.app.offtray import OffTray
     from dominotable.app.runtime import Runtime
+    from dominotable.app.web import on_signals, start, wait_for_signal
 
     cfg = config_module.load(args.config)
-    unattended = args.demo or not sys.stdin.isatty()
-    hw = open_hardware(cfg, speed=DEMO_SPEED if unattended else 1.0,  # the virtual tray's speed
-                       long_press=BOT_LONG_PRESS if unattended else LONG_PRESS)
+    explicit = args.http is not False
+    terminal = sys.stdin.isatty()
+    listen = args.http if explicit else None if cfg.web.off else (cfg.web.host, cfg.web.port)
+    bots_play = args.demo or (not terminal and not explicit)
+    hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0,  # the virtual tray's speed
+                       long_press=BOT_LONG_PRESS if bots_play else LONG_PRESS)
+    server = None
     try:
         buttons = hw.buttons()
-        demo = hw.simulated and buttons is not None and unattended
+        demo = hw.simulated and buttons is not None and bots_play
         with tempfile.TemporaryDirectory(prefix="dominotable-demo-") as scratch:
             db = args.db or (Path(scratch) / "demo.sqlite3" if demo else cfg.storage.path)
             with Store(db) as store:
                 if demo:
-                    print("no terminal to press keys in: bots play a demo match on the simulated table", flush=True)
+                    print("no terminal to press keys in: bots play a demo match on the simulated table"
+                          if not args.demo else "bots play a demo match on the simulated table", flush=True)
                     runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
                                       choice=demo_choice(), stop_when_over=True)
-                    print(summary(runtime, play(runtime, seed=args.seed or 0)))
+                    if explicit and listen is not None:
+                        server = start(runtime, cfg.web, listen, explicit)
+                    print(summary(runtime, play(runtime, seed=args.seed or 0)), flush=True)
+                    if server is not None:
+                        wait_for_signal()
                     return 0
-                runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed).start()
+                runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed)
+                if listen is not None:
+                    server = start(runtime, cfg.web, listen, explicit)
+                runtime.start()
+                on_signals(runtime.stop)
                 keyboard = None
-                if hw.simulated and buttons is not None and sys.stdin.isatty():
+                if hw.simulated and buttons is not None and terminal:
+                    keys = {}
+                    if server is not None:
+                        import webbrowser
+
+                        url = server.url
+                        keys["o"] = lambda: webbrowser.open(url)
+                        print(f"press o to open {url} in your browser", flush=True)
                     print(KEY_HELP, flush=True)
                     hands = OffTray(hw.tray.virtual, lambda: runtime.session.controller.game.dset.tiles
                                     if runtime.session is not None else ())
-                    keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime), command=hands.command).start()
+                    keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime), keys=keys,
+                                        command=hands.command).start()
+                elif server is not None:
+                    print("the browser is the controls; Ctrl-C or SIGTERM stops the table", flush=True)
                 try:
                     runtime.run()
                 finally:
                     if keyboard is not None:
                         keyboard.close()
     finally:
+        if server is not None:
+            server.stop()
         hw.close()
     return 0

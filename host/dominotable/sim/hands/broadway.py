@@ -7,9 +7,10 @@ left from its rack."""
 from __future__ import annotations
 
 from dominotable.reading.broadway import BroadwayReader
-from dominotable.rules.game import Move
-from dominotable.rules.games.broadway.engine import SEATS, Expose, Place
+from dominotable.rules.games.broadway.engine import Expose, Place
+from dominotable.rules.games.broadway.seats import SEATS
 from dominotable.rules.hidden import Reveal
+from dominotable.rules.moves import Move
 from dominotable.rules.tiles import Tile
 from dominotable.sim.hands.base import Hands, NoRoom, clearing, lay_aside
 from dominotable.tray.action import Action, ActionKind
@@ -35,15 +36,15 @@ class BroadwayHands(Hands):
     def rack_reveal(self, racks: dict[int, list[Tile]]) -> Move | None:
         """Who leads: the seat whose rack holds the hand's double, or the one seat without a rack
         once every other rack is complete (BW-10.1); at the end of a hand, a bot's tiles left (BW-10.5)."""
-        game, s = self.game, self.game.state
-        if s.awaiting == "lead":
-            double = game.double_of(s.number)
+        game = self.game
+        if game.awaiting() == "lead":
+            double = game.hand_info().double
             seat = next((k for k, tiles in racks.items() if double in tiles), None)
             if seat is None and len(racks) == 3:
                 seat = next(k for k in range(4) if k not in racks)
             return Reveal("lead", (), SEATS[seat][0]) if seat is not None else None
-        if s.awaiting == "show":
-            seat = next((k for k, tiles in racks.items() if tiles and k not in s.revealed), None)
+        if game.awaiting() == "show":
+            seat = next((k for k, tiles in racks.items() if tiles and k in game.to_show()), None)
             return Reveal("show", tuple(sorted(racks[seat])), SEATS[seat][0]) if seat is not None else None
         return None
 
@@ -54,16 +55,16 @@ class BroadwayHands(Hands):
             return lay_aside(board, move.tiles)
         if not isinstance(move, Place):
             return []
-        s = self.game.state
+        grid = self.game.tableau().grid
         steps = []
         pad = board.on_pad()
         if pad is not None and pad.tile is move.tile:
             steps.append(Action(ActionKind.UNPAD, move.tile))
-        if not s.grid.pips:  # the last hand's tiles go first
+        if not grid.pips:  # the last hand's tiles go first
             removes, board = clearing(board, [p.tile for p in board.tiles()])
             steps += removes
         top, bottom, left, right = self._bounds()
-        anchor = ((top + bottom) // 2, (left + right) // 2) if not s.grid.pips else self.reader.anchor(board)
+        anchor = ((top + bottom) // 2, (left + right) // 2) if not grid.pips else self.reader.anchor(board)
         if not self._inside(self.reader.where(anchor, *move.cells)):
             anchor, slides = self.recentre(board, anchor, move)
             steps += slides
