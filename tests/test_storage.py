@@ -13,7 +13,7 @@ import time
 
 import pytest
 from dominotable.app import catalog, cli
-from dominotable.app.storage import StorageError, Store, replay
+from dominotable.app.storage import DamagedDatabase, StorageError, Store, replay
 from dominotable.sim.bots.shared import play_out, random_bot
 
 SHORT = {"castle-rock": {"hands": 1}, "broadway": {"hands": 1}, "doubles-in-the-boneyard": {"target": 50}}
@@ -64,7 +64,7 @@ def test_moves_are_committed_as_appended_and_resume_rebuilds_exactly(tmp_path):
     store.db.close()  # no clean shutdown is needed
 
     store = Store(path)
-    cut_off = store.unfinished()
+    cut_off = store.match(store.unfinished())
     assert cut_off.id == match_id and cut_off.names == ["Ann", "Bob", "Cy"]
     assert cut_off.moves == [str(m) for m in game.moves[:half]]
     resumed = store.resume(match_id)
@@ -110,7 +110,7 @@ def test_start_match_checks_names(tmp_path):
 def test_a_file_that_is_not_a_database_is_named(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("not a database, just some text that is long enough to have a header " * 20)
-    with pytest.raises(StorageError, match=f"cannot open the database {path}: file is not a database"):
+    with pytest.raises(DamagedDatabase, match=f"the database {path} is damaged: file is not a database"):
         Store(path)
     assert path.read_text().startswith("not a database")
 

@@ -238,7 +238,9 @@ def test_killed_mid_match_the_bots_hands_come_back_from_the_store(tmp_path):
     p.kill()
     p.join(10)
     with Store(db) as store:
-        record = store.unfinished()
+        unfinished = store.unfinished()
+        assert unfinished is not None
+        record = store.match(unfinished)
     assert record is not None and sum(len(r) for r in record.racks.values()) >= 4
 
     table = PtyTable(db, None, seed=5)
@@ -405,7 +407,7 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
     game.state.awaiting = "show"  # test set-up: the hand blocked here (BW-6.2), as _end_hand leaves it
     geo = default()
     store = Store(tmp_path / "t.db")
-    match = store.start_match(game, BW_NAMES, (0, 1, 3))
+    match = store.start_match(game, BW_NAMES, bots=(0, 1, 3))
     racks = geo.racks("broadway")
     held = {seat: {k + 1: str(t) for k, t in enumerate(game.state.hands[seat])} for seat in (0, 1, 3)}
     seats = BotSeats(game, geo, (0, 1, 3), BW_NAMES, 7, store, match, held)

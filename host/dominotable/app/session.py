@@ -32,9 +32,11 @@ class Session:
         self.menu: MatchMenu | None = None
 
     @classmethod
-    def start(cls, store: Store, game: Game, names: list[str], geometry: Geometry, bots=(), **options) -> Session:
-        """A new match, recorded in `store` before the first move; `bots`: the seats the table plays."""
-        match_id = store.start_match(game, names, bots)
+    def start(cls, store: Store, game: Game, names: list[str], geometry: Geometry, bots=(), demo: bool = False,
+              **options) -> Session:
+        """A new match, recorded in `store` before the first move (`demo`: as a bots' demo);
+        `bots`: the seats the table plays."""
+        match_id = store.start_match(game, names, demo, bots)
         seats = BotSeats(game, geometry, bots, names, game.seed, store, match_id) if bots else None
         return cls(MatchController(game, catalog.reader_for(game, geometry), store, match_id, names, seats=seats,
                                    **options))

@@ -251,7 +251,7 @@ class WebTable:
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         try:
-            records = self._db().matches()[:limit]
+            records = [r for r in self._db().matches() if r.damaged is None][:limit]  # set aside: not replayable
         except Refused:
             return []
         out = []

@@ -68,7 +68,9 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
         lines.append(f"started {data['started']}" + (f", finished {data['finished']}" if data.get("finished") else ""))
     width = max((len(n) for n in names), default=0)
     mover = type(game).from_dict({**game.to_dict(), "moves": []})  # the same game, observed or not
-    times = data.get("times") or []
+    times = data.get("times")
+    if not isinstance(times, list) or not all(isinstance(t, str) for t in times):
+        times = []  # no times, or not the exported shape: the moves without them
     hints: dict[int, list[str]] = {}  # moves made before the hint -> lines
     for hint in data.get("hints") or []:
         seat = hint["seat"]
@@ -88,7 +90,7 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
         won = [labels[side] for side in game.winners()]
         ending = f"won by {' and '.join(won)}" if won else "no winner"
     else:
-        result = data.get("result") or {}
-        ending = result.get("ending", "unfinished")
+        result = data.get("result")
+        ending = result.get("ending", "unfinished") if isinstance(result, dict) else "unfinished"
     lines.append(f"final: {scores}; {ending}")
     return lines
