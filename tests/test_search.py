@@ -132,3 +132,10 @@ def test_tournament_bad_arguments(capsys, argv, message):
     assert main(["tournament", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_time_cap_plays_the_best_move_found_so_far():
+    """With `seconds`, the table's cap, search stops when time runs out and still plays a legal move."""
+    game = positions("broadway", 1)[0]
+    move = catalog.spec("broadway").strategies["search"](random.Random(1), playouts=10**6, seconds=0.01)(game)
+    assert move in list(game.legal_moves())
