@@ -56,7 +56,8 @@ def run(args) -> int:
                                       choice=demo_choice(), stop_when_over=True)
                     print(summary(runtime, play(runtime, seed=args.seed or 0)))
                     return 0
-                runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed).start()
+                runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed,
+                                  prompt_after_ms=cfg.game.prompt_after_ms).start()
                 keyboard = None
                 if hw.simulated and buttons is not None and sys.stdin.isatty():
                     print(KEY_HELP, flush=True)
