@@ -5,11 +5,11 @@ logic bugs of issue 12 (each test names its bug and the rules it checks)."""
 from itertools import permutations
 
 import pytest
-from dominotable.rules.games.castle_rock.engine import place
+from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
 from dominotable.sim.memtray import MemoryTray
 from dominotray import wire
-from table_helpers import GEO, REGISTRY, T, column, rigged, with_tiles
+from table_helpers import GEO, REGISTRY, ROW, T, column, rigged, with_tiles
 from test_table_session import SETTLE, Table, cr9, started
 
 PROMPT_AFTER = 2000
@@ -102,7 +102,7 @@ def doubles(tmp_path):
 
 
 def test_bug3_a_wrong_second_tile_gets_its_fix_prompt_not_a_takeback(tmp_path):
-    """Bug 3, rules DB-8.3: 4-6 laid the wrong way round (its 6 against the open 4) is refused
+    """Bug 3, rule DB-8.3: 4-6 laid the wrong way round (its 6 against the open 4) is refused
     with its fix; "Take back?" is offered only when the tray shows exactly the position before
     the last move (here the lead is still on the tray)."""
     table = doubles(tmp_path)
@@ -114,6 +114,7 @@ def test_bug3_a_wrong_second_tile_gets_its_fix_prompt_not_a_takeback(tmp_path):
 
 
 def test_bug3_a_lifted_last_tile_offers_its_takeback(tmp_path):
+    """rule DB-8.7: the tray shows exactly the position before the lead: "Take back?"."""
     table = doubles(tmp_path)
     table.show(MemoryTray(REGISTRY, GEO))
     assert (table.screen.title, table.screen.text) == ("Take back?", "take back 2-4? press select")
@@ -194,7 +195,7 @@ def test_a_tag_in_two_cells_is_a_tile_moving(tmp_path):
 
 
 def test_a_lifted_tile_of_the_line_is_being_handled(tmp_path):
-    """rule DB-8.2: a tile of the line lifted (not the last move) is hands at work: prompted
+    """rules DB-8.2, DB-8.7: a tile of the line lifted (not the last move) is hands at work: prompted
     only after prompt_after_ms, no alarm; back in place, play goes on."""
     table = doubles(tmp_path)
     table.layout.place(T("4-6"), (GEO.cell(5, 9), GEO.cell(5, 10)))
@@ -209,3 +210,26 @@ def test_a_lifted_tile_of_the_line_is_being_handled(tmp_path):
     assert table.screen.text.startswith("put 2-4 back in the line") and seen["alarms"] == []
     table.show(line)
     assert table.screen.kind == "play" and table.stored() == ["2-4", "4-6>"]
+
+
+def test_a_lift_seen_late_still_offers_take_back_and_play_instead(tmp_path):
+    """Observed play (CR-11.3: any unseen tile may be placed): P1 stands 2-2 (taken), then lifts
+    it and stands 3-3 in its place; the table sees 3-3 before it sees 2-2 gone, so it takes 3-3
+    as P2's placement. Once the lift is seen, one confirmation undoes all three moves and plays
+    3-3 as P1's."""
+    game = CastleRock(players=2, observed=True)
+    s = game.state
+    s.row, s.awaiting, s.turn, s.caps = tuple(ROW("6-6 0-0 0-1")), None, 0, None
+    s.hands = tuple(tuple(ROW(h)) for h in ["0-5 3-3", "5-5 4-4"])
+    s.drawn += 1
+    table = started(tmp_path, game)
+    row = table.layout
+    table.show(with_tiles(row, t2_2=column(3)))
+    assert table.stored() == ["2-2"]
+    table.show(with_tiles(row, t2_2=column(3), t3_3=column(4)))
+    assert table.stored() == ["2-2", "end", "3-3"]
+    table.show(with_tiles(row, t3_3=column(4)))
+    assert table.screen.text == "take back 2-2 end 3-3 and play 3-3 instead? press select"
+    assert table.session.controller.alarms == 0
+    table.press("select")
+    assert table.stored() == ["3-3"] and table.game.current_player == 0 and table.screen.kind == "play"

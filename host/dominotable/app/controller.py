@@ -89,8 +89,9 @@ class MatchController:
         self.last: LastPlay | None = None
         self.notice: Notice | None = None if game.is_over() else self._restore_notice()
         self.problem: str | None = None  # the problem the tray shows now (the runtime may hold the LED on)
-        self.offer: Move | None = None  # the move a takeback would undo
-        self.instead: tuple[Move, ...] = ()  # with `offer`: the moves the tray shows in its place
+        self.offer: Move | None = None  # the (last) move a takeback would undo
+        self.undo: tuple[Move, ...] = ()  # with `offer`: every move it would undo, `offer` last
+        self.instead: tuple[Move, ...] = ()  # with `offer`: the moves the tray shows in their place
         self.warning: str | None = None  # a dead reader the table reads around
         self.over_title: str | None = self._result_title() if game.is_over() else None
         self._changed = clock()
@@ -178,9 +179,11 @@ class MatchController:
         elif not verdict.moves:
             offer = self._offer(board) if fresh and self._draw is None else None
             if offer is not None:
-                (self.offer, self.instead), self.mode, self.problem = offer, Mode.TAKEBACK, None
+                (self.undo, self.instead), self.mode, self.problem = offer, Mode.TAKEBACK, None
+                self.offer = self.undo[-1]
                 instead = f" and play {' '.join(map(str, self.instead))} instead" if self.instead else ""
-                self.notice = Notice("Take back?", f"take back {self.offer}{instead}? press select")
+                text = f"take back {' '.join(map(str, self.undo))}{instead}? press select"
+                self.notice = Notice("Take back?", self.reader.in_tray_terms(text, board))
             else:
                 self._problem("Fix the tray", verdict.problem, fresh, verdict.pending)
 
@@ -254,7 +257,7 @@ class MatchController:
 
     def _problem(self, title: str, text: str, fresh: bool, pending: bool = False) -> None:
         if self.mode == Mode.TAKEBACK:
-            self.mode, self.offer, self.instead = Mode.PLAY, None, ()
+            self.mode, self.offer, self.undo, self.instead = Mode.PLAY, None, (), ()
         if pending:  # hands at work: quiet, and prompted only if the tray stays like this
             self._held = Notice(title, text)
             if self.mode == Mode.PLAY:
@@ -280,30 +283,36 @@ class MatchController:
             game.push(move, trusted=True)
         return move if same else None
 
-    def _offer(self, board: Board) -> tuple[Move, tuple[Move, ...]] | None:
-        """(the last move, ()) if the tray shows exactly the position before it (no note of
-        something still awaited there), (the last move, the moves read instead) if it shows
-        other legal moves from that position; else None. Provisional moves are never offered:
-        the tray revises them by itself."""
+    def _offer(self, board: Board) -> tuple[tuple[Move, ...], tuple[Move, ...]] | None:
+        """((the last move,), ()) if the tray shows exactly the position before it (no note of
+        something still awaited there); (the last moves, the moves read instead) if it shows
+        other legal moves from the position before the last move, or before the last few (a
+        tile lifted and another laid before the table saw the lift: the other was taken as the
+        next player's move); else None. Provisional moves are never offered: the tray revises
+        them by itself."""
         game = self.game
-        if not game.moves or self.reader.provisional():
+        if self.reader.provisional():
             return None
-        move = game.pop()
-        try:
-            verdict = self.reader.judge(board)
-        finally:
-            game.push(move, trusted=True)
-        if verdict.same and verdict.note is None:
-            return move, ()
-        if verdict.moves and verdict.moves != (move,):
-            return move, verdict.moves
+        for depth in (1, 2, 3):
+            if len(game.moves) < depth:
+                return None
+            undone = tuple(reversed([game.pop() for _ in range(depth)]))
+            try:
+                verdict = self.reader.judge(board)
+            finally:
+                for move in undone:
+                    game.push(move, trusted=True)
+            if depth == 1 and verdict.same and verdict.note is None:
+                return undone, ()
+            if verdict.moves and verdict.moves != undone and (depth == 1 or len(verdict.moves) < depth):
+                return undone, verdict.moves  # deeper, only fewer moves in their place: one tile went
         return None
 
     def _play(self, note: str | None = None) -> None:
         self.mode = Mode.PLAY
         self.problem = None
         self.offer = None
-        self.instead = ()
+        self.undo = self.instead = ()
         self.notice = Notice("At the table", note) if note else None
 
     # -- changing the match -------------------------------------------------------------------
@@ -343,11 +352,14 @@ class MatchController:
         self.notice = None
 
     def take_back(self) -> None:
+        """Undo the last move (or, answering an offer, every move it named)."""
         game = self.game
-        self.store.take_back(self.match_id, len(game.moves))
-        undone = game.pop()
+        undone = []
+        for _ in self.undo if self.mode == Mode.TAKEBACK and self.undo else (None,):
+            self.store.take_back(self.match_id, len(game.moves))
+            undone.insert(0, game.pop())
         self._draw = None
-        self.last = LastPlay(self.seat_name(game.current_player), f"took back {undone}", None)
+        self.last = LastPlay(self.seat_name(game.current_player), f"took back {' '.join(map(str, undone))}", None)
         self._play()
         self._rejudge()
 

@@ -169,10 +169,12 @@ class BroadwayReader(StepReader):
         return verdict or self.legal(lead, board, placed[0].cells)
 
     def orientation(self, placement: Placement, who: str, axis) -> Verdict | None:
+        """A tile along the other axis: turned in a moment, or the next seat's tile laid at
+        once with this seat's and read first, so hands may still be at work (pending)."""
         tray_axis, words = TRAY_AXIS[axis]
         if placement.orientation != tray_axis:
-            return problem(f"Broadway: {who} plays tiles {words}; turn {placement.tile} (rule BW-11.2)",
-                           placement.cells)
+            return handling(f"Broadway: {who} plays tiles {words}; turn {placement.tile} (rule BW-11.2)",
+                            placement.cells)
         return None
 
     def read_place(self, anchor, placement: Placement, board: Board) -> Verdict:
