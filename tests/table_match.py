@@ -11,6 +11,7 @@ from dominotable.app.demo import demo_choice, play
 from dominotable.app.hardware import open_hardware
 from dominotable.app.runtime import Runtime
 from dominotable.app.storage import Store
+from dominotable.ui.controls import ButtonsConfig
 from dominotable.ui.oled.display import DisplayConfig
 
 SETTLE_MS = 20
@@ -38,7 +39,7 @@ class Frames:
 
 def open_table(cfg: Config | None = None, speed: float = SPEED):
     cfg = cfg or Config(tray=TrayConfig(port="none"), display=DisplayConfig(terminal=False),
-                        game=GameConfig(settle_ms=SETTLE_MS))
+                        buttons=ButtonsConfig(pin_factory="mock"), game=GameConfig(settle_ms=SETTLE_MS))
     hw = open_hardware(cfg, speed=speed, long_press=LONG_PRESS)
     frames = Frames()
     hw.display.sinks.append(frames)

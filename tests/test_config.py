@@ -55,7 +55,7 @@ settle_ms = 250
 database = "scores/table.db"
 """)
     cfg = config.load(path)
-    assert cfg.tray.port == "/dev/ttyACM0" and cfg.tray.serial == "E6614C311B7A9A2E" and not cfg.tray.virtual
+    assert cfg.tray.port == "/dev/ttyACM0" and cfg.tray.serial == "E6614C311B7A9A2E"
     assert (cfg.display.driver, cfg.display.i2c_port, cfg.display.address, cfg.display.rotate) == ("ssd1306", 3, 0x3D, 2)
     assert (cfg.buttons.up, cfg.buttons.down, cfg.buttons.pin_factory) == (5, "GPIO6", "lgpio")
     assert cfg.game.settle_ms == 250
@@ -64,7 +64,11 @@ database = "scores/table.db"
 
 
 def test_tray_none_means_virtual(tmp_path):
-    assert config.load(write(tmp_path, '[tray]\nport = "none"\n')).tray.virtual
+    from dominotable.tray.connect import open_tray
+
+    port = config.load(write(tmp_path, '[tray]\nport = "None"\n')).tray.port
+    with open_tray(port, speed=20.0) as tray:
+        assert tray.virtual is not None and tray.link.path == tray.virtual.path
 
 
 @pytest.mark.parametrize("text, names", [

@@ -3,8 +3,9 @@
 import time
 
 import pytest
-from dominotable.ui import controls as controls_module
-from dominotable.ui.controls import ButtonsConfig, Controls, ControlsError, factory_name, make_factory
+from dominotable.ui import pins as pins_module
+from dominotable.ui.controls import ButtonsConfig, ControlsError, factory_name, open_controls
+from dominotable.ui.pins import PinControls, make_factory
 from gpiozero.pins.mock import MockFactory, MockPin
 
 CFG = ButtonsConfig(up=5, down=6, select=13, led=19, buzzer=26)
@@ -31,7 +32,7 @@ def factory():
 
 @pytest.fixture
 def controls(factory):
-    controls = Controls(CFG, factory=factory, long_press=LONG)
+    controls = PinControls(CFG, factory=factory, long_press=LONG)
     yield controls
     controls.close()
 
@@ -76,7 +77,7 @@ def test_up_fires_on_press_select_on_release(factory, controls):
 def test_a_button_held_at_boot_is_ignored_until_released(factory):
     factory.pin(13).pushed = True
     factory.pin(5).pushed = True
-    controls = Controls(CFG, factory=factory, long_press=LONG)
+    controls = PinControls(CFG, factory=factory, long_press=LONG)
     try:
         time.sleep(LONG * 2)  # held past the long-press time: still nothing
         press(factory, 6)
@@ -128,7 +129,7 @@ def test_status_led(factory, controls):
     ("auto", None, "Raspberry Pi Compute Module 5 Rev 1.0", "lgpio"),
     ("auto", None, "Raspberry Pi 4 Model B Rev 1.4", "rpigpio"),
     ("auto", None, "Raspberry Pi Zero 2 W Rev 1.0", "rpigpio"),
-    ("auto", None, "", "mock"),  # a laptop
+    ("auto", None, "", "virtual"),  # a laptop
 ])
 def test_pin_factory_is_chosen_the_gpiozero_way(monkeypatch, configured, env, model, expected):
     if env is None:
@@ -152,11 +153,32 @@ def test_unknown_or_unusable_factory_is_a_controls_error(monkeypatch):
         def load(self):
             raise ImportError("No module named 'lgpio'")
 
-    monkeypatch.setattr(controls_module, "entry_points", lambda group: [Missing()])
+    monkeypatch.setattr(pins_module, "entry_points", lambda group: [Missing()])
     with pytest.raises(ControlsError, match=r"pin_factory lgpio: cannot start it: No module .*dominotable\[pi\]"):
         make_factory("lgpio")
 
 
 def test_a_pin_that_does_not_exist_is_a_controls_error(factory):
     with pytest.raises(ControlsError, match="buttons:"):
-        Controls(ButtonsConfig(up="GPIO99"), factory=factory)
+        PinControls(ButtonsConfig(up="GPIO99"), factory=factory)
+
+
+def test_the_laptop_gets_virtual_buttons_and_never_imports_gpiozero():
+    """Off a Pi ("auto"), the buttons are virtual: presses queue as they are, the buzzer's marks
+    and the LED are state, and gpiozero (5 MB) is not even imported."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from dominotable.ui.controls import ButtonsConfig, open_controls;"
+            "c = open_controls(ButtonsConfig(pin_factory='virtual')); c.press('long-select'); c.illegal(); c.status(True);"
+            "print(c.get(0), c.illegal_marks, c.led, 'gpiozero' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["long-select", "1", "True", "False"]
+
+
+def test_explicit_mock_opens_gpiozero_mock_pins():
+    controls = open_controls(ButtonsConfig(pin_factory="mock"))
+    try:
+        assert isinstance(controls, PinControls) and isinstance(controls.factory, MockFactory)
+    finally:
+        controls.close()

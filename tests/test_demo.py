@@ -13,13 +13,13 @@ def demo(capsys, *argv):
 def test_default_is_castle_rock_four_players(capsys):
     out = demo(capsys, "castle-rock", "--hands", "2", "--seed", "4")
     lines = out.splitlines()
-    assert lines[0].startswith("Castle Rock - hand 1") and sum(l.startswith("  P") or l.startswith("> P")
-                                                                  for l in lines[:7]) == 4
-    turns = [l for l in lines if re.match(r"P[1-4]: ", l)]
+    assert lines[0].startswith("Castle Rock - hand 1") and sum(ln.startswith("  P") or ln.startswith("> P")
+                                                                  for ln in lines[:7]) == 4
+    turns = [ln for ln in lines if re.match(r"P[1-4]: ", ln)]
     assert len(turns) == 2 * 24  # six placements each per hand (CR-3: 28 - 4 = 24)
-    assert all(re.match(r"P\d: (\d-\d|x\S+) ", l) for l in turns)
+    assert all(re.match(r"P\d: (\d-\d|x\S+) ", ln) for ln in turns)
     assert "hand 1 scored" in out and lines[-1].startswith("winner: P")
-    final = [l for l in lines if l.startswith("scores: ")][-1]
+    final = [ln for ln in lines if ln.startswith("scores: ")][-1]
     scores = {name: int(score) for name, score in re.findall(r"(P\d) (-?\d+)", final)}
     assert lines[-1] == f"winner: {max(scores, key=scores.get)}" or list(scores.values()).count(max(scores.values())) > 1
 

@@ -214,10 +214,8 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
     to Start, accept the prefilled names, play; then menu -> Resign -> Yes ends the match
     (recorded as resigned), and select opens the setup menu again with the names kept."""
     from dominotable.app import catalog
-    from dominotable.app.hardware import MockButtons
-
     hw, frames = open_table()
-    buttons = MockButtons(hw.controls)
+    buttons = hw.buttons()
     try:
         with Store(tmp_path / "t.sqlite3") as store:
             runtime = Runtime(hw, store, SETTLE_MS, seed=4).start()
@@ -258,14 +256,14 @@ def test_keyboard_keys_press_the_mock_buttons(tmp_path):
     """The simulated table's keys, read from a real pty in cbreak mode."""
     import os
 
-    from dominotable.app.hardware import Keyboard, MockButtons
+    from dominotable.app.hardware import Keyboard
 
     hw, _ = open_table()
     master, slave = os.openpty()
     quit_seen = threading.Event()
     try:
         with os.fdopen(slave, "r") as stream:
-            keyboard = Keyboard(MockButtons(hw.controls), quit_seen.set, stream=stream).start()
+            keyboard = Keyboard(hw.buttons(), quit_seen.set, stream=stream).start()
             os.write(master, b"w")
             os.write(master, b"\x1b[B")
             time.sleep(0.05)

@@ -3,7 +3,7 @@
 The file is `--config PATH`, else `config.toml` in the user config directory
 (platformdirs; the Pi's systemd unit points XDG_CONFIG_HOME at /etc), else none at all:
 the defaults run the simulated table (virtual tray unless one is plugged in, emulated
-OLED, mock buttons). Every key is checked: an unknown key or a bad value raises
+OLED, virtual buttons). Every key is checked: an unknown key or a bad value raises
 ConfigError naming the key and the file, before any hardware is touched.
 
     [tray]
@@ -24,7 +24,7 @@ ConfigError naming the key and the file, before any hardware is touched.
     select = 22
     led = 23
     buzzer = 24
-    pin_factory = "auto"   # auto | mock | lgpio | rpigpio | pigpio | native
+    pin_factory = "auto"   # auto | virtual | mock | lgpio | rpigpio | pigpio | native
     [game]
     settle_ms = 400
     prompt_after_ms = 2000 # a tile lifted or moving, a capture half made: prompted after this long
@@ -60,10 +60,6 @@ class TrayConfig:
     port: str = setting("auto", lambda v: isinstance(v, str) and v != "",
                      'is not "auto", "none" or a device path')
     serial: str = setting("", lambda v: isinstance(v, str), "is not a USB serial number")
-
-    @property
-    def virtual(self) -> bool:
-        return self.port.lower() == "none"
 
 
 @dataclass(frozen=True)

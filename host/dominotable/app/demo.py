@@ -1,5 +1,5 @@
 """Bots that play at the simulated table with their hands: they choose moves with the games'
-strategies and make them physically on the VirtualTray (sim/hands), or with the mock buttons
+strategies and make them physically on the VirtualTray (sim/hands), or with the buttons
 for moves that leave no trace on the tray. The session judges what the tray shows exactly as it
 judges people, so a bot match exercises the whole pipeline: pty, firmware, link, board,
 reader, controller, storage, display.
@@ -16,7 +16,6 @@ import time
 
 from dominotable.app import catalog
 from dominotable.app.controller import Mode
-from dominotable.app.hardware import MockButtons
 from dominotable.rules.game import Game, Move
 from dominotable.sim.hands.base import Hands, fitting, perform, physical_board
 from dominotable.sim.memtray import MemoryTray
@@ -43,7 +42,7 @@ class TableBots:
     def __init__(self, runtime, seed: int = 0, strategy: str = "greedy", timeout: float = 10.0):
         self.runtime = runtime
         self.vtray: VirtualTray = runtime.hw.tray.virtual
-        self.buttons = MockButtons(runtime.hw.controls)
+        self.buttons = runtime.hw.buttons()
         self.seed = seed
         self.strategy = strategy
         self.timeout = timeout

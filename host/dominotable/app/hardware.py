@@ -2,8 +2,9 @@
 buttons, real or simulated.
 
 With no tray configured or found, the tray is the virtual one (the firmware behind a pty) with
-the virtual tag set, the display is the emulated OLED, and the buttons sit on gpiozero's
-MockFactory, pressed from the keyboard (`Keyboard`) or by a bot (`MockButtons`).
+the virtual tag set, the display is the emulated OLED, and off a Pi the buttons are virtual,
+pressed from the keyboard (`Keyboard`) or by a bot; on gpiozero's mock pins (`pin_factory =
+"mock"`) the same presses drive the pins (`MockButtons`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from dominotable.tray.board import Board
 from dominotable.tray.connect import Tray, open_tray
 from dominotable.tray.geometry import Geometry, default
 from dominotable.tray.tags import Registry
-from dominotable.ui.controls import Controls
+from dominotable.ui.controls import VirtualControls, open_controls
 from dominotable.ui.oled import screens
 from dominotable.ui.oled.display import Display, open_display
+from dominotable.ui.press import Press
 
 LONG_PRESS = 0.8
 
@@ -35,7 +37,7 @@ class Hardware:
     registry: Registry
     geometry: Geometry
     display: Display
-    controls: Controls
+    controls: object  # VirtualControls or ui.pins.PinControls
     events: queue.Queue  # tray link events and button events, in arrival order
 
     @property
@@ -46,8 +48,10 @@ class Hardware:
         """The tray as the link last saw it."""
         return Board(self.tray.link.cells, self.registry, self.geometry)
 
-    def buttons(self) -> MockButtons | None:
-        """The buttons' pins, pressable, when they are gpiozero mock pins."""
+    def buttons(self) -> VirtualControls | MockButtons | None:
+        """Something that presses the buttons (`press(name)`) when they are not real ones."""
+        if isinstance(self.controls, VirtualControls):
+            return self.controls
         from gpiozero.pins.mock import MockFactory
 
         if isinstance(self.controls.factory, MockFactory):
@@ -69,11 +73,11 @@ def open_hardware(cfg: Config, *, terminal: TextIO | None = None, long_press: fl
     display = open_display(cfg.display, terminal=terminal)
     display.show(screens.prompt("dominotable", "Starting: looking for the tray"))  # at once, before the tray's handshake
     try:
-        controls = Controls(cfg.buttons, long_press=long_press)
+        controls = open_controls(cfg.buttons, long_press=long_press)
         controls.events = events
         try:
             virtual_registry = Registry.virtual(DominoSet(12))  # every set a game may ask for
-            tray = open_tray(cfg.tray.port if not cfg.tray.virtual else "none", cfg.tray.serial or None,
+            tray = open_tray(cfg.tray.port, cfg.tray.serial or None,
                              on_event=events.put, registry=virtual_registry, geometry=geometry, **virtual_options)
         except BaseException:
             controls.close()
@@ -88,7 +92,7 @@ def open_hardware(cfg: Config, *, terminal: TextIO | None = None, long_press: fl
 class MockButtons:
     """Presses on the mock pins of the three buttons: the same path as a finger on a real one."""
 
-    def __init__(self, controls: Controls):
+    def __init__(self, controls):
         self.controls = controls
         self._lock = threading.Lock()
 
@@ -104,20 +108,20 @@ class MockButtons:
 
 
 KEYS = {
-    "w": "up", "k": "up", "\x1b[A": "up",
-    "s": "down", "j": "down", "\x1b[B": "down",
-    " ": "select", "\r": "select", "\n": "select",
-    "m": "long-select", "\t": "long-select",
+    "w": Press.UP, "k": Press.UP, "\x1b[A": Press.UP,
+    "s": Press.DOWN, "j": Press.DOWN, "\x1b[B": Press.DOWN,
+    " ": Press.SELECT, "\r": Press.SELECT, "\n": Press.SELECT,
+    "m": Press.LONG_SELECT, "\t": Press.LONG_SELECT,
 }
 KEY_HELP = ("keys: w/k/Up = up, s/j/Down = down, Enter/Space = select, m/Tab = long select (menu), "
             "b = a bot's hand makes the next move on the virtual tray, q = quit")
 
 
 class Keyboard:
-    """Keys in a terminal press the mock buttons (KEYS); `b` lets `bots` make one move on the
+    """Keys in a terminal press the buttons (KEYS); `b` lets `bots` make one move on the
     virtual tray (nobody can put a tile on it by hand); `q` or Ctrl-C ends the run."""
 
-    def __init__(self, buttons: MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin):
+    def __init__(self, buttons: VirtualControls | MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin):
         self.buttons = buttons
         self.bots = bots
         self.on_quit = on_quit

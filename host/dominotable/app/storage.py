@@ -82,6 +82,7 @@ class MatchRecord:
     observed: bool = False
     moves: list[str] = field(default_factory=list)
     times: list[str] = field(default_factory=list)
+    plies: int = 0  # moves recorded (set also when the moves themselves are not loaded)
 
     def to_dict(self) -> dict[str, Any]:
         """The framework's `Game.to_dict()` plus names, timestamps and the recorded result."""
@@ -223,12 +224,17 @@ class Store:
                 raise StorageError(f"match {match_id}: move {len(record.moves) + 1} is missing")
             record.moves.append(notation)
             record.times.append(time)
+        record.plies = len(record.moves)
         return record
 
     def matches(self) -> list[MatchRecord]:
-        """Every match, newest first, without its moves (see `move_count`)."""
+        """Every match, newest first, with its number of moves but not the moves."""
         rows = self.db.execute("SELECT * FROM matches ORDER BY id DESC").fetchall()
-        return self._with_sides([_record(row) for row in rows])
+        records = self._with_sides([_record(row) for row in rows])
+        counts = dict(self.db.execute("SELECT match_id, count(*) FROM moves GROUP BY match_id"))
+        for record in records:
+            record.plies = counts.get(record.id, 0)
+        return records
 
     def _with_sides(self, records: list[MatchRecord]) -> list[MatchRecord]:
         by_id = {r.id: r for r in records}

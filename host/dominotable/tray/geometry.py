@@ -39,6 +39,7 @@ class Geometry:
                 raise TrayError(f"{source}: zone {name} lies outside the {self.columns}x{self.rows} grid")
             self.zones[name] = frozenset(self.cell(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
         self.zone_games = {name: tuple(zone.get("games", ())) for name, zone in zones.items()}
+        self._neighbours = [self._neighbours_of(cell) for cell in range(self.cells)]  # a hot path
 
     def coords(self, cell: int) -> tuple[int, int]:
         """(row, col) of a playing cell."""
@@ -65,6 +66,11 @@ class Geometry:
 
     def neighbours(self, cell: int) -> tuple[int, ...]:
         """Cells a tile can span with this one: orthogonal grid neighbours; the pad's two cells."""
+        if not 0 <= cell < self.cells:
+            raise TrayError(f"cell {cell} is not on the playing grid (0-{self.playing - 1})")
+        return self._neighbours[cell]
+
+    def _neighbours_of(self, cell: int) -> tuple[int, ...]:
         if self.is_pad(cell):
             return tuple(c for c in self.pad if c != cell)
         row, col = self.coords(cell)
@@ -74,6 +80,14 @@ class Geometry:
             if 0 <= r < self.rows and 0 <= c < self.columns:
                 out.append(self.cell(r, c))
         return tuple(out)
+
+    def game_cells(self, game: str) -> frozenset[int]:
+        """The cells a game uses: the zones that name it, and the scan pad."""
+        cells = set(self.pad)
+        for name, games in self.zone_games.items():
+            if game in games:
+                cells |= self.zones[name]
+        return frozenset(cells)
 
     def zone(self, name: str) -> frozenset[int]:
         try:

@@ -35,7 +35,7 @@ def run(args) -> int:
             game, names = replay_with_names(data)
             print("\n".join(match_lines(data, game, names)))
         else:
-            rows = [(str(r.id), r.game, r.started[:16].replace("T", " "), str(store.move_count(r.id)),
+            rows = [(str(r.id), r.game, r.started[:16].replace("T", " "), str(r.plies),
                      ", ".join(r.names), outcome(r)) for r in store.matches()]
             print_table(("id", "game", "started", "moves", "players", "result"), rows)
     return 0

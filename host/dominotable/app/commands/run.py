@@ -37,12 +37,13 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from dominotable.app.commands.demo import BOT_LONG_PRESS
     from dominotable.app.demo import TableBots, demo_choice, play, summary
-    from dominotable.app.hardware import KEY_HELP, Keyboard, open_hardware
+    from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
     from dominotable.app.runtime import Runtime
 
     cfg = config_module.load(args.config)
     unattended = args.demo or not sys.stdin.isatty()
-    hw = open_hardware(cfg, speed=DEMO_SPEED if unattended else 1.0)  # the virtual tray's speed
+    hw = open_hardware(cfg, speed=DEMO_SPEED if unattended else 1.0,  # the virtual tray's speed
+                       long_press=BOT_LONG_PRESS if unattended else LONG_PRESS)
     try:
         buttons = hw.buttons()
         demo = hw.simulated and buttons is not None and unattended
@@ -50,7 +51,6 @@ def run(args) -> int:
             db = args.db or (Path(scratch) / "demo.sqlite3" if demo else cfg.storage.path)
             with Store(db) as store:
                 if demo:
-                    hw.controls.buttons["select"].hold_time = BOT_LONG_PRESS
                     print("no terminal to press keys in: bots play a demo match on the simulated table", flush=True)
                     runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
                                       choice=demo_choice(), stop_when_over=True)

@@ -12,9 +12,9 @@ from dominotray import wire
 from dominotable.rules.tiles import DominoSet
 from dominotable.tray.board import Board
 from dominotable.tray.describe import errors_text, frame_text
-from dominotable.tray.errors import TrayError, TrayNotFound
+from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import Geometry, default
-from dominotable.tray.link import find_port
+from dominotable.tray.link import find_port, open_port
 from dominotable.tray.tags import Registry
 from dominotable.tray.virtual import DIRECTIONS, VirtualTray
 
@@ -51,10 +51,7 @@ def run_monitor(args) -> int:
     geometry = default()
     registry = Registry.virtual() if args.virtual_tags else Registry.load(args.tags)
     path = find_port(args.port, args.serial_number)
-    try:
-        port = serial.Serial(path, 115200, timeout=0.1, write_timeout=1, exclusive=True)
-    except (serial.SerialException, OSError) as exc:
-        raise TrayNotFound(f"cannot open tray at {path}: {exc}") from None
+    port = open_port(path, timeout=0.1)
     decoder = wire.Decoder(types=wire.FROM_TRAY, parse=True)
     framer = wire.Framer()
     shown_errors = dict(decoder.errors)
