@@ -12,7 +12,7 @@ import pytest
 from dominotable.app import crowd
 
 GAMES = ("castle-rock", "doubles-in-the-boneyard", "broadway")
-TRIALS = 16  # per game, over two tables at once: every scenario at least once
+TRIALS = 24  # per game, over two tables at once: every scenario at least once
 
 
 @pytest.fixture(scope="module")

@@ -195,7 +195,7 @@ class MatchController:
             self.warning = None
             return board
         label, geometry = board.geometry.label, board.geometry
-        used = self.reader.cells()
+        used = geometry.game_cells(self.game.name)
         inside = [c for c in dead if c in used]
         named = ", ".join(label(c) for c in dead)
         self.warning = (f"reader {named} dead: play around it" if inside

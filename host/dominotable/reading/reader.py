@@ -17,8 +17,7 @@ move (to recognise a takeback), or the one a resumed match must be restored to.
   what, which tiles count; the controller reads it seat by seat, since the tiles drawn leave
   no trace on the tray.
 - `explain(error, board)`: an engine's refusal in the table's voice and the tray's terms.
-- `cells()`: the cells the game reads (a dead reader elsewhere only earns a warning);
-  `provisional()`: how many of the engine's last moves a reading may still revise (Castle
+- `provisional()`: how many of the engine's last moves a reading may still revise (Castle
   Rock's captures, until the turn ends).
 
 A problem is `pending` when the tray may be on its way to a legal state: hands still at work
@@ -114,12 +113,6 @@ class Reader(ABC):
 
     @abstractmethod
     def expected(self) -> str: ...
-
-    def cells(self) -> frozenset[int]:
-        """The cells the game reads: the tray's zones made for it, and the scan pad."""
-        geo = self.geometry
-        zones = [geo.zone(name) for name, games in geo.zone_games.items() if self.game.name in games]
-        return frozenset(geo.pad).union(*zones)
 
     def provisional(self) -> int:
         """How many of the engine's last moves a reading may replace (none by default)."""
