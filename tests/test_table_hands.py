@@ -213,16 +213,10 @@ def test_a_lifted_tile_of_the_line_is_being_handled(tmp_path):
 
 
 def test_a_lift_seen_late_still_offers_take_back_and_play_instead(tmp_path):
-    """Observed play (CR-11.3: any unseen tile may be placed): P1 stands 2-2 (taken), then lifts
-    it and stands 3-3 in its place; the table sees 3-3 before it sees 2-2 gone, so it takes 3-3
-    as P2's placement. Once the lift is seen, one confirmation undoes all three moves and plays
-    3-3 as P1's."""
-    game = CastleRock(players=2, observed=True)
-    s = game.state
-    s.row, s.awaiting, s.turn, s.caps = tuple(ROW("6-6 0-0 0-1")), None, 0, None
-    s.hands = tuple(tuple(ROW(h)) for h in ["0-5 3-3", "5-5 4-4"])
-    s.drawn += 1
-    table = started(tmp_path, game)
+    """Observed play: P1 stands 2-2 (taken), then lifts it and stands 3-3 in its place; the
+    table sees 3-3 before it sees 2-2 gone, so it takes 3-3 as P2's placement. Once the lift is
+    seen, one confirmation undoes all three moves and plays 3-3 as P1's."""
+    table = observed_row(tmp_path)
     row = table.layout
     table.show(with_tiles(row, t2_2=column(3)))
     assert table.stored() == ["2-2"]
@@ -233,3 +227,57 @@ def test_a_lift_seen_late_still_offers_take_back_and_play_instead(tmp_path):
     assert table.session.controller.alarms == 0
     table.press("select")
     assert table.stored() == ["3-3"] and table.game.current_player == 0 and table.screen.kind == "play"
+
+
+def observed_row(tmp_path):
+    """Observed Castle Rock (CR-11.3: any unseen tile may be placed): P1 to place on 6-6 0-0 0-1."""
+    game = CastleRock(players=2, observed=True)
+    s = game.state
+    s.row, s.awaiting, s.turn, s.caps = tuple(ROW("6-6 0-0 0-1")), None, 0, None
+    s.hands = tuple(tuple(ROW(h)) for h in ["0-5 3-3", "5-5 4-4"])
+    s.drawn += 1
+    return started(tmp_path, game)
+
+
+def test_a_lift_seen_late_still_offers_take_back_and_play_instead(tmp_path):
+    """Observed play: P1 stands 2-2 (taken), then lifts it and stands 3-3 in its place; the
+    table sees 3-3 before it sees 2-2 gone, so it takes 3-3 as P2's placement. Once the lift is
+    seen, one confirmation undoes all three moves and plays 3-3 as P1's."""
+    table = observed_row(tmp_path)
+    row = table.layout
+    table.show(with_tiles(row, t2_2=column(3)))
+    assert table.stored() == ["2-2"]
+    table.show(with_tiles(row, t2_2=column(3), t3_3=column(4)))
+    assert table.stored() == ["2-2", "end", "3-3"]
+    table.show(with_tiles(row, t3_3=column(4)))
+    assert table.screen.text == "take back 2-2 end 3-3 and play 3-3 instead? press select"
+    assert table.session.controller.alarms == 0
+    table.press("select")
+    assert table.stored() == ["3-3"] and table.game.current_player == 0 and table.screen.kind == "play"
+
+
+def observed_row(tmp_path):
+    """Observed Castle Rock (CR-11.3: any unseen tile may be placed): P1 to place on 6-6 0-0 0-1."""
+    game = CastleRock(players=2, observed=True)
+    s = game.state
+    s.row, s.awaiting, s.turn, s.caps = tuple(ROW("6-6 0-0 0-1")), None, 0, None
+    s.hands = tuple(tuple(ROW(h)) for h in ["0-5 3-3", "5-5 4-4"])
+    s.drawn += 1
+    return started(tmp_path, game)
+
+
+def test_a_tile_laid_after_the_lift_was_seen_replaces_the_lifted_one(tmp_path):
+    """P1 stands 2-2 (taken), lifts it ("Take back 2-2?"), then stands 1-3 in its place. By the
+    rules alone that could be P2 placing 1-3 and capturing 2-2 between 0-1 and 1-3, but 2-2
+    left before 1-3 came, so no capture can have needed 1-3: the table offers to take 2-2 back
+    and play 1-3 instead."""
+    table = observed_row(tmp_path)
+    row = table.layout
+    table.show(with_tiles(row, t2_2=column(3)))
+    assert table.stored() == ["2-2"]
+    table.show(row)
+    assert table.screen.text == "take back 2-2? press select"
+    table.show(with_tiles(row, t1_3=column(3)))
+    assert table.screen.text == "take back 2-2 and play 1-3 instead? press select"
+    table.press("select")
+    assert table.stored() == ["1-3"] and table.game.current_player == 0

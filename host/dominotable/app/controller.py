@@ -166,6 +166,13 @@ class MatchController:
             self.notice = self._restore_notice(verdict.problem)
             return
         verdict = self._revise(board, verdict)
+        if verdict.moves and fresh and self.mode == Mode.TAKEBACK and not self.instead:
+            # the last move's tile left first (its takeback was offered), then tiles came: they
+            # cannot be read as needing it still there, so they replace it, once confirmed
+            offer = self._offer(board)
+            if offer is not None and offer[1]:
+                self._offering(offer, board)
+                return
         # moves, then what the tray shows after them: a note, or a problem read past them
         for _ in range(len(board.placements) + 2):
             if not verdict.moves or self.mode == Mode.OVER:
@@ -179,13 +186,16 @@ class MatchController:
         elif not verdict.moves:
             offer = self._offer(board) if fresh and self._draw is None else None
             if offer is not None:
-                (self.undo, self.instead), self.mode, self.problem = offer, Mode.TAKEBACK, None
-                self.offer = self.undo[-1]
-                instead = f" and play {' '.join(map(str, self.instead))} instead" if self.instead else ""
-                text = f"take back {' '.join(map(str, self.undo))}{instead}? press select"
-                self.notice = Notice("Take back?", self.reader.in_tray_terms(text, board))
+                self._offering(offer, board)
             else:
                 self._problem("Fix the tray", verdict.problem, fresh, verdict.pending)
+
+    def _offering(self, offer: tuple[tuple[Move, ...], tuple[Move, ...]], board: Board) -> None:
+        (self.undo, self.instead), self.mode, self.problem = offer, Mode.TAKEBACK, None
+        self.offer = self.undo[-1]
+        instead = f" and play {' '.join(map(str, self.instead))} instead" if self.instead else ""
+        text = f"take back {' '.join(map(str, self.undo))}{instead}? press select"
+        self.notice = Notice("Take back?", self.reader.in_tray_terms(text, board))
 
     def _readable(self, board: Board, fresh: bool) -> Board | None:
         """`board` with its dead readers read as empty cells, named in `warning`; None, with a
