@@ -15,6 +15,10 @@ A draw the game awaits (the tiles drawn for dealer or for the lead) is read over
 seat by seat (reading/draw.py); the controller keeps the tiles read so far and pushes the `lots`
 move once every seat has drawn. A takeback or a resume starts the draw again.
 
+Bot seats (seats.py): the bots' racks are read apart from the game (a rack problem is a
+problem like any other), each bot's turn must be made on the tray as its instruction said
+(`BotSeats.vet`), and a bot's move that leaves no trace on the tray is made by the table.
+
 Hands in motion are not errors. A problem that may be a legal turn still being made (the
 reader's `pending` verdicts: tiles caught moving, a tile lifted or knocked out of place, the
 start of a capture) is never alarmed: its prompt shows only once the tray has been still for
@@ -43,10 +47,13 @@ from enum import StrEnum
 
 from dominotray import wire
 
+from dominotable.app.hints import Hint, hint
+from dominotable.app.seats import BotSeats
 from dominotable.app.storage import Store
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict, in_motion
 from dominotable.rules.game import Game, Move
+from dominotable.rules.outcome import Termination
 from dominotable.tray.board import Board, Status
 from dominotable.ui.screen import LastPlay
 
@@ -70,7 +77,8 @@ class Notice:
 class MatchController:
     def __init__(self, game: Game, reader: Reader, store: Store, match_id: int, names: Sequence[str], *,
                  settle_ms: int = 400, clock: Callable[[], float] = time.monotonic, resumed: bool = False,
-                 on_alarm: Callable[[], None] | None = None, prompt_after_ms: int = 2000):
+                 on_alarm: Callable[[], None] | None = None, seats: BotSeats | None = None,
+                 prompt_after_ms: int = 2000):
         self.game = game
         self.reader = reader
         self.store = store
@@ -81,6 +89,10 @@ class MatchController:
         self.clock = clock
         self.resumed = resumed
         self.on_alarm = on_alarm
+        self.seats = seats
+        self.area: Board | None = None  # the board last judged, without the bots' racks
+        self.hinted: Hint | None = None  # the hint on show
+        self._under_hint: Notice | None = None  # what the hint covers
         self.alarms = 0
         self.wants_new_match = False
         self.mode = Mode.OVER if game.is_over() else Mode.RESTORE
@@ -89,6 +101,7 @@ class MatchController:
         self.last: LastPlay | None = None
         self.notice: Notice | None = None if game.is_over() else self._restore_notice()
         self.problem: str | None = None  # the problem the tray shows now (the runtime may hold the LED on)
+        self.problem_cells: tuple[int, ...] = ()  # the cells it is about (a front end may mark them)
         self.offer: Move | None = None  # the (last) move a takeback would undo
         self.undo: tuple[Move, ...] = ()  # with `offer`: every move it would undo, `offer` last
         self.instead: tuple[Move, ...] = ()  # with `offer`: the moves the tray shows in their place
@@ -159,7 +172,15 @@ class MatchController:
             return
         problems = board.problems()
         if problems:
-            self._problem("Check the tray", problems[0].message, fresh, in_motion(board))
+            self._problem("Check the tray", problems[0].message, fresh, problems[0].cells, in_motion(board))
+            return
+        board, racks = self._play_area(board)
+        self.area = board
+        if racks is not None:
+            if self.mode == Mode.RESTORE:
+                self.notice = self._restore_notice(racks)
+            else:
+                self._problem("Fix the tray", racks, fresh)
             return
         verdict = self._read(board)
         if self.mode == Mode.RESTORE and not verdict.same:
@@ -175,9 +196,17 @@ class MatchController:
                 return
         # moves, then what the tray shows after them: a note, or a problem read past them
         for _ in range(len(board.placements) + 2):
-            if not verdict.moves or self.mode == Mode.OVER:
+            if self.mode == Mode.OVER:
                 break
-            self._commit(verdict.moves)
+            if not verdict.moves:  # the bots' moves that leave no trace, then the tray again
+                if not (verdict.same and self._bot_moves(board)):
+                    break
+            else:
+                wrong = self.seats.vet(verdict.moves) if self.seats is not None else None
+                if wrong is not None:
+                    self._problem("Fix the tray", wrong, fresh)
+                    return
+                self._commit(verdict.moves)
             verdict = self._read(board)
         if self.mode == Mode.OVER:
             return
@@ -188,7 +217,7 @@ class MatchController:
             if offer is not None:
                 self._offering(offer, board)
             else:
-                self._problem("Fix the tray", verdict.problem, fresh, verdict.pending)
+                self._problem("Fix the tray", verdict.problem, fresh, verdict.cells, verdict.pending)
 
     def _offering(self, offer: tuple[tuple[Move, ...], tuple[Move, ...]], board: Board) -> None:
         (self.undo, self.instead), self.mode, self.problem = offer, Mode.TAKEBACK, None
@@ -216,7 +245,7 @@ class MatchController:
             near = [c for c in geometry.neighbours(problem.cells[0]) if c in dead]
             if problem.flag == Status.LONE_HALF and near:
                 self._problem("Check the tray", f"the reader at {label(near[0])} does not answer: move the tile at "
-                              f"{label(problem.cells[0])} off it, or mend the reader", fresh)
+                              f"{label(problem.cells[0])} off it, or mend the reader", fresh, (near[0],))
                 return None
         return readable
 
@@ -242,8 +271,26 @@ class MatchController:
         for _ in undone:
             self.store.take_back(self.match_id, len(game.moves))
             game.pop()
+            if self.seats is not None:
+                self.seats.taken_back(len(game.moves) + 1)
         self.last = LastPlay(seat, "put back " + " ".join(map(str, undone)), None)
         return whole
+
+    def _play_area(self, board: Board) -> tuple[Board, str | None]:
+        """The board the game's reader judges (without the bots' racks) and a rack problem."""
+        return self.seats.read(board) if self.seats is not None else (board, None)
+
+    def _bot_moves(self, board: Board) -> bool:
+        """Make the bots' moves that leave no trace on the tray (the end of a turn, a pass, a
+        reveal from a rack); whether there were any."""
+        made = False
+        while self.seats is not None and self.mode != Mode.OVER:
+            move = self.seats.traceless(board)
+            if move is None:
+                return made
+            self._commit([move])
+            made = True
+        return made
 
     def _read(self, board: Board) -> Verdict:
         """The reader's verdict; while the game awaits a draw over the scan pad and the tray is
@@ -265,7 +312,8 @@ class MatchController:
             self.settled = self.board
             self._judge(self.board, fresh=False)
 
-    def _problem(self, title: str, text: str, fresh: bool, pending: bool = False) -> None:
+    def _problem(self, title: str, text: str, fresh: bool, cells=(), pending: bool = False) -> None:
+        self.problem_cells = tuple(cells)
         if self.mode == Mode.TAKEBACK:
             self.mode, self.offer, self.undo, self.instead = Mode.PLAY, None, (), ()
         if pending:  # hands at work: quiet, and prompted only if the tray stays like this
@@ -286,6 +334,7 @@ class MatchController:
         game = self.game
         if not game.moves:
             return None
+        board = self._play_area(board)[0]
         move = game.pop()
         try:
             same = self.reader.judge(board).same
@@ -295,14 +344,15 @@ class MatchController:
 
     def _offer(self, board: Board) -> tuple[tuple[Move, ...], tuple[Move, ...]] | None:
         """((the last move,), ()) if the tray shows exactly the position before it (no note of
-        something still awaited there); (the last moves, the moves read instead) if it shows
-        other legal moves from the position before the last move, or before the last few (a
-        tile lifted and another laid before the table saw the lift: the other was taken as the
-        next player's move); else None. Provisional moves are never offered: the tray revises
-        them by itself."""
+        something still awaited there); (the last moves, the moves read instead) if a tile they
+        placed has left the tray and it shows other legal moves from the position before the
+        last move, or before the last few (a tile lifted and another laid before the table saw
+        the lift: the other was taken as the next player's move); else None. Provisional moves
+        are never offered: the tray revises them by itself."""
         game = self.game
         if self.reader.provisional():
             return None
+        on_tray = {p.tile for p in board.placements}
         for depth in (1, 2, 3):
             if len(game.moves) < depth:
                 return None
@@ -314,16 +364,36 @@ class MatchController:
                     game.push(move, trusted=True)
             if depth == 1 and verdict.same and verdict.note is None:
                 return undone, ()
-            if verdict.moves and verdict.moves != undone and (depth == 1 or len(verdict.moves) < depth):
-                return undone, verdict.moves  # deeper, only fewer moves in their place: one tile went
+            if verdict.moves and verdict.moves != undone and (depth == 1 or len(verdict.moves) < depth) \
+                    and any(getattr(move, "tile", None) not in on_tray for move in undone if hasattr(move, "tile")):
+                return undone, verdict.moves  # a tile they placed went, other moves came in its place
         return None
 
     def _play(self, note: str | None = None) -> None:
         self.mode = Mode.PLAY
-        self.problem = None
+        self.problem, self.problem_cells = None, ()
         self.offer = None
         self.undo = self.instead = ()
+        self.hinted = None
         self.notice = Notice("At the table", note) if note else None
+
+    def bot_instruction(self) -> str | None:
+        """What a person must do now for a bot seat (its turn, or a tile its rack waits for)."""
+        if self.seats is None or self.mode != Mode.PLAY or self.area is None:
+            return None
+        return self.seats.instruction(self.area)
+
+    def hint(self) -> None:
+        """Show a hint for the player to move, and record in the store that one was asked for."""
+        game, seats = self.game, self.seats
+        seat = game.current_player
+        hand = seats.hand(seat) if seats is not None and seats.is_bot(seat) else None
+        self.hinted = hint(game, hand, game.seed)
+        self.store.add_hint(self.match_id, len(game.moves), seat, self.hinted.text)
+        self._under_hint, self.notice = self.notice, Notice("Hint", self.hinted.text)
+
+    def put_hint_away(self) -> None:
+        self.hinted, self.notice = None, self._under_hint
 
     # -- changing the match -------------------------------------------------------------------
 
@@ -333,7 +403,9 @@ class MatchController:
         self._draw = None
         played: list[Move] = []
         seat = before = None
+        first, seats = len(game.moves) + 1, []
         for move in moves:
+            seats.append(game.current_player)
             if game.current_player != seat or not played:  # the last play is the last seat's moves
                 seat, before, played = game.current_player, list(game.scores), []
             game.push(move)
@@ -343,6 +415,8 @@ class MatchController:
                 game.pop()
                 raise
             played.append(move)
+        if self.seats is not None:
+            self.seats.played(moves, first, seats)
         side = game.side_of(seat) if seat is not None else 0
         gained = game.scores[side] - before[side]
         self.last = LastPlay(self.seat_name(seat), " ".join(str(m) for m in played), gained or None)
@@ -368,6 +442,8 @@ class MatchController:
         for _ in self.undo if self.mode == Mode.TAKEBACK and self.undo else (None,):
             self.store.take_back(self.match_id, len(game.moves))
             undone.insert(0, game.pop())
+            if self.seats is not None:
+                self.seats.taken_back(len(game.moves) + 1)
         self._draw = None
         self.last = LastPlay(self.seat_name(game.current_player), f"took back {' '.join(map(str, undone))}", None)
         self._play()
@@ -386,18 +462,15 @@ class MatchController:
     def resign(self) -> None:
         game = self.game
         seat = game.current_player
-        loser = game.side_of(seat) if seat is not None else 0
-        others = [side for side in range(len(game.scores)) if side != loser]
-        top = max((game.scores[side] for side in others), default=None)
-        winners = [side for side in others if game.scores[side] == top]
-        self.store.finish(self.match_id, game, "resigned", winners)
+        outcome = game.resign(seat if seat is not None else 0)
+        self.store.finish(self.match_id, game, outcome.termination, list(outcome.winners))
         self.last = LastPlay(self.seat_name(seat), "resigned", None)
         self._over(f"{self.seat_name(seat)} resigned")
 
     def abandon(self) -> None:
         """New match: an unfinished match is recorded as abandoned (no winners)."""
         if self.mode != Mode.OVER:
-            self.store.finish(self.match_id, self.game, "abandoned", [])
+            self.store.finish(self.match_id, self.game, Termination.ABANDONED, [])
             self._over("Match abandoned")
         self.wants_new_match = True
 
@@ -420,6 +493,8 @@ class MatchController:
         return self.names if len(self.names) == sides else self.game.side_names()[:sides]
 
     def _restore_notice(self, problem: str | None = None) -> Notice:
+        racks = self.seats.expected() if self.seats is not None else ""
         if self.resumed:
-            return Notice("Restore the table", f"restore the table: {self.reader.expected()}")
+            text = f"restore the table: {self.reader.expected()}" + (f"; {racks}" if racks else "")
+            return Notice("Restore the table", text + (f" ({problem})" if problem and racks else ""))
         return Notice("Set up the table", problem or self.reader.expected())
