@@ -281,3 +281,25 @@ def test_a_tile_laid_after_the_lift_was_seen_replaces_the_lifted_one(tmp_path):
     assert table.screen.text == "take back 2-2 and play 1-3 instead? press select"
     table.press("select")
     assert table.stored() == ["1-3"] and table.game.current_player == 0
+
+
+def test_a_tile_stood_where_the_lifted_one_stood_replaces_it(tmp_path):
+    """The lift and the new tile first seen in one settled board: 1-3 stands in the very cells
+    2-2 stood in, so it replaces 2-2 (once confirmed) rather than capturing it as P2's move."""
+    table = observed_row(tmp_path)
+    row = table.layout
+    table.show(with_tiles(row, t2_2=column(3)))
+    table.show(with_tiles(row, t1_3=column(3)))
+    assert table.screen.text == "take back 2-2 and play 1-3 instead? press select"
+    table.press("select")
+    assert table.stored() == ["1-3"]
+
+
+def test_the_next_placement_beside_the_last_tile_may_capture_it(tmp_path):
+    """rule CR-10.11: 1-3 stood after 2-2 (not in its place) with 2-2 gone in the same board is
+    P2 placing 1-3 and capturing 2-2 (pinched by 0-1 and 1-3)."""
+    table = observed_row(tmp_path)
+    row = table.layout
+    table.show(with_tiles(row, t2_2=column(3)))
+    table.show(with_tiles(row, t1_3=column(4)))
+    assert table.stored() == ["2-2", "end", "1-3", "x2-2"] and table.screen.kind == "play"

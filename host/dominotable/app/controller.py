@@ -111,6 +111,7 @@ class MatchController:
         self._judged = True
         self._fresh = False  # the board to judge came from the tray (not from a button)
         self._held: Notice | None = None  # a pending problem's prompt, shown after prompt_after_ms
+        self._where: dict = {}  # tile -> cells on the board judged last
         self._draw: PadDraw | None = None
         self._before_lost = self.mode
 
@@ -187,9 +188,11 @@ class MatchController:
             self.notice = self._restore_notice(verdict.problem)
             return
         verdict = self._revise(board, verdict)
-        if verdict.moves and fresh and self.mode == Mode.TAKEBACK and not self.instead:
-            # the last move's tile left first (its takeback was offered), then tiles came: they
-            # cannot be read as needing it still there, so they replace it, once confirmed
+        before, self._where = self._where, {p.tile: p.cells for p in board.placements}
+        if verdict.moves and fresh and (self.mode == Mode.TAKEBACK and not self.instead or self._replaced(before)):
+            # the last move's tile left first (its takeback was offered), or another tile now
+            # stands where it lay: the new tiles replace it, once confirmed (they are not read
+            # as moves that needed it still there, such as a capture of it)
             offer = self._offer(board)
             if offer is not None and offer[1]:
                 self._offering(offer, board)
@@ -218,6 +221,12 @@ class MatchController:
                 self._offering(offer, board)
             else:
                 self._problem("Fix the tray", verdict.problem, fresh, verdict.cells, verdict.pending)
+
+    def _replaced(self, before: dict) -> bool:
+        """Whether another tile lies where the last move's tile lay on the board judged before."""
+        tile = getattr(self.game.moves[-1], "tile", None) if self.game.moves else None
+        cells = set(before.get(tile, ()))
+        return tile not in self._where and any(cells & set(spot) for spot in self._where.values())
 
     def _offering(self, offer: tuple[tuple[Move, ...], tuple[Move, ...]], board: Board) -> None:
         (self.undo, self.instead), self.mode, self.problem = offer, Mode.TAKEBACK, None
