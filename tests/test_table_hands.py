@@ -303,3 +303,18 @@ def test_the_next_placement_beside_the_last_tile_may_capture_it(tmp_path):
     table.show(with_tiles(row, t2_2=column(3)))
     table.show(with_tiles(row, t1_3=column(4)))
     assert table.stored() == ["2-2", "end", "1-3", "x2-2"] and table.screen.kind == "play"
+
+
+def test_a_prompt_goes_as_soon_as_the_tray_is_put_right(tmp_path):
+    """Two tiles at once (rule CR-10.5: the second is out of turn): prompt and alarm once the
+    tray settles; taking the second off clears the prompt at once, without waiting for the
+    settle time, and the placement is committed once the tray has settled."""
+    table = cr9(tmp_path, placed=None)
+    row = table.layout
+    table.show(with_tiles(row, t1_4=column(8), t3_3=column(9)))
+    assert table.screen.title == "Fix the tray" and table.session.controller.alarms == 1
+    table.show(with_tiles(row, t1_4=column(8)), settle=False)
+    assert table.screen.kind == "play" and table.stored() == []
+    table.clock.advance(SETTLE)
+    table.session.tick()
+    assert table.stored() == ["1-4"] and table.session.controller.alarms == 1

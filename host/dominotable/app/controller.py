@@ -124,7 +124,14 @@ class MatchController:
         self._changed = self.clock()
         self._judged = False
         self._fresh = True
-        self.tick()
+        if not self.tick() and self.problem is not None and self.mode == Mode.PLAY:
+            self._cleared(board)
+
+    def _cleared(self, board: Board) -> None:
+        """A problem's prompt goes as soon as the tray reads as legal again (the same position, or
+        legal moves from it), before the settle time; nothing is committed before it."""
+        if board.is_valid() and self.seats is None and self._draw is None and self.reader.judge(board).problem is None:
+            self._play()
 
     def tick(self) -> bool:
         """Judge a board that has settled, or show a pending problem's prompt once the tray has
