@@ -44,7 +44,8 @@ def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
     geo = default()
     for game, hand in (("castle-rock", 2), ("broadway", 7)):  # most tiles a hand holds (CR-4.3, BW-2.2)
         racks = geo.racks(game)
-        zones = [cells for name, cells in geo.zones.items() if game in geo.zone_games[name]]
+        zones = [cells for name, cells in geo.zones.items()  # but the whole grid: a game without bots
+                 if game in geo.zone_games[name] and len(cells) < geo.playing]
         assert zones
         for i, rack in enumerate(racks):
             assert len(rack.slots) >= hand
@@ -55,6 +56,8 @@ def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
     assert len(geo.racks("castle-rock")) == CastleRock.max_players
     assert [r.name for r in geo.racks("broadway")] == ["north", "east", "south", "west"]  # the engine's seats
     assert geo.racks("castle-rock-solitaire") == ()  # one player: no bot seats
+    racks = frozenset(c for rack in geo.racks("castle-rock") for c in rack.cells)
+    assert racks <= geo.game_cells("castle-rock")  # the tray reads them first, as the row
 
 
 def test_setup_menu_makes_seats_bots_named_after_their_racks():
