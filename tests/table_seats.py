@@ -21,7 +21,7 @@ from dominotable.rules.games.castle_rock.engine import place
 from dominotable.tray.action import Action, ActionKind
 
 PLACE = re.compile(r"tile in slot (\d+) \((\d+)-(\d+)\) -> .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
-TAKE = re.compile(r"take (.+) off the row")
+TAKE = re.compile(r"take (.+) off the (?:row|tray)")
 RACK = re.compile(r"(?:a tile|(\d+) tiles) from the boneyard, face down, in (slots? [-\d and]+)")
 SLIDE = re.compile(r"(?:slide|put) (\d+)-(\d+) .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
 SPENT = re.compile(r"the hand is over, take the tiles out of (slots? [-\d and]+)")
@@ -134,7 +134,8 @@ class Person:
             self.t.settle()
             self.t.unpad()
             self.t.settle()
-        elif "lay out the starting row" in text or "clear the row" in text or "clear the tray" in text:
+        elif ("lay out the starting row" in text or "clear the row" in text or "clear the tray" in text
+              or ("choose who leads" in text and any(not self.in_rack(c) for c in self.t.tiles().values()))):
             self.deal(text)
         elif "lay your tiles left on the tray" in text and self.mine:
             self.show()
@@ -162,7 +163,7 @@ class Person:
         game = self.t.game
         for tile in [t for t, cells in self.t.tiles().items() if not self.in_rack(cells)]:
             self.t.take(tile)
-            self.pile.add(tile)
+        self.pile = set(game.dset.tiles) - set(self.t.tiles()) - set(self.mine)  # everything back
         if game.name == "castle-rock":
             reader = catalog.reader_for(game, self.geo)
             for i in range(game.row_size):

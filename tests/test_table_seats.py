@@ -29,8 +29,8 @@ NAMES = ["ANN", "West bot", "North bot", "East bot"]
 BOTS = (1, 2, 3)
 
 
-def castle_rock(seed=5):
-    return CastleRock(players=4, options={"hands": 1}, seed=seed, observed=True)
+def castle_rock(seed=5, hands=1):
+    return CastleRock(players=4, options={"hands": hands}, seed=seed, observed=True)
 
 
 def play_out(table, person, limit=600):
@@ -102,9 +102,10 @@ def test_a_bot_decides_on_what_its_seat_sees_whatever_the_unseen_tiles_are():
 
 
 def test_a_castle_rock_match_against_three_bots_session(tmp_path):
-    """The whole match at the session (in-memory tray, fake clock): the bots' turns are made
-    by the person from the instructions; the stored match replays to the same scores."""
-    table = SessionTable(tmp_path, castle_rock(), NAMES, BOTS)
+    """Three hands at the session (in-memory tray, fake clock): the bots' turns are made by the
+    person from the instructions, the last turn of a hand ended by the table (CR-6.1), each new
+    hand dealt into the racks again; the stored match replays to the same scores."""
+    table = SessionTable(tmp_path, castle_rock(hands=3), NAMES, BOTS)
     table.settle()
     person = Person(table, 0, seed=1)
     play_out(table, person)
@@ -343,6 +344,19 @@ def test_a_broadway_match_against_three_bots_through_the_pty(tmp_path):
     assert final.is_over() and replay(record).scores == final.scores == record.result["scores"]
 
 
+def test_two_broadway_hands_against_three_bots_session(tmp_path):
+    """BW-2: a second hand opens on the next double, the racks dealt again once the tray is
+    cleared; the stored match replays to the same scores."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    table = SessionTable(tmp_path, Broadway(options={"hands": 2}, seed=3, observed=True), BW_NAMES, (0, 1, 3))
+    table.settle()
+    play_out(table, Person(table, 2, seed=1))
+    record = table.store.match(table.session.controller.match_id)
+    assert table.game.hands_played() >= 2 and sum(m.startswith("lead ") for m in record.moves) >= 2
+    assert replay(record).scores == table.game.scores == record.result["scores"]
+
+
 def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_put_right(tmp_path):
     """BW-11.2: the tile as the bot placed it, its halves as the screen says; the same tile
     turned round, or laid where it also fits but the bot did not choose, is refused with the
@@ -421,7 +435,7 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
     board, problem = seats.read(tray.board())
     assert problem is None and not seats.short()
     shown = []
-    while (move := seats.traceless(board)) is not None:
+    while (move := seats.traceless()) is not None:
         seat = "NESW".index(move.seat)
         assert sorted(map(str, move.tiles)) == sorted(held[seat].values())
         seats.played([move], len(game.moves) + 1, [game.current_player])

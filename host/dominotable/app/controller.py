@@ -160,7 +160,7 @@ class MatchController:
             if self.mode == Mode.OVER:
                 break
             if not verdict.moves:  # the bots' moves that leave no trace, then the tray again
-                if not (verdict.same and self._bot_moves(board)):
+                if not (verdict.same and self._bot_moves()):
                     break
             else:
                 wrong = self.seats.vet(verdict.moves) if self.seats is not None else None
@@ -185,12 +185,12 @@ class MatchController:
         """The board the game's reader judges (without the bots' racks) and a rack problem."""
         return self.seats.read(board) if self.seats is not None else (board, None)
 
-    def _bot_moves(self, board: Board) -> bool:
+    def _bot_moves(self) -> bool:
         """Make the bots' moves that leave no trace on the tray (the end of a turn, a pass, a
         reveal from a rack); whether there were any."""
         made = False
         while self.seats is not None and self.mode != Mode.OVER:
-            move = self.seats.traceless(board)
+            move = self.seats.traceless()
             if move is None:
                 return made
             self._commit([move])

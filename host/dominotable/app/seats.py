@@ -58,7 +58,8 @@ def decide(game: Game, seat: int, hand: Sequence[Tile], seed: int, fits=None) ->
     view = seat_view(game, seat, hand, rng)
     choose = catalog.spec(game).strategies[strategy_name(game)](rng)
     turn: list[Move] = []
-    while not view.is_over() and view.current_player == seat and len(turn) < 64:
+    hand = view.hands_played()
+    while not view.is_over() and view.current_player == seat and view.hands_played() == hand and len(turn) < 64:
         move = choose(view)
         if fits is not None and not turn and not fits(move):
             move = next((m for m in view.legal_moves() if fits(m)), move)
@@ -257,21 +258,16 @@ class BotSeats:
             return None
         return next((m for m in self.hands.reader.implied if game.is_legal(m)), None)
 
-    def traceless(self, board: Board) -> Move | None:
-        """The bot's next move, if it leaves no trace on the tray (the table makes it); or a reveal
-        the bots' racks make (who leads, a bot's tiles left)."""
+    def traceless(self) -> Move | None:
+        """The bot's next move, if it leaves no trace on the tray (the end of its turn, a pass: the
+        table makes it); or a reveal the bots' racks make (who leads, a bot's tiles left)."""
         if self.game.awaiting():
             complete = {seat: self.hand(seat) for seat in self.racks
                         if self.hand_size(seat) and len(self.known[seat]) == self.hand_size(seat)}
             self._revealing = self.hands.rack_reveal(complete)
             return self._revealing
         turn = self.turn()
-        if turn and not _placed(turn[0]) and not _taken(turn[0]):
-            try:
-                return turn[0] if not self.hands.actions(turn[0], board) else None
-            except NoRoom:
-                return None
-        return None
+        return turn[0] if turn and not _placed(turn[0]) and not _taken(turn[0]) else None
 
     def instruction(self, board: Board) -> str | None:
         """What a person must do now for the bot to move (or for a short rack), or None. While a
@@ -301,8 +297,8 @@ class BotSeats:
         tray.tiles = {p.tile: p.cells for p in board.placements}
         try:
             for move in turn:
-                if game.current_player != seat:
-                    break
+                if game.current_player != seat or not (_placed(move) or _taken(move)):
+                    break  # the move ending the turn leaves no trace: the table makes it
                 try:
                     made = self.hands.actions(move, tray.board())
                 except NoRoom:
@@ -326,7 +322,7 @@ class BotSeats:
                 taken.append(tile)
                 continue
             if taken:
-                steps.append(f"take {_and(taken)} off the row")
+                steps.append(f"take {_and(taken)} {self.hands.taking}")
                 taken = []
             if action.kind in (ActionKind.PLACE, ActionKind.SLIDE):
                 where = self.hands.where(action)
@@ -337,7 +333,7 @@ class BotSeats:
             elif action.kind == ActionKind.PAD:
                 steps.append(f"hold {tile} over the scan pad")
         if taken:
-            steps.append(f"take {_and(taken)} off the row")
+            steps.append(f"take {_and(taken)} {self.hands.taking}")
         return steps
 
     def vet(self, moves: Sequence[Move]) -> str | None:

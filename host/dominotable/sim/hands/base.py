@@ -34,6 +34,7 @@ class NoRoom(DominoError):
 
 class Hands(ABC):
     Reader: ClassVar[type[Reader]]  # the game's reader: the hands place tiles where it reads them
+    taking: ClassVar[str] = "off the tray"  # where tiles taken go from, as a bot's instructions say it
 
     def __init__(self, game: Game, geometry: Geometry):
         self.game = game

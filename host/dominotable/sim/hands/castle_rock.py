@@ -18,6 +18,7 @@ from dominotable.tray.board import Board
 
 class CastleRowHands(Hands):
     reader: CastleRockReader | CastleRockSolitaireReader
+    taking = "off the row"
 
     def actions(self, move: Move, board: Board) -> list[Action]:
         self.game.push(move)
