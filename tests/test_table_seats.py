@@ -451,3 +451,26 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
             tray.apply(Action(ActionKind.REMOVE, game.dset.parse(held[seat][slot])))
     seats.read(tray.board())
     assert not any(seats.spent.values())
+
+
+def test_the_solitaire_hint_is_the_solvers_next_step():
+    """Castle Rock Solitaire: the hint is the solver's move (a draw, or its next capture) at
+    every position of a game the solver plays to its end."""
+    from dominotable.app.hints import hint
+    from dominotable.rules.games.castle_rock.capture import Capture
+    from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
+    from dominotable.sim.bots.castle_rock import solver_bot
+
+    game = CastleRockSolitaire(seed=4)
+    solver = solver_bot(random.Random(0))
+    kinds = set()
+    while not game.is_over():
+        move = solver(game)
+        shown = hint(game)
+        if isinstance(move, Capture):
+            assert shown.take == move.tiles and shown.text.startswith(f"take {move}:")
+        else:
+            assert shown.text == "draw the next tile" and not shown.take
+        kinds.add(type(move).__name__)
+        game.push(move)
+    assert kinds == {"Draw", "Capture"}
