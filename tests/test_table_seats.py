@@ -157,7 +157,19 @@ def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path
     assert len(table.game.moves) == moves + 1 and str(table.game.moves[-1]) == "2-2"
     assert table.screen().bot.startswith("East bot: take 3-5, 1-2, 2-5 and 2-2 off the row")
 
-    keep = table.game.state.row[0]  # a capture East bot was not told to make
+    table.take(right)  # back in its slot: the table offers to take the placement back
+    table.put(right, rack.slots[0])
+    table.settle()
+    assert table.screen().title == "Take back?"
+    table.press("select")
+    assert len(table.game.moves) == moves and table.screen().bot == told
+    assert table.store.match(table.session.controller.match_id).racks[3][1] == "2-2"
+    table.take(right)
+    table.put(right, (geo.cell(4, 5), geo.cell(5, 5)))
+    table.settle()
+    assert len(table.game.moves) == moves + 1
+
+    keep = table.game.row()[0]  # a capture East bot was not told to make
     table.take(keep)
     table.settle()
     assert table.screen().title == "Fix the tray" and len(table.game.moves) == moves + 1
@@ -369,7 +381,7 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
     turned = elsewhere = False
     while person.step():
         told = table.screen().bot or ""
-        if len(table.game.state.order) < 4 or not (m := re.search(r"\((\d+-\d+)\) -> (on .*)", told)):
+        if len(table.game.tableau().order) < 4 or not (m := re.search(r"\((\d+-\d+)\) -> (on .*)", told)):
             continue  # a tableau of a few tiles first: a tile turned round next to the lead reads as no lead
         game, moves = table.game, len(table.game.moves)
         tile = game.dset.parse(m[1])
@@ -419,7 +431,7 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
 
     rng = random.Random(4)
     game = Broadway(options={"hands": 2}, seed=7, observed=True)
-    while len(game.state.order) < 12:
+    while len(game.tableau().order) < 12:
         game.push(rng.choice(list(game.legal_moves())))
     game.state.awaiting = "show"  # test set-up: the hand blocked here (BW-6.2), as _end_hand leaves it
     geo = default()

@@ -164,6 +164,8 @@ class BotSeats:
         for slot, tile in sorted(rack.items()):
             if slot in known or tile in known.values() or slot in spent:
                 continue
+            if self._played.get(len(self.game.moves)) == (seat, slot, tile):
+                continue  # back where the last move took it from: a takeback
             if short <= 0:
                 return f"take the tile out of slot {slot} of {name}'s rack: {name} holds {len(known)} tiles"
             free = self.free_slots(seat)[0]
