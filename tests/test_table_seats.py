@@ -486,3 +486,21 @@ def test_the_solitaire_hint_is_the_solvers_next_step():
         kinds.add(type(move).__name__)
         game.push(move)
     assert kinds == {"Draw", "Capture"}
+
+
+def test_resuming_a_bot_match_on_a_tray_without_racks_names_the_problem(tmp_path):
+    """A tray.toml without the racks (a tray built before them) cannot resume a match with bot
+    seats: the error names the seats and where racks are declared (the runtime sets it aside)."""
+    import tomllib
+
+    import pytest
+    from dominotable.rules.errors import DominoError
+    from dominotable.tray.geometry import Geometry, packaged_path
+
+    store = Store(tmp_path / "t.db")
+    match = Session.start(store, castle_rock(), NAMES, default(), BOTS).controller.match_id
+    data = tomllib.loads(packaged_path().read_text())
+    del data["racks"]
+    with pytest.raises(DominoError, match="racks for 0 of Castle Rock's seats, not for its bot seats West bot, "
+                                          r"North bot, East bot: see \[racks\] in tray.toml"):
+        Session.resume(store, match, Geometry(data))

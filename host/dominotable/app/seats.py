@@ -30,6 +30,7 @@ from dominotray import wire
 from dominotable.app import catalog
 from dominotable.app.storage import Store
 from dominotable.reading.prompts import span
+from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
 from dominotable.rules.games.castle_rock.capture import Capture
 from dominotable.rules.moves import Move
@@ -91,8 +92,9 @@ class BotSeats:
         self.store = store
         self.match_id = match_id
         racks = geometry.racks(game.name)
-        if len(racks) < game.players:
-            raise ValueError(f"the tray has racks for {len(racks)} seats of {game.title}, not {game.players}")
+        if any(seat >= len(racks) for seat in bots):
+            raise DominoError(f"this tray has racks for {len(racks)} of {game.title}'s seats, not for its bot "
+                              f"seats {', '.join(names[seat] for seat in bots)}: see [racks] in tray.toml")
         self.racks: dict[int, Rack] = {seat: racks[seat] for seat in sorted(bots)}
         self.known: dict[int, dict[int, Tile]] = {
             seat: {int(slot): game.dset.parse(tile) for slot, tile in (known or {}).get(seat, {}).items()}
