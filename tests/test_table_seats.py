@@ -18,10 +18,11 @@ import time
 from dominotable.app.seats import decide, seat_view
 from dominotable.app.session import Session
 from dominotable.app.storage import Store, replay
-from dominotable.rules.games.castle_rock.engine import CastleRock
+from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.ui.menu import Choice, Setup
+from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
 from table_helpers import ROW, rigged
 from table_seats import Person, PtyTable, SessionTable
 
@@ -33,11 +34,24 @@ def castle_rock(seed=5, hands=1):
     return CastleRock(players=4, options={"hands": hands}, seed=seed, observed=True)
 
 
-def play_out(table, person, limit=600):
+def play_out(table, person, limit=600) -> list:
+    """Play to the end of the match; the screens of the bots' instructions seen on the way."""
+    said = []
     for _ in range(limit):
+        screen = table.screen()
+        if screen.bot:
+            said.append(screen)
         if not person.step():
-            return
+            return said
     raise AssertionError("the match did not end")
+
+
+def fit_the_oled(screens) -> None:
+    """Each instruction for a bot is one step short enough for the OLED, never cut short."""
+    for screen in screens:
+        _, lines = fit_wrapped(screen.text, SIZE[0] - 4, SIZE[1] - BAR - 2, 20)
+        assert not lines[-1].endswith("..."), screen.text
+        assert screen.bot == f"{screen.title}: {screen.text}" and screen.title.endswith(" bot")
 
 
 def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
@@ -108,7 +122,7 @@ def test_a_castle_rock_match_against_three_bots_session(tmp_path):
     table = SessionTable(tmp_path, castle_rock(hands=3), NAMES, BOTS)
     table.settle()
     person = Person(table, 0, seed=1)
-    play_out(table, person)
+    fit_the_oled(play_out(table, person))
     game = table.game
     record = table.store.match(table.session.controller.match_id)
     assert game.is_over() and record.bots == [1, 2, 3]
@@ -118,63 +132,60 @@ def test_a_castle_rock_match_against_three_bots_session(tmp_path):
 
 def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path):
     """East bot moves first. Its tile from the wrong slot, its tile at the closed end of the
-    row (CR-10.4), its tile lying flat (CR-10.1) and a capture it was not told to make: each is
-    refused with a prompt, nothing is recorded, and once put right the turn goes on."""
+    row (CR-10.4), its tile lying flat (CR-10.1): each is refused with a prompt, nothing is
+    recorded, and once put right the turn goes on; the tile put back in its slot offers the
+    takeback, which gives the bot its tile back."""
     table = SessionTable(tmp_path, castle_rock(), NAMES, BOTS)
     table.settle()
-    person = Person(table, 0, seed=1, first_column=1)  # the row from column 1: the closed end has room
-    while not (table.screen().bot or "").startswith("East bot: tile in slot"):
+    person = Person(table, 0, seed=2, first_column=1)  # the row from column 1: the closed end has room
+    while not table.screen().bot.startswith("East bot: slot"):
         person.step()
     told = table.screen().bot
-    assert told.startswith("East bot: tile in slot 1 (2-2) -> upright at the open end of the row (r4c5-r5c5)")
+    m = re.fullmatch(r"East bot: slot (\d) \((\d-\d)\) -> upright at the open end, r4c(\d+)-r5c\3", told)
+    assert m, told
+    assert (table.screen().title, table.screen().text) == ("East bot", told.removeprefix("East bot: "))
     geo, rack = table.geometry, default().racks("castle-rock")[3]
     moves = len(table.game.moves)
-    right = table.game.dset.parse("2-2")
-    wrong = next(t for t, cells in table.tiles().items() if cells == rack.slots[1])
+    slot, right, end = int(m[1]), table.game.dset.parse(m[2]), int(m[3])
+    wrong = next(t for t, cells in table.tiles().items() if cells == rack.slots[2 - slot])
 
-    table.take(wrong)  # the tile in slot 2 instead of slot 1
-    table.put(wrong, (geo.cell(4, 5), geo.cell(5, 5)))
+    table.take(wrong)  # the tile in the other slot
+    table.put(wrong, (geo.cell(4, end), geo.cell(5, end)))
     table.settle()
-    assert table.screen().text == ("East bot's rack: put the tile from slot 2 back, face down; "
-                                   "East bot plays the tile in slot 1")
+    assert table.screen().text == (f"East bot's rack: put the tile from slot {3 - slot} back, face down; "
+                                   f"East bot plays the tile in slot {slot}")
     table.take(wrong)
-    table.put(wrong, rack.slots[1])
+    table.put(wrong, rack.slots[2 - slot])
     table.settle()
     assert table.screen().bot == told
 
     table.take(right)  # the right tile at the closed end
     table.put(right, (geo.cell(4, 0), geo.cell(5, 0)))
     table.settle()
-    assert "move 2-2 to the open end of the row" in table.screen().text
+    assert f"move {right} to the open end of the row" in table.screen().text
     table.take(right)
-    table.put(right, (geo.cell(4, 5), geo.cell(4, 6)))  # lying flat at the open end
+    table.put(right, (geo.cell(4, end), geo.cell(4, end + 1)))  # lying flat at the open end
     table.settle()
-    assert "stand 2-2 upright at the open end (rule CR-10.1)" in table.screen().text
+    assert f"stand {right} upright at the open end (rule CR-10.1)" in table.screen().text
     assert len(table.game.moves) == moves and table.session.controller.alarms >= 3
     table.take(right)
-    table.put(right, (geo.cell(4, 5), geo.cell(5, 5)))
+    table.put(right, (geo.cell(4, end), geo.cell(5, end)))
     table.settle()
-    assert len(table.game.moves) == moves + 1 and str(table.game.moves[-1]) == "2-2"
-    assert table.screen().bot.startswith("East bot: take 3-5, 1-2, 2-5 and 2-2 off the row")
+    assert len(table.game.moves) == moves + 1 and table.game.moves[-1] == place(right)
 
     table.take(right)  # back in its slot: the table offers to take the placement back
-    table.put(right, rack.slots[0])
+    table.put(right, rack.slots[slot - 1])
     table.settle()
     assert table.screen().title == "Take back?"
     table.press("select")
     assert len(table.game.moves) == moves and table.screen().bot == told
-    assert table.store.match(table.session.controller.match_id).racks[3][1] == "2-2"
+    assert table.store.match(table.session.controller.match_id).racks[3][slot] == str(right)
     table.take(right)
-    table.put(right, (geo.cell(4, 5), geo.cell(5, 5)))
+    table.put(right, (geo.cell(4, end), geo.cell(5, end)))
     table.settle()
     assert len(table.game.moves) == moves + 1
 
-    keep = table.game.row()[0]  # a capture East bot was not told to make
-    table.take(keep)
-    table.settle()
-    assert table.screen().title == "Fix the tray" and len(table.game.moves) == moves + 1
-    table.put(keep, (geo.cell(4, 1), geo.cell(5, 1)))
-    table.settle()
+    assert table.screen().bot.startswith("East bot: take ")  # the rest of its turn, once the tile is read
     play_out(table, person)
     record = table.store.match(table.session.controller.match_id)
     assert replay(record).scores == table.game.scores == record.result["scores"]
@@ -212,7 +223,7 @@ def test_a_castle_rock_match_against_three_bots_through_the_pty(tmp_path):
         final = table.game
     finally:
         table.close()
-    assert {"East bot", "North bot", "Hint"} <= shown  # West bot moves after ANN: "when ANN has finished"
+    assert {"East bot", "North bot", "West bot", "Hint"} <= shown
     with Store(db) as store:
         record = store.match(store.matches()[0].id)
     assert final.is_over() and record.bots == [1, 2, 3] and len(record.hints) == person.hints
@@ -363,7 +374,7 @@ def test_two_broadway_hands_against_three_bots_session(tmp_path):
 
     table = SessionTable(tmp_path, Broadway(options={"hands": 2}, seed=3, observed=True), BW_NAMES, (0, 1, 3))
     table.settle()
-    play_out(table, Person(table, 2, seed=1))
+    fit_the_oled(play_out(table, Person(table, 2, seed=1)))
     record = table.store.match(table.session.controller.match_id)
     assert table.game.hands_played() >= 2 and sum(m.startswith("lead ") for m in record.moves) >= 2
     assert replay(record).scores == table.game.scores == record.result["scores"]
@@ -381,7 +392,7 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
     turned = elsewhere = False
     while person.step():
         told = table.screen().bot or ""
-        if len(table.game.tableau().order) < 4 or not (m := re.search(r"\((\d+-\d+)\) -> (on .*)", told)):
+        if len(table.game.tableau().order) < 4 or not (m := re.search(r"\((\d+-\d+)\) -> r\d", told)):
             continue  # a tableau of a few tiles first: a tile turned round next to the lead reads as no lead
         game, moves = table.game, len(table.game.moves)
         tile = game.dset.parse(m[1])
@@ -456,7 +467,8 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
         assert store.match(match).racks.get(seat) is None  # no longer the bot's hand
     assert sorted(shown) == [s for s in (0, 1, 3) if held[s]]
     notes = seats.short()
-    assert all("the hand is over, take the tiles out of slot" in n for n in notes) and len(notes) == len(shown)
+    assert all(n.what.startswith("hand over: take the tiles out of slot") for n in notes)
+    assert [n.who for n in notes] == [BW_NAMES[seat] for seat in sorted(shown)]
     assert seats.read(tray.board())[1] is None  # still there: not a problem, a step
     for seat in shown:
         for slot in held[seat]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from dominotable.app.hints import Hint, hint
-from dominotable.app.seats import BotSeats
+from dominotable.app.seats import BotSeats, Said
 from dominotable.app.storage import Store
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict
@@ -248,7 +248,7 @@ class MatchController:
         self.hinted = None
         self.notice = Notice("At the table", note) if note else None
 
-    def bot_instruction(self) -> str | None:
+    def bot_instruction(self) -> Said | None:
         """What a person must do now for a bot seat (its turn, or a tile its rack waits for)."""
         if self.seats is None or self.mode != Mode.PLAY or self.area is None:
             return None
