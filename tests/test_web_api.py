@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import socket
 
 import pytest
@@ -157,6 +158,18 @@ def test_controls_from_another_machine_need_the_token_spectators_only_watch(tmp_
         assert table.post("/api/button", {"button": "down"})[0] == 200  # loopback: always
     finally:
         table.close()
+
+
+def test_web_config_section():
+    from dominotable.app.config import ConfigError, from_dict
+
+    cfg = from_dict({"web": {"host": "0.0.0.0", "port": 9000, "token": "s3cret"}}).web
+    assert (cfg.host, cfg.port, cfg.token, cfg.off) == ("0.0.0.0", 9000, "s3cret", False)
+    assert from_dict({"web": {"host": "off"}}).web.off and from_dict({}).web.port == 8080
+    for bad, words in [({"port": 70000}, "web.port = 70000 is not a TCP port"), ({"host": ""}, "web.host"),
+                       ({"token": 5}, "web.token"), ({"tokn": "x"}, "unknown key web.tokn")]:
+        with pytest.raises(ConfigError, match=re.escape(words)):
+            from_dict({"web": bad})
 
 
 def test_http_address_option():
