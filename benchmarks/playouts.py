@@ -34,7 +34,7 @@ def one_run(cls, players, seconds: float, trusted: bool, first_seed: int) -> tup
         while not game.is_over():
             game.push(bot(game), trusted=trusted)
             moves += 1
-        hands += game.hands_played() if hasattr(game, "hands_played") else 1
+        hands += game.hands_played()
         seed += 1
     elapsed = time.process_time() - start
     return moves / elapsed, hands / elapsed

@@ -33,6 +33,7 @@ from dominotable.app.storage import Store
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict
 from dominotable.rules.game import Game, Move
+from dominotable.rules.outcome import Termination
 from dominotable.tray.board import Board
 from dominotable.ui.screen import LastPlay
 
@@ -261,18 +262,15 @@ class MatchController:
     def resign(self) -> None:
         game = self.game
         seat = game.current_player
-        loser = game.side_of(seat) if seat is not None else 0
-        others = [side for side in range(len(game.scores)) if side != loser]
-        top = max((game.scores[side] for side in others), default=None)
-        winners = [side for side in others if game.scores[side] == top]
-        self.store.finish(self.match_id, game, "resigned", winners)
+        outcome = game.resign(seat if seat is not None else 0)
+        self.store.finish(self.match_id, game, outcome.termination, list(outcome.winners))
         self.last = LastPlay(self.seat_name(seat), "resigned", None)
         self._over(f"{self.seat_name(seat)} resigned")
 
     def abandon(self) -> None:
         """New match: an unfinished match is recorded as abandoned (no winners)."""
         if self.mode != Mode.OVER:
-            self.store.finish(self.match_id, self.game, "abandoned", [])
+            self.store.finish(self.match_id, self.game, Termination.ABANDONED, [])
             self._over("Match abandoned")
         self.wants_new_match = True
 

@@ -48,4 +48,4 @@ class Presenter:
 
 
 def _target(game) -> int | None:
-    return getattr(game.options, "target", None)
+    return game.options.target

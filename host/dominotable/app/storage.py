@@ -22,6 +22,7 @@ from typing import Any
 from dominotable.app import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
+from dominotable.rules.outcome import Termination
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -56,7 +57,6 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 """
 
-ENDINGS = ("played", "resigned", "abandoned")
 
 
 class StorageError(DominoError):
@@ -161,7 +161,7 @@ class Store:
                 "INSERT INTO matches (game, options, seed, players, names, started, observed) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game.name, json.dumps(game.options.to_dict()), game.seed, game.players, json.dumps(names), now(),
-                 int(getattr(game, "observed", False))),
+                 int(game.observed)),
             )
             match_id = cur.lastrowid
             for seat, name in enumerate(names):
@@ -194,10 +194,11 @@ class Store:
             raise StorageError(f"match {match_id}: move {ply} is not the last move (that is {last})")
         self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (match_id, ply))
 
-    def finish(self, match_id: int, game: Game, ending: str = "played", winners: list[int] | None = None) -> None:
-        """Close the match with the engine's scores; `winners` overrides the engine's (a resignation)."""
-        if ending not in ENDINGS:
-            raise ValueError(f"ending must be one of {ENDINGS}")
+    def finish(self, match_id: int, game: Game, ending: Termination = Termination.PLAYED,
+               winners: list[int] | None = None) -> None:
+        """Close the match with the engine's scores; `winners` overrides the engine's (a resignation).
+        The stored ending is the Termination's value."""
+        ending = Termination(ending)
         if winners is None:
             winners = game.winners() if game.is_over() else []
         result = {"ending": ending, "scores": list(game.scores), "winners": list(winners)}
@@ -265,7 +266,7 @@ class Store:
         )
         for name, side, result_text in rows:
             result = json.loads(result_text)
-            if result["ending"] == "abandoned":
+            if result["ending"] == Termination.ABANDONED:
                 continue
             row = table.setdefault(name, Standing(name, 0, 0, 0))
             row.matches += 1

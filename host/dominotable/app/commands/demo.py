@@ -101,9 +101,9 @@ def text_demo(game, seed: int) -> int:
             moves.append(str(move))
             if game.scores != scores:
                 break
-        brief = getattr(game, "brief", None)
-        picture = not brief or (game.scores != scores and game.players > 1 and not game.is_over())
-        print(f"P{seat + 1}: {' '.join(moves):<24} {'' if picture else brief()}".rstrip())
+        brief = game.brief()
+        picture = brief is None or (game.scores != scores and game.players > 1 and not game.is_over())
+        print(f"P{seat + 1}: {' '.join(moves):<24} {'' if picture else brief}".rstrip())
         if game.scores != scores:
             scores = game.scores
             print("scores: " + ", ".join(f"{name} {score}" for name, score in zip(names, scores)))

@@ -7,6 +7,7 @@ import json
 from dominotable.app import config
 from dominotable.app.commands.replay import match_lines, replay_with_names
 from dominotable.app.storage import MatchRecord, Store
+from dominotable.rules.outcome import Termination
 
 
 def add_db_arguments(parser) -> None:
@@ -45,12 +46,12 @@ def outcome(record: MatchRecord) -> str:
     if record.result is None:
         return "unfinished"
     ending, scores = record.result["ending"], record.result["scores"]
-    if ending == "abandoned":
+    if ending == Termination.ABANDONED:
         return "abandoned"
     winners = [name for name, side in zip(record.names, record.sides) if side in record.result["winners"]]
     text = f"won by {' & '.join(winners)}" if winners else "no winner"
     text += f", {'-'.join(str(s) for s in scores)}"
-    return f"{text} (resigned)" if ending == "resigned" else text
+    return f"{text} (resigned)" if ending == Termination.RESIGNED else text
 
 
 def print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from dominotable.app.storage import StorageError, replay
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
+from dominotable.rules.outcome import Termination
 
 
 def register(subparsers) -> None:
@@ -44,7 +45,7 @@ def replay_with_names(data: Any) -> tuple[Game, list[str]]:
         count = len(names) if isinstance(names, list) else "no list of"
         raise StorageError(f"{count} names for {game.players} seats")
     result = data.get("result")
-    if isinstance(result, dict) and result.get("ending") == "played" and result.get("scores") != game.scores:
+    if isinstance(result, dict) and result.get("ending") == Termination.PLAYED and result.get("scores") != game.scores:
         raise StorageError(f"replayed scores {game.scores} differ from the recorded {result.get('scores')}")
     return game, names
 

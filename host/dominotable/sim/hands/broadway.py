@@ -23,15 +23,15 @@ class BroadwayHands(Hands):
             return lay_aside(board, move.tiles)
         if not isinstance(move, Place):
             return []
-        s, geo = self.game.state, self.geometry
+        grid, geo = self.game.tableau().grid, self.geometry
         steps = []
         pad = board.on_pad()
         if pad is not None and pad.tile is move.tile:
             steps.append(Action(ActionKind.UNPAD, move.tile))
-        if not s.grid.pips:  # the last hand's tiles go first
+        if not grid.pips:  # the last hand's tiles go first
             removes, board = clearing(board, [p.tile for p in board.tiles()])
             steps += removes
-        anchor = (geo.rows // 2 - 1, geo.columns // 2 - 1) if not s.grid.pips else self.reader.anchor(board)
+        anchor = (geo.rows // 2 - 1, geo.columns // 2 - 1) if not grid.pips else self.reader.anchor(board)
         if self.reader.where(anchor, *move.cells) is None:
             anchor, slides = self.recentre(board, anchor, move)
             steps += slides
