@@ -196,3 +196,27 @@ def test_repairs_of_the_database_are_on_the_page(tmp_path):
         assert table.get("/api/state")[1]["repairs"] == [said]
     finally:
         table.close()
+
+
+def test_history_plots_the_score_after_every_hand(tmp_path):
+    from dominotable.app import catalog
+    from dominotable.app.demo import choose
+    from dominotable.app.storage import Store
+
+    db = tmp_path / "t.sqlite3"
+    game = catalog.engine("doubles-in-the-boneyard")(players=3, options={"target": 100}, seed=4)
+    with Store(db) as store:
+        match_id = store.start_match(game, ["ANN", "BOB", "CAT"])
+        while not game.is_over():
+            game.push(choose(game, 4))
+            store.append_move(match_id, len(game.moves), str(game.moves[-1]))
+        store.finish(match_id, game)
+    table = LiveTable(db, "castle-rock")
+    try:
+        (stored,) = [m for m in table.get("/api/history")[1] if m["id"] == match_id]
+    finally:
+        table.close()
+    assert game.hands_played() >= 2
+    assert len(stored["hands"]) == game.hands_played() and stored["hands"][-1] == game.scores
+    assert all(a <= b for earlier, later in zip(stored["hands"], stored["hands"][1:]) for a, b in zip(earlier, later))
+    assert stored["plot"].count("<polyline") == 3 and stored["winners"] == [["ANN", "BOB", "CAT"][w] for w in game.winners()]

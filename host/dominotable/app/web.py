@@ -264,25 +264,26 @@ class WebTable:
         return out
 
     def _hands(self, record) -> list[list[int]]:
-        """The scores after every hand (for a game without hands, after every scoring move)."""
+        """The scores after every hand (for a match of one hand: after every scoring move)."""
         count = self._db().move_count(record.id)
         key = (record.id, count)
         if key not in self._plots:
             full = self._db().match(record.id)
             game = catalog.load({**full.to_dict(), "moves": []})
-            series: list[list[int]] = []
-            hands = getattr(game, "hands_played", None)
-            seen = hands() if hands else 0
-            last = list(game.scores)
+            by_hand: list[list[int]] = []
+            by_move: list[list[int]] = []
+            hand = game.hands_played()
             for notation in full.moves:
+                before = list(game.scores)
                 game.push_notation(notation)
-                now = hands() if hands else 0
-                if (hands and now != seen) or (not hands and game.scores != last):
-                    series.append(last if hands else list(game.scores))
-                seen, last = now, list(game.scores)
-            if hands and (game.is_over() or not series or series[-1] != last):
-                series.append(last)
-            self._plots[key] = series
+                if game.hands_played() != hand:  # a new deal: the scores as the last hand left them
+                    hand = game.hands_played()
+                    by_hand.append(list(game.scores))
+                if game.scores != before:
+                    by_move.append(list(game.scores))
+            if not by_hand or by_hand[-1] != game.scores:
+                by_hand.append(list(game.scores))
+            self._plots[key] = by_hand if len(by_hand) > 1 else by_move
         return self._plots[key]
 
     def replay(self, match_id: int, step: int) -> dict[str, Any]:
