@@ -36,12 +36,18 @@ async function post(path, body) {
   return response.ok;
 }
 
+let shown = {base: null, overlay: null, oled: null, rack: null};
+
 function render(s) {
   state = s;
   $("#repairs").hidden = !s.repairs.length;
   $("#repairs").textContent = s.repairs.join(" ");
-  $("#tray").innerHTML = s.svg;
-  if (s.oled) $("#oled").src = s.oled;
+  if (s.svg !== shown.base) { // the cells and zones: once per game
+    $("#tray").innerHTML = s.svg.replace("</svg>", '<g class="overlay"></g></svg>');
+    shown.base = s.svg; shown.overlay = null;
+  }
+  if (s.overlay !== shown.overlay) { $("#tray g.overlay").innerHTML = s.overlay; shown.overlay = s.overlay; }
+  if (s.oled && s.oled !== shown.oled) { $("#oled").src = s.oled; shown.oled = s.oled; }
   $("#game").textContent = s.title ? `${s.title}, match ${s.match}` : "choosing a match (setup menu)";
   $("#turn").textContent = s.turn ? `${s.turn} to play` : "";
   $("#prompt-title").textContent = s.prompt_title || "";
@@ -61,7 +67,8 @@ function render(s) {
   }));
   const usable = controls && s.virtual;
   for (const el of document.querySelectorAll(".controls")) el.hidden = !(usable || (controls && el.id === "buttons"));
-  renderRack(s.rack);
+  const rack = s.rack.join(" ");
+  if (rack !== shown.rack) { renderRack(s.rack); shown.rack = rack; }
   const f = s.faults;
   $("#fault-state").textContent = [f.unplugged ? "unplugged" : "", f.dead.length ? `dead readers: ${f.dead.join(", ")}` : "",
     Object.keys(f.flicker).length ? `flickering: ${Object.keys(f.flicker).join(", ")}` : "", f.noise ? `noise ${f.noise}` : ""]
