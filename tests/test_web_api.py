@@ -220,3 +220,32 @@ def test_history_plots_the_score_after_every_hand(tmp_path):
     assert len(stored["hands"]) == game.hands_played() and stored["hands"][-1] == game.scores
     assert all(a <= b for earlier, later in zip(stored["hands"], stored["hands"][1:]) for a, b in zip(earlier, later))
     assert stored["plot"].count("<polyline") == 3 and stored["winners"] == [["ANN", "BOB", "CAT"][w] for w in game.winners()]
+
+
+def test_faults_through_the_api_reach_the_table(tmp_path):
+    """Unplugged: the table says the tray is lost, and is back after the replug; a dead reader
+    is a problem naming its cell, marked on the page; line noise is refused no frame."""
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", options={})
+    try:
+        table.until(lambda c: c.mode == Mode.PLAY, "the match started")
+        assert table.post("/api/fault", {"fault": "unplug"}) == (200, {"ok": True})
+        table.until(lambda c: c.mode == Mode.LOST, "the tray lost")
+        state = table.get("/api/state")[1]
+        assert state["faults"]["unplugged"] and state["mode"] == "lost" and "not answering" in state["prompt"]
+        assert table.post("/api/fault", {"fault": "replug"})[0] == 200
+        table.until(lambda c: c.mode == Mode.PLAY, "the tray back")
+
+        cell = table.vtray.geometry.cell(2, 3)
+        assert table.post("/api/fault", {"fault": "dead", "cell": cell})[0] == 200
+        table.until(lambda c: c.problem is not None and "r2c3" in c.problem, "the dead reader reported")
+        state = table.get("/api/state")[1]
+        assert cell in state["cells"] and state["faults"]["dead"] == [cell] and state["problem"]
+        assert table.post("/api/fault", {"fault": "alive", "cell": cell})[0] == 200
+        table.until(lambda c: c.problem is None, "the reader revived")
+
+        assert table.post("/api/fault", {"fault": "noise", "probability": 0.001})[0] == 200
+        assert table.post("/api/fault", {"fault": "flicker", "cell": 5, "probability": 0.2})[0] == 200
+        state = table.get("/api/state")[1]
+        assert state["faults"]["noise"] == 0.001 and state["faults"]["flicker"] == {"5": 0.2}
+    finally:
+        table.close()
