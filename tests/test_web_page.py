@@ -181,7 +181,7 @@ def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page
 
 
 def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
-    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", seed=3, names=["<b>ANN</b>", "BOB & CO"])
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", seed=3, names=["ANN <THE ROCK>", "BOB & CO"])
     try:
         page.goto(table.url + "/scores")
         page.locator("#live-title", has_text="Castle Rock").wait_for()
@@ -201,14 +201,15 @@ def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
         page.wait_for_function("(want) => [...document.querySelectorAll('#live-scores .points')]"
                                ".map((e) => e.textContent).join(',') === want", arg=",".join(final))
         assert len({moves for _, _, moves in seen}) >= 5  # the page followed the moves as they were made
-        assert {turn for _, turn, _ in seen} >= {"<b>ANN</b> to play", "BOB & CO to play"}
+        assert {turn for _, turn, _ in seen} >= {"ANN <THE ROCK> to play", "BOB & CO to play"}
         assert ("0", "0") in {points for points, _, _ in seen} and final != ["0", "0"]
-        assert page.locator("#live-scores .name").all_inner_texts() == ["<b>ANN</b>", "BOB & CO"]
-        assert page.locator("#live b").count() == 0  # names are text, never markup
+        assert page.locator("#live-scores .name").all_inner_texts() == ["ANN <THE ROCK>", "BOB & CO"]
+        assert page.locator("#live the, #live rock").count() == 0  # names are text, never markup
         page.locator('#matches .match[data-match="1"] svg.plot').wait_for(timeout=10_000)
         assert "won by" in page.locator('#matches .match[data-match="1"]').inner_text()
-        page.locator("#boards td", has_text="<b>ANN</b>").wait_for()
-        assert page.locator("#matches b").count() == 0
+        page.locator("#boards td", has_text="ANN <THE ROCK>").wait_for()
+        assert page.locator("#matches the, #boards the").count() == 0
+        assert "ANN &lt;THE ROCK&gt;" in page.locator('#matches .match[data-match="1"] svg.plot').inner_html()
         page.screenshot(path=str(DOCS / "scoreboard.png"), full_page=True)
 
         page.goto(table.url + "/replay/1?step=3")

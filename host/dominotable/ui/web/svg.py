@@ -132,7 +132,7 @@ def _tile(lay: Layout, tile: Tile, cells: Sequence[int], kind: str) -> str:
 def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: int | None = None,
                width: int = 360, height: int = 150) -> str:
     """A line per side: its score after every hand (series[i] = the scores after hand i+1)."""
-    left, right, top, bottom = 34, 90, 10, 22
+    left, right, top, bottom = 34, 130, 10, 22
     top_score = max([target or 0, 1, *(s for scores in series for s in scores)])
     low = min([0, *(s for scores in series for s in scores)])
     hands = max(len(series), 1)
