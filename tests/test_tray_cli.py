@@ -13,7 +13,7 @@ from tray_fixtures import until, vtray  # noqa: F401 (fixture)
 def test_monitor_prints_decoded_frames_and_error_counts(vtray, capsys):
     assert main(["tray", "monitor", "--port", vtray.path, "--virtual-tags", "--count", "2", "--seconds", "10"]) == 0
     out = capsys.readouterr().out
-    assert "HELLO protocol 1, firmware 0.1.0, board 7669727475616c30, 194 cells, self-test failed: none" in out
+    assert "HELLO protocol 2, firmware 0.2.0, board 7669727475616c30, 194 cells, self-test failed: none" in out
     # a tray still in its boot sweep sends its boot snapshot before the requested one
     assert re.search(r"SNAPSHOT \((requested|boot)\): 194 cells, 0 tags, 0 faults", out)
     assert out.endswith("2 frames; frame errors: none\n")
@@ -66,7 +66,7 @@ def test_sim_runs_commands_from_stdin_and_a_monitor_reads_it(capsys):
         sim.kill() if sim.poll() is None else None
     assert sim.returncode == 0 and err == ""
     lines = out.splitlines()
-    assert "error: tile 9-9 is not in the double-six set" in lines
+    assert "9-9 on r0c3 (cell 3) and r0c4 (cell 4)" in lines  # the double-twelve tags: tiles of every game
     assert "removed r0c0" in lines and "2-4 held over the scan pad" in lines
     assert "error: unknown command 'bogus'; type 'help'" in lines
     assert any(line.startswith("pad:  2  4  (2-4)") for line in lines)

@@ -168,7 +168,7 @@ def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page
         moves = len(table.controller.game.moves)
         hands.do(Action(ActionKind.PLACE, tile, wrong))
         page.locator("#prompt", has_text=refusal).wait_for(timeout=10_000)
-        seat = SEATS[table.controller.game.hand_info().turn]
+        seat = SEATS[table.controller.game.current_player]
         assert f"Broadway: {seat} plays tiles" in refusal and f"turn {tile} (rule BW-11.2)" in refusal
         assert page.locator("#tray rect.named").count() == 2  # the refused tile's two cells
         assert len(table.controller.game.moves) == moves

@@ -25,6 +25,7 @@ from dominotable.tray.board import Board
 from dominotable.tray.virtual import VirtualTray
 from dominotable.ui.menu import Choice
 from dominotable.ui.press import Press
+from dominotable.ui.transcript import Transcript
 
 
 def choose(game: Game, seed: int, strategy: str = "greedy") -> Move:
@@ -51,7 +52,8 @@ class TableBots:
         self.press = press or self.buttons.press
         self.seed = seed
         self.strategy = strategy
-        self.timeout = timeout
+        speed = self.vtray.speed or 1.0  # a slow virtual tray, and a long settle time, take longer
+        self.timeout = timeout / min(speed, 1.0) + 3 * runtime.settle_ms / 1000
         self.error: BaseException | None = None
         self.moves = 0  # moves made
         self._stop = threading.Event()
@@ -78,8 +80,8 @@ class TableBots:
         nothing while the table is not waiting for a move (a menu, the tray lost)."""
         with self.runtime.lock:
             session = self.runtime.session
-            if session is None or not _ready(session):
-                return
+            if session is None or not _ready(session) or session.controller.seats is not None:
+                return  # a match with bot seats: a person does what the screen says for the bots
         try:
             self._turn()
         except BotError as exc:
@@ -202,6 +204,19 @@ def play(runtime, seed: int = 0, strategy: str = "greedy", timeout: float | None
     if bots.error is not None:
         raise bots.error
     return bots
+
+
+def transcribe(runtime) -> None:
+    """Print what the screen says as text lines (ui/transcript.py), for a log or a pipe where
+    the OLED's block art would be hundreds of lines."""
+    transcript = Transcript()
+    runtime.observers.append(lambda: runtime.session is not None and transcript(runtime.session.screen()))
+
+
+def recorded(match_id: int, db, explicit: bool) -> str:
+    """Where a demo match went, and how to see it again."""
+    where = f" --db {db}" if explicit else ""
+    return f"recorded as demo match {match_id} in {db}; its moves: dominotable history{where} {match_id}"
 
 
 def summary(runtime, bots: TableBots) -> str:

@@ -1,5 +1,5 @@
 """Players' ratings per game, with openskill's Plackett-Luce model: each finished match (not an
-abandoned one) rates its sides in the order of the result, winners first. A side is a team of
+abandoned one, nor a bots' demo or a match set aside as damaged) rates its sides in the order of the result, winners first. A side is a team of
 the seats playing for it, so Castle Rock and Doubles in the Boneyard rate free-for-all and
 Broadway rates two-player partnerships; a one-seat game (the solitaire) counts matches and wins
 but changes no rating. The rating shown is openskill's ordinal (mu - 3 sigma): it starts at 0
@@ -48,8 +48,8 @@ def rate(records: Iterable[MatchRecord]) -> list[GameBoard]:
     tables: dict[str, dict[str, Rated]] = {}
     for record in sorted(records, key=lambda r: r.id):
         result = record.result
-        if record.finished is None or not result or result.get("ending") == "abandoned":
-            continue
+        if record.finished is None or not result or result.get("ending") == "abandoned" or record.demo or record.damaged:
+            continue  # unfinished, abandoned, a bots' demo, or set aside as damaged
         table = tables.setdefault(record.game, {})
         sides: dict[int, list[Rated]] = {}
         for name, side in zip(record.names, record.sides):

@@ -94,10 +94,12 @@ class WebTable:
                 snap["prompt_title"], snap["prompt"] = "Menu", session.menu.model.title
             elif c.mode == Mode.OVER:
                 snap["prompt_title"], snap["prompt"] = "Match over", c.over_title
+            elif (screen := session.screen()).bot:  # what to do for a bot seat (and the cells it names)
+                snap["prompt_title"], snap["prompt"] = screen.title, screen.text
             elif c.notice is not None:
                 snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
             snap["problem"] = c.problem
-        snap["repairs"] = list(getattr(rt, "repairs", ()))  # what was repaired before the table could start
+        snap["repairs"] = list(rt.repairs)  # what was repaired before the table could start
         snap["tiles"] = [(p.tile, p.cells) for p in board.placements]
         marked = c.problem_cells if session is not None and c.problem is not None else ()
         snap["cells"] = sorted(set(self._named_cells(snap["prompt"] or "")) | set(marked))
@@ -250,7 +252,7 @@ class WebTable:
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         try:
-            records = self._db().matches()[:limit]
+            records = [r for r in self._db().matches() if r.damaged is None][:limit]  # set aside: not replayable
         except Refused:
             return []
         out = []
