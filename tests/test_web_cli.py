@@ -98,3 +98,37 @@ def test_bad_http_option_is_exit_2(tmp_path):
     proc = start(tmp_path, "run", "--http", "nowhere")
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2 and "is not HOST:PORT" in err
+
+
+def test_a_newcomer_opens_the_printed_page_chooses_a_game_and_plays_by_hand(tmp_path):
+    """`run --http` as the browser drives it: the setup menu through the page's buttons (Castle
+    Rock Solitaire, Start, the offered name), then a tile laid by hand at the row's open end is
+    the player's draw (observed mode: the tile shown is the tile drawn)."""
+    proc = start(tmp_path, "run", "--db", str(tmp_path / "t.sqlite3"), "--http", "127.0.0.1:0")
+    try:
+        url = read_until(proc, URL)[0][1]
+
+        def post(path, body):
+            request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as response:
+                assert json.loads(response.read()) == {"ok": True}
+
+        def until(check, what):
+            deadline = time.monotonic() + 20
+            while not check(now := state(url)):
+                assert time.monotonic() < deadline, f"waited for {what}: {now['prompt']!r}"
+                time.sleep(0.05)
+
+        until(lambda s: s["prompt"] == "Choose a game", "the setup menu")
+        for button in ("down", "down", "select", "up", "select", "long-select"):
+            post("api/button", {"button": button})
+        until(lambda s: s["game"] == "castle-rock-solitaire" and s["mode"] == "play", "the match")
+        post("api/tray", {"action": "place", "tile": "3-5", "cells": [64, 80]})  # upright at r4c0-r5c0
+        until(lambda s: s["moves"] == 1, "the draw read")
+        now = state(url)
+        assert now["last"]["what"] == "draw 3-5" and now["tray"] == [{"tile": "3-5", "cells": [64, 80]}]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        proc.kill()
