@@ -176,6 +176,13 @@ def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page
         hands.do(Action(ActionKind.SLIDE, tile, right))  # turned on the page: r while dragging
         table.until(lambda c: len(c.game.moves) == moves + 1 and c.problem is None, "the placement taken")
         page.locator("#prompt-box:not(.problem)").wait_for(timeout=10_000)
+
+        page.keyboard.press("m")  # the buttons on the keys: m holds select, the in-game menu opens
+        page.locator("#prompt-title", has_text="Menu").wait_for(timeout=10_000)
+        page.keyboard.press("w")  # up from the first item: the last one, Back
+        page.keyboard.press("Enter")
+        table.until(lambda c: table.runtime.session.menu is None, "the menu closed")
+        assert len(table.controller.game.moves) == moves + 1
     finally:
         table.close()
 

@@ -219,8 +219,8 @@ document.addEventListener("keydown", (event) => {
     drag.dir = turn(drag.dir);
     mark(landing(cellAt(drag.lastX ?? drag.x, drag.lastY ?? drag.y)));
     event.preventDefault();
-  } else if (KEYS[event.key] && !event.target.closest("button")) {
-    event.preventDefault();
+  } else if (KEYS[event.key] && !event.repeat) {
+    event.preventDefault(); // also keeps Enter or Space from clicking a focused page button twice
     post("/api/button", {button: KEYS[event.key]});
   }
 });
