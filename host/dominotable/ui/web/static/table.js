@@ -217,6 +217,7 @@ document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea") || !controls) return;
   if (event.key === "r" && drag) {
     drag.dir = turn(drag.dir);
+    drag.moved = true; // turned while held: dropped where it is, turned, not a click
     mark(landing(cellAt(drag.lastX ?? drag.x, drag.lastY ?? drag.y)));
     event.preventDefault();
   } else if (KEYS[event.key] && !event.repeat) {
