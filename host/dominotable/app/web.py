@@ -39,14 +39,14 @@ FAULTS = ("unplug", "replug", "dead", "alive", "flicker", "noise")
 
 
 class WebTable:
-    def __init__(self, runtime, database: Path | None = None):
+    def __init__(self, runtime):
         self.runtime = runtime
         self.hw = runtime.hw
         self.geometry = runtime.hw.geometry
         self.vtray = runtime.hw.tray.virtual
         self.virtual = self.vtray is not None
         self.buttons = runtime.hw.buttons()
-        self.database = database if database is not None else runtime.store.path
+        self.database = runtime.store.path  # the scoreboard reads it through a connection of its own
         self.server: WebServer | None = None
         self.faults: dict[str, Any] = {"unplugged": False, "dead": [], "flicker": {}, "noise": 0.0}
         self._snap: dict[str, Any] = {"game": None, "tiles": [], "scores": [], "cells": [], "zones": [],
@@ -55,7 +55,7 @@ class WebTable:
         self._png: tuple[int, str] | None = None
         self._store: Store | None = None
         self._plots: dict[tuple[int, int], list[list[int]]] = {}
-        self._lock = threading.Lock()  # the snapshot and frame, swapped whole
+        self._lock = threading.Lock()  # the snapshot, swapped whole
 
     # --- from the runtime's thread ---------------------------------------------------------
 
@@ -99,6 +99,8 @@ class WebTable:
             elif c.notice is not None:
                 snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
             snap["problem"] = c.problem
+        if rt.notice is not None:  # the repairs, said (as on the OLED) until a button is pressed
+            snap["prompt_title"], snap["prompt"] = rt.notice.title, rt.notice.text
         snap["repairs"] = list(rt.repairs)  # what was repaired before the table could start
         snap["tiles"] = [(p.tile, p.cells) for p in board.placements]
         marked = c.problem_cells if session is not None and c.problem is not None else ()
