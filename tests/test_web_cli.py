@@ -132,3 +132,33 @@ def test_a_newcomer_opens_the_printed_page_chooses_a_game_and_plays_by_hand(tmp_
         assert proc.wait(timeout=15) == 0
     finally:
         proc.kill()
+
+
+def test_a_damaged_database_is_said_on_the_page(tmp_path):
+    """The table starts on a fresh database when its file is damaged (app/recovery.py); the page
+    says so, in its prompt as on the OLED and in its repairs, until a button is pressed."""
+    import damage
+
+    db = tmp_path / "t.sqlite3"
+    damage.build(db, 3)
+    damage.damage(db, "page")  # a page in the middle overwritten
+    proc = start(tmp_path, "run", "--db", str(db), "--http", "127.0.0.1:0")
+    try:
+        url = read_until(proc, URL)[0][1]
+        deadline = time.monotonic() + 10
+        while (now := state(url))["prompt"] is None:  # the table starting
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert now["repairs"] and now["prompt_title"] == "Repaired" and now["prompt"] == " ".join(now["repairs"])
+        request = urllib.request.Request(url + "api/button", data=b'{"button": "select"}', method="POST",
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).read()
+        deadline = time.monotonic() + 10
+        while state(url)["prompt_title"] == "Repaired":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert state(url)["prompt"] == "Choose a game" and state(url)["repairs"] == now["repairs"]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        proc.kill()
