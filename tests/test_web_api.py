@@ -224,7 +224,7 @@ def test_history_plots_the_score_after_every_hand(tmp_path):
 
 def test_faults_through_the_api_reach_the_table(tmp_path):
     """Unplugged: the table says the tray is lost, and is back after the replug; a dead reader
-    is a problem naming its cell, marked on the page; line noise is refused no frame."""
+    is a warning naming its cell, marked on the page; noise and flicker are set."""
     table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", options={})
     try:
         table.until(lambda c: c.mode == Mode.PLAY, "the match started")
@@ -237,11 +237,11 @@ def test_faults_through_the_api_reach_the_table(tmp_path):
 
         cell = table.vtray.geometry.cell(2, 3)
         assert table.post("/api/fault", {"fault": "dead", "cell": cell})[0] == 200
-        table.until(lambda c: c.problem is not None and "r2c3" in c.problem, "the dead reader reported")
+        table.until(lambda c: c.warning is not None and "r2c3" in c.warning, "the dead reader reported")
         state = table.get("/api/state")[1]
-        assert cell in state["cells"] and state["faults"]["dead"] == [cell] and state["problem"]
+        assert cell in state["cells"] and state["faults"]["dead"] == [cell] and "r2c3" in state["warning"]
         assert table.post("/api/fault", {"fault": "alive", "cell": cell})[0] == 200
-        table.until(lambda c: c.problem is None, "the reader revived")
+        table.until(lambda c: c.warning is None, "the reader revived")
 
         assert table.post("/api/fault", {"fault": "noise", "probability": 0.001})[0] == 200
         assert table.post("/api/fault", {"fault": "flicker", "cell": 5, "probability": 0.2})[0] == 200

@@ -85,7 +85,7 @@ class WebTable:
             snap.update(game=game.name, title=game.title, match=c.match_id, moves=len(game.moves), mode=str(c.mode),
                         turn=c.seat_name(seat) if seat is not None and c.mode != Mode.OVER else "",
                         scores=[{"name": n, "points": p} for n, p in zip(c.side_names(), game.scores)],
-                        target=getattr(game.options, "target", None), top=game.dset.top,
+                        target=game.options.target, top=game.dset.top,
                         last=c.last._asdict() if c.last else None,
                         zones=[z for z, games in self.geometry.zone_games.items() if game.name in games])
             if c.mode == Mode.LOST:
@@ -99,12 +99,14 @@ class WebTable:
             elif c.notice is not None:
                 snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
             snap["problem"] = c.problem
+            snap["warning"] = c.warning  # a dead reader the game is played around
         if rt.notice is not None:  # the repairs, said (as on the OLED) until a button is pressed
             snap["prompt_title"], snap["prompt"] = rt.notice.title, rt.notice.text
         snap["repairs"] = list(rt.repairs)  # what was repaired before the table could start
         snap["tiles"] = [(p.tile, p.cells) for p in board.placements]
         marked = c.problem_cells if session is not None and c.problem is not None else ()
-        snap["cells"] = sorted(set(self._named_cells(snap["prompt"] or "")) | set(marked))
+        named = self._named_cells(f"{snap['prompt'] or ''} {snap.get('warning') or ''}")
+        snap["cells"] = sorted(set(named) | set(marked))
         with self._lock:
             self._snap = snap
         if self.server is not None:
@@ -136,7 +138,7 @@ class WebTable:
             rack = [f"{t.a}-{t.b}" for t in DominoSet(snap["top"]) if t not in truth]
         pad = next((t for t, c in settled if self.geometry.is_pad(c[0])), None)
         state = {k: snap.get(k) for k in ("game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title", "problem",
-                                          "scores", "target", "last")}
+                                          "warning", "scores", "target", "last")}
         state["repairs"] = snap.get("repairs", [])
         state.update(
             virtual=self.virtual,

@@ -50,6 +50,7 @@ function render(s) {
   if (s.oled && s.oled !== shown.oled) { $("#oled").src = s.oled; shown.oled = s.oled; }
   $("#game").textContent = s.title ? `${s.title}, match ${s.match}` : "choosing a match (setup menu)";
   $("#turn").textContent = s.turn ? `${s.turn} to play` : "";
+  $("#warning").textContent = s.warning || "";
   $("#prompt-title").textContent = s.prompt_title || "";
   $("#prompt").textContent = s.prompt || "";
   $("#prompt-box").className = s.problem ? "problem" : "";
