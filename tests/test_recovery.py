@@ -43,16 +43,20 @@ FLOOR = {"truncated": 15, "random": 0, "page": 32, "index": MATCHES, "schema": M
 
 
 @pytest.mark.parametrize("kind", damage.KINDS)
-def test_a_damaged_file_is_moved_aside_and_its_readable_matches_recovered(recorded, tmp_path, kind):
+def test_a_damaged_file_is_moved_aside_and_its_readable_matches_recovered(recorded, tmp_path, kind, capsys):
     path, moves = damaged_copy(recorded, tmp_path, kind)
     damaged_bytes = path.read_bytes()
     assert not damage.readable_with_sqlite(path)
     with pytest.raises(DamagedDatabase, match="is damaged"):
         Store(path)
+    assert cli.main(["history", "--db", str(path)]) == 2  # reading commands say so, and what repairs it
+    err = capsys.readouterr().err
+    assert "is damaged" in err and "`dominotable run` moves it aside" in err and len(err.splitlines()) == 1
+    assert path.read_bytes() == damaged_bytes  # only `run` repairs
 
     store, repairs = open_for_table(path)
     with store:
-        aside = sorted(tmp_path.glob("table.sqlite3.damaged-*"))
+        aside = sorted(p for p in tmp_path.glob("table.sqlite3.damaged-*") if not p.name.endswith(("-wal", "-shm")))
         assert len(aside) == 1 and aside[0].read_bytes() == damaged_bytes  # kept, byte for byte
         assert repairs == [f"The database table.sqlite3 was damaged: moved aside to {aside[0].name}. "
                            + repairs[0].split(". ", 1)[1]]

@@ -154,7 +154,7 @@ class Store:
         except sqlite3.Error as exc:
             self._close_quietly()
             if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-                raise DamagedDatabase(f"the database {self.path} is damaged: {exc}") from None
+                raise DamagedDatabase(self._damaged(str(exc))) from None
             if not self.readonly and not _writable(self.path):
                 raise StorageError(f"cannot record matches in the database {self.path}: it is read-only "
                                    f"(its file or folder cannot be written)") from None
@@ -199,10 +199,14 @@ class Store:
                 self.db.execute(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
 
     def _check(self) -> None:
-        problems = [row[0] for row in self.db.execute("PRAGMA quick_check")]
+        problems = [line for (text,) in self.db.execute("PRAGMA quick_check") for line in str(text).splitlines()]
         if problems != ["ok"]:
             more = f" (and {len(problems) - 1} more problems)" if problems[1:] else ""
-            raise DamagedDatabase(f"the database {self.path} is damaged: {problems[0]}{more}")
+            raise DamagedDatabase(self._damaged(f"{problems[0]}{more}"))
+
+    def _damaged(self, why: str) -> str:
+        hint = "; `dominotable run` moves it aside and recovers its matches" if self.readonly else ""
+        return f"the database {self.path} is damaged: {why}{hint}"
 
     def close(self) -> None:
         self._close_quietly()
