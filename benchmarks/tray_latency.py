@@ -1,115 +1,178 @@
-"""Tray detection latency: the firmware's scheduler against a plain round-robin sweep.
+"""Tray detection latency: how long after a tile lands on (or leaves) the tray the host hears
+of it, for the real firmware (TrayApp, scanner, MFRC522 driver) against the emulated reader
+array on its virtual clock. The clock advances by the modelled cost of every SPI transaction
+and every frame on air (firmware/dominotray/emulator.py: datasheet timings), so the figures
+are the tray's real-speed latencies, without waiting for them.
 
-The real firmware (TrayApp, scanner, MFRC522 driver) runs against the emulated reader array
-on its virtual clock (an occupied cell costs about 14 ms to read, an empty one about 7.6 ms:
-both include the 5.1 ms the tag needs after the reader switches its RF field on, since only
-the reader being read has its field on; see dominotray/emulator.py). Each trial places one tile (two half cells) beside the
-existing layout at a random moment and measures the virtual time until CHANGES frames for
-both halves have been written to the host.
+Each game trial boots a tray, tells it which cells the game watches (WATCH), lays out a
+layout of 8 to 30 tiles in the game's zones, then at random moments of the schedule:
+- anywhere: places a tile on free cells away from the layout (anywhere on the grid);
+- beside: places a tile touching the layout;
+- pad: with a draw awaited, holds a tile on the scan pad (then takes it off: removal_pad);
+- removal: lifts a tile from the layout;
+- removal_anywhere: lifts a tile lying away from the layout, outside the game's zones.
+A latency is the time until CHANGES frames for both halves reached the host.
 
-The round-robin runs use the same firmware and debouncing with the scheduler switched off:
-"round-robin" is the plain sweep (hot_share=0, max_retries=0: a changed cell is re-read
-when the sweep comes back to it); "rr+reread" also re-reads a changed cell at once, the
-scheduler's cheapest trick, as a stronger baseline for comparison.
+    python benchmarks/tray_latency.py [--trials 200] [--seed 1] [--json]
 
-    python benchmarks/tray_latency.py [--trials 300] [--seed 1]
-
-Target: the scheduler's p95 is at most a quarter of the round-robin p95.
+Targets (issue 9): placement p95 <= 500 ms anywhere, <= 150 ms beside the layout and on the
+pad; removal p95 <= 300 ms in the layout and on the pad, <= 500 ms anywhere.
 """
 
 import argparse
+import json
 import random
 import statistics
 
+from dominotable.tray.geometry import default
 from dominotray import pins, wire
 from dominotray.app import TrayApp
 from dominotray.emulator import ReaderArray
-from dominotray.scanner import grid_neighbours
 
-NEIGHBOURS = grid_neighbours(pins.COLS, pins.ROWS, 0)  # the playing grid only
+GEO = default()
+TARGETS_MS = {"anywhere": 500, "beside": 150, "pad": 150, "removal": 300, "removal_pad": 300,
+              "removal_anywhere": 500}
+# Per game: the zones it watches (the host's WATCH message) and where its layout grows.
+GAMES = {
+    "broadway": (("open",), "open"),
+    "castle-rock": (("castle-row", "castle-row-2", "captures"), "castle-row"),
+}
 
 
 class Host:
     def __init__(self, emu):
         self.emu = emu
         self.decoder = wire.Decoder(types=wire.FROM_TRAY, parse=True)
-        self.reported = {}  # cell -> virtual ms its latest change arrived
+        self.reported = {}  # cell -> (virtual ms its latest change arrived, status)
 
     def __call__(self, data):
         for kind, _seq, message in self.decoder.feed(data):
             if kind == wire.CHANGES:
-                for cell, _status, _uid in message:
-                    self.reported[cell] = self.emu.now_us / 1000
-
-
-def free_pairs(occupied, beside_layout):
-    """(a, b) half-cell pairs for a new tile: both empty, a touching the layout if asked."""
-    pairs = []
-    for a in range(pins.COLS * pins.ROWS):
-        if a in occupied:
-            continue
-        if beside_layout and not any(n in occupied for n in NEIGHBOURS[a]):
-            continue
-        for b in NEIGHBOURS[a]:
-            if b not in occupied:
-                pairs.append((a, b))
-    return pairs
+                for cell, status, _uid in message:
+                    self.reported[cell] = (self.emu.now_us / 1000, status)
 
 
 def uid(rng):
     return bytes([0x04] + [rng.randrange(256) for _ in range(6)])
 
 
-def run(options, trials, seed):
+def pairs(cells, occupied):
+    out = []
+    for a in sorted(cells):
+        if a in occupied:
+            continue
+        for b in GEO.neighbours(a):
+            if b in cells and b not in occupied and a < b:
+                out.append((a, b))
+    return out
+
+
+def touching(cells, occupied):
+    return any(n in occupied for c in cells for n in GEO.neighbours(c))
+
+
+def far(a, b, occupied):
+    """Both cells at least two rows/columns away from every occupied cell."""
+    for cell in (a, b):
+        r, c = GEO.coords(cell)
+        for o in occupied:
+            if o < GEO.playing:
+                ro, co = GEO.coords(o)
+                if abs(ro - r) <= 2 and abs(co - c) <= 2:
+                    return False
+    return True
+
+
+class Trial:
+    def __init__(self, game, rng):
+        zones, layout_zone = GAMES[game]
+        self.rng = rng
+        self.emu = ReaderArray(pins.CELLS, seed=rng.randrange(1, 2**31))
+        self.host = Host(self.emu)
+        self.app = TrayApp(self.emu, self.host, self.emu.clock_ms)
+        self.watched = set().union(*(GEO.zone(z) for z in zones)) | set(GEO.pad)
+        self.watch(draw=False)
+        self.run_until(lambda: self.app.booted)
+        self.occupied = set()
+        self.layout = []  # (a, b) of the layout's tiles
+        zone = GEO.zone(layout_zone)
+        a, b = rng.choice(pairs(zone, self.occupied))
+        for _ in range(rng.randrange(8, 31)):
+            self.put((a, b))
+            self.layout.append((a, b))
+            choices = [p for p in pairs(zone, self.occupied) if touching(p, self.occupied)]
+            if not choices:  # the zone is full
+                break
+            a, b = rng.choice(choices)
+        self.run_until(lambda: all(c in self.host.reported for c in self.occupied))
+
+    def watch(self, draw):
+        if hasattr(wire, "WATCH"):  # protocol 2; the benchmark also runs the old firmware
+            self.app.feed(wire.frame(wire.WATCH, 0, wire.encode_watch(draw, self.watched, pins.CELLS)))
+
+    def run_until(self, done, limit_ms=60000):
+        start = self.emu.now_us
+        while not done():
+            if self.emu.now_us - start > limit_ms * 1000:
+                raise RuntimeError(f"not reported within {limit_ms} ms")
+            self.app.poll()
+
+    def put(self, cells):
+        for cell in cells:
+            self.emu.place(cell, uid(self.rng))
+            self.occupied.add(cell)
+            self.host.reported.pop(cell, None)
+
+    def lift(self, cells):
+        for cell in cells:
+            self.emu.remove(cell)
+            self.occupied.discard(cell)
+            self.host.reported.pop(cell, None)
+
+    def timed(self, action, cells):
+        end = self.emu.now_us + self.rng.uniform(0, 1000) * 1000
+        while self.emu.now_us < end:  # the event lands at a random point of the schedule
+            self.app.poll()
+        start = self.emu.now_us / 1000
+        action(cells)
+        self.run_until(lambda: all(c in self.host.reported for c in cells))
+        return max(self.host.reported[c][0] for c in cells) - start
+
+    def measure(self, out):
+        rng = self.rng
+        grid = set(range(GEO.playing))
+        away = [p for p in pairs(grid, self.occupied) if far(p[0], p[1], self.occupied)]
+        if away:
+            spot = rng.choice(away)
+            out["anywhere"].append(self.timed(self.put, spot))
+            if not (set(spot) & self.watched):
+                out["removal_anywhere"].append(self.timed(self.lift, spot))
+            else:
+                self.lift(spot)
+                self.run_until(lambda: all(c in self.host.reported for c in spot))
+        beside = [p for p in pairs(grid, self.occupied) if touching(p, self.occupied)]
+        spot = rng.choice(beside)
+        out["beside"].append(self.timed(self.put, spot))
+        self.layout.append(spot)
+        self.watch(draw=True)
+        out["pad"].append(self.timed(self.put, GEO.pad))
+        out["removal_pad"].append(self.timed(self.lift, GEO.pad))
+        self.watch(draw=False)
+        tile = self.layout.pop(rng.randrange(len(self.layout)))
+        out["removal"].append(self.timed(self.lift, tile))
+
+
+def run(trials, seed):
     rng = random.Random(seed)
-    latencies = []
-    reads = sweeps = 0
-    elapsed_ms = 0
-    while len(latencies) < trials:
-        emu = ReaderArray(pins.CELLS, seed=rng.randrange(1, 2**31))
-        host = Host(emu)
-        app = TrayApp(emu, host, emu.clock_ms, **options)
-        while not app.booted:
-            app.poll()
-        occupied = set()
-        a, b = rng.choice(free_pairs(occupied, False))
-        for _ in range(rng.randrange(4, 16)):  # an existing layout of 4 to 15 tiles
-            for cell in (a, b):
-                emu.place(cell, uid(rng))
-                occupied.add(cell)
-            a, b = rng.choice(free_pairs(occupied, True))
-        while not app.scanner.settled or len(host.reported) < len(occupied):
-            app.poll()
-        start_reads, start_sweeps, start_ms = app.scanner.reads, app.scanner.sweeps, emu.now_us / 1000
-        for _ in range(10):  # ten placements on this layout
-            end = emu.now_us + rng.uniform(0, 2000) * 1000
-            while emu.now_us < end:  # the tile lands at a random point of the schedule
-                app.poll()
-            a, b = rng.choice(free_pairs(occupied, True))
-            placed = emu.now_us / 1000
-            for cell in (a, b):
-                emu.place(cell, uid(rng))
-                occupied.add(cell)
-                host.reported.pop(cell, None)
-            while a not in host.reported or b not in host.reported:
-                app.poll()
-            latencies.append(max(host.reported[a], host.reported[b]) - placed)
-        reads += app.scanner.reads - start_reads
-        sweeps += app.scanner.sweeps - start_sweeps
-        elapsed_ms += emu.now_us / 1000 - start_ms
-    return latencies[:trials], elapsed_ms / reads, elapsed_ms / sweeps
-
-
-def read_costs():
-    emu = ReaderArray(2)
-    app = TrayApp(emu, lambda data: None, emu.clock_ms, cols=1, rows=1, pad_cells=1)
-    emu.place(1, b"\x04\x01\x02\x03\x04\x05\x06")
-    costs = []
-    for cell in (0, 1):
-        start = emu.now_us
-        app.driver.read_uid(cell)
-        costs.append((emu.now_us - start) / 1000)
-    return costs
+    out = {key: [] for key in TARGETS_MS}
+    games = sorted(GAMES)
+    i = 0
+    while len(out["beside"]) < trials:
+        trial = Trial(games[i % len(games)], rng)
+        for _ in range(5):
+            trial.measure(out)
+        i += 1
+    return out
 
 
 def percentile(values, p):
@@ -119,28 +182,29 @@ def percentile(values, p):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--trials", type=int, default=300)
+    parser.add_argument("--trials", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
-    empty_ms, full_ms = read_costs()
-    print("reader timing model: empty cell %.2f ms, occupied cell %.2f ms" % (empty_ms, full_ms))
-    print("%d placements beside the layout on the default %dx%d tray (+%d pad cells)" % (
-        args.trials, pins.COLS, pins.ROWS, pins.PAD_CELLS))
-    results = {}
-    runs = (("scheduler", {}), ("round-robin", {"hot_share": 0, "max_retries": 0}),
-            ("rr+reread", {"hot_share": 0}))
-    for name, options in runs:
-        latencies, per_read, per_sweep = run(options, args.trials, args.seed)
-        results[name] = latencies
-        print("%-12s p50 %7.1f ms   p95 %7.1f ms   max %7.1f ms   mean read %.2f ms   "
-              "full sweep every %.0f ms" % (name, statistics.median(latencies),
-                                            percentile(latencies, 95), max(latencies), per_read, per_sweep))
-    p95 = percentile(results["scheduler"], 95)
-    ratio = p95 / percentile(results["round-robin"], 95)
-    print("p95 ratio scheduler / round-robin: %.3f (target <= 0.25): %s" % (
-        ratio, "met" if ratio <= 0.25 else "NOT met"))
-    print("p95 ratio scheduler / rr+reread:   %.3f" % (p95 / percentile(results["rr+reread"], 95)))
-
+    out = run(args.trials, args.seed)
+    result = {}
+    for key, values in out.items():
+        if values:
+            p95 = percentile(values, 95)
+            result[f"p95_{key}_ms"] = round(p95, 1)
+            result[f"p50_{key}_ms"] = round(statistics.median(values), 1)
+            result[f"n_{key}"] = len(values)
+            result[f"target_p95_{key}_ms"] = TARGETS_MS[key]
+            result[f"met_{key}"] = p95 <= TARGETS_MS[key]
+    if args.json:
+        print(json.dumps(result, indent=1, sort_keys=True))
+        return
+    print(f"{args.trials} trials per kind, virtual time of the emulated tray (datasheet timings)")
+    for key, target in TARGETS_MS.items():
+        if out[key]:
+            print(f"{key:17s} p50 {result[f'p50_{key}_ms']:7.1f} ms   p95 {result[f'p95_{key}_ms']:7.1f} ms   "
+                  f"max {max(out[key]):7.1f} ms   target p95 <= {target} ms: "
+                  + ("met" if result[f"met_{key}"] else "NOT met"))
 
 if __name__ == "__main__":
     main()

@@ -42,7 +42,7 @@ def load(path=WIRING, tray_path=TRAY):
     spi, sel = w["spi"], w["select"]
     gpios = {
         "spi.sck": spi["sck"], "spi.mosi": spi["mosi"], "spi.miso": spi["miso"],
-        "select.strobe": sel["strobe"], "reset.pin": w["reset"]["pin"],
+        "select.strobe": sel["strobe"], "reset.pin": w["reset"]["pin"], "repl.jumper": w["repl"]["jumper"],
     }
     for i, pin in enumerate(sel["line_address"]):
         gpios["select.line_address[%d]" % i] = pin
@@ -87,7 +87,8 @@ def load(path=WIRING, tray_path=TRAY):
         "SPI_ID": spi["id"], "SPI_BAUDRATE": spi["baudrate"], "SPI_POLARITY": spi["polarity"],
         "SPI_PHASE": spi["phase"], "SCK": spi["sck"], "MOSI": spi["mosi"], "MISO": spi["miso"],
         "LINE_ADDRESS": tuple(sel["line_address"]), "BANK_ADDRESS": tuple(sel["bank_address"]),
-        "STROBE": sel["strobe"], "RESET": w["reset"]["pin"], "SELECT": bytes(select),
+        "STROBE": sel["strobe"], "RESET": w["reset"]["pin"], "REPL_JUMPER": w["repl"]["jumper"],
+        "SELECT": bytes(select),
     }
 
 

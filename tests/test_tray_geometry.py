@@ -89,3 +89,11 @@ def test_the_wiring_serves_exactly_the_cells_of_the_geometry():
     wired = sorted(cell for decoder in wiring["decoder"] for cell in decoder["cells"] if cell >= 0)
     assert wired == list(range(geo.cells))
     assert (pins.COLS, pins.ROWS, pins.PAD_CELLS, pins.CELLS) == (geo.columns, geo.rows, len(geo.pad), geo.cells)
+
+
+def test_game_cells_are_the_zones_naming_the_game_and_the_pad():
+    geo = geometry.default()
+    castle = geo.game_cells("castle-rock")
+    assert castle == geo.zone("castle-row") | geo.zone("castle-row-2") | geo.zone("captures") | set(geo.pad)
+    assert len(geo.game_cells("broadway")) == geo.cells
+    assert geo.game_cells("no-such-game") == frozenset(geo.pad)

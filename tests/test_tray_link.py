@@ -14,7 +14,7 @@ from dominotable.tray.link import TrayEvent, TrayLink
 from dominotable.tray.tags import Half
 from dominotable.tray.virtual import VirtualTray
 from dominotray import wire
-from tray_fixtures import WAIT, count, link, vtray  # noqa: F401 (fixtures)
+from tray_fixtures import WAIT, count, link, until, vtray  # noqa: F401 (fixtures)
 
 SLOW = 6  # virtual ms per wall ms: the firmware thread is mostly idle
 
@@ -197,10 +197,10 @@ def fake_tray(tmp_path, reply):
 
 
 def test_a_hello_with_another_protocol_version_is_refused_naming_both(tmp_path):
-    hello = wire.encode_hello((9, 0, 0), b"future", 194, [True] * 194, proto=2)
+    hello = wire.encode_hello((9, 0, 0), b"future", 194, [True] * 194, proto=wire.PROTO + 1)
     path, close = fake_tray(tmp_path, lambda kind: [(wire.HELLO, hello)] if kind == wire.GET_HELLO else [])
     try:
-        with pytest.raises(ProtocolMismatch, match="speaks protocol version 2, this host speaks version 1"):
+        with pytest.raises(ProtocolMismatch, match=f"speaks protocol version {wire.PROTO + 1}, this host speaks version {wire.PROTO}"):
             TrayLink(path, handshake_timeout=2).open()
     finally:
         close()
@@ -265,3 +265,34 @@ def test_open_tray_follows_the_config_port(monkeypatch, no_udev, tmp_path):
         assert tray.virtual is not None and tray.link.hello.cells == 194
     with pytest.raises(TrayNotFound, match="cannot open tray at /dev/ttyNOPE"):
         open_tray("/dev/ttyNOPE")
+
+
+def test_watch_tells_the_tray_the_game_cells_and_survives_a_tray_restart(vtray, link):
+    def watching(count, draw):  # a restart makes a new scanner: look at the current one once
+        scanner = vtray.app.scanner
+        return (scanner._draw == draw and scanner._mask is not None and sum(scanner._mask) == count
+                and (count != 32 or [c for c in range(194) if scanner._mask[c]] == list(range(32))))
+
+    link.watch(range(32), draw=True)
+    assert until(lambda: watching(32, True))
+    assert sorted(vtray.app.scanner._rings[0]) == [192, 193]  # the pad ring, while a draw is awaited
+    before = vtray.app
+    link.restart()
+    assert until(lambda: vtray.app is not before and watching(32, True))  # again after the new HELLO
+    link.watch(None)  # every cell, no draw
+    assert until(lambda: watching(194, False))
+    with pytest.raises(TrayError, match="cannot watch cell 194: the tray has cells 0-193"):
+        link.watch([3, 194])
+
+
+def test_a_pile_of_tiles_reads_as_a_stack_never_as_another_tile(vtray, link):
+    vtray.place("6-6", at=40)
+    assert link.wait_for(lambda lk: lk.cells[40][0] == lk.cells[41][0] == wire.TAG, WAIT)
+    vtray.pile("2-3", at=40)  # a capture laid on top, exactly over it
+    assert link.wait_for(lambda lk: lk.cells[40] == lk.cells[41] == (wire.STACK, b""), WAIT)
+    board = Board(link.cells, vtray.registry)
+    assert board.stacks == [40, 41] and board.placements == [] and board.is_valid()
+    assert " S  S" in board.diagram()
+    vtray.remove("2-3")
+    assert link.wait_for(lambda lk: [p.tile for p in Board(lk.cells, vtray.registry).placements]
+                         == [Tile(6, 6)], WAIT)

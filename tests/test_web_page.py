@@ -15,7 +15,6 @@ from dominotable.app import catalog
 from dominotable.app.controller import Mode
 from dominotable.app.demo import TableBots
 from dominotable.app.storage import Store
-from dominotable.reading.step import awaiting
 from dominotable.rules.games.broadway.engine import SEATS
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
@@ -125,7 +124,7 @@ def wrongly_turned(table):
     """A placement the engine would take, turned across the placer's axis: the tile, its cells,
     and the refusal the reader gives for it; or None."""
     game, mode, no_menu = snapshot(table)
-    if mode != Mode.PLAY or not no_menu or len(game.state.order) < 2 or awaiting(game) is not None:
+    if mode != Mode.PLAY or not no_menu or len(game.tableau().order) < 2 or game.awaiting() is not None:
         return None  # (past the lead: a refused second tile would read as the lead taken back)
     geo = table.vtray.geometry
     reader = catalog.reader_for(game, geo)
@@ -169,7 +168,7 @@ def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page
         moves = len(table.controller.game.moves)
         hands.do(Action(ActionKind.PLACE, tile, wrong))
         page.locator("#prompt", has_text=refusal).wait_for(timeout=10_000)
-        seat = SEATS[table.controller.game.state.turn]
+        seat = SEATS[table.controller.game.current_player]
         assert f"Broadway: {seat} plays tiles" in refusal and f"turn {tile} (rule BW-11.2)" in refusal
         assert page.locator("#tray rect.named").count() == 2  # the refused tile's two cells
         assert len(table.controller.game.moves) == moves

@@ -74,7 +74,7 @@ def test_every_message_round_trips_through_frames():
     assert [s for _, s, _ in frames] == list(range(7))
 
     hello, snap, changes, _, _, cell, _ = [wire.decode_body(k, b) for k, _, b in frames]
-    assert (hello.proto, hello.fw, hello.cells) == (1, (1, 2, 3), 194)
+    assert (hello.proto, hello.fw, hello.cells) == (wire.PROTO, (1, 2, 3), 194)
     assert hello.board_id.hex() == "e6614104032b5c27"
     assert hello.failed_cells() == [17, 193]
     assert snap.reason == wire.BOOT and len(snap.cells) == 194

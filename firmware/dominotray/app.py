@@ -9,13 +9,17 @@ from dominotray import pins, wire
 from dominotray.mfrc522 import MFRC522
 from dominotray.scanner import Scanner, grid_neighbours
 
-FW_VERSION = (0, 1, 0)
+FW_VERSION = (0, 2, 0)
+# A USB CDC write on the Pico gives up after about 500 ms when the host holds the port open
+# but does not read, and returns how much it wrote. A frame is retried this many times,
+# then dropped and counted: the next frame's leading delimiter ends the part that went out.
+WRITE_TRIES = 3
 
 
 class TrayApp:
     def __init__(self, bus, out, clock_ms, board_id=b"emulated", fw=FW_VERSION,
                  cols=pins.COLS, rows=pins.ROWS, pad_cells=pins.PAD_CELLS,
-                 heartbeat_ms=5000, settle_ms=300, restart=None, **scan_options):
+                 heartbeat_ms=5000, settle_ms=300, restart=None, watchdog=None, **scan_options):
         if cols * rows + pad_cells != bus.cells:
             raise ValueError("a %dx%d grid and %d pad cells need %d readers; the bus has %d" % (
                 cols, rows, pad_cells, cols * rows + pad_cells, bus.cells))
@@ -25,10 +29,13 @@ class TrayApp:
         self.board_id = bytes(board_id)
         self.fw = fw
         self.neighbours = grid_neighbours(cols, rows, pad_cells)
+        self.cols = cols
         self.pad = tuple(range(cols * rows, bus.cells))
         self.heartbeat_ms = heartbeat_ms
         self.settle_ms = settle_ms
         self.restart = restart  # callable for RESTART (machine.reset on the Pico)
+        self.feed_watchdog = watchdog or (lambda: None)  # WDT.feed on the Pico
+        self.dropped = 0  # frames given up after WRITE_TRIES short writes
         self.scan_options = scan_options
         self.driver = MFRC522(bus)
         self.decoder = wire.Decoder(types=wire.TO_TRAY, parse=True)
@@ -38,9 +45,12 @@ class TrayApp:
     def boot(self):
         """Self-test every reader, announce ourselves, and start the first sweep."""
         self.framer = wire.Framer()
-        self.passed = [self.driver.init(cell) for cell in range(self.bus.cells)]
+        self.passed = []
+        for cell in range(self.bus.cells):  # each init is a few transactions, whatever fails
+            self.passed.append(self.driver.init(cell))
+            self.feed_watchdog()
         self.scanner = Scanner(self.driver, self.neighbours, self.clock_ms, self.passed,
-                               always_hot=self.pad, **self.scan_options)
+                               cols=self.cols, pad=self.pad, **self.scan_options)
         self.booted = False
         self.snapshot_wanted = False
         self.burst = False
@@ -50,7 +60,15 @@ class TrayApp:
     # --- output --------------------------------------------------------------------------
 
     def send(self, kind, body):
-        self.out(self.framer.frame(kind, body))
+        """Write a frame; `out` returns how many bytes it took (None: all of them)."""
+        data = self.framer.frame(kind, body)
+        done = 0
+        for _ in range(WRITE_TRIES):
+            n = self.out(data[done:] if done else data)
+            done = len(data) if n is None else done + n
+            if done >= len(data):
+                return
+        self.dropped += 1
 
     def send_hello(self):
         self.send(wire.HELLO, wire.encode_hello(self.fw, self.board_id, self.bus.cells, self.passed))
@@ -77,6 +95,11 @@ class TrayApp:
                     self.snapshot_wanted = True  # answered once the boot sweep is done
             elif kind == wire.RESET_READER:
                 self.reset_reader(message)
+            elif kind == wire.WATCH:
+                if len(message.cells) == self.bus.cells:
+                    self.scanner.watch(message.cells, message.draw)
+                else:
+                    self.ignored += 1
             elif kind == wire.RESTART:
                 if self.restart is not None:
                     self.restart()

@@ -13,13 +13,20 @@ Tx2RFEn) and answers nothing until TAG_POWER_UP_US after the field comes on, the
 ISO/IEC 14443-3 allows. A field that was off for more than TAG_HOLD_US leaves the tag
 unpowered: it starts again in IDLE. Through a shorter gap (the same cell read again at
 once) it keeps its state, as a real tag's supply capacitor would carry it.
-`fields_on()` and `most_fields_on` let tests check that one field at most is ever on.
+`fields_on()` and `most_fields_on` let tests check which fields are on together.
+
+Soft power-down (CommandReg PowerDown): the reader's field is off whatever TxControlReg
+says, and it starts no command; clearing the bit brings it back after SOFT_PD_EXIT_US, while
+PowerDown still reads 1. `awake()` lists the readers out of power-down (the power model).
+
+Stacks: several tags may lie on one reader (`stack`). They answer together; where their
+answers differ bit by bit the reader sees a collision (ErrorReg CollErr), as the Manchester
+coding of ISO/IEC 14443-3 type A shows it.
 
 Time is virtual: `now_us` advances by the cost of every SPI transaction and by the air time
 of each frame. A poll of ComIrqReg while a command runs advances the clock to that command's
-next event, as the driver's busy-wait would on hardware. With the constants below an empty
-cell costs about 7.6 ms (the driver's 5.1 ms field guard time and 1.5 ms no-card timeout)
-and a full 7-byte read about 14 ms.
+next event, as the driver's busy-wait would on hardware. The constants below are the timing model; the
+driver's own timings (guard time, no-card timeout) are in mfrc522.py with their sources.
 """
 
 from dominotray import mfrc522 as M
@@ -33,6 +40,7 @@ RESET_US = 50       # soft reset until the oscillator runs again
 FC_MHZ = 13.56
 TAG_POWER_UP_US = 5000  # field on until the tag accepts WUPA (ISO/IEC 14443-3: at most 5 ms)
 TAG_HOLD_US = 500       # a field gap the tag's state survives (an assumed figure)
+SOFT_PD_EXIT_US = 37.74  # 1024 periods of 27.12 MHz (MFRC522 data sheet 8.8.2, external clock)
 
 ATQA_NTAG = b"\x44\x00"
 SAK_DONE = 0x00     # NTAG213: UID complete, not ISO 14443-4
@@ -113,12 +121,14 @@ class Tag:
 
 
 class Reader:
-    """One emulated MFRC522 and whatever tag lies on its antenna."""
+    """One emulated MFRC522 and whatever tags lie on its antenna."""
 
     def __init__(self, version=0x92):
         self.version = version
         self.dead = False
-        self.tag = None
+        self.tags = []  # bottom first
+        self.powered_down = False
+        self.awake_at = 0  # now_us when it has left soft power-down
         self.field_since = None  # now_us when the field came on; None while it is off
         self.field_off_at = None  # now_us when it went off; None: never on
         self.ready_at = 0  # now_us from which the tag is powered up and answers
@@ -128,7 +138,12 @@ class Reader:
         self.log = []  # the last PICC commands sent: "WUPA", "REQA", "ANTICOLL1", "SEL2", "HLTA"...
         self.reset()
 
+    @property
+    def tag(self):
+        return self.tags[0] if self.tags else None
+
     def reset(self):
+        self.powered_down = False
         self.regs = bytearray(64)
         self.regs[M.COMMAND] = 0x20
         self.regs[M.TX_CONTROL] = 0x80
@@ -146,26 +161,43 @@ class ReaderArray:
         self.now_us = 0
         self._rand = seed & 0xFFFFFFFF or 1
         self.xfers = 0
+        self.miso_stuck_high = False  # a short to 3.3 V: every byte reads 0xFF
         self.most_fields_on = 0  # the most fields ever on at once (tests may reset it)
         self._fields = 0
 
     # --- control API (tests, virtual tray, benchmark) ------------------------------------
 
     def place(self, cell, uid):
+        """Put a tag on an empty reader (or in place of what lies there)."""
         reader = self._reader(cell)
-        reader.tag = Tag(uid)
+        reader.tags = [Tag(uid)]
         reader.ready_at = self.now_us + TAG_POWER_UP_US  # powers up if the field is on
+
+    def stack(self, cell, uid):
+        """Put one more tag on top of whatever lies on this reader."""
+        reader = self._reader(cell)
+        reader.tags.append(Tag(uid))
+        reader.ready_at = self.now_us + TAG_POWER_UP_US
 
     def fields_on(self):
         """The cells whose reader has its RF field on."""
         return [cell for cell in range(self.cells) if self.readers[cell].field_since is not None]
 
-    def remove(self, cell):
-        self._reader(cell).tag = None
+    def awake(self):
+        """The cells whose reader is out of soft power-down."""
+        return [cell for cell in range(self.cells) if not self.readers[cell].powered_down]
+
+    def remove(self, cell, uid=None):
+        """Take every tag off this reader, or only the one with `uid` (from a stack)."""
+        reader = self._reader(cell)
+        reader.tags = [] if uid is None else [t for t in reader.tags if t.uid != uid]
 
     def uid_at(self, cell):
         tag = self._reader(cell).tag
         return None if tag is None else tag.uid
+
+    def uids_at(self, cell):
+        return [tag.uid for tag in self._reader(cell).tags]
 
     def set_dead(self, cell, dead=True):
         self._reader(cell).dead = bool(dead)
@@ -189,6 +221,13 @@ class ReaderArray:
     def clock_ms(self):
         return int(self.now_us // 1000)
 
+    # The bus's clock for the driver's guard times: the Pico's time.ticks_us / sleep_us.
+    def ticks_us(self):
+        return self.now_us
+
+    def wait_us(self, since, us):
+        self.now_us = max(self.now_us, since + us)
+
     def advance_ms(self, ms):
         self.now_us += ms * 1000
 
@@ -211,6 +250,8 @@ class ReaderArray:
         reader = self._reader(cell)
         self.xfers += 1
         self.now_us += XFER_US + BYTE_US * len(data)
+        if self.miso_stuck_high:
+            return b"\xff" * len(data)
         out = bytearray(len(data))
         if reader.dead or not data:
             return bytes(out)  # MISO buffer disabled / pulled low: reads 0x00
@@ -242,6 +283,8 @@ class ReaderArray:
             event = reader.events.pop(0)
             self.now_us = max(self.now_us, event[0])
             self._apply(reader, event)
+        if reg == M.COMMAND and not reader.powered_down and self.now_us < reader.awake_at:
+            return reader.regs[reg] | M.POWER_DOWN  # still waking up
         if reg == M.FIFO_DATA:
             return reader.fifo.pop(0) if reader.fifo else 0
         if reg == M.FIFO_LEVEL:
@@ -264,16 +307,16 @@ class ReaderArray:
             else:
                 regs[reg] &= ~value & 0xFF
         elif reg == M.COMMAND:
-            self._command(reader, value & 0x0F)
+            self._command(reader, value)
         elif reg == M.BIT_FRAMING:
             regs[reg] = value & 0x7F
-            if value & 0x80 and regs[M.COMMAND] & 0x0F == M.CMD_TRANSCEIVE:
+            if value & 0x80 and regs[M.COMMAND] & 0x0F == M.CMD_TRANSCEIVE and not reader.powered_down:
                 self._transceive(reader)
         elif reg == M.TX_CONTROL:
             regs[reg] = value
-            self._field(reader, value & 0x03)
+            self._field(reader, value & 0x03 and not reader.powered_down)
         elif reg == M.CONTROL:
-            if value & M.T_START_NOW:
+            if value & M.T_START_NOW and not reader.powered_down:
                 self._add_event(reader, (self.now_us + self._timer_us(reader), M.IRQ_TIMER, None, 0))
             regs[reg] = value & 0x07
         elif reg != M.VERSION:
@@ -283,11 +326,12 @@ class ReaderArray:
         if bool(on) == (reader.field_since is not None):
             return
         if on:
-            reader.field_since = self.now_us
-            if reader.field_off_at is None or self.now_us - reader.field_off_at > TAG_HOLD_US:
-                reader.ready_at = self.now_us + TAG_POWER_UP_US
-                if reader.tag is not None:
-                    reader.tag.state = reader.tag.home = IDLE  # a fresh power-up
+            since = max(self.now_us, reader.awake_at)  # the transmitter runs once the clock does
+            reader.field_since = since
+            if reader.field_off_at is None or since - reader.field_off_at > TAG_HOLD_US:
+                reader.ready_at = since + TAG_POWER_UP_US
+                for tag in reader.tags:
+                    tag.state = tag.home = IDLE  # a fresh power-up
             self._fields += 1
             self.most_fields_on = max(self.most_fields_on, self._fields)
         else:
@@ -301,15 +345,24 @@ class ReaderArray:
             i += 1
         reader.events.insert(i, event)
 
-    def _command(self, reader, cmd):
+    def _command(self, reader, value):
         regs = reader.regs
+        cmd = value & 0x0F
         reader.events = []  # any new command stops the running one
         if cmd == M.CMD_SOFT_RESET:
             self._field(reader, False)  # TxControlReg goes back to antennas off
             reader.reset()
             self.now_us += RESET_US
             return
-        regs[M.COMMAND] = (regs[M.COMMAND] & 0xF0) | cmd
+        down = bool(value & M.POWER_DOWN)
+        if down and not reader.powered_down:
+            self._field(reader, False)
+        elif reader.powered_down and not down:
+            reader.awake_at = self.now_us + SOFT_PD_EXIT_US
+        reader.powered_down = down
+        if not down and regs[M.TX_CONTROL] & 0x03:
+            self._field(reader, True)
+        regs[M.COMMAND] = (regs[M.COMMAND] & 0xE0) | (value & M.POWER_DOWN) | cmd
 
     def _timer_us(self, reader):
         regs = reader.regs
@@ -326,7 +379,11 @@ class ReaderArray:
         bits = len(frame) * 9 - ((8 - last_bits) if last_bits else 0)
         t_tx = self.now_us + (bits + 2) * BIT_US
         reader.events = [(t_tx, M.IRQ_TX, None, 0)]
-        reply = self._tag_reply(reader, frame, last_bits)
+        reply, collided = self._tag_reply(reader, frame, last_bits)
+        if collided:
+            t_rx = t_tx + FDT_US + (len(reply) * 9 + 2) * BIT_US
+            reader.events.append((t_rx, M.IRQ_RX | M.IRQ_IDLE | M.IRQ_ERR, reply, M.ERR_COLL))
+            return
         if reply is None:
             if regs[M.T_MODE] & 0x80:  # TAuto: the timer starts when transmission ends
                 reader.events.append((t_tx + self._timer_us(reader), M.IRQ_TIMER, None, 0))
@@ -344,11 +401,17 @@ class ReaderArray:
         reader.events.append((t_rx, irq, reply, error))
 
     def _tag_reply(self, reader, frame, last_bits):
+        """(reply or None, collided): every tag hears the frame; differing replies collide."""
         reader.log.append(_name(frame, last_bits))
         del reader.log[:-16]
-        tag = reader.tag
-        if tag is None or reader.field_since is None or self.now_us < reader.ready_at:
-            return None  # no tag, no field, or the tag is still powering up
+        if not reader.tags or reader.field_since is None or self.now_us < reader.ready_at:
+            return None, False  # no tag, no field, or the tags are still powering up
         if last_bits == 7 and reader.flicker and self._random() < reader.flicker:
-            return None
-        return tag.receive(frame, last_bits)
+            return None, False
+        replies = [r for r in [tag.receive(frame, last_bits) for tag in reader.tags] if r is not None]
+        if not replies:
+            return None, False
+        first = replies[0]
+        if all(r == first for r in replies):
+            return first, False  # identical answers (every NTAG's ATQA) superpose cleanly
+        return first, True

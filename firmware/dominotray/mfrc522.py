@@ -9,11 +9,32 @@ Register map, command set and SPI framing follow the NXP MFRC522 data sheet: an 
 is (reg << 1), with bit 7 set for a read; a read returns register n's value during byte n+1.
 The tag side follows ISO/IEC 14443-3 type A (WUPA, anticollision/select cascade, HLTA).
 
-RF field: 194 antennas 25 mm apart would disturb each other and draw amperes if all were on,
-so a reader's field (TxControlReg Tx1RFEn/Tx2RFEn) is on only while `read_uid` reads it.
-A tag powered up by a fresh field need not answer for 5 ms (ISO/IEC 14443-3 lets a PICC
-take that long before it accepts REQA/WUPA; the standard has the reader hold an unmodulated
-field for at least 5.1 ms first), so every read waits FIELD_GUARD_US before its WUPA.
+Power and RF field: a reader that is not being read sits in soft power-down (CommandReg
+PowerDown) with its field off: the whole array then draws microamperes, and no two
+neighbouring fields are ever on. `wake(cell)` leaves power-down, which switches the field on
+and starts the tag power-up guard time (timed by the microcontroller: `bus.ticks_us()`,
+`bus.wait_us(since, us)`); `read_uid(cell)` waits out what is left of it (nothing, if the scanner woke the reader early enough), reads, and leaves the
+field on for a quick re-read; `sleep(cell)` switches the field off and powers down. The
+scanner wakes the next few readers of its schedule while it reads the current one, so
+their guard times overlap (it keeps their fields apart: see scanner.py).
+
+Timings (the constants below), with their sources:
+- FIELD_GUARD_US 5.1 ms: ISO/IEC 14443-3 (6.2.3/6.3.1: a PICC must answer REQA/WUPA
+  within 5 ms of the field reaching it; the PCD holds an unmodulated field >= 5.1 ms).
+- NO_CARD_US 0.3 ms: ISO/IEC 14443-3 6.2.1.1, the frame delay time of the answers to
+  REQA/WUPA, ANTICOLLISION and SELECT is fixed at (n*128 + 84 or 20)/fc with n = 9, at most
+  1236/fc = 91 us; the MFRC522 timer in TAuto mode stops at the first received bit
+  (MFRC522 data sheet 9.3.3.10, TModeReg TAuto), so a timeout three times the frame delay
+  time loses no tag.
+- Soft power-down exit: 1024 clock periods of the 27.12 MHz clock, 37.74 us (MFRC522 data
+  sheet 8.8.2; the tray feeds an external clock to OSCIN, so no crystal start-up adds to it).
+- A presence check of a cell whose tag is known is WUPA alone: the answer (ATQA) is all
+  a removal needs. Every FULL_READ_EVERY-th visit reads the whole UID (a tile swapped
+  for another in one go, a tag stacked on top).
+
+Stacks: tags stacked on one cell answer the anticollision loop together, and their UIDs
+differ, so the MFRC522 flags a bit collision (ErrorReg CollErr); the read reports STACK
+(two or more tags) instead of a garbled read.
 
 Why not one of the popular MicroPython MFRC522 drivers: their `anticoll()` runs cascade
 level 1 only and returns its four bytes as "the UID". An NTAG213 has a 7-byte UID, so at
@@ -56,9 +77,10 @@ IRQ_RX = 0x20
 IRQ_IDLE = 0x10
 IRQ_ERR = 0x02
 IRQ_TIMER = 0x01
-# ErrorReg bits that mean "something answered, but garbled"
+# ErrorReg bits that mean "something answered, but garbled"; CollErr: several tags answered
 ERR_PARITY = 0x02
-ERR_GARBLED = 0x08 | 0x04 | ERR_PARITY | 0x01  # CollErr, CRCErr, ParityErr, ProtocolErr
+ERR_COLL = 0x08
+ERR_GARBLED = 0x04 | ERR_PARITY | 0x01  # CRCErr, ParityErr, ProtocolErr
 ERR_BUFFER_OVFL = 0x10
 
 # ISO 14443-3 type A
@@ -74,25 +96,29 @@ SAK_UID_INCOMPLETE = 0x04
 GOOD_VERSIONS = (0x91, 0x92, 0x88, 0x82)
 
 # Timer: TAuto, prescaler 0x0A9 = 169 -> 13.56 MHz / (2*169+1) = 40 kHz, 25 us a tick.
-# Reload 59 -> (59+1) * 25 us = 1.5 ms. A tag answers WUPA, anticollision and select within
-# about 0.1 ms, so 1.5 ms is ample, and an empty cell costs that instead of the 15 ms of the
-# common init (prescaler 0xD3E, reload 30).
+# The no-card timeout: (11+1) * 25 us = 0.3 ms (see the module docstring), instead of the
+# 25 ms of the common init (prescaler 0xD3E, reload 30).
+TICK_US = 25
 T_MODE_VALUE = 0x80
 T_PRESCALER_VALUE = 0xA9
-T_RELOAD_VALUE = 59
-# The field guard time, timed by the same timer: (203+1) * 25 us = 5.1 ms.
+NO_CARD_US = 300
+T_RELOAD_VALUE = NO_CARD_US // TICK_US - 1
+# The field guard time (timed by the microcontroller, see wake()).
 FIELD_GUARD_US = 5100
-T_RELOAD_GUARD = FIELD_GUARD_US // 25 - 1
+# CommandReg bit 4: soft power-down
+POWER_DOWN = 0x10
 
 # Read results
 EMPTY = 0     # no tag answered WUPA
 TAG = 1       # (TAG, uid)
 FAULT = 2     # the reader itself did not behave (dead, unplugged, stuck)
-GARBLED = 3   # something answered but the exchange failed: the tag is still there
+STACK = 3     # two or more tags answered together (a pile of tiles on one cell)
+GARBLED = 4   # something answered but the exchange failed: the tag is still there
 
 _TIMEOUT = -1
+_COLLISION = -2
 # Register polls while waiting for one command. The MFRC522's own timer ends every
-# transceive within 1.5 ms; a reader that never raises an interrupt is faulty.
+# transceive within 0.3 ms; a reader that never raises an interrupt is faulty.
 _MAX_POLLS = 400
 
 
@@ -126,11 +152,18 @@ _HLTA_FRAME = with_crc(bytes((HLTA, 0)))
 class MFRC522:
     def __init__(self, bus):
         self.bus = bus
+        self.awake = []  # cells out of power-down with their field on, in the order woken
+        self.woke_at = {}  # cell -> bus.ticks_us() when it was woken
 
     # --- register access ---------------------------------------------------------------
 
     def read(self, cell, reg):
         return self.bus.xfer(cell, bytes((0x80 | (reg << 1), 0)))[1]
+
+    def read_regs(self, cell, *regs):
+        """Several registers in one SPI transaction (each address byte fetches the next)."""
+        data = bytes([0x80 | (reg << 1) for reg in regs] + [0])
+        return self.bus.xfer(cell, data)[1:]
 
     def write(self, cell, reg, *values):
         self.bus.xfer(cell, bytes((reg << 1,) + values))
@@ -148,10 +181,12 @@ class MFRC522:
         return self.read(cell, VERSION)
 
     def init(self, cell):
-        """Soft-reset and configure one reader; True if its VersionReg names a working part."""
+        """Soft-reset and configure one reader, leaving it in soft power-down; True if its
+        VersionReg names a working part. A reader that does not answer costs a few
+        transactions, never a long poll (the boot self-test of every reader stays short)."""
         self.write(cell, COMMAND, CMD_SOFT_RESET)
-        for _ in range(_MAX_POLLS):  # PowerDown bit (0x10) clears when the reset is done
-            if not self.read(cell, COMMAND) & 0x10:
+        for _ in range(8):  # PowerDown (0x10) clears when the reset is done (~38 us)
+            if not self.read(cell, COMMAND) & POWER_DOWN:
                 break
         else:
             return False
@@ -163,98 +198,112 @@ class MFRC522:
         self.write(cell, T_RELOAD_L, T_RELOAD_VALUE & 0xFF)
         self.write(cell, TX_ASK, 0x40)  # force 100 % ASK modulation (type A)
         self.write(cell, RF_CFG, 0x70)  # receiver gain 48 dB
-        self.write(cell, TX_CONTROL, FIELD_OFF)  # on only while a read needs it
-        return self.read(cell, T_RELOAD_L) == T_RELOAD_VALUE  # the writes took
-
-    # --- RF field ------------------------------------------------------------------------
-
-    def field_on(self, cell):
-        """Switch this reader's field on and wait out the tag power-up guard time.
-
-        The wait runs on the reader's own timer (TStartNow, polled like a transceive),
-        not on a sleep of the host: the driver keeps to the bus interface, and the
-        emulated readers account for the time exactly as for any other command."""
+        ok = self.read(cell, T_RELOAD_L) == T_RELOAD_VALUE  # the writes took
+        # The drivers stay enabled: in soft power-down the clock stops, and with it the
+        # field; leaving power-down is then the one write that switches the field on.
         self.write(cell, TX_CONTROL, FIELD_ON)
-        self.write(cell, T_RELOAD_L, T_RELOAD_GUARD)
-        self.write(cell, COM_IRQ, 0x7F)
-        self.write(cell, CONTROL, T_START_NOW)
-        for _ in range(_MAX_POLLS * 4):  # 5.1 ms instead of a transceive's 1.5 ms
-            if self.read(cell, COM_IRQ) & IRQ_TIMER:
-                break
-        else:
-            raise _Fault()
-        self.write(cell, T_RELOAD_L, T_RELOAD_VALUE)
+        self.write(cell, COMMAND, POWER_DOWN)
+        return ok
 
-    def field_off(self, cell):
-        self.write(cell, TX_CONTROL, FIELD_OFF)
+    # --- power and RF field --------------------------------------------------------------
+
+    def wake(self, cell):
+        """Leave soft power-down: the clock restarts and the field comes on. The guard
+        time runs from now, while the scanner reads other readers."""
+        if cell in self.woke_at:
+            return
+        self.woke_at[cell] = self.bus.ticks_us()
+        self.awake.append(cell)
+        self.write(cell, COMMAND, CMD_IDLE)
+
+    def sleep(self, cell):
+        """Soft power-down: clock, receiver and field off."""
+        if cell in self.woke_at:
+            del self.woke_at[cell]
+            self.awake.remove(cell)
+        self.write(cell, COMMAND, POWER_DOWN)
+
+    def activate(self, cell):
+        """Wake the reader if it sleeps, wait out what is left of its guard time, and
+        (re)start its transceiver with an empty FIFO."""
+        self.wake(cell)
+        self.bus.wait_us(self.woke_at[cell], FIELD_GUARD_US)
+        self.write(cell, COMMAND, CMD_TRANSCEIVE)
+        self.write(cell, FIFO_LEVEL, 0x80)
 
     # --- primitives ----------------------------------------------------------------------
 
     def _transceive(self, cell, data, last_bits=0, expect_reply=True):
-        """Send a frame; returns the reply bytes, _TIMEOUT, or None for a garbled reply."""
-        self.write(cell, COMMAND, CMD_IDLE)
+        """Send a frame; returns the reply bytes, _TIMEOUT, _COLLISION, or None for a
+        garbled reply. The Transceive command keeps running between frames (StartSend
+        starts each one, MFRC522 data sheet 10.3.1.8)."""
         self.write(cell, COM_IRQ, 0x7F)       # clear every interrupt flag
-        self.write(cell, FIFO_LEVEL, 0x80)    # flush the FIFO
         self.write_fifo(cell, data)
-        self.write(cell, COMMAND, CMD_TRANSCEIVE)
         self.write(cell, BIT_FRAMING, 0x80 | last_bits)  # StartSend
         done = IRQ_RX | IRQ_IDLE if expect_reply else IRQ_TX
         for _ in range(_MAX_POLLS):
-            irq = self.read(cell, COM_IRQ)
+            irq, error, level = self.read_regs(cell, COM_IRQ, ERROR, FIFO_LEVEL)
+            if irq & 0x80 or error & 0x20:
+                raise _Fault()  # bits that read 0 on a working part: MISO is stuck high
             if irq & done:
                 break
             if irq & IRQ_TIMER:
-                self.write(cell, BIT_FRAMING, 0)
                 return _TIMEOUT
         else:
             raise _Fault()
-        self.write(cell, BIT_FRAMING, 0)
         if not expect_reply:
             return b""
-        error = self.read(cell, ERROR)
+        if error & ERR_COLL:
+            return _COLLISION
         if error & (ERR_GARBLED | ERR_BUFFER_OVFL):
             return None
-        n = self.read(cell, FIFO_LEVEL) & 0x7F
+        n = level & 0x7F
         return self.read_fifo(cell, n) if n else None
 
     # --- tag reading ---------------------------------------------------------------------
 
-    def read_uid(self, cell):
-        """(status, uid) for the tag on this reader: (EMPTY, b""), (TAG, uid), (FAULT, b"")
-        or (GARBLED, b"") when something answered but the exchange was corrupted.
-        The reader's field is on only during the call."""
+    def read_uid(self, cell, known=None):
+        """(status, uid) for the tag(s) on this reader: (EMPTY, b""), (TAG, uid),
+        (STACK, b""), (FAULT, b"") or (GARBLED, b"") when something answered but the
+        exchange was corrupted. `known`: the UID the cell held; a WUPA answer alone then
+        confirms it, returned as (TAG, known). The field stays on (sleep() ends it)."""
         try:
-            try:
-                self.field_on(cell)
-                result = self._select(cell)
-                if result[0] != EMPTY:
-                    # HALT the tag even after a garbled exchange: a tag left READY or
-                    # ACTIVE keeps that state through a short field gap (an immediate
-                    # re-read) and would ignore the next WUPA, reading empty once.
-                    self._transceive(cell, _HLTA_FRAME, expect_reply=False)
-                return result
-            finally:
-                self.field_off(cell)  # also after a fault
+            self.activate(cell)
+            result = self._select(cell, known)
+            if result[0] != EMPTY and not (known is not None and result[0] == TAG):
+                # HLTA after anything but a presence check: an ACTIVE tag goes to HALT, a
+                # READY one (a stack, a garbled exchange) back to IDLE, so that the WUPA
+                # of a quick re-read with the field still on wakes every tag again.
+                self._transceive(cell, _HLTA_FRAME, expect_reply=False)
+            return result
         except _Fault:
+            self.sleep(cell)
             return FAULT, b""
 
-    def _select(self, cell):
+    def _select(self, cell, known):
         # WUPA, not REQA: REQA wakes only IDLE tags, so a tag left HALTed or ACTIVE by the
         # previous read would stay silent and the cell would flip present/absent.
         atqa = self._transceive(cell, bytes((WUPA,)), last_bits=7)
         if atqa == _TIMEOUT:
             return EMPTY, b""
+        if atqa == _COLLISION:
+            return STACK, b""
         if atqa is None or len(atqa) != 2:
             return GARBLED, b""
+        if known is not None:
+            # Left READY: a present answer is not re-read, and sleep() powers the tag off.
+            return TAG, known
         uid = bytearray()
         for sel in SEL_LEVELS:
             part = self._transceive(cell, bytes((sel, 0x20)))  # anticollision, NVB = 2 bytes
+            if part == _COLLISION:
+                return STACK, b""
             if part == _TIMEOUT or part is None or len(part) != 5:
                 return GARBLED, b""
             if part[0] ^ part[1] ^ part[2] ^ part[3] != part[4]:  # BCC
                 return GARBLED, b""
             sak = self._transceive(cell, with_crc(bytes((sel, 0x70)) + part))  # select, NVB 7 bytes
-            if sak == _TIMEOUT or sak is None or len(sak) != 3 or with_crc(sak[:1]) != sak:
+            if sak == _TIMEOUT or sak == _COLLISION or sak is None or len(sak) != 3 or with_crc(sak[:1]) != sak:
                 return GARBLED, b""
             if sak[0] & SAK_UID_INCOMPLETE:
                 if part[0] != CASCADE_TAG:

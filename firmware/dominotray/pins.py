@@ -15,6 +15,7 @@ LINE_ADDRESS = (6, 7, 8, 9)
 BANK_ADDRESS = (10, 11, 12, 13)
 STROBE = 14
 RESET = 15
+REPL_JUMPER = 22
 # SELECT[cell] = bank << 4 | line: the two decoder addresses of its chip select
 SELECT = bytes((
     0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,

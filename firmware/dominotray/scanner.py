@@ -1,24 +1,38 @@
-"""Which reader to read next, and when a reading has settled enough to report.
+"""Which reader to read next, and when a reading is sure enough to report.
 
-Debouncing: a cell's reported state changes only after `confirm_present` equal tag (or
-fault) reads in a row. A removal needs `confirm_absent` empty reads in a row spanning at
-least `absent_ms`: a marginal tag misses single wake-ups now and then, but a tag's UID is
-never read where there is none, so removals need the stronger evidence. A read that
-disagrees with the reported state makes the cell *pending*: pending cells are re-read before
-anything else, so a change settles within a few milliseconds of its first sighting.
+Confirming: a reading that differs from a cell's reported state is confirmed at once by
+quick re-reads of that one cell, its field still on (no guard time): `confirm_present`
+equal reads for a tag, a stack or a fault, `confirm_absent` empty reads in a row for a
+removal. A marginal tag misses single wake-ups now and then, but a tag's UID is never read
+where there is none, so removals need the stronger evidence; any answer (a tag, a garbled
+exchange) cancels a removal. A new tag makes its empty neighbours *pending* (the other half
+of its tile lies on one of them): pending cells are read before anything else.
 
-Scheduling: besides the full sweep (every cell in turn), a *hot* list gets `hot_share`
-reads for every sweep read: empty cells next to an occupied one (where the next tile will
-go), cells that changed in the last `recent_ms`, and the scan pad. The sweep still reaches
-every cell, only more slowly. When a new tag is first seen, its empty neighbours are
-re-read at once too: the other half of its tile lies on one of them.
-`hot_share=0, max_retries=0` gives a plain round-robin sweep.
+Scheduling: five rings of cells, each read in turn, share the reads by stride scheduling
+so that each ring's cells come round in proportion to its aimed-at period. A cell is in
+the first ring that takes it:
+- pad (`periods[0]`): the scan pad, while the host awaits a draw;
+- hot (`periods[1]`): empty cells next to a tile (where the next tile will go) and cells
+  that changed in the last `recent_ms`;
+- occupied (`periods[2]`): cells holding a tag or a stack (to see a removal soon);
+- watched (`periods[3]`): the cells the current game uses (the host's WATCH; every cell
+  until it says);
+- rest (`periods[4]`): every other cell, so that a tile anywhere is still seen.
+The periods are what the rings aim at; when the tray cannot read that fast, all of them
+stretch in proportion. Until every cell has been read once (boot), the scanner sweeps.
 
-A GARBLED read (the tag answered, but with a CRC, parity or collision error) is evidence
-that something is there: it cancels a pending removal and never confirms one.
+A cell whose tag is known is checked with a presence check (WUPA alone; see mfrc522.py)
+on most visits, and read in full every `full_read_every`-th visit, and at once whenever a
+neighbour changes (a tile slid along, or turned round, leaves another tag under a cell that
+never stopped answering).
+
+Fields: while one reader is read, the next `lookahead` readers of the schedule are woken so
+that their guard times run meanwhile; two readers closer than `field_spacing` cells (rows
+and columns both) never have their fields on together, so neighbouring antennas never
+couple. The rings are ordered so that consecutive cells lie `field_spacing` apart.
 """
 
-from dominotray.mfrc522 import EMPTY, TAG, FAULT, GARBLED
+from dominotray.mfrc522 import EMPTY, TAG, FAULT, STACK, GARBLED
 
 _NOTHING = (EMPTY, b"")
 _FAULTY = (FAULT, b"")
@@ -47,158 +61,279 @@ def grid_neighbours(cols, rows, pad_cells):
 
 
 class Scanner:
-    def __init__(self, driver, neighbours, clock_ms, usable, always_hot=(),
-                 confirm_present=2, confirm_absent=3, absent_ms=60, hot_share=3, recent_ms=500,
-                 max_retries=6):
+    def __init__(self, driver, neighbours, clock_ms, usable, cols=None, pad=(),
+                 confirm_present=2, confirm_absent=6, periods=(60, 100, 200, 400, 500), recent_ms=500,
+                 max_retries=6, lookahead=8, field_spacing=3, full_read_every=8):
         self.driver = driver
         self.neighbours = neighbours
         self.clock_ms = clock_ms
         self.cells = len(neighbours)
-        self.always_hot = tuple(always_hot)
+        self.pad = tuple(pad)
+        self.playing = self.cells - len(self.pad)
+        self.cols = cols or self.playing or 1
         self.confirm_present = confirm_present
         self.confirm_absent = confirm_absent
-        self.absent_ms = absent_ms
-        self.hot_share = hot_share
+        self.periods = periods
         self.recent_ms = recent_ms
         self.max_retries = max_retries
+        self.lookahead = lookahead
+        self.spacing = field_spacing
+        self.full_read_every = full_read_every
         self.usable = list(usable)  # False: the reader failed its self-test; not polled
         self.state = [_NOTHING if ok else _FAULTY for ok in self.usable]
-        self._candidate = [None] * self.cells
-        self._count = [0] * self.cells
-        self._since = [0] * self.cells  # clock_ms of the candidate's first read
-        self._retries = [0] * self.cells
+        self._visits = bytearray(self.cells)
+        self._retries = bytearray(self.cells)
         self.pending = []
         self._changed_at = {}  # cell -> clock_ms of its last reported change
-        self.hot = []
-        self._hot_i = 0
-        self._sweep_i = 0
-        self._step = 0
-        self.sweeps = 0  # completed full sweeps
+        self._order = sorted(range(self.cells), key=self._order_key)
+        self._rank = bytearray(self.cells) if self.cells < 256 else [0] * self.cells
+        for i in range(self.cells):
+            self._rank[self._order[i]] = i
+        self._mask = None  # watched cells (a bytes mask), None: every cell
+        self._draw = False
+        self._rings = [[], [], [], [], []]  # pad, hot, occupied, watched, rest
+        self._at = [0, 0, 0, 0, 0]
+        self._pass = [0.0, 0.0, 0.0, 0.0, 0.0]
+        self._v = 0.0
+        self.plan = []  # the next cells of the schedule; their readers may be awake already
+        self._unswept = set(c for c in range(self.cells) if self.usable[c])
+        self._boot_i = 0  # until every cell has been read once, the scanner sweeps
+        # completed full sweeps: every usable cell read since the last one (no usable cell: done)
+        self.sweeps = 0 if self._unswept else 1
         self.reads = 0
         self.changes = []  # confirmed (cell, status, uid), drained by the caller
-        self._rebuild_hot()
+        self._rebuild()
 
     @property
     def settled(self):
-        """True once a full sweep has completed and nothing is waiting for a re-read."""
+        """True once every cell has been read and nothing is waiting for a re-read."""
         return self.sweeps > 0 and not self.pending
+
+    # --- geometry ------------------------------------------------------------------------
+
+    def _order_key(self, cell):
+        if cell >= self.playing:
+            return (1 << 20) + cell
+        row, col = divmod(cell, self.cols)
+        s = self.spacing
+        return ((row % s) * s + col % s) << 12 | cell
+
+    def near(self, a, b):
+        """Too close to have both fields on: within field_spacing on the grid, or both on
+        the pad (the pad lies apart from the grid)."""
+        if a >= self.playing or b >= self.playing:
+            return a >= self.playing and b >= self.playing
+        ra, ca = divmod(a, self.cols)
+        rb, cb = divmod(b, self.cols)
+        return -self.spacing < ra - rb < self.spacing and -self.spacing < ca - cb < self.spacing
+
+    # --- what the host says --------------------------------------------------------------
+
+    def watch(self, mask, draw):
+        """`mask[cell]` true: the game uses the cell (None: every cell); `draw`: a draw
+        from the scan pad is awaited, so the pad is hot."""
+        self._mask = mask
+        self._draw = bool(draw)
+        self._rebuild()
 
     # --- scheduling ----------------------------------------------------------------------
 
-    def _rebuild_hot(self):
+    def _rebuild(self):
+        """Recompute the rings (hot and occupied from the current state, watched and rest
+        from the host's WATCH); also expires old "recently changed" entries."""
         now = self.clock_ms()
-        hot = set(self.always_hot)
+        hot = set()
         for cell, at in list(self._changed_at.items()):
             if now - at > self.recent_ms:
                 del self._changed_at[cell]
             else:
                 hot.add(cell)
+        state = self.state
         for cell in range(self.cells):
-            if self.state[cell][0] == TAG:
+            if state[cell][0] == TAG:
                 for near in self.neighbours[cell]:
-                    if self.state[near][0] == EMPTY:
+                    if state[near][0] == EMPTY:
                         hot.add(near)
-        self.hot = sorted(c for c in hot if self.usable[c])
-        self._hot_i %= max(1, len(self.hot))
+        mask = self._mask
+        usable = self.usable
+        rings = [[], [], [], [], []]
+        draw = self._draw
+        playing = self.playing
+        for cell in self._order:
+            if usable[cell]:
+                if draw and cell >= playing:
+                    rings[0].append(cell)
+                elif cell in hot:
+                    rings[1].append(cell)
+                elif state[cell][0] == TAG or state[cell][0] == STACK:
+                    rings[2].append(cell)
+                else:
+                    rings[3 if mask is None or mask[cell] else 4].append(cell)
+        rank = self._rank
+        for i in range(5):
+            old = self._rings[i]
+            if rings[i] != old:
+                # Carry on from where the old ring was: its next cell, or the one after it.
+                at = self._at[i]
+                mark = rank[old[at]] if at < len(old) else len(rank)
+                new = rings[i]
+                at = 0
+                while at < len(new) and rank[new[at]] < mark:
+                    at += 1
+                self._at[i] = at
+        self._rings = rings
 
-    def next_cell(self):
+    def _pick(self):
+        """The next cell of the schedule (stride scheduling over the rings), or None."""
+        if not self.sweeps:
+            order = self._order
+            for _ in range(self.cells):
+                cell = order[self._boot_i % self.cells]
+                self._boot_i += 1
+                if cell in self._unswept and cell not in self.plan:
+                    return cell
+        best = -1
+        for i in range(5):
+            if self._rings[i]:
+                if self._pass[i] < self._v:
+                    self._pass[i] = self._v
+                if best < 0 or self._pass[i] < self._pass[best]:
+                    best = i
+        if best < 0:
+            return None
+        ring = self._rings[best]
+        self._v = self._pass[best]
+        self._pass[best] += self.periods[best] / len(ring)
+        if self._at[best] >= len(ring):
+            self._at[best] = 0
+            self._rebuild()  # a new round: expire "recently changed", refresh the hot ring
+            ring = self._rings[best]
+            if not ring:
+                return self._pick()
+        cell = ring[self._at[best]]
+        self._at[best] += 1
+        return cell
+
+    def _next(self):
         if self.pending:
             cell = self.pending.pop(0)
-            self._retries[cell] += 1  # observe() puts it back while it is undecided
+            self._retries[cell] += 1  # _unsure() puts it back while it is undecided
             return cell
-        self._step += 1
-        if self.sweeps and self.hot_share and self.hot and self._step % (self.hot_share + 1):
-            if self._hot_i >= len(self.hot):
-                self._hot_i = 0
-                self._rebuild_hot()  # also expires old "recently changed" entries
-                if not self.hot:
-                    return self._next_sweep()
-            cell = self.hot[self._hot_i]
-            self._hot_i += 1
-            return cell
-        return self._next_sweep()
-
-    def _next_sweep(self):
-        for _ in range(self.cells):
-            cell = self._sweep_i
-            self._sweep_i += 1
-            if self._sweep_i == self.cells:
-                self._sweep_i = 0
-                self.sweeps += 1
-            if self.usable[cell]:
+        plan = self.plan
+        if not plan:
+            cell = self._pick()
+            if cell is None:
+                return None
+            plan.append(cell)
+        for cell in self.driver.awake:  # the one woken first: its guard time is over soonest
+            if cell in plan:
+                plan.remove(cell)
                 return cell
-        return None
+        return plan.pop(0)
+
+    def _prewake(self, cell):
+        """Fields: none near `cell` while it is read; wake the planned readers that may."""
+        driver = self.driver
+        for other in list(driver.awake):
+            if other != cell and self.near(other, cell):
+                driver.sleep(other)
+        while len(self.plan) < self.lookahead:
+            nxt = self._pick()
+            if nxt is None:
+                break
+            self.plan.append(nxt)
+        for nxt in self.plan:
+            if len(driver.awake) >= self.lookahead:
+                break
+            if nxt == cell or nxt in driver.awake or self.near(nxt, cell):
+                continue
+            for other in driver.awake:
+                if self.near(nxt, other):
+                    break
+            else:
+                driver.wake(nxt)
 
     # --- reading -------------------------------------------------------------------------
 
     def step(self):
-        """Read one cell and account for the result; returns the cell read, or None."""
-        cell = self.next_cell()
-        if cell is not None:
-            self.reads += 1
-            self.observe(cell, self.driver.read_uid(cell))
+        """Read one cell (with its quick re-reads) and account for the result; returns the
+        cell read, or None when no reader is usable."""
+        cell = self._next()
+        if cell is None:
+            return None
+        self._prewake(cell)
+        try:
+            self._read(cell)
+        finally:
+            self.driver.sleep(cell)
+        self.reads += 1
+        unswept = self._unswept
+        unswept.discard(cell)
+        if not unswept:
+            self.sweeps += 1
+            self._unswept = set(c for c in range(self.cells) if self.usable[c])
         return cell
 
-    def observe(self, cell, reading):
-        status, uid = reading
+    def _read(self, cell):
         current = self.state[cell]
-        if status == GARBLED:
-            # Something answered: a pending removal is wrong, anything else stays undecided.
-            if self._candidate[cell] is not None and self._candidate[cell][0] == EMPTY:
-                self._clear(cell)
-            elif current[0] != TAG:
-                self._make_pending(cell)
+        driver = self.driver
+        visits = self._visits[cell] = (self._visits[cell] + 1) & 0xFF
+        known = current[1] if current[0] == TAG and visits % self.full_read_every else None
+        reading = driver.read_uid(cell, known)
+        tries = 0
+        while reading[0] == GARBLED and tries < self.max_retries:
+            if current[0] == TAG:
+                self._retries[cell] = 0
+                return  # something answered: the tag is still there
+            reading = driver.read_uid(cell)
+            tries += 1
+        if reading == current:
+            self._retries[cell] = 0
             return
-        value = (status, uid)
-        if value == current:
-            self._clear(cell)
+        if reading[0] == GARBLED:
+            self._unsure(cell)
             return
-        if value == self._candidate[cell]:
-            self._count[cell] += 1
-        else:
-            self._candidate[cell] = value
-            self._count[cell] = 1
-            self._since[cell] = self.clock_ms()
-            if status == TAG and current[0] != TAG:
-                # A new tag: its tile's other half lies on a neighbour; look there now.
-                for near in self.neighbours[cell]:
-                    if self.state[near][0] == EMPTY and self.usable[near]:
-                        self._make_pending(near)
-        if status == EMPTY:
-            done = (self._count[cell] >= self.confirm_absent
-                    and self.clock_ms() - self._since[cell] >= self.absent_ms)
-        else:
-            done = self._count[cell] >= self.confirm_present
-        if done:
-            self._clear(cell)
-            self.state[cell] = value
-            self.changes.append((cell, status, uid))
-            self._changed_at[cell] = self.clock_ms()
-            self._rebuild_hot()
-        else:
-            self._make_pending(cell)
+        need = self.confirm_absent if reading[0] == EMPTY else self.confirm_present
+        for _ in range(need - 1):
+            if driver.read_uid(cell) != reading:
+                if reading[0] != EMPTY:
+                    self._unsure(cell)
+                return  # not confirmed: a removal is cancelled by any answer
+        self._retries[cell] = 0
+        for near in self.neighbours[cell]:
+            if not self.usable[near] or near in self.pending:
+                continue
+            if self.state[near][0] == EMPTY and reading[0] == TAG and current[0] != TAG:
+                self.pending.append(near)  # a new tag: its tile's other half may lie here
+            elif self.state[near][0] == TAG:
+                # A tile slid or turned: a neighbour still answering may hold another tag
+                # now, which a presence check cannot tell; read it in full, now.
+                self._visits[near] = self.full_read_every - 1
+                self.pending.append(near)
+        self.state[cell] = reading
+        self.changes.append((cell, reading[0], reading[1]))
+        self._changed_at[cell] = self.clock_ms()
+        self._rebuild()
 
-    def _make_pending(self, cell):
+    def _unsure(self, cell):
         # After max_retries re-reads in a row without settling (a marginal tag), the cell
         # falls back to the normal schedule so that it cannot starve the others.
         if cell not in self.pending and self._retries[cell] < self.max_retries:
             self.pending.append(cell)
 
-    def _clear(self, cell):
-        self._candidate[cell] = None
-        self._count[cell] = 0
-        self._retries[cell] = 0
-        if cell in self.pending:
-            self.pending.remove(cell)
-
     def set_usable(self, cell, ok):
         """After a reader reset: a dead reader reports FAULT, a live one is re-read at once."""
         self.usable[cell] = ok
-        self._clear(cell)
+        self._retries[cell] = 0
+        if cell in self.pending:
+            self.pending.remove(cell)
         if not ok:
             if self.state[cell] != _FAULTY:
                 self.state[cell] = _FAULTY
                 self.changes.append((cell, FAULT, b""))
+            self._unswept.discard(cell)
         else:
-            self._make_pending(cell)
-        self._rebuild_hot()
+            self.pending.append(cell)
+        self.plan = [c for c in self.plan if self.usable[c]]
+        self._rebuild()
+

@@ -1,10 +1,10 @@
-"""Wire protocol v1 between the tray (firmware) and the host: one codec for both sides.
+"""Wire protocol v2 between the tray (firmware) and the host: one codec for both sides.
 
 Written in the subset of Python that runs on MicroPython and CPython alike (no dataclasses,
 no typing, positional `to_bytes` arguments, bytes/bytearray only). hardware/PROTOCOL.md
 describes the format; this module is its reference implementation.
 
-Frame on the wire: COBS(payload) + b"\\x00"; payload = type u8, seq u8, body, CRC-16/CCITT-FALSE
+Frame on the wire: b"\\x00" + COBS(payload) + b"\\x00"; payload = type u8, seq u8, body, CRC-16/CCITT-FALSE
 (big-endian) over type+seq+body.
 """
 
@@ -13,7 +13,7 @@ try:  # CPython: the C implementation of the same CRC (CCITT, poly 0x1021, not r
 except ImportError:  # MicroPython's binascii has no crc_hqx.
     _crc_hqx = None
 
-PROTO = 1
+PROTO = 2  # 2: WATCH, the STACK cell status
 MAX_PAYLOAD = 2048
 MAX_UID = 10  # ISO 14443 UIDs are 4, 7 or 10 bytes; NTAG213 has 7.
 # A COBS frame adds one code byte per 254 payload bytes (and one to start).
@@ -28,18 +28,23 @@ GET_HELLO = 0x81
 GET_SNAPSHOT = 0x82
 RESET_READER = 0x83
 RESTART = 0x84
+WATCH = 0x85
 
 FROM_TRAY = (HELLO, SNAPSHOT, CHANGES)
-TO_TRAY = (GET_HELLO, GET_SNAPSHOT, RESET_READER, RESTART)
+TO_TRAY = (GET_HELLO, GET_SNAPSHOT, RESET_READER, RESTART, WATCH)
 NAMES = {
     HELLO: "HELLO", SNAPSHOT: "SNAPSHOT", CHANGES: "CHANGES", GET_HELLO: "GET_HELLO",
-    GET_SNAPSHOT: "GET_SNAPSHOT", RESET_READER: "RESET_READER", RESTART: "RESTART",
+    GET_SNAPSHOT: "GET_SNAPSHOT", RESET_READER: "RESET_READER", RESTART: "RESTART", WATCH: "WATCH",
 }
 
 # Cell status
 EMPTY = 0
 TAG = 1
 FAULT = 2
+STACK = 3  # two or more tags on one cell (a pile): no UID
+
+# WATCH flags
+DRAW = 0x01  # a draw from the scan pad is awaited: keep the pad hot
 
 # Snapshot reasons
 REQUESTED = 0
@@ -138,13 +143,15 @@ def cobs_decode(data):
 # --- frames -------------------------------------------------------------------------------
 
 def frame(kind, seq, body=b""):
-    """One complete frame, ready to write: COBS(payload) + 0x00."""
+    """One complete frame, ready to write: 0x00 + COBS(payload) + 0x00. The leading
+    delimiter ends whatever partial frame the receiver holds (a write cut short, a
+    receiver that joined mid-frame), so a truncated frame costs only itself."""
     payload = bytearray((kind, seq & 0xFF))
     payload.extend(body)
     if len(payload) + 2 > MAX_PAYLOAD:
         raise WireError("long", "payload of %d bytes exceeds %d" % (len(payload) + 2, MAX_PAYLOAD))
     payload.extend(crc16(payload).to_bytes(2, "big"))
-    return cobs_encode(bytes(payload)) + b"\x00"
+    return b"\x00" + cobs_encode(bytes(payload)) + b"\x00"
 
 
 class Framer:
@@ -302,7 +309,7 @@ def _put_cell(out, status, uid):
         out.append(TAG)
         out.append(len(uid))
         out.extend(uid)
-    elif status == EMPTY or status == FAULT:
+    elif status == EMPTY or status == FAULT or status == STACK:
         out.append(status)
     else:
         raise WireError("body", "unknown cell status %r" % (status,))
@@ -318,7 +325,7 @@ def _get_cell(body, i):
         if not 1 <= n <= MAX_UID or i + 2 + n > len(body):
             raise WireError("body", "bad UID length %d" % n)
         return TAG, bytes(body[i + 2:i + 2 + n]), i + 2 + n
-    if status == EMPTY or status == FAULT:
+    if status == EMPTY or status == FAULT or status == STACK:
         return status, b"", i + 1
     raise WireError("body", "unknown cell status %d" % status)
 
@@ -385,6 +392,9 @@ def decode_snapshot(body):
         elif status == FAULT:
             add(fault)
             i += 1
+        elif status == STACK:
+            add((STACK, b""))
+            i += 1
         else:
             raise WireError("body", "unknown cell status %d" % status)
     if i != n:
@@ -430,6 +440,52 @@ def decode_reset_reader(body):
     return body[0] << 8 | body[1]
 
 
+class Watch:
+    """The host's WATCH: which cells the current game uses, and whether a draw is awaited."""
+
+    def __init__(self, draw, cells):
+        self.draw = bool(draw)
+        self.cells = cells  # cells[i] true: cell i is watched
+
+    def watched(self):
+        return [i for i in range(len(self.cells)) if self.cells[i]]
+
+    def __eq__(self, other):
+        return isinstance(other, Watch) and (self.draw, list(self.cells)) == (other.draw, list(other.cells))
+
+    def __repr__(self):
+        return "Watch(draw=%r, %d of %d cells)" % (self.draw, len(self.watched()), len(self.cells))
+
+
+def encode_watch(draw, watched, cells):
+    """`watched`: the cell numbers the game uses, of `cells` in all."""
+    bits = [False] * cells
+    for cell in watched:
+        if not 0 <= cell < cells:
+            raise WireError("body", "watched cell %d is not one of the %d cells" % (cell, cells))
+        bits[cell] = True
+    body = bytearray((DRAW if draw else 0,))
+    body.extend(cells.to_bytes(2, "big"))
+    body.extend(_bitmap(bits))
+    return bytes(body)
+
+
+def decode_watch(body):
+    if len(body) < 3:
+        raise WireError("body", "WATCH too short")
+    if body[0] & ~DRAW:
+        raise WireError("body", "unknown WATCH flags 0x%02x" % body[0])
+    cells = body[1] << 8 | body[2]
+    bitmap = body[3:]
+    if len(bitmap) != (cells + 7) // 8:
+        raise WireError("body", "WATCH bitmap has %d bytes for %d cells" % (len(bitmap), cells))
+    mask = bytearray(cells)
+    for i in range(cells):
+        if bitmap[i >> 3] & (1 << (i & 7)):
+            mask[i] = 1
+    return Watch(body[0] & DRAW, mask)
+
+
 def _decode_empty(body):
     if len(body):
         raise WireError("body", "expected an empty body, got %d bytes" % len(body))
@@ -439,7 +495,7 @@ def _decode_empty(body):
 _DECODERS = {
     HELLO: decode_hello, SNAPSHOT: decode_snapshot, CHANGES: decode_changes,
     GET_HELLO: _decode_empty, GET_SNAPSHOT: _decode_empty, RESET_READER: decode_reset_reader,
-    RESTART: _decode_empty,
+    RESTART: _decode_empty, WATCH: decode_watch,
 }
 
 

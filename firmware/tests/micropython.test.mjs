@@ -5,7 +5,7 @@
 //     node --test firmware/tests/
 //
 // tests/test_firmware_mpy.py installs the package into a cache directory and runs this.
-// The firmware package, main.py and the stub `machine` module are copied into the port's
+// The firmware package, main.py and the stub `machine` and `rp2` modules are copied into the port's
 // in-memory filesystem under /lib, which is on MicroPython's sys.path.
 
 import assert from "node:assert/strict";
@@ -38,8 +38,11 @@ async function boot() {
     if (name.endsWith(".py")) copy(join(firmware, "dominotray", name), `/lib/dominotray/${name}`);
   }
   copy(join(firmware, "main.py"), "/lib/main.py");
+  copy(join(firmware, "boot.py"), "/lib/boot.py");
   copy(join(here, "cases.py"), "/lib/cases.py");
-  copy(join(here, "stub", "machine.py"), "/lib/machine.py");
+  for (const name of readdirSync(join(here, "stub"))) {
+    if (name.endsWith(".py")) copy(join(here, "stub", name), `/lib/${name}`);
+  }
   return mp;
 }
 

@@ -155,6 +155,13 @@ class Runtime:
     def _board(self) -> None:
         if self.session is not None:
             self.session.on_board(self.hw.board())
+            self._watch()
+
+    def _watch(self) -> None:
+        """Tell the tray which cells the game uses, and whether it awaits a draw over the pad."""
+        match = self.session.controller
+        self.hw.tray.link.watch(self.hw.geometry.game_cells(match.game.name),
+                                draw=match.reader.pad_draw() is not None)
 
     def _button(self, press: Press) -> None:
         if self.notice is not None:
@@ -216,6 +223,7 @@ class Runtime:
         self.names = list(session.controller.names)
         self.match_id = session.controller.match_id
         session.on_board(self.hw.board())
+        self._watch()
 
     # --- the display -------------------------------------------------------------------------
 

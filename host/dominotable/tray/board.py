@@ -82,6 +82,7 @@ class Board:
         self.cells = list(cells)
         self.placements: list[Placement] = []
         self.faults: list[int] = []
+        self.stacks: list[int] = []  # cells holding a pile of tags (no tile is read there)
         self._problems: list[Problem] = []
         self._at: dict[int, Placement] = {}
         self._pair()
@@ -98,6 +99,8 @@ class Board:
             if status == wire.FAULT:
                 self.faults.append(cell)
                 self._flag(Status.READER_FAULT, [cell], f"reader fault at {label(cell)}")
+            elif status == wire.STACK:
+                self.stacks.append(cell)
             elif status == wire.TAG:
                 uid_cells[uid].append(cell)
                 half = self.registry.lookup(uid)
@@ -167,6 +170,8 @@ class Board:
             return "##"
         if status == wire.EMPTY:
             return " ."
+        if status == wire.STACK:
+            return " S"
         half = self.registry.lookup(uid)
         if half is None:
             return " ?"
@@ -174,7 +179,7 @@ class Board:
 
     def diagram(self) -> str:
         """ASCII picture: pips per cell, '-' and '|' join the halves of a tile, '.' empty,
-        '##' reader fault, '?' unknown tag, '*' a half without its partner."""
+        '##' reader fault, '?' unknown tag, '*' a half without its partner, 'S' a stack."""
         geo = self.geometry
         lines = []
         for row in range(geo.rows):

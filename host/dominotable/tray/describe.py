@@ -14,6 +14,8 @@ def cell_text(cell: int, status: int, uid: bytes, geometry: Geometry, registry: 
         return f"{where} empty"
     if status == wire.FAULT:
         return f"{where} READER FAULT"
+    if status == wire.STACK:
+        return f"{where} stack of tags"
     half = registry.lookup(uid) if registry is not None else None
     return f"{where} tag {uid.hex()}" + (f" = {half}" if half else " (not enrolled)" if registry else "")
 

@@ -76,6 +76,14 @@ class Geometry:
                 out.append(self.cell(r, c))
         return tuple(out)
 
+    def game_cells(self, game: str) -> frozenset[int]:
+        """The cells a game uses: the zones that name it, and the scan pad."""
+        cells = set(self.pad)
+        for name, games in self.zone_games.items():
+            if game in games:
+                cells |= self.zones[name]
+        return frozenset(cells)
+
     def zone(self, name: str) -> frozenset[int]:
         try:
             return self.zones[name]

@@ -1,7 +1,9 @@
 """The serial link to the tray: find it, open it exclusively, handshake, keep a live copy of
 every cell, and survive unplugs.
 
-Opening: discard stale input, GET_HELLO, refuse another protocol version, GET_SNAPSHOT.
+Opening: discard stale input, GET_HELLO, refuse another protocol version, GET_SNAPSHOT,
+then WATCH if the host has said which cells its game uses (`watch()`; sent again after
+every reconnect and every tray restart).
 After that a reader thread applies CHANGES and SNAPSHOTs to `cells`. A serial error (the
 cable pulled) emits a LOST event; the thread reconnects with backoff, resyncs from a fresh
 snapshot, and emits BACK. Malformed frames are logged and counted (`errors`), never raised.
@@ -14,6 +16,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterable
 from enum import StrEnum
 
 import serial
@@ -98,6 +101,8 @@ class TrayLink:
         self._framer = wire.Framer()
         self._expect_seq: int | None = None
         self._early: list = []  # frames that arrived in the same read as the handshake's snapshot
+        self._watch: tuple[list[int] | None, bool] | None = None
+        self._watch_sent = False  # on the current connection, to the tray as it is now
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
@@ -143,6 +148,29 @@ class TrayLink:
                 self._cond.wait(min(remaining, 0.02))  # also re-check state changed elsewhere
             return True
 
+    def watch(self, cells: Iterable[int] | None = None, *, draw: bool = False) -> None:
+        """Tell the tray which cells the current game uses (None: every cell), and whether
+        a draw from the scan pad is awaited: the tray reads those cells first, and the pad
+        most often during a draw. Remembered, and sent again after a reconnect."""
+        wanted = None if cells is None else sorted(set(cells))
+        count = self.hello.cells if self.hello is not None else None
+        if wanted and count is not None and not 0 <= wanted[0] <= wanted[-1] < count:
+            bad = next(c for c in wanted if not 0 <= c < count)
+            raise TrayError(f"cannot watch cell {bad}: the tray has cells 0-{count - 1}")
+        if (wanted, bool(draw)) == self._watch and self._watch_sent:
+            return
+        self._watch = (wanted, bool(draw))
+        self._send_watch()
+
+    def _send_watch(self) -> None:
+        self._watch_sent = False
+        if self._watch is None or self.hello is None or self._serial is None:
+            return
+        self._watch_sent = True
+        cells, draw = self._watch
+        count = self.hello.cells
+        self._send(wire.WATCH, wire.encode_watch(draw, range(count) if cells is None else cells, count))
+
     def request_snapshot(self) -> None:
         self._send(wire.GET_SNAPSHOT)
 
@@ -169,7 +197,7 @@ class TrayLink:
             self._serial = ser
             self.path = path
             self._expect_seq = None
-            hello = self._exchange(wire.GET_HELLO, wire.HELLO, b"\x00")
+            hello = self._exchange(wire.GET_HELLO, wire.HELLO)
             if hello.proto != wire.PROTO:
                 raise ProtocolMismatch(f"tray at {path} speaks protocol version {hello.proto}, "
                                        f"this host speaks version {wire.PROTO}")
@@ -184,16 +212,16 @@ class TrayLink:
         with self._cond:
             self.connected = True
             self._apply_snapshot(snapshot)
+        self._send_watch()
         log.info("tray %s connected at %s, %d cells, failed self-test: %s",
                  hello.board_id.hex(), path, hello.cells, hello.failed_cells() or "none")
 
-    def _exchange(self, request: int, answer: int, prefix: bytes = b""):
+    def _exchange(self, request: int, answer: int):
         """Send `request` until a frame of type `answer` arrives; return its message."""
         deadline = time.monotonic() + self.handshake_timeout
         ser = self._serial
         while time.monotonic() < deadline:
-            self._write(prefix + self._framer.frame(request))
-            prefix = b""
+            self._write(self._framer.frame(request))
             retry = min(deadline, time.monotonic() + self.retry_interval)
             while time.monotonic() < retry:
                 try:
@@ -299,6 +327,7 @@ class TrayLink:
             with self._cond:
                 self.hello = msg
                 self._cond.notify_all()
+            self._send_watch()  # a restarted tray has forgotten what the game watches
 
     def _apply_snapshot(self, snapshot: wire.Snapshot) -> None:
         self.cells = list(snapshot.cells)

@@ -240,16 +240,21 @@ class VirtualTray:
         """Hold a tile over the scan pad: first-named half on the left pad cell."""
         return self._put(tile, self.geometry.pad[:2])
 
-    def _put(self, tile, cells: tuple[int, int]) -> tuple[int, int]:
+    def pile(self, tile: str | Tile, at: int, facing: str = "right") -> tuple[int, int]:
+        """Lay a tile on top of whatever lies there (a capture pile, a scrap pile): the
+        readers under a pile see several tags at once."""
+        return self._put(tile, self._cells_for(at, facing), on_top=True)
+
+    def _put(self, tile, cells: tuple[int, int], on_top: bool = False) -> tuple[int, int]:
         parsed, first, second = self._tile_halves(tile)
         with self._lock:
             if parsed in self._tiles:
                 raise TrayError(f"tile {parsed} is already on the tray at cells {self._tiles[parsed]}")
             for cell in cells:
-                if self.array.uid_at(cell) is not None:
+                if self.array.uid_at(cell) is not None and not on_top:
                     raise TrayError(f"{self.geometry.label(cell)} is already covered")
-            self.array.place(cells[0], self.uid(first))
-            self.array.place(cells[1], self.uid(second))
+            self.array.stack(cells[0], self.uid(first))
+            self.array.stack(cells[1], self.uid(second))
             self._tiles[parsed] = cells if first.side == 0 else (cells[1], cells[0])
         return cells
 
@@ -273,8 +278,8 @@ class VirtualTray:
             cells = self._tiles.pop(tile, None)
             if cells is None:
                 raise TrayError(f"tile {tile} is not on the tray")
-            for cell in cells:
-                self.array.remove(cell)
+            for side, cell in enumerate(cells):
+                self.array.remove(cell, self.uid(Half(tile, side)))
 
     def take_off_scan_pad(self) -> None:
         self.remove(self.geometry.pad[0])
@@ -343,8 +348,9 @@ class VirtualTray:
         """What lies on each cell now, as a snapshot's (status, uid) list: the truth, which
         the host sees only once the firmware has read it."""
         with self._lock:
-            uids = [self.array.uid_at(c) for c in range(self.geometry.cells)]
-        return [(wire.TAG, uid) if uid is not None else (wire.EMPTY, b"") for uid in uids]
+            uids = [self.array.uids_at(c) for c in range(self.geometry.cells)]
+        return [(wire.TAG, u[0]) if len(u) == 1 else (wire.STACK, b"") if u else (wire.EMPTY, b"")
+                for u in uids]
 
     # --- reader faults ------------------------------------------------------------------
 
