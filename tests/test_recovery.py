@@ -79,11 +79,45 @@ def test_a_damaged_file_is_moved_aside_and_its_readable_matches_recovered(record
 
 
 def test_records_are_read_without_the_schema_or_any_index(recorded, tmp_path):
-    """Every match row and every move comes from the table pages themselves."""
+    """Every match row and every move comes from the table pages themselves, told apart by
+    their shapes; the seats and players too."""
     path, moves = damaged_copy(recorded, tmp_path, "schema")
-    rows, found = read_records(path)
-    assert sorted(rows) == sorted(moves)
-    assert all([found[m][ply][0] for ply in sorted(found[m])] == moves[m] for m in moves)
+    found = read_records(path)
+    assert sorted(found["matches"]) == sorted(moves)
+    by_match: dict[int, dict[int, str]] = {}
+    for row in found["moves"].values():
+        by_match.setdefault(row["match_id"], {})[row["ply"]] = row["notation"]
+    assert all([by_match.get(m, {})[ply] for ply in sorted(by_match.get(m, {}))] == moves[m] for m in moves)
+    assert {row["name"] for row in found["players"].values()} == set(damage.NAMES)
+    assert len(found["seats"]) == sum(record["players"] for record in found["matches"].values())
+
+
+def test_rows_of_any_other_table_go_back_with_their_match(tmp_path, monkeypatch):
+    """A table the recovery does not know by name (a later feature's) is salvaged by its shape
+    in the schema, its rows put back with their match; a seat's own columns are kept."""
+    from dominotable.app import recovery, storage
+
+    schema = storage.SCHEMA.replace("CREATE TABLE IF NOT EXISTS moves", "CREATE TABLE IF NOT EXISTS notes (\n"
+                                    "    match_id INTEGER NOT NULL REFERENCES matches(id),\n"
+                                    "    note TEXT NOT NULL,\n    stamp REAL\n);\nCREATE TABLE IF NOT EXISTS moves")
+    schema = schema.replace("    player_id INTEGER NOT NULL REFERENCES players(id),\n    PRIMARY KEY (match_id, seat)",
+                            "    player_id INTEGER NOT NULL REFERENCES players(id),\n"
+                            "    kind TEXT NOT NULL DEFAULT 'human',\n    PRIMARY KEY (match_id, seat)")
+    monkeypatch.setattr(storage, "SCHEMA", schema)
+    monkeypatch.setattr(recovery, "SCHEMA", schema)
+    path = tmp_path / "t.sqlite3"
+    moves = damage.build(path, 10)
+    with sqlite3.connect(path) as con:
+        con.executemany("INSERT INTO notes VALUES (?, ?, ?)", [(m, f"note {m}", m / 2) for m in moves])
+        con.execute("UPDATE seats SET kind = 'bot' WHERE match_id = 3 AND seat = 1")
+    damage.damage(path, "index")
+    store, repairs = open_for_table(path)
+    with store:
+        assert "Recovered 10 of 10" in repairs[0]
+        assert sorted(store.db.execute("SELECT match_id, note, stamp FROM notes")) == [
+            (m, f"note {m}", m / 2) for m in sorted(moves)]
+        assert store.db.execute("SELECT kind FROM seats WHERE match_id = 3 ORDER BY seat").fetchall() == [
+            ("human",), ("bot",), ("human",), ("human",)][:len(store.match(3).names)]
 
 
 def test_an_undamaged_file_is_left_alone(recorded, tmp_path):
