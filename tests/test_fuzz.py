@@ -121,7 +121,7 @@ WORDS = [*catalog.names(), "zzz", "greedy", "random", "solver", "lookahead", "tr
          "1-2 2-3 | 2-3", "r0c15", "down", "auto", "none", ""]
 
 
-@fuzz(600)
+@fuzz(400)
 @given(data=st.data())
 def test_no_command_line_gives_a_traceback(files, data):
     command = data.draw(st.sampled_from(sorted(COMMANDS)), "command")
@@ -157,7 +157,7 @@ def table_db(tmp_path_factory):
     return path, columns
 
 
-@fuzz(120)
+@fuzz(100)
 @given(data=st.data())
 def test_no_stored_field_gives_a_traceback(table_db, data):
     """One field of one stored row set to anything SQLite can hold: history, export, the
@@ -193,7 +193,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
                     max_leaves=10)
 
 
-@fuzz(300)
+@fuzz(200)
 @given(data=st.data())
 def test_no_exported_field_gives_a_traceback(files, data):
     exported = json.loads(Path(files[2]).read_text())
