@@ -398,3 +398,44 @@ def test_commands_find_the_database_through_the_config_file(db, capsys):
     config.write_text(f'[storage]\ndatabase = "{db.name}"\n')  # relative to the config file
     code, out, _ = run(capsys, "leaderboard", "--config", str(config))
     assert code == 0 and "Ann" in out
+
+
+def test_bot_seats_racks_and_hints_are_kept_and_an_older_database_still_reads(tmp_path, capsys):
+    """A database from before bot seats (no `seats.kind`, no racks or hints tables) opens and
+    reads as all-human; a match with bot seats keeps which seats are bots, what their racks
+    hold (slot by slot, as last read) and every hint asked for, and history shows the hints."""
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
+        CREATE TABLE matches (id INTEGER PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,
+            seed INTEGER NOT NULL, players INTEGER NOT NULL, names TEXT NOT NULL, started TEXT NOT NULL,
+            finished TEXT, result TEXT, observed INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE seats (match_id INTEGER NOT NULL, seat INTEGER NOT NULL, side INTEGER NOT NULL,
+            player_id INTEGER NOT NULL, PRIMARY KEY (match_id, seat));
+        CREATE TABLE moves (match_id INTEGER NOT NULL, ply INTEGER NOT NULL, notation TEXT NOT NULL,
+            time TEXT NOT NULL, PRIMARY KEY (match_id, ply));
+        INSERT INTO players VALUES (1, 'Ann'), (2, 'Bob');
+        INSERT INTO matches VALUES (1, 'castle-rock', '{"hands": 1}', 1, 2, '["Ann", "Bob"]',
+            '2026-01-01T00:00:00.000+00:00', NULL, NULL, 0);
+        INSERT INTO seats VALUES (1, 0, 0, 1), (1, 1, 1, 2);
+    """)
+    old.commit()
+    old.close()
+    with Store(path) as store:
+        before = store.match(1)
+        assert before.bots == [] and before.racks == {} and before.hints == [] and before.sides == [0, 1]
+        game = fresh("castle-rock", seed=3)
+        match_id = store.start_match(game, ["Ann", "East bot"], bots=(1,))
+        store.set_rack(match_id, 1, 1, "3-5")
+        store.set_rack(match_id, 1, 2, "0-0")
+        store.set_rack(match_id, 1, 1, None)
+        store.add_hint(match_id, 0, 0, "take x4-4: 1 tile")
+        got = store.match(match_id)
+        assert got.bots == [1] and got.racks == {1: {2: "0-0"}}
+        assert [(h["ply"], h["seat"], h["hint"]) for h in got.hints] == [(0, 0, "take x4-4: 1 tile")]
+        assert got.to_dict()["bots"] == [1] and got.to_dict()["hints"][0]["hint"] == "take x4-4: 1 tile"
+        listed = {r.id: r for r in store.matches()}
+        assert listed[match_id].bots == [1] and len(listed[match_id].hints) == 1 and listed[1].bots == []
+    assert cli.main(["history", str(match_id), "--db", str(path)]) == 0
+    assert "hint for Ann: take x4-4: 1 tile" in capsys.readouterr().out

@@ -80,8 +80,8 @@ class TableBots:
         nothing while the table is not waiting for a move (a menu, the tray lost)."""
         with self.runtime.lock:
             session = self.runtime.session
-            if session is None or not _ready(session):
-                return
+            if session is None or not _ready(session) or session.controller.seats is not None:
+                return  # a match with bot seats: a person does what the screen says for the bots
         try:
             self._turn()
         except BotError as exc:

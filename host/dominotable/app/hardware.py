@@ -120,20 +120,24 @@ KEYS = {
     " ": Press.SELECT, "\r": Press.SELECT, "\n": Press.SELECT,
     "m": Press.LONG_SELECT, "\t": Press.LONG_SELECT,
 }
-KEY_HELP = "keys: w/s up/down, Enter select, m menu, b bot move, q quit"
+KEY_HELP = "keys: w/s up/down, Enter select, m menu, b bot move, : lay tiles (': help'), q quit"
 
 
 class Keyboard:
     """Keys in a terminal press the buttons (KEYS), whatever the tray; `b` lets `bots` make one
-    move on the virtual tray when there are bots (the tray built into `run`); `q` or Ctrl-C ends
-    the run."""
+    move on the virtual tray when there are bots (the tray built into `run`); `:` reads a line for
+    `command` (a person's hands on the virtual tray: offtray.py), echoed as it is typed; `q` or
+    Ctrl-C ends the run."""
 
     def __init__(self, buttons: VirtualControls | MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin,
-                 keys: dict | None = None):
+                 keys: dict | None = None, command=None, out: TextIO = sys.stdout):
         """`keys`: more keys and what they do (`o` opens the table page)."""
         self.buttons = buttons
         self.keys = keys or {}
         self.bots = bots
+        self.command = command
+        self.out = out
+        self.line: str | None = None  # the command line being typed
         self.on_quit = on_quit
         self.stream = stream
         self._thread = threading.Thread(target=self._run, name="keyboard", daemon=True)
@@ -169,6 +173,13 @@ class Keyboard:
             while data:  # several keys may arrive in one read
                 key = data[:3] if data.startswith("\x1b[") else data[:1]
                 data = data[len(key):]
+                if self.line is not None:
+                    self._typed(key)
+                    continue
+                if key == ":" and self.command is not None:
+                    self.line = ""
+                    self._echo(":")
+                    continue
                 if key in ("q", "Q", "\x03", "\x04"):
                     self.on_quit()
                     return
@@ -178,3 +189,26 @@ class Keyboard:
                     self.keys[key]()
                 elif key in KEYS:
                     self.buttons.press(KEYS[key])
+
+    def _typed(self, key: str) -> None:
+        if key in ("\r", "\n"):
+            line, self.line = self.line, None
+            try:
+                said = self.command(line)
+            except ValueError as exc:  # TrayError and DominoError are ValueErrors
+                said = f"error: {exc}"
+            self._echo("\n" + (said + "\n" if said else ""))
+        elif key == "\x1b":
+            self.line = None
+            self._echo(" (cancelled)\n")
+        elif key in ("\x7f", "\x08"):
+            if self.line:
+                self.line = self.line[:-1]
+                self._echo("\b \b")
+        elif key.isprintable():
+            self.line += key
+            self._echo(key)
+
+    def _echo(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()

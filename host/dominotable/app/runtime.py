@@ -186,14 +186,15 @@ class Runtime:
     # --- matches -----------------------------------------------------------------------------
 
     def _open_setup(self) -> None:
-        self.setup = Setup([spec.engine for spec in catalog.GAMES], self.names)
+        racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.name)] for spec in catalog.GAMES}
+        self.setup = Setup([spec.engine for spec in catalog.GAMES], self.names, racks)
         self.match_id = None
 
     def _new_match(self, choice: Choice) -> None:
         seed = self.seed if self.seed is not None else time.time_ns() % 2**31
         observed = {"observed": True} if self.observed else {}
         game = choice.game(players=choice.players, options=dict(choice.options), seed=seed, **observed)
-        self._attach(Session.start(self.store, game, choice.names, self.hw.geometry, demo=self.demo,
+        self._attach(Session.start(self.store, game, choice.names, self.hw.geometry, choice.bots, demo=self.demo,
                                    **self._session_options()))
 
     def _resume_unfinished(self) -> bool:

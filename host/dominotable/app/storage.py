@@ -7,7 +7,9 @@ match that was cut off and `resume()` rebuilds the engine by replaying its moves
 the framework, which gives exactly the state it had (shuffles are seeded).
 
 Seats are tied to player names at the start of a match, with the side (partnership) each
-seat plays for, so history and the leaderboard need no game engine.
+seat plays for, so history and the leaderboard need no game engine. A seat is a person or a bot
+(`seats.kind`); a bot's hand is the tiles in its rack on the tray, kept in `racks` slot by slot
+as the table reads them, so a resumed match knows it. `hints` records every hint shown.
 
 A bots' demo match is marked `demo`: the table never resumes it and the leaderboard leaves it
 out. A match whose stored moves no longer replay is set aside, marked `damaged` with the
@@ -55,7 +57,22 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,
     side INTEGER NOT NULL,
     player_id INTEGER NOT NULL REFERENCES players(id),
+    kind TEXT NOT NULL DEFAULT 'human',  -- 'human' or 'bot' (the table plays the seat)
     PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE IF NOT EXISTS racks (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    slot INTEGER NOT NULL,          -- 1 for the first slot
+    tile TEXT NOT NULL,
+    PRIMARY KEY (match_id, seat, slot)
+);
+CREATE TABLE IF NOT EXISTS hints (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    ply INTEGER NOT NULL,           -- moves made before the hint
+    seat INTEGER,
+    hint TEXT NOT NULL,
+    time TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS moves (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -99,6 +116,9 @@ class MatchRecord:
     observed: bool = False
     demo: bool = False
     damaged: str | None = None  # why the match was set aside
+    bots: list[int] = field(default_factory=list)  # the seats the table plays
+    racks: dict[int, dict[int, str]] = field(default_factory=dict)  # bot seat -> slot -> tile, as last read
+    hints: list[dict[str, Any]] = field(default_factory=list)  # {"ply", "seat", "hint", "time"}
     moves: list[str] = field(default_factory=list)
     times: list[str] = field(default_factory=list)
     plies: int = 0  # moves recorded (set also when the moves themselves are not loaded)
@@ -119,7 +139,8 @@ class MatchRecord:
             "times": self.times,
             "result": self.result,
         } | ({"observed": True} if self.observed else {}) | ({"demo": True} if self.demo else {}) | (
-            {"damaged": self.damaged} if self.damaged else {})
+            {"damaged": self.damaged} if self.damaged else {}) | ({"bots": self.bots} if self.bots else {}) | (
+            {"hints": self.hints} if self.hints else {})
 
 
 @dataclass
@@ -197,6 +218,13 @@ class Store:
         for name, kind in ADDED_COLUMNS:
             if name not in columns:  # a database from before the column
                 self.db.execute(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
+        if not self._has("seats", "kind"):  # a database from before bot seats
+            self.db.execute("ALTER TABLE seats ADD COLUMN kind TEXT NOT NULL DEFAULT 'human'")
+
+    def _has(self, table: str, column: str | None = None) -> bool:
+        """Whether the file has `table` (and its `column`): a read-only file may predate them."""
+        columns = [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]
+        return bool(columns) and (column is None or column in columns)
 
     def _check(self) -> None:
         problems = [line for (text,) in self.db.execute("PRAGMA quick_check") for line in str(text).splitlines()]
@@ -219,9 +247,9 @@ class Store:
 
     # -- recording a match --------------------------------------------------------------------
 
-    def start_match(self, game: Game, names: list[str], demo: bool = False) -> int:
+    def start_match(self, game: Game, names: list[str], demo: bool = False, bots=()) -> int:
         """Record a new match of `game` (before its first move) with one name per seat; `demo`:
-        a bots' demo match."""
+        a bots' demo match; `bots`: the seats the table plays."""
         if len(names) != game.players:
             raise StorageError(f"{game.title} has {game.players} seats but {len(names)} names were given")
         if any(not n.strip() for n in names):
@@ -242,9 +270,9 @@ class Store:
             for seat, name in enumerate(names):
                 self.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
                 self.db.execute(
-                    "INSERT INTO seats (match_id, seat, side, player_id) "
-                    "SELECT ?, ?, ?, id FROM players WHERE name = ?",
-                    (match_id, seat, game.side_of(seat), name),
+                    "INSERT INTO seats (match_id, seat, side, player_id, kind) "
+                    "SELECT ?, ?, ?, id, ? FROM players WHERE name = ?",
+                    (match_id, seat, game.side_of(seat), "bot" if seat in bots else "human", name),
                 )
             self.db.execute("COMMIT")
         except BaseException:
@@ -284,6 +312,19 @@ class Store:
         if cur.rowcount != 1:
             raise StorageError(f"match {match_id} is not an unfinished match")
 
+    def set_rack(self, match_id: int, seat: int, slot: int, tile: str | None) -> None:
+        """Record what slot `slot` of bot seat `seat`'s rack holds (None: empty); durable on return."""
+        if tile is None:
+            self.db.execute("DELETE FROM racks WHERE match_id = ? AND seat = ? AND slot = ?", (match_id, seat, slot))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO racks (match_id, seat, slot, tile) VALUES (?, ?, ?, ?)",
+                            (match_id, seat, slot, tile))
+
+    def add_hint(self, match_id: int, ply: int, seat: int | None, hint: str) -> None:
+        """Record that the players asked for a hint (shown as `hint`) after `ply` moves."""
+        self.db.execute("INSERT INTO hints (match_id, ply, seat, hint, time) VALUES (?, ?, ?, ?, ?)",
+                        (match_id, ply, seat, hint, now()))
+
     def set_aside(self, match_id: int, why: str) -> None:
         """Mark a match damaged (its moves no longer replay, say), kept for inspection: the table
         no longer resumes it and the leaderboard leaves it out."""
@@ -303,6 +344,11 @@ class Store:
             "SELECT side FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))]
         if not all(isinstance(side, int) for side in record.sides):
             raise StorageError(f"match {match_id} is damaged: its seats are not stored as numbers")
+        self._seats_and_hints([record])
+        if self._has("racks"):
+            for seat, slot, tile in self.db.execute(
+                    "SELECT seat, slot, tile FROM racks WHERE match_id = ? ORDER BY seat, slot", (match_id,)):
+                record.racks.setdefault(seat, {})[slot] = tile
         for ply, notation, time in self.db.execute(
             "SELECT ply, notation, time FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         ):
@@ -318,7 +364,7 @@ class Store:
     def matches(self) -> list[MatchRecord]:
         """Every match, newest first, with its number of moves but not the moves."""
         cur = self.db.execute("SELECT * FROM matches ORDER BY id DESC")
-        records = self._with_sides([_record(cur, row) for row in cur.fetchall()])
+        records = self._seats_and_hints(self._with_sides([_record(cur, row) for row in cur.fetchall()]))
         counts = dict(self.db.execute("SELECT match_id, count(*) FROM moves GROUP BY match_id"))
         for record in records:
             record.plies = counts.get(record.id, 0)
@@ -329,6 +375,23 @@ class Store:
         for match_id, side in self.db.execute("SELECT match_id, side FROM seats ORDER BY match_id, seat"):
             if match_id in by_id:
                 by_id[match_id].sides.append(side)
+        return records
+
+    def _seats_and_hints(self, records: list[MatchRecord]) -> list[MatchRecord]:
+        """`records` with their bot seats and the hints asked for."""
+        by_id = {r.id: r for r in records}
+        one = f"WHERE match_id = {records[0].id}" if len(records) == 1 else ""
+        if self._has("seats", "kind"):
+            for match_id, seat in self.db.execute(
+                    f"SELECT match_id, seat FROM seats WHERE kind = 'bot' {one.replace('WHERE', 'AND')} "
+                    "ORDER BY match_id, seat"):
+                if match_id in by_id:
+                    by_id[match_id].bots.append(seat)
+        if self._has("hints"):
+            for match_id, ply, seat, hint, time in self.db.execute(
+                    f"SELECT match_id, ply, seat, hint, time FROM hints {one} ORDER BY match_id, rowid"):
+                if match_id in by_id:
+                    by_id[match_id].hints.append({"ply": ply, "seat": seat, "hint": hint, "time": time})
         return records
 
     def move_count(self, match_id: int) -> int:

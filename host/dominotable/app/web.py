@@ -94,6 +94,8 @@ class WebTable:
                 snap["prompt_title"], snap["prompt"] = "Menu", session.menu.model.title
             elif c.mode == Mode.OVER:
                 snap["prompt_title"], snap["prompt"] = "Match over", c.over_title
+            elif (screen := session.screen()).bot:  # what to do for a bot seat (and the cells it names)
+                snap["prompt_title"], snap["prompt"] = screen.title, screen.text
             elif c.notice is not None:
                 snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
             snap["problem"] = c.problem

@@ -203,7 +203,7 @@ class CastleRockReader(CastleReader):
     dealer, read seat by seat over the scan pad (draw.py) with the row cleared, then for each
     hand's starting row, laid in the row band (CR-10.8)."""
 
-
+    implied = (END,)  # CR-10.5: the next placement closes the turn
     def shown_row(self) -> tuple[Tile, ...]:
         return () if self.game.awaiting() else self.game.row()
 

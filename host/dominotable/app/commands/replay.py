@@ -59,7 +59,8 @@ def side_labels(game: Game, names: list[str]) -> list[str]:
 
 
 def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]:
-    """A header, one line per move naming who played it, and the final scores."""
+    """A header, one line per move naming who played it (and the hints asked for before it), and the
+    final scores."""
     head = f"{game.title} ({game.name}), seed {game.seed}, {', '.join(names)}"
     options = ", ".join(f"{k}={v}" for k, v in game.options.to_dict().items())
     lines = [head + (f"; {options}" if options else "")]
@@ -70,12 +71,19 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
     times = data.get("times")
     if not isinstance(times, list) or not all(isinstance(t, str) for t in times):
         times = []  # no times, or not the exported shape: the moves without them
+    hints: dict[int, list[str]] = {}  # moves made before the hint -> lines
+    for hint in data.get("hints") or []:
+        seat = hint["seat"]
+        hints.setdefault(hint["ply"], []).append(
+            f"     hint for {names[seat] if seat is not None else 'the table'}: {hint['hint']}")
     for ply, move in enumerate(game.moves, 1):
+        lines += hints.get(ply - 1, [])
         seat = mover.current_player
         who = names[seat] if seat is not None else ""
         when = f"  {times[ply - 1][11:19]}" if ply <= len(times) else ""
         lines.append(f"{ply:>3}. {who:<{width}}  {move}{when}")
         mover.push(move, trusted=True)  # replay() has checked every move
+    lines += hints.get(len(game.moves), [])
     labels = side_labels(game, names)
     scores = ", ".join(f"{label} {score}" for label, score in zip(labels, game.scores))
     if game.is_over():

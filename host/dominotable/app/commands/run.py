@@ -51,6 +51,7 @@ def run(args) -> int:
     from dominotable.app.commands.demo import BOT_LONG_PRESS
     from dominotable.app.demo import TableBots, demo_choice, play, recorded, summary, transcribe
     from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
+    from dominotable.app.offtray import OffTray
     from dominotable.app.runtime import Runtime
     from dominotable.app.web import on_signals, start, wait_for_signal
 
@@ -103,8 +104,10 @@ def run(args) -> int:
 
                     url = server.url
                     keys["o"] = lambda: webbrowser.open(url)
+                hands = OffTray(hw.tray.virtual, lambda: runtime.session.controller.game.dset.tiles
+                                if runtime.session is not None else ()) if hw.simulated else None
                 keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime) if hw.simulated else None,
-                                    keys=keys).start()
+                                    keys=keys, command=hands.command if hands is not None else None).start()
             elif server is not None:
                 print("the browser is the controls; Ctrl-C or SIGTERM stops the table", flush=True)
             try:
