@@ -92,32 +92,34 @@ def test_records_are_read_without_the_schema_or_any_index(recorded, tmp_path):
     assert len(found["seats"]) == sum(record["players"] for record in found["matches"].values())
 
 
-def test_rows_of_any_other_table_go_back_with_their_match(tmp_path, monkeypatch):
-    """A table the recovery does not know by name (a later feature's) is salvaged by its shape
-    in the schema, its rows put back with their match; a seat's own columns are kept."""
+def test_rows_of_every_other_table_go_back_with_their_match(tmp_path, monkeypatch):
+    """Bot seats, racks and hints come back with their match, and so do the rows of a table the
+    recovery does not know by name (a later feature's): each is read by its shape in the schema."""
     from dominotable.app import recovery, storage
 
     schema = storage.SCHEMA.replace("CREATE TABLE IF NOT EXISTS moves", "CREATE TABLE IF NOT EXISTS notes (\n"
                                     "    match_id INTEGER NOT NULL REFERENCES matches(id),\n"
                                     "    note TEXT NOT NULL,\n    stamp REAL\n);\nCREATE TABLE IF NOT EXISTS moves")
-    schema = schema.replace("    player_id INTEGER NOT NULL REFERENCES players(id),\n    PRIMARY KEY (match_id, seat)",
-                            "    player_id INTEGER NOT NULL REFERENCES players(id),\n"
-                            "    kind TEXT NOT NULL DEFAULT 'human',\n    PRIMARY KEY (match_id, seat)")
     monkeypatch.setattr(storage, "SCHEMA", schema)
     monkeypatch.setattr(recovery, "SCHEMA", schema)
     path = tmp_path / "t.sqlite3"
     moves = damage.build(path, 10)
-    with sqlite3.connect(path) as con:
-        con.executemany("INSERT INTO notes VALUES (?, ?, ?)", [(m, f"note {m}", m / 2) for m in moves])
-        con.execute("UPDATE seats SET kind = 'bot' WHERE match_id = 3 AND seat = 1")
+    with Store(path) as store:
+        store.db.execute("UPDATE seats SET kind = 'bot' WHERE match_id = 3 AND seat = 1")
+        store.set_rack(3, 1, 2, "4-6")
+        store.add_hint(3, 5, 1, "play 4-6")
+        store.db.executemany("INSERT INTO notes VALUES (?, ?, ?)", [(m, f"note {m}", m / 2) for m in moves])
+        before = store.match(3)
     damage.damage(path, "index")
     store, repairs = open_for_table(path)
     with store:
         assert "Recovered 10 of 10" in repairs[0]
+        after = store.match(3)
+        assert (after.bots, after.racks, after.hints) == (before.bots, before.racks, before.hints) == (
+            [1], {1: {2: "4-6"}}, before.hints)
+        assert after.hints[0]["hint"] == "play 4-6"
         assert sorted(store.db.execute("SELECT match_id, note, stamp FROM notes")) == [
             (m, f"note {m}", m / 2) for m in sorted(moves)]
-        assert store.db.execute("SELECT kind FROM seats WHERE match_id = 3 ORDER BY seat").fetchall() == [
-            ("human",), ("bot",), ("human",), ("human",)][:len(store.match(3).names)]
 
 
 def test_an_undamaged_file_is_left_alone(recorded, tmp_path):

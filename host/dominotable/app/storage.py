@@ -348,7 +348,8 @@ class Store:
         if self._has("racks"):
             for seat, slot, tile in self.db.execute(
                     "SELECT seat, slot, tile FROM racks WHERE match_id = ? ORDER BY seat, slot", (match_id,)):
-                record.racks.setdefault(seat, {})[slot] = tile
+                if isinstance(seat, int) and isinstance(slot, int) and isinstance(tile, str):  # else damaged
+                    record.racks.setdefault(seat, {})[slot] = tile
         for ply, notation, time in self.db.execute(
             "SELECT ply, notation, time FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         ):
@@ -385,12 +386,13 @@ class Store:
             for match_id, seat in self.db.execute(
                     f"SELECT match_id, seat FROM seats WHERE kind = 'bot' {one.replace('WHERE', 'AND')} "
                     "ORDER BY match_id, seat"):
-                if match_id in by_id:
+                if match_id in by_id and isinstance(seat, int):
                     by_id[match_id].bots.append(seat)
         if self._has("hints"):
             for match_id, ply, seat, hint, time in self.db.execute(
                     f"SELECT match_id, ply, seat, hint, time FROM hints {one} ORDER BY match_id, rowid"):
-                if match_id in by_id:
+                if match_id in by_id and isinstance(ply, int) and isinstance(seat, int | None) and isinstance(
+                        hint, str) and isinstance(time, str):  # else a damaged row: left out
                     by_id[match_id].hints.append({"ply": ply, "seat": seat, "hint": hint, "time": time})
         return records
 
