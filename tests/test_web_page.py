@@ -44,7 +44,7 @@ def illegal_capture(table):
     if mode != Mode.PLAY or not no_menu or game.is_over():
         return None
     reader = catalog.reader_for(game, table.vtray.geometry)
-    if reader.pad_draw() is not None:
+    if reader.pad_draw() is not None or reader.provisional():  # this turn's captures are judged as a whole
         return None
     tray = MemoryTray(table.vtray.registry, table.vtray.geometry)
     tray.tiles = table.vtray.tiles()
@@ -55,7 +55,8 @@ def illegal_capture(table):
         after = MemoryTray(tray.registry, tray.geometry)
         after.tiles = {t: c for t, c in tray.tiles.items() if t is not placement.tile}
         verdict = reader.judge(after.board())
-        if verdict.problem and str(placement.tile) in verdict.problem and "(rule CR-5." in verdict.problem:
+        if verdict.problem and not verdict.pending and str(placement.tile) in verdict.problem \
+                and "(rule CR-5.1)" in verdict.problem:
             return placement.tile, tray.tiles[placement.tile], verdict.problem
     return None
 
