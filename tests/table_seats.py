@@ -151,9 +151,9 @@ class Person:
     def top_up(self) -> None:
         """The person's own hand: dealt and drawn from the boneyard as the game deals it."""
         game = self.t.game
-        hands = getattr(game.state, "hands", None)
-        if hands is None or getattr(game.state, "awaiting", None) == "lots":
+        if game.awaiting() == "lots":
             return
+        hands = game.hands()
         while len(self.mine) < len(hands[self.me]) and self.pile:
             self.mine.append(self.draw())
 

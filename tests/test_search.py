@@ -70,16 +70,11 @@ def test_search_takes_the_whole_castle_rock_row():
     """With the worked example of CR-9 before it, search clears the row (nine tiles) rather than
     the obvious three, against opponents who would take what it leaves."""
     from dominotable.rules.games.castle_rock.engine import CastleRock
-    from dominotable.rules.tiles import DOUBLE_SIX
 
-    game = CastleRock(players=2, seed=1)
-    s = game.state
-    s.row = tuple(DOUBLE_SIX.parse_many("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 1-4"))
-    s.hands = ((DOUBLE_SIX.parse("3-3"),), (DOUBLE_SIX.parse("5-5"),))
-    s.caps, s.placed, s.turn = None, True, 0
+    game = CastleRock.from_position("row: 6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 1-4\nP1: 3-3\nP2: 5-5\nplaced", seed=1)
     bot = catalog.spec("castle-rock").strategies["search"](random.Random(0))
     taken = 0
-    while game.state.placed:
+    while game.placed():
         move = bot(game)
         game.push(move)
         taken += len(getattr(move, "tiles", ()))

@@ -115,7 +115,7 @@ def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
     t.tray.remove(top[5])
     assert t.session.controller.alarms == alarms + 1
 
-    deck = t.session.controller.game.state.deck
+    deck = t.session.controller.game.deck().tiles
     first, second, third = deck[0], deck[1], deck[2]
     for i, tile in enumerate((first, second, third)):  # three draws, upright at the open end
         t.tray.place(f"{tile.a}-{tile.b}", top[i], "down")
@@ -144,7 +144,7 @@ def test_unplugged_mid_turn_and_replugged_the_game_is_intact(solitaire):
     geo = default_geometry()
     top = [c for c in sorted(geo.zone("castle-row")) if geo.coords(c)[0] == 4]
     t.until(lambda s: s.controller.mode == Mode.PLAY, "the empty row accepted")
-    deck = t.session.controller.game.state.deck
+    deck = t.session.controller.game.deck().tiles
     for i in range(2):
         t.tray.place(f"{deck[i].a}-{deck[i].b}", top[i], "down")
     t.moves(2)

@@ -103,7 +103,7 @@ def test_new_match_waits_for_the_table_to_be_set_up(tmp_path):
     game = CastleRock(players=2, seed=4)
     table = Table(tmp_path, game)
     table.show()
-    dealt = " ".join(map(str, game.state.row))
+    dealt = " ".join(map(str, game.row()))
     assert (table.screen.kind, table.screen.title) == ("prompt", "Set up the table")
     assert table.screen.text == f"lay out the starting row left to right: {dealt}"
     for action in table.hands.setup(table.layout.board()):
@@ -269,7 +269,7 @@ def test_takeback_by_restoring_the_tray_and_select(tmp_path):
     assert table.stored() == ["3-3", "x4-4"]
     table.show(placed)  # 4-4 stood back in its place: the turn is open, so no question (rule CR-10.4)
     assert table.screen.kind == "play" and table.session.controller.last.what == "put back x4-4"
-    assert table.stored() == ["3-3"] and table.game.state.row[-1] == T("3-3")
+    assert table.stored() == ["3-3"] and table.game.row()[-1] == T("3-3")
 
 
 def test_takeback_offer_withdrawn_when_the_tray_returns(tmp_path):
@@ -377,9 +377,9 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
     while not ref.is_over():
         move = bot(ref)
         actions = hands.actions(move, table.layout.board())
-        hand = ref.state.hand_no
+        hand = ref.hand_number()
         ref.push(move)
-        if move == END and (ref.is_over() or ref.state.hand_no != hand):
+        if move == END and (ref.is_over() or ref.hand_number() != hand):
             table.menu("End turn")
             assert table.session.controller.mode == ("over" if ref.is_over() else "play")
         if any(action.kind == ActionKind.PAD for action in actions):  # a draw: each tile read before the next
@@ -408,7 +408,7 @@ def test_whole_solitaire_from_bot_actions(tmp_path, observed):
         move = bot(ref)
         table.act(*hands.actions(move, table.layout.board()))
         ref.push(move)
-        assert table.game.state.row == ref.state.row
+        assert table.game.row() == ref.row()
     assert table.session.controller.mode == "over" and table.session.controller.alarms == 0
     assert table.game.scores == ref.scores and table.game.winners() == ref.winners()
     assert table.store.match(table.session.controller.match_id).result["scores"] == ref.scores

@@ -26,6 +26,7 @@ from dominotable.app.controller import Mode
 from dominotable.app.ratings import rate
 from dominotable.app.storage import StorageError, Store
 from dominotable.rules.errors import DominoError
+from dominotable.rules.game import Game
 from dominotable.rules.tiles import DominoSet, Tile
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
@@ -85,7 +86,7 @@ class WebTable:
             snap.update(game=game.name, title=game.title, match=c.match_id, moves=len(game.moves), mode=str(c.mode),
                         turn=c.seat_name(seat) if seat is not None and c.mode != Mode.OVER else "",
                         scores=[{"name": n, "points": p} for n, p in zip(c.side_names(), game.scores)],
-                        target=getattr(game.options, "target", None), top=game.dset.top,
+                        target=game.options.target, top=game.dset.top,
                         last=c.last._asdict() if c.last else None,
                         zones=[z for z, games in self.geometry.zone_games.items() if game.name in games])
             if c.mode == Mode.LOST:
@@ -273,7 +274,7 @@ class WebTable:
             full = self._db().match(record.id)
             game = catalog.load({**full.to_dict(), "moves": []})
             series: list[list[int]] = []
-            hands = getattr(game, "hands_played", None)
+            hands = game.hands_played if type(game).hands_played is not Game.hands_played else None  # hands to count
             seen = hands() if hands else 0
             last = list(game.scores)
             for notation in full.moves:

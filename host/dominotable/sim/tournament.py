@@ -38,7 +38,7 @@ def _play(match: int) -> tuple[list[str], float | None]:
     names = seat_bots(bots, game.players, match)
     play_out(game, [strategies[name](random.Random(f"{deal}:{k}")) for k, name in enumerate(names)])
     won = sorted({names[k] for k in range(game.players) if game.side_of(k) in game.winners()})
-    return won, game.final_score() if hasattr(game, "final_score") else None
+    return won, game.final_score()
 
 
 def run(cls: type[Game], bots: list[str], matches: int, seed: int, strategies: Mapping[str, Callable],
