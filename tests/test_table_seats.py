@@ -378,7 +378,7 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
                 table.take(tile)
             table.put(tile, place.cells[::-1])
             table.settle()
-            text = table.screen().text  # the tile named as it lies, or as the engine writes it
+            text = table.screen().text  # the prompt names the tile as it lies: 3-2 or 2-3
             assert table.screen().title == "Fix the tray" and (str(tile) in text or f"{tile.b}-{tile.a}" in text)
             turned = True
         if turned or elsewhere:

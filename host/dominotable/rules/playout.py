@@ -25,6 +25,7 @@ RANDOM, GREEDY = 0, 1
 
 class Playout(ABC):
     engine: ClassVar[type[Game]]
+    search_budget: ClassVar[int] = 200  # search's default playouts per move: at most 200 ms a move here
     over: bool  # the match is over
     hand_over: bool  # the hand under way has ended (a rollout with `hand_only` stops there)
 
