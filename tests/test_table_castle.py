@@ -65,14 +65,24 @@ def test_cr10_captures_are_judged_exactly_even_made_all_at_once():
 
 def test_cr5_1_illegal_capture_prompt_says_what_to_put_back_and_why():
     """rule CR-5.1, CR-10.4: a tile whose neighbours share no suit goes back between them."""
+    game = rigged("1-2 3-4 5-6 0-0 1-1", ["2-2", "3-3"], placed=True)
+    reader, layout = laid(game)
+    verdict = reader.judge(with_tiles(layout, t3_4=None).board())
+    assert verdict.moves == () and not verdict.pending
+    assert verdict.problem == "put 3-4 back between 1-2 and 5-6: 1-2 and 5-6 share no suit (rule CR-5.1)"
+    verdict = reader.judge(with_tiles(layout, t1_1=None).board())
+    assert verdict.problem == ("put 1-1 back at the open end, after 0-0: 1-1 is at an end of the row, "
+                               "so nothing pinches it (rule CR-5.1)")
+
+
+def test_cr10_4_removals_a_legal_capture_can_complete_are_pending():
+    """rule CR-10.4: removals that are the start of a legal capture (more removals make them
+    one) are a capture in progress, with the removals that would finish it."""
     game = rigged(CR9 + " 1-4", ["3-3", "5-5 6-6"], placed=True)
     reader, layout = laid(game)
     verdict = reader.judge(with_tiles(layout, t2_4=None).board())
-    assert verdict.moves == ()
-    assert verdict.problem == "put 2-4 back between 0-0 and 4-4: 0-0 and 4-4 share no suit (rule CR-5.1)"
-    verdict = reader.judge(with_tiles(layout, t1_4=None).board())
-    assert verdict.problem == ("put 1-4 back at the open end, after 1-5: 1-4 is at an end of the row, "
-                               "so nothing pinches it (rule CR-5.1)")
+    assert verdict.moves == () and verdict.pending
+    assert verdict.problem == "finish the capture: take 4-4 too, or put 2-4 back (rule CR-5.3)"
 
 
 def test_cr5_3_group_that_cannot_all_go_is_named():
@@ -280,7 +290,7 @@ def test_crs4_2_draw_when_blocked_with_a_capture_available():
     while not next((m for m in game.legal_moves() if m != DRAW), None):
         game.push(DRAW)
     reader, layout = laid(game)
-    layout.place(game.deck().rest[0], column(20 % 16, band=1))
+    layout.place(game.deck().rest[0], column(len(game.row())))
     problem = reader.judge(layout.board()).problem
     assert problem.startswith(f"take {game.deck().rest[0]} off the row: draw only when no capture")
     assert problem.endswith("(rule CRS-4.2)")

@@ -39,7 +39,9 @@ class Presenter:
         game = c.game
         seat = game.current_player
         labels = [label for label, _ in c.button_moves(c.settled)]
-        if labels:
+        if c.warning:
+            note = c.warning
+        elif labels:
             note = f"hold select: {', '.join(labels).lower()}"
         elif c.last:
             who, what, points = c.last

@@ -54,6 +54,7 @@ class Geometry:
                 raise TrayError(f"{source}: zone {name} lies outside the {self.columns}x{self.rows} grid")
             self.zones[name] = frozenset(self.cell(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
         self.zone_games = {name: tuple(zone.get("games", ())) for name, zone in zones.items()}
+        self._neighbours = [self._neighbours_of(cell) for cell in range(self.cells)]  # a hot path
         self._racks: dict[str, tuple[Rack, ...]] = {}
         for group, spec in data.get("racks", {}).items():
             try:
@@ -109,6 +110,11 @@ class Geometry:
 
     def neighbours(self, cell: int) -> tuple[int, ...]:
         """Cells a tile can span with this one: orthogonal grid neighbours; the pad's two cells."""
+        if not 0 <= cell < self.cells:
+            raise TrayError(f"cell {cell} is not on the playing grid (0-{self.playing - 1})")
+        return self._neighbours[cell]
+
+    def _neighbours_of(self, cell: int) -> tuple[int, ...]:
         if self.is_pad(cell):
             return tuple(c for c in self.pad if c != cell)
         row, col = self.coords(cell)
