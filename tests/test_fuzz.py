@@ -17,6 +17,7 @@ import json
 import shutil
 import sqlite3
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import damage
@@ -32,8 +33,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 
-def fuzz(examples: int):
-    return settings(max_examples=examples, deadline=None,
+def fuzz(examples: int, deadline: float | None = None):
+    return settings(max_examples=examples, deadline=None if deadline is None else timedelta(seconds=deadline),
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
@@ -123,7 +124,7 @@ WORDS = [*catalog.names(), "zzz", "greedy", "random", "solver", "lookahead", "tr
          "1-2 2-3 | 2-3", "r0c15", "down", "auto", "none", ""]
 
 
-@fuzz(600)
+@fuzz(400, deadline=10)  # a command that takes longer runs for real: add it to HEAVY
 @given(data=st.data())
 def test_no_command_line_gives_a_traceback(files, data):
     command = data.draw(st.sampled_from(sorted(COMMANDS)), "command")
@@ -153,13 +154,16 @@ SQL_VALUES = st.one_of(
 def table_db(tmp_path_factory):
     path = tmp_path_factory.mktemp("fuzz-db") / "table.sqlite3"
     damage.build(path, 7)  # match 7 is unfinished: the one the table would resume
+    with Store(path) as store:
+        store.set_rack(7, 1, 1, "2-3")
+        store.add_hint(7, 3, 1, "play 2-3")
     with sqlite3.connect(path) as con:
         columns = {table: [row[1] for row in con.execute(f"PRAGMA table_info({table})")]
-                   for table in ("matches", "moves", "seats", "players")}
+                   for table in ("matches", "moves", "seats", "players", "racks", "hints")}
     return path, columns
 
 
-@fuzz(120)
+@fuzz(100)
 @given(data=st.data())
 def test_no_stored_field_gives_a_traceback(table_db, data):
     """One field of one stored row set to anything SQLite can hold: history, export, the
@@ -195,12 +199,15 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
                     max_leaves=10)
 
 
-@fuzz(300)
+@fuzz(200)
 @given(data=st.data())
 def test_no_exported_field_gives_a_traceback(files, data):
     exported = json.loads(Path(files[2]).read_text())
-    fields = sorted(exported) + ["observed", "extra"]
-    changed = data.draw(st.dictionaries(st.sampled_from(fields), JSON | st.just("DELETE"), min_size=1, max_size=3))
+    fields = sorted(exported) + ["observed", "bots", "hints", "extra"]
+    hint = st.fixed_dictionaries({"ply": JSON | st.integers(0, 5), "seat": JSON | st.integers(-1, 5), "hint": JSON,
+                                  "time": JSON})
+    changed = data.draw(st.dictionaries(st.sampled_from(fields), JSON | st.just("DELETE") | st.lists(hint, max_size=2),
+                                        min_size=1, max_size=3))
     for key, value in changed.items():
         if value == "DELETE":
             exported.pop(key, None)

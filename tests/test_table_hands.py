@@ -9,7 +9,7 @@ from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
 from dominotable.sim.memtray import MemoryTray
 from dominotray import wire
-from table_helpers import GEO, REGISTRY, ROW, T, column, rigged, with_tiles
+from table_helpers import GEO, REGISTRY, T, column, rigged, with_tiles
 from test_table_session import SETTLE, Table, cr9, started
 
 PROMPT_AFTER = 2000
@@ -55,7 +55,7 @@ def test_bug1_a_capture_taken_tile_by_tile_is_judged_as_a_whole(tmp_path, order)
         table.show(with_tiles(row, **gone))
         table.clock.advance(1000 - SETTLE)
         table.session.tick()
-    assert table.stored() == ["0-5", "x0-0+0-1+0-5"] and table.game.state.row == (T("6-6"),)
+    assert table.stored() == ["0-5", "x0-0+0-1+0-5"] and table.game.row() == (T("6-6"),)
     assert seen == {"alarms": [], "prompts": []}
 
 
@@ -79,7 +79,7 @@ def test_bug2_captures_not_needing_the_new_tile_are_the_previous_players(tmp_pat
     table.play(place(T("1-4")))
     table.show(with_tiles(table.layout, t4_4=None, t5_5=column(9)))
     assert table.stored() == ["1-4", "x4-4", "end", "5-5"]
-    assert table.game.state.captured[0] == 1 and table.game.state.captured[1] == 0
+    assert table.game.captured() == (1, 0)
 
 
 def test_bug2_a_capture_needing_the_new_tile_is_the_new_players(tmp_path):
@@ -231,38 +231,7 @@ def test_a_lift_seen_late_still_offers_take_back_and_play_instead(tmp_path):
 
 def observed_row(tmp_path):
     """Observed Castle Rock (CR-11.3: any unseen tile may be placed): P1 to place on 6-6 0-0 0-1."""
-    game = CastleRock(players=2, observed=True)
-    s = game.state
-    s.row, s.awaiting, s.turn, s.caps = tuple(ROW("6-6 0-0 0-1")), None, 0, None
-    s.hands = tuple(tuple(ROW(h)) for h in ["0-5 3-3", "5-5 4-4"])
-    s.drawn += 1
-    return started(tmp_path, game)
-
-
-def test_a_lift_seen_late_still_offers_take_back_and_play_instead(tmp_path):
-    """Observed play: P1 stands 2-2 (taken), then lifts it and stands 3-3 in its place; the
-    table sees 3-3 before it sees 2-2 gone, so it takes 3-3 as P2's placement. Once the lift is
-    seen, one confirmation undoes all three moves and plays 3-3 as P1's."""
-    table = observed_row(tmp_path)
-    row = table.layout
-    table.show(with_tiles(row, t2_2=column(3)))
-    assert table.stored() == ["2-2"]
-    table.show(with_tiles(row, t2_2=column(3), t3_3=column(4)))
-    assert table.stored() == ["2-2", "end", "3-3"]
-    table.show(with_tiles(row, t3_3=column(4)))
-    assert table.screen.text == "take back 2-2 end 3-3 and play 3-3 instead? press select"
-    assert table.session.controller.alarms == 0
-    table.press("select")
-    assert table.stored() == ["3-3"] and table.game.current_player == 0 and table.screen.kind == "play"
-
-
-def observed_row(tmp_path):
-    """Observed Castle Rock (CR-11.3: any unseen tile may be placed): P1 to place on 6-6 0-0 0-1."""
-    game = CastleRock(players=2, observed=True)
-    s = game.state
-    s.row, s.awaiting, s.turn, s.caps = tuple(ROW("6-6 0-0 0-1")), None, 0, None
-    s.hands = tuple(tuple(ROW(h)) for h in ["0-5 3-3", "5-5 4-4"])
-    s.drawn += 1
+    game = CastleRock.from_position("row: 6-6 0-0 0-1\nP1: 0-5 3-3\nP2: 5-5 4-4\nturn: P1", observed=True)
     return started(tmp_path, game)
 
 

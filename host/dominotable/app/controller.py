@@ -48,7 +48,7 @@ from enum import StrEnum
 from dominotray import wire
 
 from dominotable.app.hints import Hint, hint
-from dominotable.app.seats import BotSeats
+from dominotable.app.seats import BotSeats, Said
 from dominotable.app.storage import Store
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict, in_motion
@@ -209,7 +209,7 @@ class MatchController:
             if self.mode == Mode.OVER:
                 break
             if not verdict.moves:  # the bots' moves that leave no trace, then the tray again
-                if not (verdict.same and self._bot_moves(board)):
+                if not (verdict.same and self._bot_moves()):
                     break
             else:
                 wrong = self.seats.vet(verdict.moves) if self.seats is not None else None
@@ -296,12 +296,12 @@ class MatchController:
         """The board the game's reader judges (without the bots' racks) and a rack problem."""
         return self.seats.read(board) if self.seats is not None else (board, None)
 
-    def _bot_moves(self, board: Board) -> bool:
+    def _bot_moves(self) -> bool:
         """Make the bots' moves that leave no trace on the tray (the end of a turn, a pass, a
         reveal from a rack); whether there were any."""
         made = False
         while self.seats is not None and self.mode != Mode.OVER:
-            move = self.seats.traceless(board)
+            move = self.seats.traceless()
             if move is None:
                 return made
             self._commit([move])
@@ -393,7 +393,7 @@ class MatchController:
         self.hinted = None
         self.notice = Notice("At the table", note) if note else None
 
-    def bot_instruction(self) -> str | None:
+    def bot_instruction(self) -> Said | None:
         """What a person must do now for a bot seat (its turn, or a tile its rack waits for)."""
         if self.seats is None or self.mode != Mode.PLAY or self.area is None:
             return None

@@ -11,9 +11,8 @@ From power-on: an unfinished match in the database resumes (the session first as
 table to be restored); otherwise the setup menu chooses game, options, players and names. A
 match that no longer replays is set aside (marked damaged) rather than keeping the table from
 starting; that, and any repair of the database itself (`repairs`), is said on the screen until
-a button is pressed. When
-a match ends its final screen stays until select, which opens the setup menu again (names
-prefilled).
+a button is pressed. When a match ends its final screen stays until select, which opens the
+setup menu again (names prefilled).
 """
 
 from __future__ import annotations
@@ -79,12 +78,11 @@ class Runtime:
 
     def start(self) -> Runtime:
         with self.lock:
-            if self._resume_unfinished():
-                pass
-            elif self.choice is not None:
-                self._new_match(self.choice)
-            else:
-                self._open_setup()
+            if not self._resume_unfinished():
+                if self.choice is not None:
+                    self._new_match(self.choice)
+                else:
+                    self._open_setup()
             if self.repairs:
                 for repair in self.repairs:
                     log.warning("%s", repair)

@@ -90,3 +90,14 @@ def sorted_shuffle(tiles, rng: random.Random) -> list[int]:
     order = sorted(tiles)
     rng.shuffle(order)
     return order
+
+
+def redeal_hidden(hands: list[list[int]], seat: int, rng: random.Random, rest=()) -> list[int]:
+    """Deal again, in place, every hand but `seat`'s from their tiles and `rest` (an undrawn
+    stock, say), shuffled together; returns what is left over for `rest`'s place."""
+    order = sorted_shuffle([t for i, hand in enumerate(hands) if i != seat for t in hand] + list(rest), rng)
+    for i, hand in enumerate(hands):
+        if i != seat:
+            hand[:] = order[:len(hand)]
+            del order[:len(hand)]
+    return order

@@ -24,6 +24,7 @@ from typing import Protocol
 from dominotable.reading.reader import Reader
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
+from dominotable.sim.hands.base import perform
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
@@ -69,41 +70,18 @@ class Plan:
 
 # -- single acts ------------------------------------------------------------------------------
 
-def _named(tile: Tile) -> str:
-    return f"{tile.a}-{tile.b}"
-
-
 def put(tile: Tile, cells: tuple[int, int]) -> Callable[[VirtualTray], None]:
-    def change(vtray: VirtualTray) -> None:
-        if vtray.where(tile) is not None:
-            vtray.remove(tile)
-        vtray.place(_named(tile), cells[0], _facing(vtray.geometry, *cells))
-    return change
+    """Lay `tile` on `cells` (side a on cells[0]), from wherever it is."""
+    return do(Action(ActionKind.SLIDE, tile, cells))
 
 
 def lift(*tiles: Tile) -> Callable[[VirtualTray], None]:
-    def change(vtray: VirtualTray) -> None:
-        for tile in tiles:
-            if vtray.where(tile) is not None:
-                vtray.remove(tile)
-    return change
-
-
-def _facing(geometry: Geometry, first: int, second: int) -> str:
-    (r0, c0), (r1, c1) = geometry.coords(first), geometry.coords(second)
-    return {(0, 1): "right", (1, 0): "down", (0, -1): "left", (-1, 0): "up"}[(r1 - r0, c1 - c0)]
+    return lambda vtray: perform(vtray, [Action(ActionKind.REMOVE, tile) for tile in tiles])
 
 
 def do(action: Action) -> Callable[[VirtualTray], None]:
-    """One planned action as an act (pad holds and lifts included)."""
-    tile = action.tile
-    if action.kind in (ActionKind.PLACE, ActionKind.SLIDE):
-        return put(tile, action.cells[:2])
-    if action.kind == ActionKind.REMOVE:
-        return lift(tile)
-    if action.kind == ActionKind.PAD:
-        return lambda vtray: vtray.hold_on_scan_pad(_named(tile))
-    return lambda vtray: vtray.take_off_scan_pad()
+    """One planned action as an act."""
+    return lambda vtray: perform(vtray, [action])
 
 
 def reads(plan: Plan, tiles: dict[Tile, tuple[int, int]], moves: list[Move] | None = None) -> str | None:
