@@ -30,6 +30,7 @@ PARTS = DATA["parts"]
 BOARD = DATA["board"]
 RF = DATA["rf"]
 BEGIN, END = "<!-- design.py: begin -->", "<!-- design.py: end -->"
+BOM_BEGIN, BOM_END = "<!-- design.py: bom begin -->", "<!-- design.py: bom end -->"
 
 COLS, ROWS = TRAY["tray"]["columns"], TRAY["tray"]["rows"]
 PAD = len(TRAY["scan_pad"]["cells"])
@@ -69,7 +70,7 @@ def cell_rf_parts(reader: str) -> dict[str, float]:
     """One MFRC522-class reader with its antenna network (AN1445 topology): EMC filter 2 L + 2 C,
     matching 2 series + 2 parallel C, 2 damping R, receive divider 2 R + Vmid C, 4 supply
     decouplers + 1 bulk per 4 readers."""
-    return {reader: 1, "emc_inductor": 2, "cap_c0g": 7, "resistor": 4, "cap_100n": 4, "cap_10u": 0.25}
+    return {reader: 1, "emc_inductor": 2, "cap_c0g": 7, "resistor": 4, "cap_100n": 6, "cap_10u": 0.25}
 
 
 def design_parts(name: str) -> dict[str, float]:
@@ -95,6 +96,7 @@ def design_parts(name: str) -> dict[str, float]:
         add("octal_buffer", SEGMENTS + 1)  # per segment: SCK, MOSI, clock, reset in; + the pad's
         add("buffer", SEGMENTS)  # the segment's MISO onto the trunk
         add("osc27", 1)
+        add("and_gate", SEGMENTS)  # the segment's MISO enable
         add("row_connector", 2 * SEGMENTS)
     elif name == "b":  # a small MCU per segment with its own local bus
         for key, qty in cell_rf_parts("reader").items():
@@ -329,8 +331,28 @@ def report() -> str:
         for key in ("anywhere", "beside", "pad", "removal", "removal_pad", "removal_anywhere"):
             lines.append(f"| {key.replace('_', ' ')} | {m[f'p50_{key}_ms']} | {m[f'p95_{key}_ms']} | "
                          f"{m[f'target_p95_{key}_ms']} | {'met' if m[f'met_{key}'] else 'NOT met'} |")
+    lines += bom_report()
     lines += grid_report()
     return "\n".join(lines)
+
+
+def bom_report() -> list[str]:
+    """The schematic's BOM (hardware/bom.csv, written by circuit.py): its total, and that each
+    line still carries parts.toml's price."""
+    import csv
+
+    with open(HERE / "bom.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    by_mpn = {p["mpn"]: p for p in PARTS.values()}
+    stale = [r["mpn"] for r in rows if float(r["unit_usd"]) != by_mpn[r["mpn"]]["unit_usd"]]
+    if stale:
+        raise SystemExit(f"hardware/bom.csv has old prices for {stale}: run python hardware/circuit.py --out hardware")
+    total = sum(int(r["qty"]) * float(r["unit_usd"]) for r in rows)
+    parts = sum(int(r["qty"]) for r in rows if r["reference"])
+    return ["", f"Schematic BOM (`python hardware/circuit.py --out hardware` writes `bom.csv` and `tray.net`): "
+            f"{parts} parts on the netlist, {len(rows)} lines, total {total:.2f} USD = {total / CELLS:.2f} USD "
+            f"per cell (target {TARGETS['usd_per_cell']}), power supply, USB cable, boards and tags "
+            f"included; prices are estimates (see `data/parts.toml`)."]
 
 
 def grid_report() -> list[str]:
@@ -360,10 +382,12 @@ def main(argv=None) -> int:
     if not args.write:
         print(text)
         return 0
-    path = HERE / "DESIGN.md"
-    doc = path.read_text()
-    start, end = doc.index(BEGIN) + len(BEGIN), doc.index(END)
-    path.write_text(doc[:start] + "\n" + text + "\n" + doc[end:])
+    for name, begin, end, block in (("DESIGN.md", BEGIN, END, text),
+                                     ("README.md", BOM_BEGIN, BOM_END, bom_report()[-1])):
+        path = HERE / name
+        doc = path.read_text()
+        start, stop = doc.index(begin) + len(begin), doc.index(end)
+        path.write_text(doc[:start] + "\n" + block + "\n" + doc[stop:])
     return 0
 
 
