@@ -12,14 +12,23 @@ runtime's event step -> Session (settle time 0: the settle wait is deliberate, n
 synchronous=FULL: an fsync) is timed separately and reported apart; the target (p99 < 5 ms)
 is for the rest.
 
-Run: python benchmarks/table_latency.py [--matches 8] [--db-dir /tmp]  (one untimed warm-up match first)
+With `--clients N` the same matches are played twice in one run, without and then with the
+table page served (app/web.py) and N WebSocket clients following it on loopback (another
+process), plays GAP apart so that the page's updates go out between them as at a
+table: the page must not slow the table (target p99 < 5 ms with 50 clients).
+
+Run: python benchmarks/table_latency.py [--matches 8] [--db-dir /tmp] [--clients 50]
+(one untimed warm-up match first)
 """
 
 from __future__ import annotations
 
 import argparse
 import queue
+import signal
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -55,7 +64,55 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def play_match(seed: int, db: Path, latencies: list, commits: list) -> int:
+GAP = 0.06  # with the page: plays 60 ms apart (a table's come seconds apart; the demo settles in 60 ms)
+
+
+FOLLOW = """
+import asyncio, signal, sys
+import aiohttp
+
+count = 0
+
+async def one(url):
+    global count
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+        async for msg in ws:
+            count += 1
+
+async def main(url, n):
+    tasks = [asyncio.ensure_future(one(url)) for _ in range(n)]
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    for task in tasks:
+        task.cancel()
+    print(count, flush=True)
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+"""
+
+
+class Clients:
+    """N WebSocket clients reading every update of the page, in a process of their own (as
+    browsers are: their work must not be counted against the table's)."""
+
+    def __init__(self, count: int):
+        self.count = count
+        self.messages = 0
+        self.proc: subprocess.Popen | None = None
+
+    def follow(self, url: str) -> None:
+        ws_url = url.replace("http://", "ws://") + "ws"
+        self.proc = subprocess.Popen([sys.executable, "-c", FOLLOW, ws_url, str(self.count)],
+                                     stdout=subprocess.PIPE, text=True)
+
+    def close(self) -> None:
+        self.proc.send_signal(signal.SIGTERM)
+        self.messages += int(self.proc.communicate(timeout=30)[0].strip() or 0)
+
+
+def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Clients | None = None,
+               gap: float = 0.0) -> int:
     geometry = default()
     registry = Registry.virtual(DominoSet(6))
     layout = MemoryTray(registry, geometry)
@@ -71,7 +128,8 @@ def play_match(seed: int, db: Path, latencies: list, commits: list) -> int:
 
     display.device.display = display_spy
     hw = SimpleNamespace(board=lambda: Board(cells["now"], registry, geometry), display=display,
-                         controls=SimpleNamespace(illegal=lambda: None), events=queue.Queue(), geometry=geometry)
+                         controls=SimpleNamespace(illegal=lambda: None), events=queue.Queue(), geometry=geometry,
+                         tray=SimpleNamespace(virtual=None), buttons=lambda: None)
     with Store(db) as store:
         append = store.append_move
 
@@ -83,7 +141,17 @@ def play_match(seed: int, db: Path, latencies: list, commits: list) -> int:
         store.append_move = timed_append
         cls = catalog.engine("castle-rock")
         choice = Choice(cls, {"hands": 1}, 4, ["ANN", "BOB", "CAT", "DAN"])
-        runtime = Runtime(hw, store, 0, seed=seed, choice=choice, stop_when_over=True).start()
+        runtime = Runtime(hw, store, 0, seed=seed, choice=choice, stop_when_over=True)
+        server = None
+        if clients is not None:
+            from dominotable.app.config import WebConfig
+            from dominotable.app.web import serve
+
+            server = serve(runtime, WebConfig(), port=0)
+            clients.follow(server.url)
+            while len(server.clients) < clients.count:
+                time.sleep(0.01)
+        runtime.start()
         seq = 0
         while not runtime.stopped:
             session = runtime.session
@@ -123,6 +191,11 @@ def play_match(seed: int, db: Path, latencies: list, commits: list) -> int:
             if actions is not None and len(runtime.session.controller.game.moves) != ply and "at" in handed:
                 commit = sum(commits[commits_before:])
                 latencies.append(handed["at"] - start - commit)
+            if gap:
+                time.sleep(gap)
+        if server is not None:
+            clients.close()
+            server.stop()
         return len(runtime.session.controller.game.moves)
 
 
@@ -130,17 +203,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=8)
     parser.add_argument("--db-dir", help="where the SQLite files go (default: a temporary folder)")
+    parser.add_argument("--clients", type=int, default=0, help="also with the page served to this many clients")
     args = parser.parse_args()
-    latencies: list[float] = []
-    commits: list[float] = []
-    moves = 0
-    with tempfile.TemporaryDirectory(dir=args.db_dir) as folder:
-        play_match(999, Path(folder) / "warm-up.sqlite3", [], [])  # imports and caches, not timed
-        for seed in range(args.matches):
-            moves += play_match(seed, Path(folder) / f"m{seed}.sqlite3", latencies, commits)
+    for clients in [None, Clients(args.clients)] if args.clients else [None]:
+        latencies: list[float] = []
+        commits: list[float] = []
+        moves = 0
+        with tempfile.TemporaryDirectory(dir=args.db_dir) as folder:
+            play_match(999, Path(folder) / "warm-up.sqlite3", [], [])  # imports and caches, not timed
+            for seed in range(args.matches):
+                moves += play_match(seed, Path(folder) / f"m{seed}.sqlite3", latencies, commits, clients,
+                                    GAP if args.clients else 0.0)
+        if clients is None and args.clients:
+            print(f"without the page (plays {GAP * 1000:.0f} ms apart):")
+        if clients is not None:
+            print(f"with the page served to {clients.count} WebSocket clients ({clients.messages} updates received):")
+        report(args.matches, moves, latencies, commits)
+
+
+def report(matches: int, moves: int, latencies: list[float], commits: list[float]) -> None:
     ms = [x * 1000 for x in latencies]
     cms = [x * 1000 for x in commits]
-    print(f"{args.matches} Castle Rock matches, {moves} moves, {len(ms)} plays timed, full 194-cell snapshots")
+    print(f"{matches} Castle Rock matches, {moves} moves, {len(ms)} plays timed, full 194-cell snapshots")
     print(f"host latency without the commit: p50 {statistics.median(ms):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms"
           f" (target p99 < 5 ms: {'met' if percentile(ms, 0.99) < 5 else 'NOT met'})")
     print(f"SQLite commit per move (fsync): p50 {statistics.median(cms):.2f} ms, p99 {percentile(cms, 0.99):.2f} ms")

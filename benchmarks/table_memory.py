@@ -5,16 +5,24 @@ Starts `dominotable run` on the simulated table with no terminal, so it plays it
 exits. The simulated run carries the tray emulator (the firmware over emulated readers) in the
 same process, which the Pi's run does not: its figure is an upper bound for the real table.
 
-Run: python benchmarks/table_memory.py [--runs 3]
+With `--clients N` the run serves the table page (`--demo --http`) and N WebSocket clients
+(another process) follow it through the match; the page then stays up, and the run is stopped
+with SIGTERM once the match has ended.
+
+Run: python benchmarks/table_memory.py [--runs 3] [--clients 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -31,16 +39,35 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
-def one_run(folder: Path) -> tuple[float, float]:
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def one_run(folder: Path, clients: int = 0) -> tuple[float, float]:
+    from table_latency import Clients
+
     config = folder / "config.toml"
     config.write_text(CONFIG)
-    proc = subprocess.Popen([sys.executable, "-m", "dominotable", "run", "--config", str(config)],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    extra = ["--demo", "--http", f"127.0.0.1:{free_port()}"] if clients else []
+    proc = subprocess.Popen([sys.executable, "-m", "dominotable", "run", "--config", str(config), *extra],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE if clients else subprocess.DEVNULL,
+                            text=True)
+    followers = None
+    if clients:
+        url = re.search(r"the table page: (\S+)", proc.stdout.readline() + proc.stdout.readline())[1]
+        followers = Clients(clients)
+        followers.follow(url)
+        threading.Thread(target=lambda: [line for line in proc.stdout if "stays up" in line and
+                                         proc.send_signal(signal.SIGTERM)], daemon=True).start()
     samples = []
     while proc.poll() is None:
         if (mb := rss_mb(proc.pid)) is not None:
             samples.append(mb)
         time.sleep(0.05)
+    if followers is not None:
+        followers.close()
     if proc.returncode != 0:
         raise SystemExit(f"dominotable run exited {proc.returncode}")
     during = samples[len(samples) // 5:]  # past start-up: the match itself
@@ -50,14 +77,16 @@ def one_run(folder: Path) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--clients", type=int, default=0, help="serve the page to this many WebSocket clients")
     args = parser.parse_args()
     medians, peaks = [], []
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.runs):
-            median, peak = one_run(Path(folder))
+            median, peak = one_run(Path(folder), args.clients)
             medians.append(median)
             peaks.append(peak)
-    print(f"dominotable run (simulated, demo match), {args.runs} runs: resident memory median "
+    page = f", the page served to {args.clients} clients" if args.clients else ""
+    print(f"dominotable run (simulated, demo match{page}), {args.runs} runs: resident memory median "
           f"{statistics.median(medians):.1f} MB, peak {max(peaks):.1f} MB "
           f"(target < 80 MB: {'met' if max(peaks) < 80 else 'NOT met'}; ratio {max(peaks) / 80:.2f})")
 

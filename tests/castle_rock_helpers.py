@@ -1,13 +1,13 @@
 """Helpers shared by the Castle Rock and Castle Rock Solitaire tests."""
 
+import dataclasses
+
 from dominotable.rules.games.castle_rock.capture import single_captures
 
 
 def fields(game):
     """The state without its cache of available captures."""
-    state = dict(game.state.__dict__)
-    state.pop("caps")
-    return state
+    return {f.name: getattr(game.state, f.name) for f in dataclasses.fields(game.state) if f.name != "caps"}
 
 
 def check_caps(game):

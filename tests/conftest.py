@@ -1,5 +1,6 @@
 """Checks that hold in every test: no prompt the table shows names a cell in an engine's own
-coordinates (rule of the one prompt voice, reading/prompts.py)."""
+coordinates (rule of the one prompt voice, reading/prompts.py); and no test reads or writes the
+real user's configuration or data (each test gets its own XDG config and data directories)."""
 
 import re
 
@@ -8,6 +9,16 @@ from dominotable.app.controller import Notice
 from dominotable.reading.reader import Verdict
 
 ENGINE_COORDINATES = re.compile(r"\(-?\d+,\s*-?\d+\)")
+
+
+@pytest.fixture(autouse=True)
+def own_user_dirs(tmp_path_factory, monkeypatch):
+    """The user config and data directories (config.toml, the default database, the tag registry)
+    in a fresh temporary folder per test; the cache (the firmware test's npm install) is shared."""
+    home = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    return home
 
 
 @pytest.fixture(autouse=True)

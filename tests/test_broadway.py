@@ -51,7 +51,7 @@ def test_partnerships_and_rotation():
     assert game.side_names() == ["North-South", "East-West"]
     assert [game.side_of(seat) for seat in range(4)] == [0, 1, 0, 1]
     leader = game.current_player
-    game.push(next(game.legal_moves()))
+    game.push(next(iter(game.legal_moves())))
     assert game.current_player == (leader + 1) % 4
 
 
@@ -84,7 +84,7 @@ def test_holder_of_the_double_leads_it_at_the_centre():
     game = Broadway(seed=0)
     other = next(t for t in game.state.hands[game.current_player] if not t.is_double)
     assert refused(game, f"{other.a}-{other.b}@(0,0)e").startswith("rule BW-2")
-    lead = str(next(game.legal_moves()))
+    lead = str(next(iter(game.legal_moves())))
     assert "rule BW-2.3" in refused(game, lead.replace("(0,", "(5,"))
     assert "rule BW-2.3" in refused(game, "pass")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from dominotable.ui.oled import screens
-from dominotable.ui.oled.display import Display, DisplayConfig, DisplayError, open_display, to_text
+from dominotable.ui.oled.display import Display, DisplayConfig, DisplayError, open_display, to_braille, to_text
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
@@ -215,16 +215,59 @@ def test_terminal_text_has_two_pixel_rows_per_character():
     assert to_text(image) == ["┌────┐", "│▀▄  │", "│  █ │", "└────┘"]
 
 
-def test_terminal_redraws_in_place_on_a_tty():
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
+def test_braille_text_has_two_by_four_pixels_per_character():
+    image = Image.new("1", (4, 4))
+    for xy in ((0, 0), (1, 3), (2, 1)):
+        image.putpixel(xy, 1)
+    # dots 1 (0,0) and 8 (1,3) in the first cell; dot 2 (0,1) in the second
+    assert to_braille(image) == ["┌──┐", "│" + chr(0x2800 + 0x01 + 0x80) + chr(0x2800 + 0x02) + "│", "└──┘"]
 
-    out = Tty()
-    display = open_display(DisplayConfig(), terminal=out)
-    display.show(screens.tray_lost(0))
-    display.show(screens.tray_lost(1))
-    assert out.getvalue().count("\x1b[34F") == 1  # back up over the 34 lines of the first frame
+
+def terminal(columns: int, lines: int):
+    """A real pty of the given size: the stream the OLED draws on, and a reader of what it got."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+    stream = os.fdopen(slave, "w", encoding="utf-8")
+    os.set_blocking(master, False)
+
+    def read() -> str:
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except BlockingIOError:
+                return out.decode()
+            out += chunk
+
+    return stream, read, master
+
+
+@pytest.mark.parametrize("columns, lines, glyphs", [(80, 24, "braille"), (140, 40, "half blocks")])
+def test_terminal_frames_fit_the_terminal_and_redraw_in_place_under_the_key_help(columns, lines, glyphs):
+    """At 80 x 24 the frame is drawn in Braille (66 x 18 with its border), at 130 x 35 or more
+    in half blocks; the key-help line is part of every drawing, so a redraw backs up over
+    exactly what the previous one drew and the frames never shift."""
+    stream, read, master = terminal(columns, lines)
+    try:
+        display = open_display(DisplayConfig(), terminal=stream, footer="keys: q quit " + "x" * 200)
+        display.show(screens.tray_lost(0))
+        first = read().replace("\r\n", "\n")
+        display.show(screens.tray_lost(1))
+        second = read().replace("\r\n", "\n")
+    finally:
+        stream.close()
+        os.close(master)
+    drawn = first.rstrip("\n").split("\n")
+    assert len(drawn) <= lines and all(len(line) <= columns for line in drawn)
+    assert drawn[-1].startswith("keys: q quit") and len(drawn[-1]) == columns - 1  # cut to the width
+    assert (chr(0x2800) in first) == (glyphs == "braille") and ("\u2580" in first) == (glyphs == "half blocks")
+    assert second.startswith(f"\x1b[{len(drawn)}F\x1b[J")
+    assert second[len(f"\x1b[{len(drawn)}F\x1b[J"):].rstrip("\n").split("\n")[-1] == drawn[-1]
 
 
 def test_window_without_luma_emulator_names_the_extra(monkeypatch):

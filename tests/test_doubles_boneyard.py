@@ -7,10 +7,10 @@ from dominotable.app import catalog
 from dominotable.rules.errors import IllegalMove, InvalidNotation
 from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,
-    Pass,
     Play,
 )
 from dominotable.rules.line import LEFT, RIGHT, Line
+from dominotable.rules.moves import Pass
 from dominotable.rules.tiles import DOUBLE_SIX
 from dominotable.sim.bots.shared import play_out, random_bot
 from hypothesis import given, settings

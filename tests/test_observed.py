@@ -14,9 +14,10 @@ from dominotable.app import catalog
 from dominotable.rules.errors import IllegalMove, InvalidNotation
 from dominotable.rules.games.castle_rock.engine import END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire, DrawTile
-from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard, Pass
+from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
 from dominotable.rules.games.up_down_stop.engine import UpDownStop
 from dominotable.rules.hidden import rearrange
+from dominotable.rules.moves import Pass
 from dominotable.rules.tiles import DOUBLE_SIX, fmt
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -13,7 +13,7 @@ import time
 
 import pytest
 from dominotable.app import catalog, cli
-from dominotable.app.storage import StorageError, Store, replay
+from dominotable.app.storage import DamagedDatabase, StorageError, Store, replay
 from dominotable.sim.bots.shared import play_out, random_bot
 
 SHORT = {"castle-rock": {"hands": 1}, "broadway": {"hands": 1}, "doubles-in-the-boneyard": {"target": 50}}
@@ -64,7 +64,7 @@ def test_moves_are_committed_as_appended_and_resume_rebuilds_exactly(tmp_path):
     store.db.close()  # no clean shutdown is needed
 
     store = Store(path)
-    cut_off = store.unfinished()
+    cut_off = store.match(store.unfinished())
     assert cut_off.id == match_id and cut_off.names == ["Ann", "Bob", "Cy"]
     assert cut_off.moves == [str(m) for m in game.moves[:half]]
     resumed = store.resume(match_id)
@@ -110,7 +110,7 @@ def test_start_match_checks_names(tmp_path):
 def test_a_file_that_is_not_a_database_is_named(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("not a database, just some text that is long enough to have a header " * 20)
-    with pytest.raises(StorageError, match=f"cannot open the database {path}: file is not a database"):
+    with pytest.raises(DamagedDatabase, match=f"the database {path} is damaged: file is not a database"):
         Store(path)
     assert path.read_text().startswith("not a database")
 
@@ -321,17 +321,23 @@ def test_history_of_a_match_played_at_the_table(tmp_path, capsys, name):
 
 
 def test_leaderboard_command(db, capsys):
+    """Per game, the openskill ratings of app/ratings.py (tests/test_ratings.py checks them)."""
+    from dominotable.app.ratings import rate
+
     code, out, _ = run(capsys, "leaderboard", "--db", str(db))
     assert code == 0
-    lines = out.splitlines()
-    assert lines[0].split() == ["player", "matches", "wins", "win%", "points"]
-    rows = {line.split()[0]: line.split()[1:] for line in lines[1:]}
     with Store(db) as store:
-        board = store.leaderboard()
-    assert [line.split()[0] for line in lines[1:]] == [s.name for s in board]
-    for s in board:
-        assert rows[s.name] == [str(s.matches), str(s.wins), f"{100 * s.win_rate:.0f}", str(s.points)]
-    assert rows["Ann"][0] == "2" and rows["Cy"][0] == "1"  # the unfinished match counts for nobody
+        boards = rate(store.matches())
+    blocks = out.strip().split("\n\n")
+    assert [b.splitlines()[0] for b in blocks] == [board.title for board in boards] == ["Broadway", "Castle Rock"]
+    for block, board in zip(blocks, boards):
+        lines = block.splitlines()
+        assert lines[1].split() == ["player", "rating", "matches", "wins", "win%"]
+        rows = [line.split() for line in lines[2:]]
+        assert rows == [[p.name, f"{p.rating:.1f}", str(p.matches), str(p.wins), f"{100 * p.win_rate:.0f}"]
+                        for p in board.players]
+    castle = {row.split()[0]: row.split()[2] for row in blocks[1].splitlines()[2:]}
+    assert castle == {"Ann": "1", "Bob": "1"}  # the unfinished match (Cy, Ann) counts for nobody
 
 
 def test_export_then_replay(db, tmp_path, capsys):
@@ -392,3 +398,44 @@ def test_commands_find_the_database_through_the_config_file(db, capsys):
     config.write_text(f'[storage]\ndatabase = "{db.name}"\n')  # relative to the config file
     code, out, _ = run(capsys, "leaderboard", "--config", str(config))
     assert code == 0 and "Ann" in out
+
+
+def test_bot_seats_racks_and_hints_are_kept_and_an_older_database_still_reads(tmp_path, capsys):
+    """A database from before bot seats (no `seats.kind`, no racks or hints tables) opens and
+    reads as all-human; a match with bot seats keeps which seats are bots, what their racks
+    hold (slot by slot, as last read) and every hint asked for, and history shows the hints."""
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
+        CREATE TABLE matches (id INTEGER PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,
+            seed INTEGER NOT NULL, players INTEGER NOT NULL, names TEXT NOT NULL, started TEXT NOT NULL,
+            finished TEXT, result TEXT, observed INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE seats (match_id INTEGER NOT NULL, seat INTEGER NOT NULL, side INTEGER NOT NULL,
+            player_id INTEGER NOT NULL, PRIMARY KEY (match_id, seat));
+        CREATE TABLE moves (match_id INTEGER NOT NULL, ply INTEGER NOT NULL, notation TEXT NOT NULL,
+            time TEXT NOT NULL, PRIMARY KEY (match_id, ply));
+        INSERT INTO players VALUES (1, 'Ann'), (2, 'Bob');
+        INSERT INTO matches VALUES (1, 'castle-rock', '{"hands": 1}', 1, 2, '["Ann", "Bob"]',
+            '2026-01-01T00:00:00.000+00:00', NULL, NULL, 0);
+        INSERT INTO seats VALUES (1, 0, 0, 1), (1, 1, 1, 2);
+    """)
+    old.commit()
+    old.close()
+    with Store(path) as store:
+        before = store.match(1)
+        assert before.bots == [] and before.racks == {} and before.hints == [] and before.sides == [0, 1]
+        game = fresh("castle-rock", seed=3)
+        match_id = store.start_match(game, ["Ann", "East bot"], bots=(1,))
+        store.set_rack(match_id, 1, 1, "3-5")
+        store.set_rack(match_id, 1, 2, "0-0")
+        store.set_rack(match_id, 1, 1, None)
+        store.add_hint(match_id, 0, 0, "take x4-4: 1 tile")
+        got = store.match(match_id)
+        assert got.bots == [1] and got.racks == {1: {2: "0-0"}}
+        assert [(h["ply"], h["seat"], h["hint"]) for h in got.hints] == [(0, 0, "take x4-4: 1 tile")]
+        assert got.to_dict()["bots"] == [1] and got.to_dict()["hints"][0]["hint"] == "take x4-4: 1 tile"
+        listed = {r.id: r for r in store.matches()}
+        assert listed[match_id].bots == [1] and len(listed[match_id].hints) == 1 and listed[1].bots == []
+    assert cli.main(["history", str(match_id), "--db", str(path)]) == 0
+    assert "hint for Ann: take x4-4: 1 tile" in capsys.readouterr().out

@@ -6,7 +6,12 @@ import re
 import pytest
 from dominotable.app import catalog
 from dominotable.reading.broadway import BroadwayReader
-from dominotable.rules.games.broadway.engine import Broadway, Expose, Pass, Place
+from dominotable.rules.games.broadway.engine import (
+    Broadway,
+    Expose,
+    Place,
+)
+from dominotable.rules.moves import Pass
 from dominotable.sim.bots.shared import greedy_bot, random_bot
 from dominotable.sim.hands.base import NoRoom, fitting
 from table_sim import SimTray, hands_of, play_through

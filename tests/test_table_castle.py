@@ -333,8 +333,13 @@ def test_cr10_8_observed_new_hand_waits_for_the_old_row_to_go():
     game = CastleRock(players=3, seed=9, observed=True)
     game.push(game.parse_move("lots 0-1 6-6 2-3"))
     game.push(game.parse_move("row 1-6 0-6 0-0 4-6"))
-    reader, layout = laid(game)
-    game.state.awaiting, game.state.last_hand = "row", (game.state.row, (0, 0, 0))  # rigged: hand over
+    bot = random_bot(random.Random(9))
+    while game.awaiting() is None:  # play the first hand out
+        game.push(bot(game))
+    reader = catalog.reader_for(game, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
+    for k, tile in enumerate(game.last_hand().row):  # the old row, still on the tray
+        layout.place(tile, column(k % 16, band=k // 16))
     assert reader.judge(layout.board()).note == "new hand: clear the row, then lay out the starting row (4 tiles)"
     layout.apply_all(hands_of(reader).setup(layout.board()))
     assert layout.tiles == {} and reader.judge(layout.board()).note.startswith("lay out the starting row")

@@ -7,11 +7,11 @@ from dominotable.app import catalog
 from dominotable.reading.doubles_boneyard import DoublesBoneyardReader
 from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,
-    Pass,
     Play,
 )
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.line import LEFT, RIGHT
+from dominotable.rules.moves import Pass
 from dominotable.sim.bots.shared import greedy_bot, random_bot
 from dominotable.tray.action import Action, ActionKind
 from dominotray import wire

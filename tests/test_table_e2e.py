@@ -231,6 +231,8 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
             assert runtime.setup.stage == "options" and runtime.setup.game is first
             press("up", "select")  # up wraps to Start
             for seat in range(first.default_players):
+                assert runtime.setup.stage == "seat"  # the tray has racks for bots: Player first
+                press("select")
                 assert runtime.setup.stage == "name"
                 press("select")  # "P1", ... prefilled: one select accepts
             assert runtime.setup is None and runtime.session is not None

@@ -66,7 +66,7 @@ def test_sim_runs_commands_from_stdin_and_a_monitor_reads_it(capsys):
         sim.kill() if sim.poll() is None else None
     assert sim.returncode == 0 and err == ""
     lines = out.splitlines()
-    assert "error: tile 9-9 is not in the double-six set" in lines
+    assert "9-9 on r0c3 (cell 3) and r0c4 (cell 4)" in lines  # the double-twelve tags: tiles of every game
     assert "removed r0c0" in lines and "2-4 held over the scan pad" in lines
     assert "error: unknown command 'bogus'; type 'help'" in lines
     assert any(line.startswith("pad:  2  4  (2-4)") for line in lines)

@@ -29,7 +29,7 @@ def stacked(order, **options):
     first = [T(t) for t in order.split()]
     rest = [t for t in game.dset if t not in first]
     game.state.draw, game.state.drawn = tuple(reversed(first + rest)), None
-    game._draw()
+    game._draw(game.state)
     return game
 
 

@@ -247,6 +247,9 @@ class Decoder:
 
 # --- messages -----------------------------------------------------------------------------
 
+VIRTUAL_BOARD = b"virtual"  # a board id starting so is an emulated tray with the virtual tag set
+
+
 class Hello:
     """The tray's HELLO: protocol and firmware versions, board id, cell count, self-test."""
 
@@ -259,6 +262,11 @@ class Hello:
 
     def failed_cells(self):
         return [i for i in range(self.cells) if not self.passed[i]]
+
+    @property
+    def virtual(self):
+        """An emulated tray (the host's virtual tray): its tags are the virtual tag set."""
+        return self.board_id.startswith(VIRTUAL_BOARD)
 
     def __eq__(self, other):
         return isinstance(other, Hello) and (self.proto, self.fw, self.board_id, self.cells, self.passed) == (

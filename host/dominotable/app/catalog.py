@@ -16,11 +16,17 @@ from dominotable.reading.up_down_stop import UpDownStopReader
 from dominotable.rules.errors import DominoError, UnknownGame
 from dominotable.rules.game import Game
 from dominotable.rules.games.broadway.engine import Broadway
+from dominotable.rules.games.broadway.playout import BroadwayPlayout
 from dominotable.rules.games.castle_rock.engine import CastleRock
+from dominotable.rules.games.castle_rock.playout import CastleRockPlayout, SolitairePlayout
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
 from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
+from dominotable.rules.games.doubles_boneyard.playout import DoublesPlayout
 from dominotable.rules.games.up_down_stop.engine import UpDownStop
+from dominotable.rules.games.up_down_stop.playout import UpDownStopPlayout
+from dominotable.rules.playout import Playout
 from dominotable.sim.bots.castle_rock import SOLITAIRE
+from dominotable.sim.bots.search import searcher
 from dominotable.sim.bots.shared import SHARED, Strategy
 from dominotable.sim.bots.up_down_stop import UP_DOWN_STOP
 from dominotable.sim.hands.base import Hands
@@ -38,19 +44,28 @@ class GameSpec:
     hands: type[Hands]
     strategies: Mapping[str, Callable[..., Strategy]]
     card: str  # the rule card, in seeds/
+    playout: type[Playout] | None = None  # the fast kernel for search and benchmarks (rules/playout.py)
 
     @property
     def name(self) -> str:
         return self.engine.name
 
 
+def with_search(kernel: type[Playout], own: Mapping[str, Callable[..., Strategy]] | None = None) -> dict:
+    """The shared strategies, a game's own, and `search` over its playout kernel."""
+    return {**SHARED, **(own or {}), "search": searcher(kernel)}
+
+
 GAMES: tuple[GameSpec, ...] = (  # in the order the setup menu lists them
-    GameSpec(Broadway, BroadwayReader, BroadwayHands, SHARED, "broadway.md"),
-    GameSpec(CastleRock, CastleRockReader, CastleRockHands, SHARED, "castle-rock.md"),
-    GameSpec(CastleRockSolitaire, CastleRockSolitaireReader, CastleRockSolitaireHands, {**SHARED, **SOLITAIRE},
-             "castle-rock-solitaire.md"),
-    GameSpec(DoublesInTheBoneyard, DoublesBoneyardReader, DoublesBoneyardHands, SHARED, "doubles-in-the-boneyard.md"),
-    GameSpec(UpDownStop, UpDownStopReader, UpDownStopHands, {**SHARED, **UP_DOWN_STOP}, "up-down-stop.md"),
+    GameSpec(Broadway, BroadwayReader, BroadwayHands, with_search(BroadwayPlayout), "broadway.md", BroadwayPlayout),
+    GameSpec(CastleRock, CastleRockReader, CastleRockHands, with_search(CastleRockPlayout), "castle-rock.md",
+             CastleRockPlayout),
+    GameSpec(CastleRockSolitaire, CastleRockSolitaireReader, CastleRockSolitaireHands,
+             with_search(SolitairePlayout, SOLITAIRE), "castle-rock-solitaire.md", SolitairePlayout),
+    GameSpec(DoublesInTheBoneyard, DoublesBoneyardReader, DoublesBoneyardHands, with_search(DoublesPlayout),
+             "doubles-in-the-boneyard.md", DoublesPlayout),
+    GameSpec(UpDownStop, UpDownStopReader, UpDownStopHands, with_search(UpDownStopPlayout, UP_DOWN_STOP),
+             "up-down-stop.md", UpDownStopPlayout),
 )
 _BY_NAME = {spec.name: spec for spec in GAMES}
 

@@ -21,6 +21,21 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def ranged(kind: type, low: float, high: float, what: str):
+    """An argparse type: a `kind` number from `low` to `high`, else an error naming the range."""
+    span = f"{what}: {low:g} to {high:g}"
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number ({span})") from None
+        if not low <= value <= high:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"{text} is out of range ({span})")
+        return value
+    return parse
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="dominotable", description="The instrumented domino table.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)

@@ -29,10 +29,15 @@ ConfigError naming the key and the file, before any hardware is touched.
     settle_ms = 400
     [storage]
     database = ""          # "" = dominotable.sqlite3 in the user data directory
+    [web]
+    host = "127.0.0.1"     # where `run` serves the page; "0.0.0.0" for the LAN, "off" for no page
+    port = 8080
+    token = ""             # controls from other machines need it (loopback never does)
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import os
 import tomllib
@@ -79,12 +84,37 @@ class StorageConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    host: str = setting("127.0.0.1", lambda v: isinstance(v, str) and v != "" and " " not in v,
+                        'is not a host address or "off"')
+    port: int = setting(8080, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 65535,
+                        "is not a TCP port (0-65535)")
+    token: str = setting("", lambda v: isinstance(v, str), "is not a text")
+
+    @property
+    def off(self) -> bool:
+        return self.host.lower() == "off"
+
+
+def listen_address(text: str) -> tuple[str, int] | None:
+    """`--http HOST:PORT` (or `:PORT`, or `off`): the address, or None for no page."""
+    if text.strip().lower() == "off":
+        return None
+    host, sep, port = text.strip().rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (like 127.0.0.1:8080) or off")
+    return host, int(port)
+
+
+@dataclass(frozen=True)
 class Config:
     tray: TrayConfig = field(default_factory=TrayConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     game: GameConfig = field(default_factory=GameConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: Path | None = None  # the file it came from, None for the defaults
 
 

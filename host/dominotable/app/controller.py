@@ -15,6 +15,10 @@ A draw the game awaits (the tiles drawn for dealer or for the lead) is read over
 seat by seat (reading/draw.py); the controller keeps the tiles read so far and pushes the `lots`
 move once every seat has drawn. A takeback or a resume starts the draw again.
 
+Bot seats (seats.py): the bots' racks are read apart from the game (a rack problem is a
+problem like any other), each bot's turn must be made on the tray as its instruction said
+(`BotSeats.vet`), and a bot's move that leaves no trace on the tray is made by the table.
+
 A problem (an invalid board, or a reader's problem verdict) becomes the `notice` and sounds the
 alarm once; nothing advances until the tray shows a legal state. A board equal to the position
 before the last move offers a takeback. A match starts by waiting for the tray to show the
@@ -29,10 +33,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from dominotable.app.hints import Hint, hint
+from dominotable.app.seats import BotSeats
 from dominotable.app.storage import Store
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict
 from dominotable.rules.game import Game, Move
+from dominotable.rules.outcome import Termination
 from dominotable.tray.board import Board
 from dominotable.ui.screen import LastPlay
 
@@ -56,7 +63,7 @@ class Notice:
 class MatchController:
     def __init__(self, game: Game, reader: Reader, store: Store, match_id: int, names: Sequence[str], *,
                  settle_ms: int = 400, clock: Callable[[], float] = time.monotonic, resumed: bool = False,
-                 on_alarm: Callable[[], None] | None = None):
+                 on_alarm: Callable[[], None] | None = None, seats: BotSeats | None = None):
         self.game = game
         self.reader = reader
         self.store = store
@@ -66,6 +73,10 @@ class MatchController:
         self.clock = clock
         self.resumed = resumed
         self.on_alarm = on_alarm
+        self.seats = seats
+        self.area: Board | None = None  # the board last judged, without the bots' racks
+        self.hinted: Hint | None = None  # the hint on show
+        self._under_hint: Notice | None = None  # what the hint covers
         self.alarms = 0
         self.wants_new_match = False
         self.mode = Mode.OVER if game.is_over() else Mode.RESTORE
@@ -74,6 +85,7 @@ class MatchController:
         self.last: LastPlay | None = None
         self.notice: Notice | None = None if game.is_over() else self._restore_notice()
         self.problem: str | None = None  # the problem the tray shows now (the runtime may hold the LED on)
+        self.problem_cells: tuple[int, ...] = ()  # the cells it is about (a front end may mark them)
         self.offer: Move | None = None  # the move a takeback would undo
         self.over_title: str | None = self._result_title() if game.is_over() else None
         self._changed = clock()
@@ -129,7 +141,15 @@ class MatchController:
     def _judge(self, board: Board, fresh: bool) -> None:
         problems = board.problems()
         if problems:
-            self._problem("Check the tray", problems[0].message, fresh)
+            self._problem("Check the tray", problems[0].message, fresh, problems[0].cells)
+            return
+        board, racks = self._play_area(board)
+        self.area = board
+        if racks is not None:
+            if self.mode == Mode.RESTORE:
+                self.notice = self._restore_notice(racks)
+            else:
+                self._problem("Fix the tray", racks, fresh)
             return
         verdict = self._read(board)
         if self.mode == Mode.RESTORE and not verdict.same:
@@ -137,9 +157,17 @@ class MatchController:
             return
         # moves, then what the tray shows after them: a note, or a problem read past them
         for _ in range(len(board.placements) + 2):
-            if not verdict.moves or self.mode == Mode.OVER:
+            if self.mode == Mode.OVER:
                 break
-            self._commit(verdict.moves)
+            if not verdict.moves:  # the bots' moves that leave no trace, then the tray again
+                if not (verdict.same and self._bot_moves(board)):
+                    break
+            else:
+                wrong = self.seats.vet(verdict.moves) if self.seats is not None else None
+                if wrong is not None:
+                    self._problem("Fix the tray", wrong, fresh)
+                    return
+                self._commit(verdict.moves)
             verdict = self._read(board)
         if self.mode == Mode.OVER:
             return
@@ -151,7 +179,23 @@ class MatchController:
                 self.mode, self.offer, self.problem = Mode.TAKEBACK, before, None
                 self.notice = Notice("Take back?", f"take back {before}? press select")
             else:
-                self._problem("Fix the tray", verdict.problem, fresh)
+                self._problem("Fix the tray", verdict.problem, fresh, verdict.cells)
+
+    def _play_area(self, board: Board) -> tuple[Board, str | None]:
+        """The board the game's reader judges (without the bots' racks) and a rack problem."""
+        return self.seats.read(board) if self.seats is not None else (board, None)
+
+    def _bot_moves(self, board: Board) -> bool:
+        """Make the bots' moves that leave no trace on the tray (the end of a turn, a pass, a
+        reveal from a rack); whether there were any."""
+        made = False
+        while self.seats is not None and self.mode != Mode.OVER:
+            move = self.seats.traceless(board)
+            if move is None:
+                return made
+            self._commit([move])
+            made = True
+        return made
 
     def _read(self, board: Board) -> Verdict:
         """The reader's verdict; while the game awaits a draw over the scan pad and the tray is
@@ -173,7 +217,8 @@ class MatchController:
             self.settled = self.board
             self._judge(self.board, fresh=False)
 
-    def _problem(self, title: str, text: str, fresh: bool) -> None:
+    def _problem(self, title: str, text: str, fresh: bool, cells=()) -> None:
+        self.problem_cells = tuple(cells)
         if self.mode == Mode.TAKEBACK:
             self.mode = Mode.PLAY
         if fresh and text != self.problem:
@@ -188,6 +233,7 @@ class MatchController:
         game = self.game
         if not game.moves:
             return None
+        board = self._play_area(board)[0]
         move = game.pop()
         try:
             same = self.reader.judge(board).same
@@ -197,9 +243,28 @@ class MatchController:
 
     def _play(self, note: str | None = None) -> None:
         self.mode = Mode.PLAY
-        self.problem = None
+        self.problem, self.problem_cells = None, ()
         self.offer = None
+        self.hinted = None
         self.notice = Notice("At the table", note) if note else None
+
+    def bot_instruction(self) -> str | None:
+        """What a person must do now for a bot seat (its turn, or a tile its rack waits for)."""
+        if self.seats is None or self.mode != Mode.PLAY or self.area is None:
+            return None
+        return self.seats.instruction(self.area)
+
+    def hint(self) -> None:
+        """Show a hint for the player to move, and record in the store that one was asked for."""
+        game, seats = self.game, self.seats
+        seat = game.current_player
+        hand = seats.hand(seat) if seats is not None and seats.is_bot(seat) else None
+        self.hinted = hint(game, hand, game.seed)
+        self.store.add_hint(self.match_id, len(game.moves), seat, self.hinted.text)
+        self._under_hint, self.notice = self.notice, Notice("Hint", self.hinted.text)
+
+    def put_hint_away(self) -> None:
+        self.hinted, self.notice = None, self._under_hint
 
     # -- changing the match -------------------------------------------------------------------
 
@@ -209,7 +274,9 @@ class MatchController:
         self._draw = None
         played: list[Move] = []
         seat = before = None
+        first, seats = len(game.moves) + 1, []
         for move in moves:
+            seats.append(game.current_player)
             if game.current_player != seat or not played:  # the last play is the last seat's moves
                 seat, before, played = game.current_player, list(game.scores), []
             game.push(move)
@@ -219,6 +286,8 @@ class MatchController:
                 game.pop()
                 raise
             played.append(move)
+        if self.seats is not None:
+            self.seats.played(moves, first, seats)
         side = game.side_of(seat) if seat is not None else 0
         gained = game.scores[side] - before[side]
         self.last = LastPlay(self.seat_name(seat), " ".join(str(m) for m in played), gained or None)
@@ -241,6 +310,8 @@ class MatchController:
         game = self.game
         self.store.take_back(self.match_id, len(game.moves))
         undone = game.pop()
+        if self.seats is not None:
+            self.seats.taken_back(len(game.moves) + 1)
         self._draw = None
         self.last = LastPlay(self.seat_name(game.current_player), f"took back {undone}", None)
         self._play()
@@ -259,18 +330,15 @@ class MatchController:
     def resign(self) -> None:
         game = self.game
         seat = game.current_player
-        loser = game.side_of(seat) if seat is not None else 0
-        others = [side for side in range(len(game.scores)) if side != loser]
-        top = max((game.scores[side] for side in others), default=None)
-        winners = [side for side in others if game.scores[side] == top]
-        self.store.finish(self.match_id, game, "resigned", winners)
+        outcome = game.resign(seat if seat is not None else 0)
+        self.store.finish(self.match_id, game, outcome.termination, list(outcome.winners))
         self.last = LastPlay(self.seat_name(seat), "resigned", None)
         self._over(f"{self.seat_name(seat)} resigned")
 
     def abandon(self) -> None:
         """New match: an unfinished match is recorded as abandoned (no winners)."""
         if self.mode != Mode.OVER:
-            self.store.finish(self.match_id, self.game, "abandoned", [])
+            self.store.finish(self.match_id, self.game, Termination.ABANDONED, [])
             self._over("Match abandoned")
         self.wants_new_match = True
 
@@ -293,6 +361,8 @@ class MatchController:
         return self.names if len(self.names) == sides else self.game.side_names()[:sides]
 
     def _restore_notice(self, problem: str | None = None) -> Notice:
+        racks = self.seats.expected() if self.seats is not None else ""
         if self.resumed:
-            return Notice("Restore the table", f"restore the table: {self.reader.expected()}")
+            text = f"restore the table: {self.reader.expected()}" + (f"; {racks}" if racks else "")
+            return Notice("Restore the table", text + (f" ({problem})" if problem and racks else ""))
         return Notice("Set up the table", problem or self.reader.expected())

@@ -17,13 +17,15 @@ import time
 from dominotable.app import catalog
 from dominotable.app.controller import Mode
 from dominotable.rules.game import Game, Move
-from dominotable.sim.hands.base import Hands, fitting, perform, physical_board
+from dominotable.sim.hands.base import Hands, fitting, physical_board
+from dominotable.sim.hands.base import perform as perform_actions
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action
 from dominotable.tray.board import Board
 from dominotable.tray.virtual import VirtualTray
 from dominotable.ui.menu import Choice
 from dominotable.ui.press import Press
+from dominotable.ui.transcript import Transcript
 
 
 def choose(game: Game, seed: int, strategy: str = "greedy") -> Move:
@@ -39,13 +41,19 @@ class BotError(RuntimeError):
 class TableBots:
     """Plays every seat of the runtime's match, in a thread, until the match ends or `stop()`."""
 
-    def __init__(self, runtime, seed: int = 0, strategy: str = "greedy", timeout: float = 10.0):
+    def __init__(self, runtime, seed: int = 0, strategy: str = "greedy", timeout: float = 10.0,
+                 perform=None, press=None):
+        """`perform(actions, read)` and `press(press)`: how the bots' hands reach the table (default:
+        straight onto the virtual tray and the mock buttons; a browser test drags on the page)."""
         self.runtime = runtime
         self.vtray: VirtualTray = runtime.hw.tray.virtual
         self.buttons = runtime.hw.buttons()
+        self.perform = perform or (lambda actions, read=None: perform_actions(self.vtray, actions, read))
+        self.press = press or self.buttons.press
         self.seed = seed
         self.strategy = strategy
-        self.timeout = timeout
+        speed = self.vtray.speed or 1.0  # a slow virtual tray, and a long settle time, take longer
+        self.timeout = timeout / min(speed, 1.0) + 3 * runtime.settle_ms / 1000
         self.error: BaseException | None = None
         self.moves = 0  # moves made
         self._stop = threading.Event()
@@ -72,8 +80,8 @@ class TableBots:
         nothing while the table is not waiting for a move (a menu, the tray lost)."""
         with self.runtime.lock:
             session = self.runtime.session
-            if session is None or not _ready(session):
-                return
+            if session is None or not _ready(session) or session.controller.seats is not None:
+                return  # a match with bot seats: a person does what the screen says for the bots
         try:
             self._turn()
         except BotError as exc:
@@ -97,7 +105,7 @@ class TableBots:
             return
         hands = catalog.hands_for(game, self.vtray.geometry)
         if restoring:
-            perform(self.vtray, hands.setup(physical_board(self.vtray)))
+            self.perform(hands.setup(physical_board(self.vtray)))
             self._wait(lambda c: c.mode != Mode.RESTORE, f"the table set up as {hands.reader.expected()}")
             return
         ply = len(game.moves)
@@ -109,7 +117,7 @@ class TableBots:
         if not actions:
             actions = self._with_next(game, hands, move, board)
         if actions:
-            perform(self.vtray, actions, self._read_on_pad)
+            self.perform(actions, self._read_on_pad)
         else:
             self._button_move(hands, move, board)
         self.moves += 1
@@ -141,7 +149,7 @@ class TableBots:
         if index is None:
             raise BotError(f"{move} leaves no trace on the tray and no button makes it")
         for press in [Press.LONG_SELECT, *[Press.DOWN] * index, Press.SELECT, Press.UP, Press.SELECT]:
-            self.buttons.press(press)
+            self.press(press)
 
     def _read_on_pad(self, tile) -> None:
         """Wait until the session has judged a board with `tile` held over the scan pad."""
@@ -196,6 +204,19 @@ def play(runtime, seed: int = 0, strategy: str = "greedy", timeout: float | None
     if bots.error is not None:
         raise bots.error
     return bots
+
+
+def transcribe(runtime) -> None:
+    """Print what the screen says as text lines (ui/transcript.py), for a log or a pipe where
+    the OLED's block art would be hundreds of lines."""
+    transcript = Transcript()
+    runtime.observers.append(lambda: runtime.session is not None and transcript(runtime.session.screen()))
+
+
+def recorded(match_id: int, db, explicit: bool) -> str:
+    """Where a demo match went, and how to see it again."""
+    where = f" --db {db}" if explicit else ""
+    return f"recorded as demo match {match_id} in {db}; its moves: dominotable history{where} {match_id}"
 
 
 def summary(runtime, bots: TableBots) -> str:

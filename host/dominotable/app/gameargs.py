@@ -29,11 +29,11 @@ def add_game_command(subparsers, name: str, common: Adder, func, default_game: s
     parser.add_argument("-h", "--help", action="store_true",
                         help="show this help; after GAME, show that game's flags too")
     common(parser, lambda value: value)
-    parser.add_argument("game", metavar="GAME", nargs="?", default=default_game,
+    parser.add_argument("game", metavar="GAME", nargs="?",
                         help=f"one of: {', '.join(catalog.names())}" +
                              (f" (default {default_game})" if default_game else ""))
     parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-    parser.set_defaults(func=func, _phase_one=parser, _common=common)
+    parser.set_defaults(func=func, _phase_one=parser, _common=common, _default_game=default_game)
     return parser
 
 
@@ -53,11 +53,13 @@ def game_parser(prog: str, cls, common: Adder, extra: Callable | None = None) ->
 def parse_game_args(args: argparse.Namespace, prog: str, extra: Callable | None = None):
     """Phase two. Returns the game class, or None after printing help (so exit 0); fills `args` with the
     merged common options and `args.options` (the game's Options, validated)."""
-    if args.game is None:
-        if not args.help:
+    if args.game is None:  # --help without GAME lists every game, not the default game's flags
+        if args.help:
+            args._phase_one.print_help()
+            return None
+        if args._default_game is None:
             raise UnknownGame(f"name a GAME: one of {', '.join(catalog.names())}")
-        args._phase_one.print_help()
-        return None
+        args.game = args._default_game
     cls = catalog.engine(args.game)
     parser = game_parser(prog, cls, args._common, extra)
     if args.help:

@@ -64,13 +64,15 @@ class Hardware:
         self.display.close()
 
 
-def open_hardware(cfg: Config, *, terminal: TextIO | None = None, long_press: float = LONG_PRESS,
+def open_hardware(cfg: Config, *, terminal: TextIO | None = None, footer: str = "", long_press: float = LONG_PRESS,
                   **virtual_options) -> Hardware:
     """Everything the configuration names. `virtual_options` go to VirtualTray (speed, ...)
-    when the tray is the virtual one; `terminal` is where the emulated OLED draws."""
+    when the tray is the virtual one; `terminal` is where the emulated OLED draws, with `footer`
+    under each frame. A tray whose HELLO says it is virtual (`dominotable tray sim` in another
+    terminal) is read with the virtual tag set, not the enrolled registry."""
     events: queue.Queue = queue.Queue()
     geometry = default()
-    display = open_display(cfg.display, terminal=terminal)
+    display = open_display(cfg.display, terminal=terminal, footer=footer)
     display.show(screens.prompt("dominotable", "Starting: looking for the tray"))  # at once, before the tray's handshake
     try:
         controls = open_controls(cfg.buttons, long_press=long_press)
@@ -85,7 +87,12 @@ def open_hardware(cfg: Config, *, terminal: TextIO | None = None, long_press: fl
     except BaseException:
         display.close()
         raise
-    registry = virtual_registry if tray.virtual is not None else Registry.load()
+    if tray.virtual is not None:
+        registry = virtual_registry
+    elif tray.link.hello is not None and tray.link.hello.virtual:  # `dominotable tray sim`
+        registry = Registry.any_virtual()
+    else:
+        registry = Registry.load()
     return Hardware(tray, registry, geometry, display, controls, events)
 
 
@@ -113,17 +120,24 @@ KEYS = {
     " ": Press.SELECT, "\r": Press.SELECT, "\n": Press.SELECT,
     "m": Press.LONG_SELECT, "\t": Press.LONG_SELECT,
 }
-KEY_HELP = ("keys: w/k/Up = up, s/j/Down = down, Enter/Space = select, m/Tab = long select (menu), "
-            "b = a bot's hand makes the next move on the virtual tray, q = quit")
+KEY_HELP = "keys: w/s up/down, Enter select, m menu, b bot move, : lay tiles (': help'), q quit"
 
 
 class Keyboard:
-    """Keys in a terminal press the buttons (KEYS); `b` lets `bots` make one move on the
-    virtual tray (nobody can put a tile on it by hand); `q` or Ctrl-C ends the run."""
+    """Keys in a terminal press the buttons (KEYS), whatever the tray; `b` lets `bots` make one
+    move on the virtual tray when there are bots (the tray built into `run`); `:` reads a line for
+    `command` (a person's hands on the virtual tray: offtray.py), echoed as it is typed; `q` or
+    Ctrl-C ends the run."""
 
-    def __init__(self, buttons: VirtualControls | MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin):
+    def __init__(self, buttons: VirtualControls | MockButtons, on_quit, bots=None, stream: TextIO = sys.stdin,
+                 keys: dict | None = None, command=None, out: TextIO = sys.stdout):
+        """`keys`: more keys and what they do (`o` opens the table page)."""
         self.buttons = buttons
+        self.keys = keys or {}
         self.bots = bots
+        self.command = command
+        self.out = out
+        self.line: str | None = None  # the command line being typed
         self.on_quit = on_quit
         self.stream = stream
         self._thread = threading.Thread(target=self._run, name="keyboard", daemon=True)
@@ -159,10 +173,42 @@ class Keyboard:
             while data:  # several keys may arrive in one read
                 key = data[:3] if data.startswith("\x1b[") else data[:1]
                 data = data[len(key):]
+                if self.line is not None:
+                    self._typed(key)
+                    continue
+                if key == ":" and self.command is not None:
+                    self.line = ""
+                    self._echo(":")
+                    continue
                 if key in ("q", "Q", "\x03", "\x04"):
                     self.on_quit()
                     return
                 if key == "b" and self.bots is not None:
                     self.bots.one_move()
+                elif key in self.keys:
+                    self.keys[key]()
                 elif key in KEYS:
                     self.buttons.press(KEYS[key])
+
+    def _typed(self, key: str) -> None:
+        if key in ("\r", "\n"):
+            line, self.line = self.line, None
+            try:
+                said = self.command(line)
+            except ValueError as exc:  # TrayError and DominoError are ValueErrors
+                said = f"error: {exc}"
+            self._echo("\n" + (said + "\n" if said else ""))
+        elif key == "\x1b":
+            self.line = None
+            self._echo(" (cancelled)\n")
+        elif key in ("\x7f", "\x08"):
+            if self.line:
+                self.line = self.line[:-1]
+                self._echo("\b \b")
+        elif key.isprintable():
+            self.line += key
+            self._echo(key)
+
+    def _echo(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()

@@ -1,5 +1,6 @@
-"""The in-game menu (a long select): the game's button moves, take back, resign, new match, back;
-each item a typed action, asked about once more (the question starts on No) before it is done."""
+"""The in-game menu (a long select): a hint, the game's button moves, take back, resign, new match,
+back; each item a typed action, asked about once more (the question starts on No) before it is
+done, except a hint, which is shown at once."""
 
 from __future__ import annotations
 
@@ -54,7 +55,12 @@ class Back:
     label = ACTIONS["back"]
 
 
-MenuAction = ButtonMove | TakeBack | Resign | NewMatch | Back
+@dataclass(frozen=True)
+class ShowHint:
+    label = "Hint"
+
+
+MenuAction = ShowHint | ButtonMove | TakeBack | Resign | NewMatch | Back
 
 
 class MatchMenu:
@@ -78,6 +84,8 @@ class MatchMenu:
             action = self.model.value
             if isinstance(action, Back):
                 self.done = True
+            elif isinstance(action, ShowHint):
+                self.done, self.chosen = True, action
             else:
                 self._asking, self.model = action, action.question(self.who)
         else:

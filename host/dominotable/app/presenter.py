@@ -26,8 +26,15 @@ class Presenter:
         if c.mode == Mode.OVER:
             return Screen(ScreenKind.OVER, c.over_title, names=c.side_names(), points=list(c.game.scores),
                           target=_target(c.game))
+        bot = c.bot_instruction() if c.notice is None or c.notice.title == "At the table" else None
+        if bot:
+            seat = c.game.current_player
+            title = c.seat_name(seat) if c.seats.is_bot(seat) and c.seats.turn() else "At the table"
+            text = "; ".join(filter(None, [c.notice.text if c.notice else None, bot]))
+            return Screen(ScreenKind.PROMPT, title, text, bot=bot)
         if c.notice is not None:
-            return Screen(ScreenKind.PROMPT, c.notice.title, c.notice.text)
+            take = tuple(str(t) for t in c.hinted.take) if c.hinted is not None else ()
+            return Screen(ScreenKind.PROMPT, c.notice.title, c.notice.text, take=take)
         return self._play()
 
     def _play(self) -> Screen:
@@ -48,4 +55,4 @@ class Presenter:
 
 
 def _target(game) -> int | None:
-    return getattr(game.options, "target", None)
+    return game.options.target

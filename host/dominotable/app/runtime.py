@@ -8,7 +8,10 @@ arrive together are read as one board: the session judges the tray as it is now,
 intermediate frame.
 
 From power-on: an unfinished match in the database resumes (the session first asks for the
-table to be restored); otherwise the setup menu chooses game, options, players and names. When
+table to be restored); otherwise the setup menu chooses game, options, players and names. A
+match that no longer replays is set aside (marked damaged) rather than keeping the table from
+starting; that, and any repair of the database itself (`repairs`), is said on the screen until
+a button is pressed. When
 a match ends its final screen stays until select, which opens the setup menu again (names
 prefilled).
 """
@@ -27,8 +30,9 @@ from dominotable.app.controller import Mode
 from dominotable.app.hardware import Hardware
 from dominotable.app.session import Session
 from dominotable.app.storage import Store
+from dominotable.rules.errors import DominoError
 from dominotable.tray.link import Event, TrayEvent
-from dominotable.ui.menu import Choice, Setup
+from dominotable.ui.menu import Choice, Message, Setup
 from dominotable.ui.oled import screens
 from dominotable.ui.press import Press
 
@@ -40,11 +44,14 @@ TICK = 0.05  # seconds between timer ticks (settle time, spinner)
 class Runtime:
     def __init__(self, hw: Hardware, store: Store, settle_ms: int, *, seed: int | None = None,
                  choice: Choice | None = None, stop_when_over: bool = False,
-                 clock: Callable[[], float] = time.monotonic, observed: bool = True):
+                 clock: Callable[[], float] = time.monotonic, observed: bool = True, demo: bool = False,
+                 repairs: list[str] | None = None):
         """`choice`: start this match without the setup menu (demos, tests); `seed`: the
         engine's seed for new matches (default: from the clock); `stop_when_over`: `run`
         returns once a match has ended instead of offering a new one; `observed`: the engines'
-        observed mode (hidden hands: what the players show is what was dealt)."""
+        observed mode (hidden hands: what the players show is what was dealt); `demo`: record
+        matches as bots' demos, and resume only a demo (never a real match); `repairs`: what was
+        done to the database before the table could open it, to be said on the screen."""
         self.hw = hw
         self.store = store
         self.settle_ms = settle_ms
@@ -53,6 +60,9 @@ class Runtime:
         self.stop_when_over = stop_when_over
         self.clock = clock
         self.observed = observed
+        self.demo = demo
+        self.repairs = list(repairs or [])  # what was repaired (the database, matches set aside)
+        self.notice: Message | None = None  # says the repairs until a button is pressed
         self.setup: Setup | None = None
         self.session: Session | None = None
         self.match_id: int | None = None
@@ -61,19 +71,23 @@ class Runtime:
         self.changed = threading.Condition(self.lock)
         self._stop = threading.Event()
         self.spinner = 0  # the "tray lost" spinner's frame
+        self.observers: list[Callable[[], None]] = []  # front ends told of each frame shown (under the lock)
 
     # --- life cycle --------------------------------------------------------------------------
 
     def start(self) -> Runtime:
         with self.lock:
-            record = self.store.unfinished()
-            if record is not None:
-                log.info("resuming match %d (%s, %d moves)", record.id, record.game, len(record.moves))
-                self._resume(record.id)
+            if self._resume_unfinished():
+                pass
             elif self.choice is not None:
                 self._new_match(self.choice)
             else:
                 self._open_setup()
+            if self.repairs:
+                for repair in self.repairs:
+                    log.warning("%s", repair)
+                if self.choice is None:  # nobody would press a button to go on at a demo
+                    self.notice = Message("Repaired", " ".join(self.repairs))
             self._show()
         # Everything loaded so far (modules, fonts, the engine) lives as long as the process:
         # out of the collector's sight, a full collection in the middle of a play costs far less.
@@ -150,7 +164,9 @@ class Runtime:
                                 draw=match.reader.pad_draw() is not None)
 
     def _button(self, press: Press) -> None:
-        if self.setup is not None:
+        if self.notice is not None:
+            self.notice = None
+        elif self.setup is not None:
             self.setup.handle(press)
             if self.setup.done:
                 choice, self.setup = self.setup.value, None
@@ -170,14 +186,29 @@ class Runtime:
     # --- matches -----------------------------------------------------------------------------
 
     def _open_setup(self) -> None:
-        self.setup = Setup([spec.engine for spec in catalog.GAMES], self.names)
+        racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.name)] for spec in catalog.GAMES}
+        self.setup = Setup([spec.engine for spec in catalog.GAMES], self.names, racks)
         self.match_id = None
 
     def _new_match(self, choice: Choice) -> None:
         seed = self.seed if self.seed is not None else time.time_ns() % 2**31
         observed = {"observed": True} if self.observed else {}
         game = choice.game(players=choice.players, options=dict(choice.options), seed=seed, **observed)
-        self._attach(Session.start(self.store, game, choice.names, self.hw.geometry, **self._session_options()))
+        self._attach(Session.start(self.store, game, choice.names, self.hw.geometry, choice.bots, demo=self.demo,
+                                   **self._session_options()))
+
+    def _resume_unfinished(self) -> bool:
+        """Resume the latest unfinished match; one that no longer replays is set aside instead."""
+        while (match_id := self.store.unfinished(self.demo)) is not None:
+            try:
+                self._resume(match_id)
+                log.info("resuming match %d", match_id)
+                return True
+            except DominoError as exc:
+                self.store.set_aside(match_id, str(exc))
+                self.repairs.append(f"Match {match_id} could not be resumed ({exc}): set aside as damaged, "
+                                    f"kept for inspection (history {match_id}).")
+        return False
 
     def _resume(self, match_id: int) -> None:
         session = Session.resume(self.store, match_id, self.hw.geometry, **self._session_options())
@@ -198,9 +229,13 @@ class Runtime:
     # --- the display -------------------------------------------------------------------------
 
     def screen(self):
+        if self.notice is not None:
+            return screens.render(self.notice)
         if self.setup is not None:
             return screens.render(self.setup)
         return screens.draw(self.session.screen(), self.spinner)
 
     def _show(self) -> None:
         self.hw.display.show(self.screen())
+        for observer in self.observers:
+            observer()

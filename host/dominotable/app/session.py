@@ -3,7 +3,8 @@ that shows it (presenter.py) and the in-game menu (match_menu.py), joined to the
 
 - `on_board(board)`, `tick()`: the tray, as the controller takes them;
 - `on_button(press)`: up/down turn the play pages, a long select opens the in-game menu, select
-  answers "Take back?" and, after the match, asks for a new one (`wants_new_match`);
+  answers "Take back?", puts a hint away and, after the match, asks for a new one
+  (`wants_new_match`);
 - `on_tray(event)`: the link's "lost" / "back";
 - `screen()`: what a front end shows now.
 """
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 from dominotable.app import catalog
 from dominotable.app.controller import MatchController, Mode
-from dominotable.app.match_menu import Back, ButtonMove, MatchMenu, MenuAction, NewMatch, Resign, TakeBack
+from dominotable.app.match_menu import Back, ButtonMove, MatchMenu, MenuAction, NewMatch, Resign, ShowHint, TakeBack
 from dominotable.app.presenter import Presenter
+from dominotable.app.seats import BotSeats
 from dominotable.app.storage import Store, replay
 from dominotable.rules.game import Game
 from dominotable.tray.board import Board
@@ -30,18 +32,25 @@ class Session:
         self.menu: MatchMenu | None = None
 
     @classmethod
-    def start(cls, store: Store, game: Game, names: list[str], geometry: Geometry, **options) -> Session:
-        """A new match, recorded in `store` before the first move."""
-        match_id = store.start_match(game, names)
-        return cls(MatchController(game, catalog.reader_for(game, geometry), store, match_id, names, **options))
+    def start(cls, store: Store, game: Game, names: list[str], geometry: Geometry, bots=(), demo: bool = False,
+              **options) -> Session:
+        """A new match, recorded in `store` before the first move (`demo`: as a bots' demo);
+        `bots`: the seats the table plays."""
+        match_id = store.start_match(game, names, demo, bots)
+        seats = BotSeats(game, geometry, bots, names, game.seed, store, match_id) if bots else None
+        return cls(MatchController(game, catalog.reader_for(game, geometry), store, match_id, names, seats=seats,
+                                   **options))
 
     @classmethod
     def resume(cls, store: Store, match_id: int, geometry: Geometry, **options) -> Session:
-        """A stored match rebuilt by replay; it waits until the tray shows its position."""
+        """A stored match rebuilt by replay, its bots' racks as last read; it waits until the tray
+        shows its position."""
         record = store.match(match_id)
         game = replay(record)
+        seats = (BotSeats(game, geometry, record.bots, record.names, game.seed, store, match_id, record.racks)
+                 if record.bots else None)
         return cls(MatchController(game, catalog.reader_for(game, geometry), store, match_id, record.names,
-                                   resumed=True, **options))
+                                   resumed=True, seats=seats, **options))
 
     # -- inputs -------------------------------------------------------------------------------
 
@@ -68,7 +77,9 @@ class Session:
                 if chosen is not None:
                     self._do(chosen)
             return
-        if press == Press.LONG_SELECT:
+        if c.hinted is not None and c.notice is not None and press == Press.SELECT:
+            c.put_hint_away()
+        elif press == Press.LONG_SELECT:
             self.menu = MatchMenu(self._menu_actions(), c.seat_name(c.game.current_player))
         elif c.mode == Mode.OVER and press == Press.SELECT:
             c.wants_new_match = True
@@ -93,12 +104,14 @@ class Session:
                 before = c.takeback_candidate(c.board)
                 if before is not None:
                     actions.append(TakeBack(before))
-            actions.append(Resign())
+            actions += [ShowHint(), Resign()]
         return actions + [NewMatch(), Back()]
 
     def _do(self, action: MenuAction) -> None:
         c = self.controller
         match action:
+            case ShowHint():
+                c.hint()
             case ButtonMove(move=move):
                 c.button_move(move)
             case TakeBack(move=move):

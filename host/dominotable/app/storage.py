@@ -7,12 +7,21 @@ match that was cut off and `resume()` rebuilds the engine by replaying its moves
 the framework, which gives exactly the state it had (shuffles are seeded).
 
 Seats are tied to player names at the start of a match, with the side (partnership) each
-seat plays for, so history and the leaderboard need no game engine.
+seat plays for, so history and the leaderboard need no game engine. A seat is a person or a bot
+(`seats.kind`); a bot's hand is the tiles in its rack on the tray, kept in `racks` slot by slot
+as the table reads them, so a resumed match knows it. `hints` records every hint shown.
+
+A bots' demo match is marked `demo`: the table never resumes it and the leaderboard leaves it
+out. A match whose stored moves no longer replay is set aside, marked `damaged` with the
+reason, and kept for inspection. Opening the database for the table checks it
+(`PRAGMA quick_check`); a damaged file raises DamagedDatabase, and `recovery.py` moves it aside
+and salvages its matches. Reading commands open the file read-only.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -22,6 +31,7 @@ from typing import Any
 from dominotable.app import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
+from dominotable.rules.outcome import Termination
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -38,14 +48,31 @@ CREATE TABLE IF NOT EXISTS matches (
     started TEXT NOT NULL,          -- ISO 8601 UTC
     finished TEXT,                  -- NULL while the match is being played
     result TEXT,                    -- JSON {"ending", "scores", "winners"} once finished
-    observed INTEGER NOT NULL DEFAULT 0  -- 1: played at the table (hidden hands, Game observed mode)
+    observed INTEGER NOT NULL DEFAULT 0, -- 1: played at the table (hidden hands, Game observed mode)
+    demo INTEGER NOT NULL DEFAULT 0,     -- 1: a bots' demo match
+    damaged TEXT                         -- why the match was set aside, else NULL
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     seat INTEGER NOT NULL,
     side INTEGER NOT NULL,
     player_id INTEGER NOT NULL REFERENCES players(id),
+    kind TEXT NOT NULL DEFAULT 'human',  -- 'human' or 'bot' (the table plays the seat)
     PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE IF NOT EXISTS racks (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    slot INTEGER NOT NULL,          -- 1 for the first slot
+    tile TEXT NOT NULL,
+    PRIMARY KEY (match_id, seat, slot)
+);
+CREATE TABLE IF NOT EXISTS hints (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    ply INTEGER NOT NULL,           -- moves made before the hint
+    seat INTEGER,
+    hint TEXT NOT NULL,
+    time TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS moves (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -56,11 +83,18 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 """
 
-ENDINGS = ("played", "resigned", "abandoned")
+# Columns added to `matches` after the first schema, in order (new columns go at the end, here
+# and in SCHEMA alike, so that a migrated file and a new one have the same column order).
+ADDED_COLUMNS = (("observed", "INTEGER NOT NULL DEFAULT 0"), ("demo", "INTEGER NOT NULL DEFAULT 0"),
+                 ("damaged", "TEXT"))
 
 
 class StorageError(DominoError):
     """A database that cannot be opened, or a match that is not in it or cannot be replayed."""
+
+
+class DamagedDatabase(StorageError):
+    """A database file that SQLite finds corrupt (see recovery.py)."""
 
 
 def now() -> str:
@@ -80,6 +114,11 @@ class MatchRecord:
     result: dict[str, Any] | None
     sides: list[int] = field(default_factory=list)  # the side each seat plays for
     observed: bool = False
+    demo: bool = False
+    damaged: str | None = None  # why the match was set aside
+    bots: list[int] = field(default_factory=list)  # the seats the table plays
+    racks: dict[int, dict[int, str]] = field(default_factory=dict)  # bot seat -> slot -> tile, as last read
+    hints: list[dict[str, Any]] = field(default_factory=list)  # {"ply", "seat", "hint", "time"}
     moves: list[str] = field(default_factory=list)
     times: list[str] = field(default_factory=list)
     plies: int = 0  # moves recorded (set also when the moves themselves are not loaded)
@@ -99,7 +138,9 @@ class MatchRecord:
             "finished": self.finished,
             "times": self.times,
             "result": self.result,
-        } | ({"observed": True} if self.observed else {})
+        } | ({"observed": True} if self.observed else {}) | ({"demo": True} if self.demo else {}) | (
+            {"damaged": self.damaged} if self.damaged else {}) | ({"bots": self.bots} if self.bots else {}) | (
+            {"hints": self.hints} if self.hints else {})
 
 
 @dataclass
@@ -116,26 +157,83 @@ class Standing:
 
 class Store:
     def __init__(self, path: str | Path, create: bool = True):
+        """The database at `path`, opened to record matches (`create`: made if missing, checked
+        for damage), or only to read them (`create=False`: read-only; it must exist)."""
         self.path = Path(path)
+        self.readonly = not create
         if not create and not self.path.is_file():
             raise StorageError(f"no database at {self.path}")
+        self.db: sqlite3.Connection | None = None
         try:
-            if create:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            # autocommit: each statement commits by itself, groups use an explicit BEGIN
-            self.db = sqlite3.connect(self.path, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
-            columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
-            if "observed" not in columns:  # a database from before observed mode
-                self.db.execute("ALTER TABLE matches ADD COLUMN observed INTEGER NOT NULL DEFAULT 0")
-        except (OSError, sqlite3.Error) as exc:
+            self.db = self._connect_readonly() if self.readonly else self._connect()
+            self.db.text_factory = _text
+            self._check()
+            if not self.readonly:
+                self.db.executescript(SCHEMA)
+                self._migrate()
+            self.columns = {row[1] for row in self.db.execute("PRAGMA table_info(matches)")}
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+                raise DamagedDatabase(f"the database {self.path} is damaged: {exc}") from None
+            if not self.readonly and not _writable(self.path):
+                raise StorageError(f"cannot record matches in the database {self.path}: it is read-only "
+                                   f"(its file or folder cannot be written)") from None
             raise StorageError(f"cannot open the database {self.path}: {exc}") from None
+        except BaseException:
+            self._close_quietly()
+            raise
+
+    def _close_quietly(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"cannot create the folder of the database {self.path}: {exc.strerror}") from None
+        # autocommit: each statement commits by itself, groups use an explicit BEGIN
+        self.db = db = sqlite3.connect(self.path, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        uri = self.path.resolve().as_uri()
+        try:
+            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            if _writable(self.path.parent):
+                raise
+        # a read-only folder: SQLite cannot make the WAL index there, and no one else can be writing
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+
+    def _migrate(self) -> None:
+        columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
+        for name, kind in ADDED_COLUMNS:
+            if name not in columns:  # a database from before the column
+                self.db.execute(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
+        if not self._has("seats", "kind"):  # a database from before bot seats
+            self.db.execute("ALTER TABLE seats ADD COLUMN kind TEXT NOT NULL DEFAULT 'human'")
+
+    def _has(self, table: str, column: str | None = None) -> bool:
+        """Whether the file has `table` (and its `column`): a read-only file may predate them."""
+        columns = [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]
+        return bool(columns) and (column is None or column in columns)
+
+    def _check(self) -> None:
+        problems = [row[0] for row in self.db.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            more = f" (and {len(problems) - 1} more problems)" if problems[1:] else ""
+            raise DamagedDatabase(f"the database {self.path} is damaged: {problems[0]}{more}")
 
     def close(self) -> None:
-        self.db.close()
+        self._close_quietly()
 
     def __enter__(self) -> Store:
         return self
@@ -145,8 +243,9 @@ class Store:
 
     # -- recording a match --------------------------------------------------------------------
 
-    def start_match(self, game: Game, names: list[str]) -> int:
-        """Record a new match of `game` (before its first move) with one name per seat."""
+    def start_match(self, game: Game, names: list[str], demo: bool = False, bots=()) -> int:
+        """Record a new match of `game` (before its first move) with one name per seat; `demo`:
+        a bots' demo match; `bots`: the seats the table plays."""
         if len(names) != game.players:
             raise StorageError(f"{game.title} has {game.players} seats but {len(names)} names were given")
         if any(not n.strip() for n in names):
@@ -158,18 +257,18 @@ class Store:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             cur = self.db.execute(
-                "INSERT INTO matches (game, options, seed, players, names, started, observed) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches (game, options, seed, players, names, started, observed, demo) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.name, json.dumps(game.options.to_dict()), game.seed, game.players, json.dumps(names), now(),
-                 int(getattr(game, "observed", False))),
+                 int(game.observed), int(demo)),
             )
             match_id = cur.lastrowid
             for seat, name in enumerate(names):
                 self.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
                 self.db.execute(
-                    "INSERT INTO seats (match_id, seat, side, player_id) "
-                    "SELECT ?, ?, ?, id FROM players WHERE name = ?",
-                    (match_id, seat, game.side_of(seat), name),
+                    "INSERT INTO seats (match_id, seat, side, player_id, kind) "
+                    "SELECT ?, ?, ?, id, ? FROM players WHERE name = ?",
+                    (match_id, seat, game.side_of(seat), "bot" if seat in bots else "human", name),
                 )
             self.db.execute("COMMIT")
         except BaseException:
@@ -194,10 +293,11 @@ class Store:
             raise StorageError(f"match {match_id}: move {ply} is not the last move (that is {last})")
         self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (match_id, ply))
 
-    def finish(self, match_id: int, game: Game, ending: str = "played", winners: list[int] | None = None) -> None:
-        """Close the match with the engine's scores; `winners` overrides the engine's (a resignation)."""
-        if ending not in ENDINGS:
-            raise ValueError(f"ending must be one of {ENDINGS}")
+    def finish(self, match_id: int, game: Game, ending: Termination = Termination.PLAYED,
+               winners: list[int] | None = None) -> None:
+        """Close the match with the engine's scores; `winners` overrides the engine's (a resignation).
+        The stored ending is the Termination's value."""
+        ending = Termination(ending)
         if winners is None:
             winners = game.winners() if game.is_over() else []
         result = {"ending": ending, "scores": list(game.scores), "winners": list(winners)}
@@ -208,20 +308,50 @@ class Store:
         if cur.rowcount != 1:
             raise StorageError(f"match {match_id} is not an unfinished match")
 
+    def set_rack(self, match_id: int, seat: int, slot: int, tile: str | None) -> None:
+        """Record what slot `slot` of bot seat `seat`'s rack holds (None: empty); durable on return."""
+        if tile is None:
+            self.db.execute("DELETE FROM racks WHERE match_id = ? AND seat = ? AND slot = ?", (match_id, seat, slot))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO racks (match_id, seat, slot, tile) VALUES (?, ?, ?, ?)",
+                            (match_id, seat, slot, tile))
+
+    def add_hint(self, match_id: int, ply: int, seat: int | None, hint: str) -> None:
+        """Record that the players asked for a hint (shown as `hint`) after `ply` moves."""
+        self.db.execute("INSERT INTO hints (match_id, ply, seat, hint, time) VALUES (?, ?, ?, ?, ?)",
+                        (match_id, ply, seat, hint, now()))
+
+    def set_aside(self, match_id: int, why: str) -> None:
+        """Mark a match damaged (its moves no longer replay, say), kept for inspection: the table
+        no longer resumes it and the leaderboard leaves it out."""
+        self.db.execute("UPDATE matches SET damaged = ? WHERE id = ?", (why, match_id))
+
     # -- reading ---------------------------------------------------------------------------
 
     def match(self, match_id: int) -> MatchRecord:
-        row = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+        cur = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,))
+        row = cur.fetchone()
         if row is None:
             raise StorageError(f"no match {match_id} in {self.path}")
-        record = _record(row)
+        record = _record(cur, row)
+        if not record.game:
+            raise StorageError(f"match {match_id} is damaged: {record.damaged}")
         record.sides = [side for (side,) in self.db.execute(
             "SELECT side FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))]
+        if not all(isinstance(side, int) for side in record.sides):
+            raise StorageError(f"match {match_id} is damaged: its seats are not stored as numbers")
+        self._seats_and_hints([record])
+        if self._has("racks"):
+            for seat, slot, tile in self.db.execute(
+                    "SELECT seat, slot, tile FROM racks WHERE match_id = ? ORDER BY seat, slot", (match_id,)):
+                record.racks.setdefault(seat, {})[slot] = tile
         for ply, notation, time in self.db.execute(
             "SELECT ply, notation, time FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         ):
             if ply != len(record.moves) + 1:
                 raise StorageError(f"match {match_id}: move {len(record.moves) + 1} is missing")
+            if not isinstance(notation, str) or not isinstance(time, str):
+                raise StorageError(f"match {match_id} is damaged: its move {ply} is not stored as text")
             record.moves.append(notation)
             record.times.append(time)
         record.plies = len(record.moves)
@@ -229,8 +359,8 @@ class Store:
 
     def matches(self) -> list[MatchRecord]:
         """Every match, newest first, with its number of moves but not the moves."""
-        rows = self.db.execute("SELECT * FROM matches ORDER BY id DESC").fetchall()
-        records = self._with_sides([_record(row) for row in rows])
+        cur = self.db.execute("SELECT * FROM matches ORDER BY id DESC")
+        records = self._seats_and_hints(self._with_sides([_record(cur, row) for row in cur.fetchall()]))
         counts = dict(self.db.execute("SELECT match_id, count(*) FROM moves GROUP BY match_id"))
         for record in records:
             record.plies = counts.get(record.id, 0)
@@ -243,13 +373,32 @@ class Store:
                 by_id[match_id].sides.append(side)
         return records
 
+    def _seats_and_hints(self, records: list[MatchRecord]) -> list[MatchRecord]:
+        """`records` with their bot seats and the hints asked for."""
+        by_id = {r.id: r for r in records}
+        one = f"WHERE match_id = {records[0].id}" if len(records) == 1 else ""
+        if self._has("seats", "kind"):
+            for match_id, seat in self.db.execute(
+                    f"SELECT match_id, seat FROM seats WHERE kind = 'bot' {one.replace('WHERE', 'AND')} "
+                    "ORDER BY match_id, seat"):
+                if match_id in by_id:
+                    by_id[match_id].bots.append(seat)
+        if self._has("hints"):
+            for match_id, ply, seat, hint, time in self.db.execute(
+                    f"SELECT match_id, ply, seat, hint, time FROM hints {one} ORDER BY match_id, rowid"):
+                if match_id in by_id:
+                    by_id[match_id].hints.append({"ply": ply, "seat": seat, "hint": hint, "time": time})
+        return records
+
     def move_count(self, match_id: int) -> int:
         return self.db.execute("SELECT count(*) FROM moves WHERE match_id = ?", (match_id,)).fetchone()[0]
 
-    def unfinished(self) -> MatchRecord | None:
-        """The most recent match that was cut off before it finished, with its moves."""
-        row = self.db.execute("SELECT id FROM matches WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
-        return None if row is None else self.match(row[0])
+    def unfinished(self, demo: bool = False) -> int | None:
+        """The most recent match (a demo match with `demo`) that was cut off before it finished
+        and is not set aside as damaged."""
+        row = self.db.execute("SELECT id FROM matches WHERE finished IS NULL AND damaged IS NULL AND demo = ? "
+                              "ORDER BY id DESC LIMIT 1", (int(demo),)).fetchone()
+        return None if row is None else row[0]
 
     def resume(self, match_id: int) -> Game:
         """The engine of match `match_id`, rebuilt by replaying its recorded moves."""
@@ -261,17 +410,26 @@ class Store:
         rows = self.db.execute(
             "SELECT p.name, s.side, m.result FROM seats s "
             "JOIN players p ON p.id = s.player_id JOIN matches m ON m.id = s.match_id "
-            "WHERE m.finished IS NOT NULL ORDER BY m.id, s.seat"
+            f"WHERE m.finished IS NOT NULL AND {self.counted('m')} ORDER BY m.id, s.seat"
         )
         for name, side, result_text in rows:
-            result = json.loads(result_text)
-            if result["ending"] == "abandoned":
+            result = parse_result(result_text)
+            if result is None or result["ending"] == Termination.ABANDONED:
                 continue
+            if not isinstance(side, int) or not 0 <= side < len(result["scores"]):  # a damaged seat
+                continue
+            name = name if isinstance(name, str) else str(name)
             row = table.setdefault(name, Standing(name, 0, 0, 0))
             row.matches += 1
             row.wins += side in result["winners"]
             row.points += result["scores"][side]
         return sorted(table.values(), key=lambda s: (-s.win_rate, -s.wins, -s.points, s.name.lower()))
+
+    def counted(self, alias: str = "matches") -> str:
+        """An SQL condition on the matches table (as `alias`): the matches scores count, neither demos nor
+        set aside (a read-only database from before those columns has neither)."""
+        return " AND ".join([f"{alias}.demo = 0"] * ("demo" in self.columns) +
+                            [f"{alias}.damaged IS NULL"] * ("damaged" in self.columns)) or "1"
 
 
 def replay(record: MatchRecord | dict[str, Any]) -> Game:
@@ -282,10 +440,59 @@ def replay(record: MatchRecord | dict[str, Any]) -> Game:
     moves = data.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise StorageError("not a recorded match: moves must be a list of notations")
+    for key, kind, what in (("game", str, "a game's name"), ("players", int, "a whole number of seats"),
+                            ("seed", int, "a whole number"), ("options", dict, "an object of rule options")):
+        value = data.get(key, {} if key == "options" else None)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise StorageError(f"not a recorded match: {key} must be {what}, not {json.dumps(value)[:40]}")
     return catalog.load(data)
 
 
-def _record(row) -> MatchRecord:
-    id_, game, options, seed, players, names, started, finished, result, observed = row
-    return MatchRecord(id_, game, json.loads(options), seed, players, json.loads(names), started, finished,
-                       json.loads(result) if result else None, observed=bool(observed))
+def _text(value: bytes) -> str:
+    """SQLite text as str; bytes that are not UTF-8 (a damaged file) shown as U+FFFD."""
+    return value.decode("utf-8", "replace")
+
+
+def _writable(path: Path) -> bool:
+    return os.access(path if path.exists() else path.parent, os.W_OK)
+
+
+def parse_result(text: str | None) -> dict[str, Any] | None:
+    """A stored result, None when there is none or it is not the shape `finish` writes."""
+    try:
+        result = json.loads(text) if text else None
+    except ValueError:
+        return None
+    if not (isinstance(result, dict) and isinstance(result.get("ending"), str)
+            and result["ending"] in {t.value for t in Termination} and isinstance(result.get("scores"), list)
+            and isinstance(result.get("winners"), list) and all(isinstance(v, int) for v in result["scores"])):
+        return None
+    return result
+
+
+def _record(cursor: sqlite3.Cursor, row: tuple) -> MatchRecord:
+    """A row of `matches` by column name (a read-only file may predate the newer columns). A row
+    whose JSON fields do not decode comes back with game "" and `damaged` saying why."""
+    values = dict(zip((d[0] for d in cursor.description), row))
+    damaged = values.get("damaged")
+    record = MatchRecord(values["id"], "", {}, 0, 0, [], "", None, None,
+                         observed=bool(values.get("observed")), demo=bool(values.get("demo")),
+                         damaged=damaged if damaged is None or isinstance(damaged, str) else repr(damaged))
+    try:
+        options, names = json.loads(values["options"]), json.loads(values["names"])
+        result = parse_result(values["result"])
+        if not isinstance(options, dict) or not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError("not the stored shape")
+        if values["result"] and result is None:
+            raise ValueError("result is not the stored shape")
+        if not isinstance(values["game"], str) or not isinstance(values["seed"], int) or not isinstance(
+                values["players"], int) or not isinstance(values["started"], str) or not isinstance(
+                values["finished"], str | None):
+            raise ValueError("game, seed, players or a time is not the stored type")
+    except (ValueError, TypeError) as exc:
+        record.damaged = f"its stored options, names or result cannot be read ({exc})"
+        return record
+    record.game, record.options, record.seed, record.players, record.names, record.result = (
+        values["game"], options, values["seed"], values["players"], names, result)
+    record.started, record.finished = values["started"], values["finished"]
+    return record

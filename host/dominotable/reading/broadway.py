@@ -14,17 +14,17 @@ import re
 
 from dominotable.reading.prompts import span
 from dominotable.reading.reader import Verdict
-from dominotable.reading.step import StepReader, awaiting, first_move, problem, waiting
+from dominotable.reading.step import StepReader, first_move, problem, waiting
 from dominotable.rules.games.broadway.engine import (
     SEATS,
     Broadway,
     Expose,
-    Pass,
     Place,
     axis_of,
 )
 from dominotable.rules.games.broadway.grid import Cell
 from dominotable.rules.hidden import Reveal
+from dominotable.rules.moves import Pass
 from dominotable.tray.board import Board, Placement
 from dominotable.tray.errors import TrayError
 
@@ -44,7 +44,7 @@ class BroadwayReader(StepReader):
 
     def anchor(self, board: Board) -> tuple[int, int] | None:
         """(row, column) of the engine's (0,0): the far or left cell of the lead double."""
-        lead = self.game.state.order[0][0]
+        lead = self.game.tableau().lead
         placement = next((p for p in board.tiles() if p.tile is lead), None)
         return None if placement is None else self.geometry.coords(min(placement.cells))
 
@@ -58,7 +58,7 @@ class BroadwayReader(StepReader):
     def in_tray_terms(self, text: str, board: Board | None) -> str:
         """Engine placements and cells as the tray's cells (the tableau's lead double fixes the
         engine's (0,0)); with no tableau on the tray, a placement is just its tile."""
-        anchor = self.anchor(board) if board is not None and self.game.state.grid.pips else None
+        anchor = self.anchor(board) if board is not None and self.game.tableau().grid.pips else None
 
         def cells(*xy) -> str | None:
             try:
@@ -81,37 +81,37 @@ class BroadwayReader(StepReader):
 
     def placer(self) -> tuple[str, tuple[int, int]]:
         """Who lays the next tile and along which engine axis (BW-3.2, BW-7.2)."""
-        s = self.game.state
-        if s.exposed is not None:
-            owner = s.exposed[0]
+        exposed, turn = self.game.exposed(), self.game.hand_info().turn
+        if exposed is not None:
+            owner = exposed.owner
             return f"{SEATS[(owner + 1) % 4]}, placing {SEATS[owner]}'s exposed tile,", self.game.exposed_axis(owner)
-        return SEATS[s.turn], axis_of(s.turn)
+        return SEATS[turn], axis_of(turn)
 
     # -- reading -------------------------------------------------------------------------------
 
     def step(self, board: Board) -> Verdict:
-        s = self.game.state
+        exposed, (grid, _) = self.game.exposed(), self.game.tableau()
         placed = board.tiles()
         pad = board.on_pad()
-        if pad is not None and not (s.exposed is not None and pad.tile is s.exposed[1]):
+        if pad is not None and not (exposed is not None and pad.tile is exposed.tile):
             return problem(f"{pad.tile} is on the scan pad: choose 'expose {pad.tile}' with the buttons "
                            f"if it was shown by accident, or take it off (rule BW-11.4)", pad.cells)
-        word = awaiting(self.game)
+        word = self.game.awaiting()
         if word is not None:
             return self.read_reveal(word, placed, board)
-        if not s.grid.pips:
+        if not grid.pips:
             return self.read_lead(placed, board)
         anchor = self.anchor(board)
-        lead = s.order[0][0]
+        lead = self.game.tableau().lead
         if anchor is None:
             return problem(f"put {lead} back: the tableau is read from it (rule BW-11.1)")
-        known = {tile: (first, second) for tile, first, second in s.grid.tiles()}
+        known = {tile: (first, second) for tile, first, second in grid.tiles()}
         by_tile = {p.tile: p for p in placed}
         for tile, (first, second) in known.items():
             where = self.where(anchor, first, second)
             p = by_tile.get(tile)
-            if where is None or p is None or set(p.cells) != set(where) or p.pips_at(where[0]) != s.grid.pips[first]:
-                return self.put_back(tile, where, s.grid.pips[first], p)
+            if where is None or p is None or set(p.cells) != set(where) or p.pips_at(where[0]) != grid.pips[first]:
+                return self.put_back(tile, where, grid.pips[first], p)
         new = [p for p in placed if p.tile not in known]
         if not new:
             return Verdict()
@@ -133,27 +133,27 @@ class BroadwayReader(StepReader):
     def read_reveal(self, word: str, placed: list[Placement], board: Board) -> Verdict:
         """Observed play (BW-11.5): who leads is chosen with the buttons; at the end of a hand
         each player with tiles left lays them out, one player at a time."""
-        s, game = self.game.state, self.game
+        game = self.game
         if word == "lead":
-            return waiting(f"{self.hand_name()} on {game.double_of(s.number)}: choose who leads with the buttons "
+            return waiting(f"{self.hand_name()} on {game.hand_info().double}: choose who leads with the buttons "
                            f"(rule BW-11.5)")
-        kept = {t for t, _, _ in s.grid.tiles()} | {t for seat in s.revealed for t in s.hands[seat]}
+        kept = {t for t, _, _ in game.tableau().grid.tiles()} | game.shown_tiles()
         new = [p for p in placed if p.tile not in kept]
         if new:
             return self.reveal("show", new, board)
-        to_show = [SEATS[i] for i, h in enumerate(s.hands) if h and i not in s.revealed]
+        to_show = [SEATS[i] for i in game.to_show()]
         return waiting(f"{self.hand_name()} is over: {', then '.join(to_show)}, lay your tiles left on the "
                        f"tray, away from the tableau (rule BW-11.5)")
 
     def hand_name(self) -> str:
-        game = self.game
-        return ("sudden-death hand" if game.in_sudden_death else "hand") + f" {game.state.number + 1}"
+        info = self.game.hand_info()
+        return ("sudden-death hand" if info.sudden_death else "hand") + f" {info.number + 1}"
 
     def read_lead(self, placed: list[Placement], board: Board) -> Verdict:
         game = self.game
-        double = game.double_of(game.state.number)
+        double, turn = game.hand_info().double, game.hand_info().turn
         lead = game.lead_move()
-        leader = SEATS[game.state.turn]
+        leader = SEATS[turn]
         if not placed:
             return Verdict()
         if len(placed) > 1:
@@ -162,7 +162,7 @@ class BroadwayReader(StepReader):
         if placed[0].tile is not double:
             return problem(f"{self.hand_name()} opens with {double}: take {placed[0].tile} off and lead {double} "
                            f"(rule BW-2.3)", placed[0].cells)
-        verdict = self.orientation(placed[0], SEATS[game.state.turn], axis_of(game.state.turn))
+        verdict = self.orientation(placed[0], SEATS[turn], axis_of(turn))
         return verdict or self.legal(lead, board, placed[0].cells)
 
     def orientation(self, placement: Placement, who: str, axis) -> Verdict | None:
@@ -193,10 +193,11 @@ class BroadwayReader(StepReader):
         return self.buttons(*moves)
 
     def expected(self) -> str:
-        game, s = self.game, self.game.state
-        if s.winner is not None:
+        game = self.game
+        if game.is_over():
             return "match over: the tray may be cleared"
-        if not s.grid.pips:
-            return (f"hand {s.number + 1}: an empty tray; {SEATS[s.turn]} leads {game.double_of(s.number)}")
-        count = f"{len(s.order)} tile" + ("s" if len(s.order) > 1 else "")
-        return f"hand {s.number + 1}: the tableau of {count} as it lay, built out from {s.order[0][0]}"
+        info, (grid, order) = game.hand_info(), game.tableau()
+        if not grid.pips:
+            return (f"hand {info.number + 1}: an empty tray; {SEATS[info.turn]} leads {info.double}")
+        count = f"{len(order)} tile" + ("s" if len(order) > 1 else "")
+        return f"hand {info.number + 1}: the tableau of {count} as it lay, built out from {order[0][0]}"

@@ -21,7 +21,6 @@ from abc import abstractmethod
 from collections.abc import Sequence
 
 from dominotable.reading.reader import Draw, Reader, Refusal, Verdict
-from dominotable.reading.step import awaiting
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Move
 from dominotable.rules.games.castle_rock.capture import analyse
@@ -88,7 +87,7 @@ class CastleReader(Reader):
 
     def shown_row(self) -> tuple[Tile, ...]:
         """The row the tray must show for the engine's position."""
-        return self.game.state.row
+        return self.game.row()
 
     def _explain(self, placements: list[Placement]) -> list[Move]:
         row = self.shown_row()
@@ -149,7 +148,7 @@ class CastleReader(Reader):
         try:
             for kind, tiles in steps:
                 if kind == "captures":
-                    gone = [t for t in game.state.row if t not in tiles]
+                    gone = [t for t in game.row() if t not in tiles]
                     fix = f"put {fmt(gone)} back"
                     moves = self._captures_to(tiles)
                 else:
@@ -171,7 +170,7 @@ class CastleReader(Reader):
     def _captures_to(self, after: list[Tile]) -> list[Move]:
         """The captures turning the engine's row into `after`; Refusal naming the first group
         of removed tiles that no legal captures take, with where to put them back and why."""
-        row = self.game.state.row
+        row = self.game.row()
         if tuple(after) == row:
             return []
         analysis = analyse(row)
@@ -204,17 +203,17 @@ class CastleRockReader(CastleReader):
     dealer, read seat by seat over the scan pad (draw.py) with the row cleared, then for each
     hand's starting row, laid in the row band (CR-10.8)."""
 
-
+    implied = (END,)  # CR-10.5: the next placement closes the turn
     def shown_row(self) -> tuple[Tile, ...]:
-        return () if awaiting(self.game) else self.game.state.row
+        return () if self.game.awaiting() else self.game.row()
 
     def pad_draw(self) -> Draw | None:
-        if awaiting(self.game) != "lots":
+        if self.game.awaiting() != "lots":
             return None
         return Draw(tuple(range(self.game.players)), "for dealer", "CR-10.8")
 
     def read(self, board: Board) -> Verdict:
-        wanted = awaiting(self.game)
+        wanted = self.game.awaiting()
         if wanted is None:
             return super().read(board)
         tiles = [p.tile for p in self.row_placements(board)]
@@ -224,8 +223,8 @@ class CastleRockReader(CastleReader):
                                       "(rule CR-10.8)")
             return Verdict(note="draw for dealer over the scan pad, one player at a time")
         count = self.game.row_size
-        last = self.game.state.last_hand
-        if tiles and last and all(t in last[0] for t in tiles):
+        last = self.game.last_hand()
+        if tiles and last and all(t in last.row for t in tiles):
             return Verdict(note=f"new hand: clear the row, then lay out the starting row ({count} tiles)")
         if len(tiles) > count:
             return Verdict(problem=f"take {tiles[count]} off: the starting row takes only {count} tiles "
@@ -239,26 +238,26 @@ class CastleRockReader(CastleReader):
         return Verdict(moves=(move,))
 
     def expected(self) -> str:
-        if awaiting(self.game) == "lots":
+        if self.game.awaiting() == "lots":
             return f"an empty row; then the draw for dealer over the scan pad ({self.game.players} players)"
         return super().expected()
 
     def arrivals(self, tiles: list[Tile]) -> list[Move]:
         """The next placement; with a tile already placed this turn, first the end of the turn."""
-        game, s = self.game, self.game.state
+        game = self.game
         if len(tiles) > 1:
             raise Refusal(f"take {tiles[1]} off the row: one tile per turn, and {tiles[0]} came "
                           f"first (rule CR-4.1)")
-        if not s.placed:
+        if not game.placed():
             return [place(tiles[0])]
-        if not game.boneyard() and not any(s.hands):
+        if not game.boneyard() and not any(game.hands()):
             raise Refusal(f"take {tiles[0]} off the row: every hand is played out, so press End turn "
                           f"to score the hand (rule CR-6.1)")
         return [END, place(tiles[0])]
 
     def at_deal(self) -> bool:
-        s = self.game.state
-        return not s.placed and s.drawn == 2 * self.game.players + self.game.row_size
+        game = self.game
+        return not game.placed() and game.deck().drawn == 2 * game.players + game.row_size
 
     def button_moves(self, board: Board | None = None) -> list[tuple[str, Move]]:
         return [("End turn", END)] if self.game.is_legal(END) else []
@@ -271,19 +270,18 @@ class CastleRockSolitaireReader(CastleReader):
     def arrivals(self, tiles: list[Tile]) -> list[Move]:
         """One draw per tile, in order. Without observed mode the engine's shuffle decides
         which tile comes next, and the tray must show that one."""
-        game, s = self.game, self.game.state
-        if getattr(game, "observed", False):
+        game = self.game
+        if game.observed:
             return [game.parse_move(f"draw {tile}") for tile in tiles]
+        rest = game.deck().rest
         for i, tile in enumerate(tiles):
-            k = s.drawn + i
-            if k < len(s.deck) and s.deck[k] is not tile:
-                raise Refusal(f"take {tile} off the row: the boneyard's next tile is {s.deck[k]} "
+            if i < len(rest) and rest[i] is not tile:
+                raise Refusal(f"take {tile} off the row: the boneyard's next tile is {rest[i]} "
                               f"(rule CRS-4.1)")
         return [DRAW] * len(tiles)
 
     def at_deal(self) -> bool:
-        s = self.game.state
-        return s.drawn == 3 and s.captured == 0
+        return self.game.deck().drawn == 3 and self.game.scores == [0]
 
 
 def _between(left: Tile | None, right: Tile | None) -> str:

@@ -10,14 +10,14 @@ same number (DB-8.3).
 from __future__ import annotations
 
 from dominotable.reading.reader import Draw, Verdict
-from dominotable.reading.step import StepReader, awaiting, first_move, half_cell, problem, waiting
+from dominotable.reading.step import StepReader, first_move, half_cell, problem, waiting
 from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,
-    Pass,
     Play,
     line_text,
 )
 from dominotable.rules.line import LEFT, RIGHT, Line
+from dominotable.rules.moves import PASS
 from dominotable.tray.board import Board, Placement
 
 
@@ -46,9 +46,9 @@ class DoublesBoneyardReader(StepReader):
 
     def open_ends(self, placed: dict) -> list[tuple[int, int, int]]:
         """(end, number, cell of the end tile's free half) for both ends of the line."""
-        line = self.game.state.line
-        return [(end, line.ends[end], half_cell(placed[end_tile(line, end)], line.ends[end]))
-                for end in (LEFT, RIGHT)]
+        line = self.game.line()
+        return [(end, number, half_cell(placed[end_tile(line, end)], number))
+                for end, number in self.game.open_ends()]
 
     def touching(self, placement: Placement, ends) -> list[int]:
         """The ends whose free half `placement` touches with the same number."""
@@ -58,21 +58,21 @@ class DoublesBoneyardReader(StepReader):
                        for cell in placement.cells)]
 
     def step(self, board: Board) -> Verdict:
-        s = self.game.state
+        game = self.game
         placed = {p.tile: p for p in board.tiles()}
         label = self.geometry.label
-        word = awaiting(self.game)
+        word = game.awaiting()
         if word is not None:
             return self.read_reveal(word, placed, board)
-        if s.line is None:
-            leader = self.game.side_names()[s.turn]
+        line = game.line()
+        if line is None:
+            leader = game.side_names()[game.current_player]
             if not placed:
                 return Verdict()
             if len(placed) > 1:
-                return waiting(f"game {s.game_no}: clear the tray ({len(placed)} tiles); then {leader} leads")
+                return waiting(f"game {game.game_number()}: clear the tray ({len(placed)} tiles); then {leader} leads")
             (tile, placement), = placed.items()
             return self.legal(Play(tile), board, placement.cells)
-        line = s.line
         for tile in line.tiles():
             if tile not in placed:
                 return problem(f"put {tile} back in the line ({line_text(line)}) (rule DB-8.2)")
@@ -102,14 +102,14 @@ class DoublesBoneyardReader(StepReader):
         one player at a time."""
         if word == "lots":
             return waiting("draw doubles for the lead over the scan pad, one player at a time (rule DB-8.5)")
-        s, names = self.game.state, self.game.side_names()
-        kept = set(s.line.tiles()) if s.line else set()
-        kept |= {t for seat in s.shown for t in s.hands[seat]}
+        game, names = self.game, self.game.side_names()
+        kept = set(game.line().tiles()) if game.line() else set()
+        kept |= game.shown_tiles()
         new = [p for tile, p in placed.items() if tile not in kept and not tile.is_double]
         if new:
             return self.reveal(word, new, board)
-        to_show = [names[i] for i, h in enumerate(s.hands) if h and i not in s.shown]
-        return waiting(f"game {s.game_no} is over: {', then '.join(to_show)}, lay your tiles left "
+        to_show = [names[i] for i in game.to_show()]
+        return waiting(f"game {game.game_number()} is over: {', then '.join(to_show)}, lay your tiles left "
                        f"on the tray, away from the line (rule DB-8.5)")
 
     def misplaced(self, placement: Placement, ends) -> Verdict:
@@ -125,20 +125,20 @@ class DoublesBoneyardReader(StepReader):
     # -- buttons, restoring --------------------------------------------------------------------
 
     def pad_draw(self) -> Draw | None:
-        if awaiting(self.game) != "lots":
+        if self.game.awaiting() != "lots":
             return None
         return Draw(tuple(self.game.lots_seats()), "for the lead", "DB-8.5", check=_not_a_double)
 
     def button_moves(self, board: Board | None = None) -> list:
-        return self.buttons(("pass", Pass()))
+        return self.buttons(("pass", PASS))
 
     def expected(self) -> str:
-        s = self.game.state
-        names = self.game.side_names()
-        if s.turn is None:
+        game, line = self.game, self.game.line()
+        names = game.side_names()
+        if game.is_over():
             return "match over: the tray may be cleared"
-        if s.line is None:
-            return f"game {s.game_no}: an empty tray; {names[s.turn]} leads"
-        return (f"game {s.game_no}: the line {line_text(s.line)}, each tile touching the next "
-                f"number to number; open ends {s.line.ends[LEFT]} and {s.line.ends[RIGHT]}")
+        if line is None:
+            return f"game {game.game_number()}: an empty tray; {names[game.current_player]} leads"
+        return (f"game {game.game_number()}: the line {line_text(line)}, each tile touching the next "
+                f"number to number; open ends {line.ends[LEFT]} and {line.ends[RIGHT]}")
 

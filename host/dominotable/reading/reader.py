@@ -72,6 +72,8 @@ class Draw:
 
 
 class Reader(ABC):
+    implied: tuple[Move, ...] = ()  # moves the next player's placement implies (Castle Rock's end of a turn)
+
     def __init__(self, game: Game, geometry: Geometry):
         self.game = game
         self.geometry = geometry

@@ -78,8 +78,3 @@ class StepReader(Reader):
 
     def buttons(self, *moves: tuple[str, Move]) -> list[tuple[str, Move]]:
         return [(label, move) for label, move in moves if self.game.is_legal(move)]
-
-
-def awaiting(game) -> str | None:
-    """What an observed game waits for the table to reveal ("lots", "lead", "show"), if anything."""
-    return getattr(game.state, "awaiting", None)

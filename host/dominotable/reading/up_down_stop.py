@@ -120,7 +120,7 @@ class UpDownStopReader(StepReader):
     def zones(self) -> list[int | None]:
         """The column each zone holds now, then the zone the next column will take (UDS-10.4),
         worked out from the order of starts and stops."""
-        moves, columns = self.game.moves, self.game.state.columns
+        moves, columns = self.game.moves, self.game.columns()
         stopped = {}
         for i, column in enumerate(columns):
             if column.stopper is not None:
@@ -138,30 +138,30 @@ class UpDownStopReader(StepReader):
     def ladders(self, by_tile: dict[Tile, Placement]) -> dict[int, Ladder]:
         """A Ladder for every column that still has its zone, by column index."""
         holder = self.zones()
-        return {j: Ladder(self, self.names[z], self.game.state.columns[j], by_tile)
+        return {j: Ladder(self, self.names[z], self.game.columns()[j], by_tile)
                 for z, j in enumerate(holder[:-1]) if j is not None}
 
     # -- reading -------------------------------------------------------------------------------
 
     def step(self, board: Board) -> Verdict:
-        s = self.game.state
+        columns, piles = self.game.columns(), self.game.piles()
         geo = self.geometry
         placed = board.tiles()
         by_tile = {p.tile: p for p in placed}
         ladders = self.ladders(by_tile)
-        known: set[Tile] = set(s.scrap) | set(s.discarded)
-        for j, column in enumerate(s.columns):
+        known: set[Tile] = set(piles.scrap) | set(piles.discarded)
+        for j, column in enumerate(columns):
             known.update(column.line.tiles())
             if column.stopper is not None:
                 known.add(column.stopper)
         holder = self.zones()
         for j, ladder in ladders.items():
-            if s.columns[j].stopper is not None and holder.index(j) == holder[-1]:
+            if columns[j].stopper is not None and holder.index(j) == holder[-1]:
                 continue  # its zone is the next column's: it may be put aside (UDS-10.4)
             verdict = self.check_column(j, ladder, by_tile)
             if verdict is not None:
                 return verdict
-        for name, tiles in (("scrap", s.scrap), ("discard", s.discarded)):
+        for name, tiles in (("scrap", piles.scrap), ("discard", piles.discarded)):
             for tile in tiles:
                 if tile in by_tile and not set(by_tile[tile].cells) <= geo.zone(name):
                     return problem(f"put {tile} back in zone {name}, or on the {name} pile beside the tray "
@@ -182,13 +182,14 @@ class UpDownStopReader(StepReader):
 
     def in_place(self, placement: Placement, ladders: dict[int, Ladder]) -> bool:
         """A known tile outside the zones, or inside the zone that holds it."""
-        s, geo = self.game.state, self.geometry
+        game, geo = self.game, self.geometry
         cells = set(placement.cells)
         for j, ladder in ladders.items():
             if cells & ladder.cells:
-                column = s.columns[j]
+                column = game.columns()[j]
                 return placement.tile in column.line.tiles() or placement.tile is column.stopper
-        for name, tiles in (("scrap", s.scrap), ("discard", s.discarded)):
+        piles = game.piles()
+        for name, tiles in (("scrap", piles.scrap), ("discard", piles.discarded)):
             if cells & geo.zone(name):
                 return placement.tile in tiles
         return not cells & self.ladder_cells
@@ -199,7 +200,7 @@ class UpDownStopReader(StepReader):
         geo = self.geometry
         zone = geo.zone("scrap")
         rows = sorted({geo.coords(c)[0] for c in zone})
-        far = (self.game.state.reshuffles % 2 == 0) == current
+        far = (self.game.piles().reshuffles % 2 == 0) == current
         middle = rows[len(rows) // 2]
         return frozenset(c for c in zone if (geo.coords(c)[0] < middle) == far)
 
@@ -210,10 +211,11 @@ class UpDownStopReader(StepReader):
     def old_scrap(self, board: Board) -> list[Tile]:
         """Tiles of a scrap pile that has become the draw pile, still on the other half of the
         scrap zone (UDS-5.2, UDS-10.5)."""
-        s = self.game.state
-        if not s.reshuffles:
+        piles = self.game.piles()
+        if not piles.reshuffles:
             return []
-        placed = {t for c in s.columns for t in c.line.tiles() + [c.stopper]} | set(s.scrap) | set(s.discarded)
+        placed = ({t for c in self.game.columns() for t in c.line.tiles() + [c.stopper]}
+                  | set(piles.scrap) | set(piles.discarded))
         other = self.half(current=False)
         return [p.tile for p in board.tiles() if p.tile not in placed and set(p.cells) <= other]
 
@@ -252,7 +254,7 @@ class UpDownStopReader(StepReader):
 
     def read_new(self, p: Placement, ladders: dict[int, Ladder], by_tile, board: Board) -> Verdict:
         """The drawn tile, by where it lies (UDS-10.1)."""
-        s, geo, tile = self.game.state, self.geometry, p.tile
+        columns, geo, tile = self.game.columns(), self.geometry, p.tile
         cells = set(p.cells)
         if cells <= self.half():
             return self.legal(Scrap(tile), board, p.cells)
@@ -269,17 +271,17 @@ class UpDownStopReader(StepReader):
             return problem(f"lay {tile} along a row: every tile of a column lies across it (rule UDS-10.2)", p.cells)
         holder = self.zones()
         j = holder[zone]
-        if j is not None and s.columns[j].stopper is None:
+        if j is not None and columns[j].stopper is None:
             return self.read_extension(p, j, ladders[j], board)
         if holder[-1] != zone:
             if j is not None:
-                return problem(f"c{j + 1} was stopped by {s.columns[j].stopper}: nothing more goes on it "
+                return problem(f"c{j + 1} was stopped by {columns[j].stopper}: nothing more goes on it "
                                f"(rule UDS-4.1)", p.cells)
             return problem(f"a new column starts in {names[holder[-1]]}, not {names[zone]} (rule UDS-10.4)"
                            if holder[-1] is not None else "no zone is free for a new column (rule UDS-10.4)",
                            p.cells)
         if j is not None:
-            column = s.columns[j]
+            column = columns[j]
             left = [t for t in column.line.tiles() + [column.stopper] if t in by_tile]
             if left:
                 return problem(f"to start a column in {names[zone]}, first put c{j + 1}'s tiles aside "
@@ -315,24 +317,23 @@ class UpDownStopReader(StepReader):
         """The engine's move for `tile` on `end` of column j making `active` active; the end is
         named only when the engine needs it (UDS-3.6)."""
         game = self.game
-        cycle = game.rules.cycle
-        line = game.state.columns[j].line
+        line = game.columns()[j].line
         direction = line.ends[end][1] if line.ends[end] else 0
         if not direction:
-            direction = DOWN if active == (number - 1) % cycle else UP
-        ways = [w for w in game.rules.extensions(game.state, tile) if w[0] == j and w[2:] == (active, direction)]
+            direction = DOWN if active == (number - 1) % game.cycle else UP
+        ways = [w for w in game.extensions(tile) if (w.column, w.active, w.direction) == (j, active, direction)]
         return Extend(tile, j + 1, active, direction, end if len(ways) > 1 else None)
 
     # -- restoring ------------------------------------------------------------------------------
 
     def expected(self) -> str:
-        s = self.game.state
+        columns, piles = self.game.columns(), self.game.piles()
         holder = self.zones()
         names = self.names
-        lines = [f"c{j + 1} in {names[z]}: {column_text(s.columns[j])}" for z, j in enumerate(holder[:-1])
+        lines = [f"c{j + 1} in {names[z]}: {column_text(columns[j])}" for z, j in enumerate(holder[:-1])
                  if j is not None]
-        lines.append(f"scrap zone: {fmt(s.scrap) or 'empty'}; discard zone: {fmt(s.discarded) or 'empty'}")
-        aside = [j for j in range(len(s.columns)) if j not in holder[:-1]]
+        lines.append(f"scrap zone: {fmt(piles.scrap) or 'empty'}; discard zone: {fmt(piles.discarded) or 'empty'}")
+        aside = [j for j in range(len(columns)) if j not in holder[:-1]]
         if aside:
             lines.append("put aside: " + ", ".join(f"c{j + 1}" for j in aside))
         return "\n".join(lines)

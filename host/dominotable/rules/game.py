@@ -2,14 +2,30 @@
 
 A `Game` is a whole match of one game: its options, a seed that fixes every shuffle,
 the move history, and a state. Like python-chess's Board it offers a lazy legal-move
-generator, `is_legal` / `why_illegal` with a reason naming the rule and tile, and
-`push` / `pop`. Each game supplies only:
+view (`legal_moves()`), `is_legal` / `why_illegal` with a reason naming the rule and tile,
+`push` / `pop`, and `outcome()`.
 
-- `Options` (a dataclass of variants), `min_players` / `max_players`;
-- `_initial_state()` and a state object with a cheap `copy()`;
-- `_moves()` (lazy, legal only), `_why_illegal(move)`, `_apply(move)`;
-- `parse_move(text)`; moves print as their notation with `str(move)`;
-- `current_player`, `is_over()`, `winners()`, and `scores` unless the state holds them.
+What a game MUST supply:
+
+- `name`, `title`, `Options` (a dataclass of variants), `min_players` / `max_players`;
+- a state: a `@dataclass(slots=True)` subclass of `State` whose fields are immutable values
+  (tuples, frozensets, ints, immutable helpers such as `Line` or `Grid`). `push` gives each
+  move a shallow copy of the state, and the move replaces the fields it changes;
+- `_initial_state()`, which builds and returns the first state without touching `self.state`;
+- `_moves()` (lazy or a tuple, legal only), `parse_move(text)`; moves print as their notation;
+- one checker and one applier per move type, marked `@checks(MoveType)` / `@applies(MoveType)`
+  (a game with a precondition common to every move overrides `_why_illegal` and calls super);
+- `current_player`, `is_over()`, `winners()`, and `scores` unless the state holds `scores`.
+
+What a game MAY override (each has a working default here):
+
+- `side_of(seat)`, `side_names()`: partnerships (default: every seat its own side);
+- `heuristic(side)`: a greedy bot's value of the position (default: the side's score);
+- `final_score()`: the one number a solitaire ends on (default: None, no such number);
+- `hands_played()`: hands (deals) finished or under way, for playout benchmarks (default 1);
+- `awaiting()`: in observed mode, the reveal the table owes ("lots", "row", "lead", "show");
+- `brief()`: one line for `demo` between full pictures (default: None, always the picture);
+- `resign(seat)`: who wins when `seat` gives up (default: the best score among the others).
 
 Shuffles come from `self.rng(label)`, which derives a fresh generator from the seed
 and a label (for example the hand number), so undo and replay need no generator state.
@@ -24,11 +40,13 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from dominotable.rules.errors import BadOption, DominoError, IllegalMove
+from dominotable.rules.moves import Move
 from dominotable.rules.options import Options
+from dominotable.rules.outcome import Outcome, Termination
 from dominotable.rules.tiles import DominoSet
 
 
@@ -39,11 +57,99 @@ def replace_at(items: tuple, index: int, item) -> tuple:
     return tuple(changed)
 
 
-class Move:
-    """Base of every game's moves: frozen dataclasses whose `str()` is their notation."""
+def _copier(cls: type) -> Callable[[Any], Any]:
+    """A function copying every field of dataclass `cls` by reference, generated once per class
+    as dataclasses generates __init__ (and three times as fast as calling __init__ with them)."""
+    body = "".join(f"    new.{name} = self.{name}\n" for name in cls.__dataclass_fields__)
+    namespace = {"new_object": object.__new__, "cls": cls}
+    exec(f"def copy(self):\n    new = new_object(cls)\n{body}    return new\n", namespace)
+    return namespace["copy"]
 
 
-class Game(ABC):
+class State:
+    """Base of the engines' states, each a `@dataclass(slots=True)` of immutable values:
+    `copy()` is shallow, and a move replaces the fields it changes."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "__dataclass_fields__" in cls.__dict__:  # the class dataclass(slots=True) builds
+            cls.copy = _copier(cls)
+
+    def copy(self):
+        raise TypeError(f"{type(self).__name__} is not a @dataclass(slots=True) State")
+
+
+def checks(*types: type[Move]):
+    """Mark a method `why_not(self, move) -> IllegalMove | None` as the check of these move types."""
+    def mark(method):
+        method.checks = types
+        return method
+    return mark
+
+
+def applies(*types: type[Move]):
+    """Mark a method `apply(self, move)` as what these move types do to the (copied) state."""
+    def mark(method):
+        method.applies = types
+        return method
+    return mark
+
+
+class LegalMoves:
+    """The legal moves of a position, like python-chess's LegalMoveGenerator: iterate it
+    (lazily where the game generates lazily), test it (`bool`), `count()` it, ask `move in`
+    it, or take `all()` as a tuple."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game):
+        self._game = game
+
+    def __iter__(self) -> Iterator[Move]:
+        game = self._game
+        return iter(()) if game.is_over() else iter(game._moves())
+
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._game.is_legal(move)
+
+    def all(self) -> Sequence[Move]:
+        game = self._game
+        if game.is_over():
+            return ()
+        moves = game._moves()
+        return moves if type(moves) is tuple else tuple(moves)
+
+    def count(self) -> int:
+        return len(self.all())
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(map(str, self))})>"
+
+
+class ByMoveType:
+    """Collects each subclass's methods marked `@checks` / `@applies` into tables by move type
+    (`_checkers`, `_appliers`); an override of a marked method replaces it in the tables."""
+
+    _checkers: ClassVar[dict[type, Callable]] = {}
+    _appliers: ClassVar[dict[type, Callable]] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._checkers, cls._appliers = {}, {}
+        for name in dir(cls):
+            method = getattr(cls, name, None)
+            for kind in getattr(method, "checks", ()):
+                cls._checkers[kind] = method
+            for kind in getattr(method, "applies", ()):
+                cls._appliers[kind] = method
+
+
+class Game(ByMoveType, ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     Options: ClassVar[type[Options]] = Options
@@ -67,8 +173,7 @@ class Game(ABC):
             raise BadOption(f"{self.title} is for {span} players, not {self.players}")
         self.seed = seed
         self.observed = observed
-        top = getattr(options, "set", 6)
-        self.dset = DominoSet(top)
+        self.dset = DominoSet(options.set)
         self._history: list[Move] = []
         self._before: list[Any] = []  # the state before each move, for pop (two lists: no tuple per move)
         self.state = self._initial_state()
@@ -76,16 +181,10 @@ class Game(ABC):
     # -- what each game supplies ---------------------------------------------------------
 
     @abstractmethod
-    def _initial_state(self) -> Any: ...
+    def _initial_state(self) -> State: ...
 
     @abstractmethod
-    def _moves(self) -> Iterator[Move]: ...
-
-    @abstractmethod
-    def _why_illegal(self, move: Move) -> IllegalMove | None: ...
-
-    @abstractmethod
-    def _apply(self, move: Move) -> None: ...
+    def _moves(self) -> Iterator[Move] | tuple[Move, ...]: ...
 
     @abstractmethod
     def parse_move(self, text: str) -> Move: ...
@@ -108,22 +207,63 @@ class Game(ABC):
     def winners(self) -> list[int]:
         """Winning sides once the match is over (empty for a lost solitaire)."""
 
+    def _why_illegal(self, move: Move) -> IllegalMove | None:
+        """The check registered with `@checks` for the move's type."""
+        check = self._checkers.get(type(move))
+        if check is None:
+            return IllegalMove(f"{move} is not a {self.title} move")
+        return check(self, move)
+
+    def _apply(self, move: Move) -> None:
+        """What the move registered with `@applies` for its type does to `self.state` (a copy)."""
+        self._appliers[type(move)](self, move)
+
+    # -- what each game may override -------------------------------------------------------
+
     def side_of(self, seat: int) -> int:
         return seat
 
     def side_names(self) -> list[str]:
         return [f"P{i + 1}" for i in range(self.players)]
 
+    def heuristic(self, side: int) -> float:
+        """How good the position is for `side`, for the greedy bot: by default its score."""
+        return self.scores[side]
+
+    def final_score(self) -> int | None:
+        """The one number a solitaire ends on, where it has one (win-rate statistics)."""
+        return None
+
+    def hands_played(self) -> int:
+        """Hands (deals) finished or under way: what playout benchmarks count."""
+        return 1
+
+    def awaiting(self) -> str | None:
+        """Observed mode: the word of the reveal the table owes now (`lots`, `row`, `lead`,
+        `show`), or None while play goes on."""
+        return None
+
+    def brief(self) -> str | None:
+        """One line on the position for `demo` between full pictures, or None for the picture."""
+        return None
+
+    def resign(self, seat: int) -> Outcome:
+        """The outcome if `seat` resigns now: its side loses, and the other sides with the
+        best score win (nobody, in a solitaire)."""
+        loser = self.side_of(seat)
+        scores = self.scores
+        others = [side for side in range(len(scores)) if side != loser]
+        top = max((scores[side] for side in others), default=None)
+        return Outcome(Termination.RESIGNED, tuple(side for side in others if scores[side] == top))
+
     # -- provided --------------------------------------------------------------------------
 
     def rng(self, label: object) -> random.Random:
         return random.Random(f"{self.name}:{self.seed}:{label}")
 
-    def legal_moves(self) -> Iterable[Move]:
-        """The legal moves: lazily generated, or a tuple where a game has them at hand."""
-        if self.is_over():
-            return iter(())
-        return self._moves()
+    def legal_moves(self) -> LegalMoves:
+        """A view of the legal moves in this position."""
+        return LegalMoves(self)
 
     def why_illegal(self, move: Move) -> IllegalMove | None:
         if self.is_over():
@@ -132,6 +272,12 @@ class Game(ABC):
 
     def is_legal(self, move: Move) -> bool:
         return self.why_illegal(move) is None
+
+    def outcome(self) -> Outcome | None:
+        """How the match ended by the rules, or None while it goes on."""
+        if not self.is_over():
+            return None
+        return Outcome(Termination.PLAYED, tuple(self.winners()))
 
     def push(self, move: Move, trusted: bool = False) -> None:
         """Play `move`, or raise IllegalMove (naming rule and tile) leaving the state unchanged.
@@ -142,10 +288,11 @@ class Game(ABC):
             error = self.why_illegal(move)
             if error is not None:
                 raise error
-        self._before.append(self.state.copy())
+        before = self.state
+        self._before.append(before)
         self._history.append(move)
+        self.state = before.copy()
         self._apply(move)
-
     def push_notation(self, text: str) -> Move:
         move = self.parse_move(text)
         self.push(move)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from dominotable.rules.errors import InvalidNotation
-from dominotable.rules.game import Move
-from dominotable.rules.tiles import DominoSet, Tile
+from dominotable.rules.errors import IllegalMove, InvalidNotation
+from dominotable.rules.moves import Move
+from dominotable.rules.tiles import DominoSet, Tile, fmt
 
 Pools = tuple[tuple[Tile, ...], ...]
 
@@ -93,3 +93,45 @@ def parse_reveal(text: str, dset: DominoSet, words: dict[str, bool]) -> Reveal |
             raise InvalidNotation(f"{text.strip()!r}: name the seat after {word}, e.g. `{word} P2 3-5`")
         seat = parts[1].upper()
     return Reveal(word, tuple(dset.parse_many(parts[1 + (seat is not None):])), seat)
+
+
+def arrange_hands(hands: Pools, barred: Sequence[frozenset], fixed: frozenset, face_up: frozenset,
+                  fits: Callable[[Tile, int], bool]) -> Pools | None:
+    """The guessed hands rearranged so every hidden tile lies where `fits` allows and no seat
+    holds a tile its passes rule out (`barred`); the hands of `fixed` seats (shown) and
+    `face_up` tiles stay with their owners."""
+    return rearrange(hands, lambda t, seat: t in hands[seat] if t in face_up or seat in fixed
+                     else t not in barred[seat] and fits(t, seat))
+
+
+def why_not_owed(move: Move, awaiting: str | None, wanted: dict[str | None, str], rule: str) -> IllegalMove | None:
+    """Why `move` is not a reveal with the word the table owes (`wanted` names what is owed for
+    each word, None for play as usual); None when it is."""
+    if isinstance(move, Reveal) and move.word == awaiting:
+        return None
+    return IllegalMove(f"{move} is not expected now: the table owes {wanted[awaiting]}", rule=rule)
+
+
+def why_not_show(who: str, held: int, tiles: tuple[Tile, ...], why_not_hold: Callable[[Tile], IllegalMove | None],
+                 agrees: Callable[[], bool], rules: tuple[str, str],
+                 refuse: Callable[[], IllegalMove | None] = lambda: None) -> IllegalMove | None:
+    """Why `tiles` cannot be the tiles `who` shows at the end of a hand: `who` has no hidden
+    tiles left (`held` 0), `refuse` says so, they are not `held` different tiles, one of them
+    cannot be in `who`'s hand, or (`agrees` false) the other hands could then not agree with
+    their passes. `rules` are the rule numbers of the show and of the passes."""
+    show_rule, pass_rule = rules
+    if not held:
+        return IllegalMove(f"{who} has no hidden tiles left to show", rule=show_rule)
+    error = refuse()
+    if error is not None:
+        return error
+    if len(tiles) != held or len(set(tiles)) != len(tiles):
+        return IllegalMove(f"{who} holds {held} tiles; show each of them once, not {len(tiles)}", rule=show_rule)
+    for tile in tiles:
+        error = why_not_hold(tile)
+        if error is not None:
+            return error
+    if not agrees():
+        return IllegalMove(f"if {who} held {fmt(tiles)}, the other hands could not agree with their passes",
+                           rule=pass_rule, tile=tiles[0])
+    return None

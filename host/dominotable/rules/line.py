@@ -53,6 +53,11 @@ class Line:
         return 1 + len(self.sides[LEFT]) + len(self.sides[RIGHT])
 
 
+def fits(tile: Tile, line: Line | None) -> bool:
+    """Whether `tile` can go on a line whose ends are numbers (any tile opens an empty line)."""
+    return line is None or tile.has(line.ends[LEFT]) or tile.has(line.ends[RIGHT])
+
+
 def split_end(text: str) -> tuple[str, int | None]:
     """`<x` or `x@left` names the left end, `x>` or `x@right` the right; plain `x` neither."""
     text = text.strip()

@@ -8,13 +8,15 @@ A game declares its options like
 
 and the framework parses them from `name=value` strings or command-line flags,
 rejecting unknown names and values outside the choices with a message naming both.
+Two names have a meaning for every game and a default here, for games without the option:
+`set` (the highest double, 6) and `target` (the score that ends the match, None).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from dominotable.rules.errors import BadOption
 
@@ -25,6 +27,9 @@ def option(default: Any, help: str, choices: tuple | None = None):
 
 @dataclass(frozen=True)
 class Options:
+    set: ClassVar[int] = 6
+    target: ClassVar[int | None] = None
+
     @classmethod
     def fields(cls) -> list[dataclasses.Field]:
         return list(dataclasses.fields(cls))
@@ -58,7 +63,6 @@ class Options:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
-
 
 
 def _convert(field: dataclasses.Field, raw: Any) -> Any:

@@ -75,7 +75,7 @@ def run(cls: type[Game], deals: int, seed: int = 0, strategy: str = "random", pl
         seats = [build(random.Random(f"{seed + i}:{k}")) for k in range(game.players)]
         play_out(game, seats)
         side_wins.update(set(game.winners()))
-        if hasattr(game, "final_score"):
+        if game.final_score() is not None:
             final_scores[game.final_score()] += 1
         names = game.side_names()
         solitaire = game.players == 1

@@ -1,4 +1,5 @@
-"""Tray geometry, read from tray.toml: cell index <-> (row, col), the scan pad, named zones.
+"""Tray geometry, read from tray.toml: cell index <-> (row, col), the scan pad, named zones, and
+the racks where bot seats' hands lie face down (`racks(game)`).
 
 The source of truth is hardware/tray.toml; the package carries an identical copy (tested)
 so that an installed host finds it.
@@ -7,11 +8,24 @@ so that an installed host finds it.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from dominotable.tray.errors import TrayError
+
+
+@dataclass(frozen=True)
+class Rack:
+    """Where one seat's hidden hand lies: `slots[k]` holds slot k + 1 (two cells each)."""
+
+    name: str
+    slots: tuple[tuple[int, int], ...]
+
+    @property
+    def cells(self) -> frozenset[int]:
+        return frozenset(c for slot in self.slots for c in slot)
 
 
 class Geometry:
@@ -21,6 +35,7 @@ class Geometry:
             self.name: str = tray["name"]
             self.columns: int = tray["columns"]
             self.rows: int = tray["rows"]
+            self.pitch_mm: float = tray.get("cell_pitch_mm", 25)
             self.pad: tuple[int, ...] = tuple(data["scan_pad"]["cells"])
             self.pad_names: tuple[str, ...] = tuple(data["scan_pad"]["names"])
             zones = data["zones"]
@@ -40,6 +55,35 @@ class Geometry:
             self.zones[name] = frozenset(self.cell(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
         self.zone_games = {name: tuple(zone.get("games", ())) for name, zone in zones.items()}
         self._neighbours = [self._neighbours_of(cell) for cell in range(self.cells)]  # a hot path
+        self._racks: dict[str, tuple[Rack, ...]] = {}
+        for group, spec in data.get("racks", {}).items():
+            try:
+                racks = tuple(Rack(name, self._slots(spec[name], f"{source}: rack {group}.{name}"))
+                              for name in spec["order"])
+            except KeyError as exc:
+                raise TrayError(f"{source}: racks.{group}: missing key {exc.args[0]!r}") from None
+            for game in spec.get("games", ()):
+                self._racks[game] = racks
+
+    def _slots(self, bands, where: str) -> tuple[tuple[int, int], ...]:
+        """The slots of a rack's bands: `{row, cols = [a, b]}` or `{col, rows = [a, b]}`, two cells each."""
+        slots = []
+        for band in bands:
+            if "row" in band:
+                (a, b), cell = band["cols"], (lambda k, r=band["row"]: self.cell(r, k))
+            else:
+                (a, b), cell = band["rows"], (lambda k, c=band["col"]: self.cell(k, c))
+            if (b - a) % 2 != 1:
+                raise TrayError(f"{where}: a band of {b - a + 1} cells does not split into two-cell slots")
+            try:
+                slots += [(cell(k), cell(k + 1)) for k in range(a, b, 2)]
+            except TrayError as exc:
+                raise TrayError(f"{where}: {exc}") from None
+        return tuple(slots)
+
+    def racks(self, game: str) -> tuple[Rack, ...]:
+        """The racks for `game`'s bot seats, in seat order; () if the tray has none for it."""
+        return self._racks.get(game, ())
 
     def coords(self, cell: int) -> tuple[int, int]:
         """(row, col) of a playing cell."""

@@ -89,7 +89,7 @@ class Registry:
             registry.dominoes = DominoSet(data["set"])
             for uid, (tile, side) in data["tags"].items():
                 registry._by_uid[bytes.fromhex(uid)] = Half(registry.dominoes.parse(tile), side)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise TrayError(f"tag registry {registry.path} is malformed: {exc}") from None
         return registry
 
@@ -99,6 +99,16 @@ class Registry:
         registry = cls(path if path is not None else os.devnull, dominoes)
         for half in halves(registry.dominoes):
             registry._by_uid[virtual_uid(half, registry.dominoes.top)] = half
+        return registry
+
+    @classmethod
+    def any_virtual(cls) -> Registry:
+        """The virtual tag sets of every size at once: what a tray whose HELLO says it is virtual
+        (`dominotable tray sim`) may carry, whichever set it was started with."""
+        registry = cls(os.devnull, DominoSet(max(DominoSet.NAMES)))
+        for top in DominoSet.NAMES:
+            for half in halves(DominoSet(top)):
+                registry._by_uid[virtual_uid(half, top)] = half
         return registry
 
     def __len__(self) -> int:

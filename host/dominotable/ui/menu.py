@@ -8,7 +8,8 @@ a long select backs out of a list, a number or a question). The models:
 - `Confirm`: a yes/no question that starts on "No";
 - `NameEntry`: a letter wheel. Up/down turn it (A, B, ... 9, space, DEL, OK), select
   adds the letter or does DEL/OK, a long select finishes;
-- `Setup`: from power-on, the game, its options and player count, then each seat's name;
+- `Setup`: from power-on, the game, its options and player count, then each seat: a person (and
+  their name) or, for a game the tray has racks for, a bot played with real tiles;
 - `actions_menu` / `confirm_action`: the in-game menu (pass, take back, resign, new match).
 """
 
@@ -129,12 +130,14 @@ class Message(Model):
 
 @dataclass(frozen=True)
 class Choice:
-    """What `Setup` settles: the game class, its options, the seats and their names."""
+    """What `Setup` settles: the game class, its options, the seats and their names, and which
+    seats are bots."""
 
     game: type
     options: dict[str, Any]
     players: int
     names: list[str]
+    bots: tuple[int, ...] = ()
 
     def new_game(self, seed: int):
         return self.game(players=self.players, options=self.options, seed=seed)
@@ -146,18 +149,24 @@ ROUND_NUMBERS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 10
 
 
 class Setup(Model):
-    """From power-on: game -> options and players -> names -> done with a `Choice`.
+    """From power-on: game -> options and players -> each seat (person or bot, then a person's
+    name) -> done with a `Choice`.
 
     A long select in the options menu goes back to the game list; in an option's editor
-    it leaves the option as it was. Names start as last time's (one select accepts each)."""
+    it leaves the option as it was. Names start as last time's (one select accepts each).
+    `racks`: per game (class), the seat positions whose racks the tray has ("south", "west", ...):
+    only those games offer bot seats; a bot is named after its position ("West bot")."""
 
     title = "Setup"
 
-    def __init__(self, games: list[type], last_names: list[str] | None = None):
+    def __init__(self, games: list[type], last_names: list[str] | None = None,
+                 racks: dict[type, list[str]] | None = None):
         if not games:
             raise ValueError("no games to choose from")
         self.games = games
         self.last_names = list(last_names or [])
+        self.racks = racks or {}
+        self.bots: list[int] = []
         self.game: type | None = None
         self.options: dict[str, Any] = {}
         self.players = 0
@@ -236,28 +245,48 @@ class Setup(Model):
         except DominoError as exc:
             self._go("message", Message("Cannot start", str(exc)))
             return
-        self.names = []
-        self._go("name", self._name_entry(0))
+        self.names, self.bots = [], []
+        self._next_seat()
 
     def _after_message(self, _: Message) -> None:
         self._go("options", self._options_menu(START))
+
+    def _next_seat(self) -> None:
+        seat = len(self.names)
+        if seat == self.players:
+            self._finish(Choice(self.game, dict(self.options), self.players, list(self.names), tuple(self.bots)))
+        elif seat < len(self.racks.get(self.game, ())):
+            self._go("seat", ListMenu(f"Seat {seat + 1}", ["Player", f"Bot ({self._position(seat)})"],
+                                      ["player", "bot"]))
+        else:
+            self._go("name", self._name_entry(seat))
+
+    def _position(self, seat: int) -> str:
+        return self.racks[self.game][seat]
+
+    def _after_seat(self, menu: ListMenu) -> None:
+        seat = len(self.names)
+        if menu.cancelled:
+            self._go("options", self._options_menu(START))
+        elif menu.value == "bot":
+            self.bots.append(seat)
+            self.names.append(f"{self._position(seat).capitalize()} bot")
+            self._next_seat()
+        else:
+            self._go("name", self._name_entry(seat))
 
     def _name_entry(self, seat: int) -> NameEntry:
         initial = self.last_names[seat] if seat < len(self.last_names) else f"P{seat + 1}"
         return NameEntry(f"Name for seat {seat + 1}", initial)
 
     def _after_name(self, entry: NameEntry) -> None:
-        seat = len(self.names)
         if entry.value.lower() in (n.lower() for n in self.names):
             retry = NameEntry(f"{entry.value} is taken", entry.value)
             retry.position = WHEEL.index("DEL")  # one select starts changing it
             self._go("name", retry)
             return
         self.names.append(entry.value)
-        if seat + 1 < self.players:
-            self._go("name", self._name_entry(seat + 1))
-        else:
-            self._finish(Choice(self.game, dict(self.options), self.players, list(self.names)))
+        self._next_seat()
 
 
 def _show(value: Any) -> str:

@@ -2,7 +2,10 @@
 match at the simulated table. They choose moves with the engines' greedy bots and make them
 physically on the virtual tray (behind a real pty, the tray firmware scanning emulated
 readers); the session judges the settled tray as at a real table, commits every move to
-SQLite and shows the OLED frames in the terminal (and as PNGs with --frames DIR).
+SQLite and shows the OLED frames in the terminal (and as PNGs with --frames DIR); when standard
+output is not a terminal it prints a text transcript of the plays and prompts instead. The
+match goes into the table's database (or --db PATH) marked as a demo: `dominotable history`
+lists it, the leaderboard leaves it out, and the table never resumes it.
 
 Without a rule option a demo uses short ones (one hand of Castle Rock or Broadway, Doubles to
 50). `--text` prints the old engine-only demo: each seat's moves in their notation, then the
@@ -12,11 +15,13 @@ game's one-line `brief()` (else its full picture) and the scores whenever they c
 from __future__ import annotations
 
 import random
-import tempfile
-from pathlib import Path
 
+from dominotable.app.cli import ranged
+from dominotable.app.config import listen_address
 from dominotable.app.gameargs import add_game_command, parse_game_args
 from dominotable.sim.bots.shared import greedy_bot
+
+SPEEDS = (0.1, 1000.0)  # the virtual tray's speeds a demo may ask for
 
 
 def common(parser, d) -> None:
@@ -25,11 +30,18 @@ def common(parser, d) -> None:
     parser.add_argument("--text", action="store_true", default=d(False),
                         help="engine only: print the moves and scores, no table")
     parser.add_argument("--frames", default=d(""), help="also write every OLED frame as a PNG into this folder")
-    parser.add_argument("--quiet", action="store_true", default=d(False), help="do not draw the OLED in the terminal")
-    parser.add_argument("--db", default=d(None), help="record the match in this database (default: a throw-away one)")
-    parser.add_argument("--settle-ms", type=int, default=d(60), help="the table's settle time (default 60 ms)")
-    parser.add_argument("--speed", type=float, default=d(30.0),
-                        help="virtual tray time per wall time (default 30: the tray scans thirty times as fast)")
+    parser.add_argument("--quiet", action="store_true", default=d(False),
+                        help="neither draw the OLED in the terminal nor print the transcript")
+    parser.add_argument("--db", default=d(None),
+                        help="record the match, marked as a demo, in this database (default: the table's)")
+    parser.add_argument("--settle-ms", type=ranged(int, 0, 10_000, "milliseconds"), default=d(60),
+                        help="the table's settle time, 0 to 10000 (default 60 ms)")
+    parser.add_argument("--speed", type=ranged(float, SPEEDS[0], SPEEDS[1], "times real time"), default=d(30.0),
+                        help=f"virtual tray time per wall time, {SPEEDS[0]:g} to {SPEEDS[1]:g} "
+                             "(default 30: the tray scans thirty times as fast)")
+    parser.add_argument("--http", metavar="HOST:PORT", nargs="?", type=listen_address, const=("127.0.0.1", 8080),
+                        default=d(None), help="serve the table page while the bots play (default address "
+                                              "127.0.0.1:8080), and keep it up after the match until Ctrl-C")
 
 
 BOT_LONG_PRESS = 0.25  # how long the bots hold select to open the menu (people: 0.8 s)
@@ -53,24 +65,43 @@ def run(args) -> int:
 
 
 def table_demo(game: str, options: dict, args) -> int:
+    import sys
+
+    from dominotable.app import config
     from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig
-    from dominotable.app.demo import demo_choice, play, summary
+    from dominotable.app.demo import demo_choice, play, recorded, summary, transcribe
     from dominotable.app.hardware import open_hardware
+    from dominotable.app.recovery import open_for_table
     from dominotable.app.runtime import Runtime
-    from dominotable.app.storage import Store
+    from dominotable.app.web import start, wait_for_signal
 
     choice = demo_choice(game, args.players, options)
     choice.new_game(args.seed)  # options that do not go together: say so before opening anything
-    cfg = Config(tray=TrayConfig(port="none"), display=DisplayConfig(frames=args.frames, terminal=not args.quiet),
+    drawn = not args.quiet and sys.stdout.isatty()  # else a text transcript, not block art in a log
+    cfg = Config(tray=TrayConfig(port="none"), display=DisplayConfig(frames=args.frames, terminal=drawn),
                  game=GameConfig(settle_ms=args.settle_ms))
+    db = args.db or config.load().storage.path
     hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
+    server = None
     try:
-        with tempfile.TemporaryDirectory(prefix="dominotable-demo-") as scratch:
-            with Store(args.db or Path(scratch) / "demo.sqlite3") as store:
-                runtime = Runtime(hw, store, args.settle_ms, seed=args.seed, choice=choice, stop_when_over=True)
-                bots = play(runtime, seed=args.seed)
-                print(summary(runtime, bots))
+        store, repairs = open_for_table(db)
+        with store:
+            for repair in repairs:
+                print(repair, flush=True)
+            runtime = Runtime(hw, store, args.settle_ms, seed=args.seed, choice=choice, stop_when_over=True,
+                              demo=True, repairs=repairs)
+            if args.http:
+                server = start(runtime, cfg.web, args.http, explicit=True)
+            if not args.quiet and not drawn:
+                transcribe(runtime)
+            bots = play(runtime, seed=args.seed)
+            print(summary(runtime, bots))
+            print(recorded(runtime.match_id, db, bool(args.db)), flush=True)
+            if server is not None:
+                wait_for_signal()
     finally:
+        if server is not None:
+            server.stop()
         hw.close()
     return 0
 
@@ -89,9 +120,9 @@ def text_demo(game, seed: int) -> int:
             moves.append(str(move))
             if game.scores != scores:
                 break
-        brief = getattr(game, "brief", None)
-        picture = not brief or (game.scores != scores and game.players > 1 and not game.is_over())
-        print(f"P{seat + 1}: {' '.join(moves):<24} {'' if picture else brief()}".rstrip())
+        brief = game.brief()
+        picture = brief is None or (game.scores != scores and game.players > 1 and not game.is_over())
+        print(f"P{seat + 1}: {' '.join(moves):<24} {'' if picture else brief}".rstrip())
         if game.scores != scores:
             scores = game.scores
             print("scores: " + ", ".join(f"{name} {score}" for name, score in zip(names, scores)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dominotable.app.cli import ranged
 from dominotable.rules.tiles import DominoSet
 from dominotable.tray.enroll import LAYOUTS, Enroller
 from dominotable.tray.errors import EnrollError
@@ -19,8 +20,9 @@ def register(subparsers) -> None:
     sub = parser.add_subparsers(dest="mode", metavar="MODE", required=True)
     layout = sub.add_parser("layout", help="lay the whole set out; majority vote over several snapshots")
     layout.add_argument("--layout", default="rows", choices=LAYOUTS, help="the arrangement (default rows)")
-    layout.add_argument("--votes", type=int, default=5, help="snapshots to vote over (default 5)")
-    layout.add_argument("--settle", type=float, default=1.5,
+    layout.add_argument("--votes", type=ranged(int, 1, 99, "snapshots"), default=5,
+                        help="snapshots to vote over, 1 to 99 (default 5)")
+    layout.add_argument("--settle", type=ranged(float, 0, 60, "seconds"), default=1.5,
                         help="seconds without changes before voting (default 1.5; over one full sweep)")
     pad = sub.add_parser("pad", help="tile by tile over the scan pad")
     pad.add_argument("tiles", nargs="*", metavar="TILE",
@@ -32,7 +34,8 @@ def register(subparsers) -> None:
         p.add_argument("--set", dest="top", type=int, choices=(6, 9, 12),
                        help="domino set of a new registry (default: the registry's, else 6)")
         p.add_argument("--fresh", action="store_true", help="start from an empty registry")
-        p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each step (default 30)")
+        p.add_argument("--timeout", type=ranged(float, 0.1, 3600, "seconds"), default=30.0,
+                       help="seconds to wait for each step, 0.1 to 3600 (default 30)")
         p.set_defaults(func=run)
 
 

@@ -6,7 +6,8 @@ import json
 
 from dominotable.app import config
 from dominotable.app.commands.replay import match_lines, replay_with_names
-from dominotable.app.storage import MatchRecord, Store
+from dominotable.app.storage import MatchRecord, StorageError, Store
+from dominotable.rules.outcome import Termination
 
 
 def add_db_arguments(parser) -> None:
@@ -15,7 +16,12 @@ def add_db_arguments(parser) -> None:
 
 
 def open_store(args) -> Store:
-    return Store(args.db or config.load(args.config).storage.path, create=False)
+    """The database, read-only (these commands only read): --db, else the configuration's."""
+    path = args.db or config.load(args.config).storage.path
+    if not args.db and not path.is_file():
+        raise StorageError(f"no database at {path} yet: `dominotable run` and `dominotable demo` record "
+                           f"matches there (or name one with --db PATH)")
+    return Store(path, create=False)
 
 
 def register(subparsers) -> None:
@@ -42,15 +48,22 @@ def run(args) -> int:
 
 
 def outcome(record: MatchRecord) -> str:
+    text = _outcome(record)
+    if record.damaged:
+        text += f"; damaged, set aside: {record.damaged}"
+    return f"demo: {text}" if record.demo else text
+
+
+def _outcome(record: MatchRecord) -> str:
     if record.result is None:
         return "unfinished"
     ending, scores = record.result["ending"], record.result["scores"]
-    if ending == "abandoned":
+    if ending == Termination.ABANDONED:
         return "abandoned"
     winners = [name for name, side in zip(record.names, record.sides) if side in record.result["winners"]]
     text = f"won by {' & '.join(winners)}" if winners else "no winner"
     text += f", {'-'.join(str(s) for s in scores)}"
-    return f"{text} (resigned)" if ending == "resigned" else text
+    return f"{text} (resigned)" if ending == Termination.RESIGNED else text
 
 
 def print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from dominotable.app.storage import StorageError, replay
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
+from dominotable.rules.outcome import Termination
 
 
 def register(subparsers) -> None:
@@ -44,7 +45,7 @@ def replay_with_names(data: Any) -> tuple[Game, list[str]]:
         count = len(names) if isinstance(names, list) else "no list of"
         raise StorageError(f"{count} names for {game.players} seats")
     result = data.get("result")
-    if isinstance(result, dict) and result.get("ending") == "played" and result.get("scores") != game.scores:
+    if isinstance(result, dict) and result.get("ending") == Termination.PLAYED and result.get("scores") != game.scores:
         raise StorageError(f"replayed scores {game.scores} differ from the recorded {result.get('scores')}")
     return game, names
 
@@ -58,7 +59,8 @@ def side_labels(game: Game, names: list[str]) -> list[str]:
 
 
 def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]:
-    """A header, one line per move naming who played it, and the final scores."""
+    """A header, one line per move naming who played it (and the hints asked for before it), and the
+    final scores."""
     head = f"{game.title} ({game.name}), seed {game.seed}, {', '.join(names)}"
     options = ", ".join(f"{k}={v}" for k, v in game.options.to_dict().items())
     lines = [head + (f"; {options}" if options else "")]
@@ -66,20 +68,29 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
         lines.append(f"started {data['started']}" + (f", finished {data['finished']}" if data.get("finished") else ""))
     width = max((len(n) for n in names), default=0)
     mover = type(game).from_dict({**game.to_dict(), "moves": []})  # the same game, observed or not
-    times = data.get("times") or []
+    times = data.get("times")
+    if not isinstance(times, list) or not all(isinstance(t, str) for t in times):
+        times = []  # no times, or not the exported shape: the moves without them
+    hints: dict[int, list[str]] = {}  # moves made before the hint -> lines
+    for hint in data.get("hints") or []:
+        seat = hint["seat"]
+        hints.setdefault(hint["ply"], []).append(
+            f"     hint for {names[seat] if seat is not None else 'the table'}: {hint['hint']}")
     for ply, move in enumerate(game.moves, 1):
+        lines += hints.get(ply - 1, [])
         seat = mover.current_player
         who = names[seat] if seat is not None else ""
         when = f"  {times[ply - 1][11:19]}" if ply <= len(times) else ""
         lines.append(f"{ply:>3}. {who:<{width}}  {move}{when}")
         mover.push(move, trusted=True)  # replay() has checked every move
+    lines += hints.get(len(game.moves), [])
     labels = side_labels(game, names)
     scores = ", ".join(f"{label} {score}" for label, score in zip(labels, game.scores))
     if game.is_over():
         won = [labels[side] for side in game.winners()]
         ending = f"won by {' and '.join(won)}" if won else "no winner"
     else:
-        result = data.get("result") or {}
-        ending = result.get("ending", "unfinished")
+        result = data.get("result")
+        ending = result.get("ending", "unfinished") if isinstance(result, dict) else "unfinished"
     lines.append(f"final: {scores}; {ending}")
     return lines

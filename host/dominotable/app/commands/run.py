@@ -1,22 +1,32 @@
-"""`dominotable run [--config PATH] [--db PATH]`: the table.
+"""`dominotable run [--config PATH] [--db PATH] [--frames DIR] [--http HOST:PORT|off]`: the table.
 
 With the hardware in the configuration it is the Pi's program. With no tray configured or
 found it runs the simulated table: the virtual tray, the OLED drawn in the terminal (and as
-PNG frames with display.frames), and the three buttons on the keyboard (see KEY_HELP). When
-standard input is not a terminal (or with --demo) nobody can press those keys, so the simulated
-table plays a demo match with bots placing the tiles (two players, one hand of Castle Rock, a
-fast virtual tray and a short settle time; in a throw-away database unless --db is given) and
-exits when it ends.
+PNG frames with --frames or display.frames), and the three buttons on the keyboard (see
+KEY_HELP; the keys work whatever the tray, `tray sim`'s too). When standard output is not a
+terminal, a text transcript (plays, prompts, scores) replaces the OLED's block art.
+
+The table page (app/web.py) is served on the [web] address, 127.0.0.1:8080 by default, or on
+--http's. When standard input is not a terminal (or with --demo) nobody can press keys: without
+an explicit --http the simulated table plays a demo match with bots placing the tiles (two
+players, one hand of Castle Rock, a fast virtual tray and a short settle time) and exits when it
+ends. The demo is recorded in the database marked as a demo: it never resumes, nor is resumed
+instead of, a real match, and the leaderboard leaves it out. With an explicit --http the browser is
+the controls and the table runs until SIGINT or SIGTERM (with --demo: the bots' match, then the
+page stays up until then).
+
+A damaged database does not stop the table: it is moved aside and its matches recovered
+(recovery.py), and the OLED says so.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
-import tempfile
-from pathlib import Path
 
 from dominotable.app import config as config_module
-from dominotable.app.storage import Store
+from dominotable.app.config import listen_address
+from dominotable.app.recovery import open_for_table
 
 DEMO_SPEED = 30.0  # the bots' demo: the virtual tray thirty times as fast as a real one
 DEMO_SETTLE_MS = 60
@@ -29,43 +39,84 @@ def register(subparsers) -> None:
     parser.add_argument("--config", help="configuration file (default: config.toml in the user config directory)")
     parser.add_argument("--db", help="database file (default: [storage] database)")
     parser.add_argument("--seed", type=int, help="seed of new matches' engines (default: from the clock)")
+    parser.add_argument("--frames", metavar="DIR", help="also write every OLED frame as a PNG into DIR")
     parser.add_argument("--demo", action="store_true",
                         help="on the simulated table, let bots play a match and exit (the default without a terminal)")
-    parser.set_defaults(func=run)
+    parser.add_argument("--http", metavar="HOST:PORT|off", type=listen_address,
+                        help="serve the table page here (default: the [web] section, 127.0.0.1:8080), or off")
+    parser.set_defaults(func=run, http=False)
 
 
 def run(args) -> int:
     from dominotable.app.commands.demo import BOT_LONG_PRESS
-    from dominotable.app.demo import TableBots, demo_choice, play, summary
+    from dominotable.app.demo import TableBots, demo_choice, play, recorded, summary, transcribe
     from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
+    from dominotable.app.offtray import OffTray
     from dominotable.app.runtime import Runtime
+    from dominotable.app.web import on_signals, start, wait_for_signal
 
     cfg = config_module.load(args.config)
-    unattended = args.demo or not sys.stdin.isatty()
-    hw = open_hardware(cfg, speed=DEMO_SPEED if unattended else 1.0,  # the virtual tray's speed
-                       long_press=BOT_LONG_PRESS if unattended else LONG_PRESS)
+    explicit = args.http is not False
+    terminal = sys.stdin.isatty()
+    listen = args.http if explicit else None if cfg.web.off else (cfg.web.host, cfg.web.port)
+    bots_play = args.demo or (not terminal and not explicit)
+    transcript = cfg.display.driver == "emulated" and cfg.display.terminal and not sys.stdout.isatty()
+    cfg = dataclasses.replace(cfg, display=dataclasses.replace(
+        cfg.display, frames=args.frames or cfg.display.frames, terminal=cfg.display.terminal and not transcript))
+    keys_help = "" if bots_play or not terminal else KEY_HELP + (", o open the page" if listen is not None else "")
+    hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0,  # the virtual tray's speed
+                       long_press=BOT_LONG_PRESS if bots_play else LONG_PRESS, footer=keys_help)
+    server = None
     try:
         buttons = hw.buttons()
-        demo = hw.simulated and buttons is not None and unattended
-        with tempfile.TemporaryDirectory(prefix="dominotable-demo-") as scratch:
-            db = args.db or (Path(scratch) / "demo.sqlite3" if demo else cfg.storage.path)
-            with Store(db) as store:
-                if demo:
-                    print("no terminal to press keys in: bots play a demo match on the simulated table", flush=True)
-                    runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
-                                      choice=demo_choice(), stop_when_over=True)
-                    print(summary(runtime, play(runtime, seed=args.seed or 0)))
-                    return 0
-                runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed).start()
-                keyboard = None
-                if hw.simulated and buttons is not None and sys.stdin.isatty():
-                    print(KEY_HELP, flush=True)
-                    keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime) if hw.simulated else None).start()
-                try:
-                    runtime.run()
-                finally:
-                    if keyboard is not None:
-                        keyboard.close()
+        demo = hw.simulated and buttons is not None and bots_play
+        db = args.db or cfg.storage.path
+        store, repairs = open_for_table(db)
+        with store:
+            for repair in repairs:
+                print(repair, flush=True)
+            if demo:
+                print("no terminal to press keys in: bots play a demo match on the simulated table"
+                      if not args.demo else "bots play a demo match on the simulated table", flush=True)
+                runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
+                                  choice=demo_choice(), stop_when_over=True, demo=True, repairs=repairs)
+                if explicit and listen is not None:
+                    server = start(runtime, cfg.web, listen, explicit)
+                if transcript:
+                    transcribe(runtime)
+                print(summary(runtime, play(runtime, seed=args.seed or 0)))
+                print(recorded(runtime.match_id, db, bool(args.db)), flush=True)
+                if server is not None:
+                    wait_for_signal()
+                return 0
+            runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs)
+            if listen is not None:
+                server = start(runtime, cfg.web, listen, explicit)
+            if transcript:
+                transcribe(runtime)
+            runtime.start()
+            on_signals(runtime.stop)
+            keyboard = None
+            if buttons is not None and terminal:
+                keys = {}
+                if server is not None:
+                    import webbrowser
+
+                    url = server.url
+                    keys["o"] = lambda: webbrowser.open(url)
+                hands = OffTray(hw.tray.virtual, lambda: runtime.session.controller.game.dset.tiles
+                                if runtime.session is not None else ()) if hw.simulated else None
+                keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime) if hw.simulated else None,
+                                    keys=keys, command=hands.command if hands is not None else None).start()
+            elif server is not None:
+                print("the browser is the controls; Ctrl-C or SIGTERM stops the table", flush=True)
+            try:
+                runtime.run()
+            finally:
+                if keyboard is not None:
+                    keyboard.close()
     finally:
+        if server is not None:
+            server.stop()
         hw.close()
     return 0

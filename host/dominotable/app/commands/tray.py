@@ -9,6 +9,7 @@ import time
 import serial
 from dominotray import wire
 
+from dominotable.app.cli import ranged
 from dominotable.rules.tiles import DominoSet
 from dominotable.tray.board import Board
 from dominotable.tray.describe import errors_text, frame_text
@@ -40,7 +41,8 @@ def register(subparsers) -> None:
                          description="Create a virtual tray (the firmware over emulated readers) behind a pty, "
                                      "print its path, and read commands from stdin until EOF. "
                                      "Type 'help' for the commands.")
-    sim.add_argument("--speed", type=float, default=1.0, help="virtual ms per wall ms (default 1)")
+    sim.add_argument("--speed", type=ranged(float, 0.1, 1000, "virtual ms per wall ms"), default=1.0,
+                     help="virtual ms per wall ms, 0.1 to 1000 (default 1)")
     sim.add_argument("--seed", type=int, default=0, help="seed for faults and flicker")
     sim.set_defaults(func=run_sim)
 
@@ -49,7 +51,7 @@ def register(subparsers) -> None:
 
 def run_monitor(args) -> int:
     geometry = default()
-    registry = Registry.virtual() if args.virtual_tags else Registry.load(args.tags)
+    registry = Registry.any_virtual() if args.virtual_tags else Registry.load(args.tags)
     path = find_port(args.port, args.serial_number)
     port = open_port(path, timeout=0.1)
     decoder = wire.Decoder(types=wire.FROM_TRAY, parse=True)
@@ -162,6 +164,10 @@ def sim_command(tray: VirtualTray, line: str) -> str | None:
             number = float(rest[-1]) if cmd != "crc" else int(rest[-1])
         except ValueError:
             raise TrayError(f"{rest[-1]!r} is not a number") from None
+        if cmd == "crc" and not 0 <= number <= 1_000_000:
+            raise TrayError(f"{cmd} takes a count of replies from 0 to 1000000, not {rest[-1]}")
+        if cmd != "crc" and not 0 <= number <= 1:
+            raise TrayError(f"{cmd} takes a probability from 0 to 1, not {rest[-1]}")
         if cmd == "noise":
             tray.to_host.bit_flip = tray.to_host.drop = number
             return f"noise {number:g} on the line to the host"
@@ -176,9 +182,10 @@ def sim_command(tray: VirtualTray, line: str) -> str | None:
 
 
 def run_sim(args) -> int:
-    with VirtualTray(Registry.virtual(DominoSet(6)), speed=args.speed, seed=args.seed) as tray:
+    with VirtualTray(Registry.virtual(DominoSet(12)), speed=args.speed, seed=args.seed) as tray:  # every tile any game uses
         print(f"virtual tray at {tray.path} (pty {tray.slave_path}); facing is one of {', '.join(DIRECTIONS)}")
-        print("connect with: dominotable tray monitor --virtual-tags --port " + tray.path)
+        print(f"connect with: dominotable tray monitor --virtual-tags --port {tray.path}; play on it: "
+              f'[tray] port = "{tray.path}" in the config, then dominotable run')
         print("type 'help' for commands; end with Ctrl-D", flush=True)
         for line in sys.stdin:
             try:

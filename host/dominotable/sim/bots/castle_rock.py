@@ -24,19 +24,20 @@ def solver_bot(rng: random.Random, clairvoyant: bool = False):
     planned: dict = {}  # row -> the next capture of the plan being followed
 
     def choose(game: CastleRockSolitaire) -> Move:
-        s, opts = game.state, game.options
-        captures = game._row_captures()
+        opts, row = game.options, game.row()
+        captures = game.captures()
         if clairvoyant and opts.draw == WHEN_BLOCKED and len(captures) > 1:
-            if seen_deck[0] is not s.deck:
+            deck = game.deck()
+            if seen_deck[0] is not deck.tiles:
                 memo.clear()
-                seen_deck[0] = s.deck
+                seen_deck[0] = deck.tiles
             for capture in captures:
-                if can_win(s.deck, squeeze(s.row, capture), s.drawn, opts.draw, opts.win, memo):
+                if can_win(deck.tiles, squeeze(row, capture), deck.drawn, opts.draw, opts.win, memo):
                     return capture
         if game.boneyard() and (opts.draw == ANY_TIME or not captures):
-            if opts.win == ALL_CAPTURED or not captures or not analyse(s.row).clearable:
+            if opts.win == ALL_CAPTURED or not captures or not analyse(row).clearable:
                 return game.draw_move()
-        return planned.get(s.row) or plan(s.row)
+        return planned.get(row) or plan(row)
 
     def plan(row):
         """First step of a best plan for `row`; remember the rest (a plan depends only on the row)."""

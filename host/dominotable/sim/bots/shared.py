@@ -3,7 +3,7 @@
 A strategy is a callable `choose(game) -> Move`, made by a factory `factory(rng, **params)`;
 each game's strategies (these and its own) are listed by name in app/catalog.py.
 Greedy tries each legal move with push/pop and keeps the best `game.heuristic(side)`,
-breaking ties at random; a game defines `heuristic` where its score alone says too little.
+breaking ties at random; a game overrides `heuristic` where its score alone says too little.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ Strategy = Callable[[Game], Move]
 
 def random_bot(rng: random.Random) -> Strategy:
     def choose(game: Game) -> Move:
-        moves = game.legal_moves()
-        return rng.choice(moves if isinstance(moves, tuple) else list(moves))
+        return rng.choice(game.legal_moves().all())
 
     return choose
 
@@ -31,7 +30,7 @@ def greedy_bot(rng: random.Random) -> Strategy:
         best_value = None
         for move in list(game.legal_moves()):
             game.push(move, trusted=True)
-            value = heuristic(game, side)
+            value = game.heuristic(side)
             game.pop()
             if best_value is None or value > best_value:
                 best, best_value = [move], value
@@ -40,11 +39,6 @@ def greedy_bot(rng: random.Random) -> Strategy:
         return rng.choice(best)
 
     return choose
-
-
-def heuristic(game: Game, side: int) -> float:
-    own = getattr(game, "heuristic", None)
-    return own(side) if own else game.scores[side]
 
 
 SHARED = {"random": random_bot, "greedy": greedy_bot}

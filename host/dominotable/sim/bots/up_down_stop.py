@@ -47,7 +47,7 @@ def lookahead_bot(rng, depth: int = 2, budget: int = 4000):
         moves = list(game.legal_moves())
         if len(moves) == 1:
             return moves[0]
-        rules, state = game.rules, game.state
+        rules, state = game.rules, game.position()
         afters = []
         for move in moves:
             after = state.copy()

@@ -16,9 +16,11 @@ from typing import ClassVar
 
 from dominotray import wire
 
+from dominotable.reading.prompts import span
 from dominotable.reading.reader import Reader
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game, Move
+from dominotable.rules.tiles import Tile
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
@@ -40,6 +42,24 @@ class Hands(ABC):
 
     @abstractmethod
     def actions(self, move: Move, board: Board) -> list[Action]: ...
+
+    def where(self, action: Action) -> str:
+        """Where a place or slide step puts its tile, as a bot's instructions say it."""
+        first = action.cells[0]
+        tile = action.tile
+        if tile.a == tile.b:
+            return f"on {span(self.geometry, action.cells)}"
+        r, c = self.geometry.coords(first)
+        return f"on {span(self.geometry, action.cells)}, the {tile.a} on r{r}c{c}"
+
+    def keep_clear(self, cells: frozenset[int]) -> None:
+        """Bot seats' racks lie on `cells`: the game's tiles must stay off them (a game whose
+        layout could reach them overrides this)."""
+
+    def rack_reveal(self, racks: dict[int, list[Tile]]) -> Move | None:
+        """A reveal the table can make itself from what bots' racks hold (`racks`: complete racks
+        only, by seat), when the game awaits one; None otherwise."""
+        return None
 
     def setup(self, board: Board) -> list[Action]:
         """The steps from `board` to the engine's position: every tile off, then each move's

@@ -1,12 +1,17 @@
 """Broadway's hands: each tile where the engine puts it, the tableau anchored by the hand's double
 near the middle of the tray; when a tile would fall off the tray, the whole tableau slides back
-to the middle first (BW-11.1)."""
+to the middle first (BW-11.1). With bot seats, whose racks lie around the edges, the tableau
+keeps to the zone `tableau` inside them; the table names who leads and shows a bot's tiles
+left from its rack."""
 
 from __future__ import annotations
 
 from dominotable.reading.broadway import BroadwayReader
 from dominotable.rules.games.broadway.engine import Expose, Place
+from dominotable.rules.games.broadway.seats import SEATS
 from dominotable.rules.hidden import Reveal
+from dominotable.rules.moves import Move
+from dominotable.rules.tiles import Tile
 from dominotable.sim.hands.base import Hands, NoRoom, clearing, lay_aside
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
@@ -15,6 +20,33 @@ from dominotable.tray.board import Board
 class BroadwayHands(Hands):
     Reader = BroadwayReader
     reader: BroadwayReader
+    area: frozenset[int] | None = None  # where the tableau must stay (None: the whole grid)
+
+    def keep_clear(self, cells: frozenset[int]) -> None:
+        self.area = self.geometry.zone("tableau") if cells else None
+
+    def _bounds(self) -> tuple[int, int, int, int]:
+        """(top, bottom, left, right) rows and columns the tableau may use."""
+        geo = self.geometry
+        if self.area is None:
+            return 0, geo.rows - 1, 0, geo.columns - 1
+        rows, cols = zip(*map(geo.coords, self.area))
+        return min(rows), max(rows), min(cols), max(cols)
+
+    def rack_reveal(self, racks: dict[int, list[Tile]]) -> Move | None:
+        """Who leads: the seat whose rack holds the hand's double, or the one seat without a rack
+        once every other rack is complete (BW-10.1); at the end of a hand, a bot's tiles left (BW-10.5)."""
+        game = self.game
+        if game.awaiting() == "lead":
+            double = game.hand_info().double
+            seat = next((k for k, tiles in racks.items() if double in tiles), None)
+            if seat is None and len(racks) == 3:
+                seat = next(k for k in range(4) if k not in racks)
+            return Reveal("lead", (), SEATS[seat][0]) if seat is not None else None
+        if game.awaiting() == "show":
+            seat = next((k for k, tiles in racks.items() if tiles and k in game.to_show()), None)
+            return Reveal("show", tuple(sorted(racks[seat])), SEATS[seat][0]) if seat is not None else None
+        return None
 
     def actions(self, move, board: Board) -> list[Action]:
         if isinstance(move, Expose):
@@ -23,22 +55,26 @@ class BroadwayHands(Hands):
             return lay_aside(board, move.tiles)
         if not isinstance(move, Place):
             return []
-        s, geo = self.game.state, self.geometry
+        grid = self.game.tableau().grid
         steps = []
         pad = board.on_pad()
         if pad is not None and pad.tile is move.tile:
             steps.append(Action(ActionKind.UNPAD, move.tile))
-        if not s.grid.pips:  # the last hand's tiles go first
+        if not grid.pips:  # the last hand's tiles go first
             removes, board = clearing(board, [p.tile for p in board.tiles()])
             steps += removes
-        anchor = (geo.rows // 2 - 1, geo.columns // 2 - 1) if not s.grid.pips else self.reader.anchor(board)
-        if self.reader.where(anchor, *move.cells) is None:
+        top, bottom, left, right = self._bounds()
+        anchor = ((top + bottom) // 2, (left + right) // 2) if not grid.pips else self.reader.anchor(board)
+        if not self._inside(self.reader.where(anchor, *move.cells)):
             anchor, slides = self.recentre(board, anchor, move)
             steps += slides
         first, second = self.reader.where(anchor, *move.cells)
         at = (first, second) if move.pips[0] == move.tile.a else (second, first)
         steps.append(Action(ActionKind.PLACE, move.tile, at))
         return steps
+
+    def _inside(self, cells) -> bool:
+        return cells is not None and (self.area is None or set(cells) <= self.area)
 
     def recentre(self, board: Board, anchor, move: Place):
         """Slide every tile by one offset so the tableau and `move` fit on the tray (BW-11.1)."""
@@ -51,11 +87,12 @@ class BroadwayHands(Hands):
                 rows.append(r)
                 cols.append(c)
         height, width = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
-        if height > geo.rows or width > geo.columns:
+        top, bottom, left, right = self._bounds()
+        if height > bottom - top + 1 or width > right - left + 1:
             raise NoRoom(f"Broadway: the tableau with {move} would be {width} cells wide and {height} deep; "
-                         f"the tray has {geo.columns} by {geo.rows}")
-        dr = (geo.rows - height) // 2 - min(rows)
-        dc = (geo.columns - width) // 2 - min(cols)
+                         f"the tray has {right - left + 1} by {bottom - top + 1}")
+        dr = top + (bottom - top + 1 - height) // 2 - min(rows)
+        dc = left + (right - left + 1 - width) // 2 - min(cols)
         moving = {p.tile: tuple(geo.cell(r + dr, c + dc) for r, c in map(geo.coords, p.cells))
                   for p in board.tiles()}
         now = {p.tile: p.cells for p in board.tiles()}

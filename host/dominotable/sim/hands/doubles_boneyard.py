@@ -35,7 +35,7 @@ class DoublesBoneyardHands(Hands):
             return lay_aside(board, move.tiles)
         if not isinstance(move, Play):
             return []
-        tile, line = move.tile, self.game.state.line
+        tile, line = move.tile, self.game.line()
         track = self.track()
         if line is None:  # the last game's tiles (and doubles drawn) go first
             start = len(track) * 2 // 5

@@ -22,12 +22,13 @@ class UpDownStopHands(Hands):
         return removes + self.steps(move, board)
 
     def steps(self, move, board: Board) -> list[Action]:
-        s, geo = self.game.state, self.geometry
+        game, geo = self.game, self.geometry
         by_tile = {p.tile: p for p in board.tiles()}
         occupied = {c for p in board.placements for c in p.cells}
         tile = move.tile
         if isinstance(move, (Scrap, Discard)):
-            name, pile = ("scrap", s.scrap) if isinstance(move, Scrap) else ("discard", s.discarded)
+            piles = game.piles()
+            name, pile = ("scrap", piles.scrap) if isinstance(move, Scrap) else ("discard", piles.discarded)
             zone, steps = self.reader.half() if name == "scrap" else geo.zone(name), []
             spot = self.free_spot(zone, occupied)
             if spot is None:  # the zone is full: its tiles go on the pile beside the tray
@@ -36,14 +37,15 @@ class UpDownStopHands(Hands):
             return steps + [Action(ActionKind.PLACE, tile, spot)]
         if isinstance(move, Start):
             return self.start_actions(tile, by_tile)
-        j = (move.column - 1) if move.column else self.game.rules.stoppable(s, tile)[0]
+        j = (move.column - 1) if move.column else game.stoppable(tile)[0]
         ladder = self.reader.ladders(by_tile)[j]
         if isinstance(move, Stop):
             end = next(end for end, number, _, _ in ladder.ends() if number == tile.a)
             active = tile.a
         else:
-            ways = [w for w in self.game.rules.extensions(s, tile) if w[0] == j and w[2:] == (move.active, move.direction)]
-            end = move.end if move.end is not None else ways[0][1]
+            ways = [w for w in game.extensions(tile)
+                    if (w.column, w.active, w.direction) == (j, move.active, move.direction)]
+            end = move.end if move.end is not None else ways[0].end
             active = move.active
         line = ladder.column.line
         steps = []
@@ -103,14 +105,14 @@ class UpDownStopHands(Hands):
 
     def start_actions(self, tile: Tile, by_tile) -> list[Action]:
         """A new column across the first row of the next zone, its old stopped column put aside."""
-        s, geo = self.game.state, self.geometry
+        geo = self.geometry
         holder = self.reader.zones()
         zone = holder[-1]
         if zone is None:
             raise NoRoom(f"no zone is free for a new column with {tile}")
         steps = []
         if holder[zone] is not None:
-            column = s.columns[holder[zone]]
+            column = self.game.columns()[holder[zone]]
             steps += [Action(ActionKind.REMOVE, old) for old in column.line.tiles() + [column.stopper] if old in by_tile]
         ladder = Ladder(self.reader, self.reader.names[zone], Column(None), {})
         first = geo.cell(ladder.start, ladder.cols[0])

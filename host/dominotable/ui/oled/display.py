@@ -5,12 +5,14 @@ each frame with the last one sent and skips the bus when nothing changed. On the
 device is luma.oled's `ssd1306` or `sh1106` on `luma.core.interface.serial.i2c`, with bus
 and address from the configuration. The emulated display is luma.core's `dummy` device;
 its frames also go to a folder of PNGs, to the terminal (Unicode half blocks, two pixel
-rows per character) and, with the `emulator` extra installed and `window = true`, to a
+rows per character, when the terminal has room for 130 x 35 characters; else Braille, two by
+four pixels per character, 66 x 18, which fits 80 x 24) and, with the `emulator` extra installed and `window = true`, to a
 pygame window through luma.emulator.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -74,11 +76,12 @@ class Display:
         self.device.cleanup()
 
 
-def open_display(cfg: DisplayConfig, bus=None, terminal: TextIO | None = None) -> Display:
+def open_display(cfg: DisplayConfig, bus=None, terminal: TextIO | None = None, footer: str = "") -> Display:
     """The configured display. `bus` replaces the smbus2 I2C bus (tests record on it);
-    `terminal` is where the emulated display draws (default stdout if `cfg.terminal`)."""
+    `terminal` is where the emulated display draws (default stdout if `cfg.terminal`), with
+    `footer` under each frame."""
     if cfg.driver == "emulated":
-        return emulated(cfg, terminal)
+        return emulated(cfg, terminal, footer)
     from luma.core.error import DevicePermissionError
     from luma.core.error import Error as LumaError
     from luma.core.interface.serial import i2c
@@ -94,13 +97,13 @@ def open_display(cfg: DisplayConfig, bus=None, terminal: TextIO | None = None) -
     return Display(device)
 
 
-def emulated(cfg: DisplayConfig, terminal: TextIO | None = None) -> Display:
+def emulated(cfg: DisplayConfig, terminal: TextIO | None = None, footer: str = "") -> Display:
     device = dummy(width=128, height=64, rotate=cfg.rotate, mode="1")
     sinks: list[Sink] = []
     if cfg.frames:
         sinks.append(FrameWriter(Path(cfg.frames)))
     if terminal is not None or cfg.terminal:
-        sinks.append(TerminalView(terminal or sys.stdout))
+        sinks.append(TerminalView(terminal or sys.stdout, footer))
     if cfg.window:
         sinks.append(window(cfg.rotate))
     return Display(device, sinks)
@@ -121,12 +124,22 @@ class FrameWriter:
 
     def __init__(self, folder: Path):
         self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DisplayError(f"cannot write frames into {folder}: {exc.strerror}") from None
+        if not os.access(folder, os.W_OK):
+            raise DisplayError(f"cannot write frames into {folder}: it is not writable")
         self.count = 0
 
     def __call__(self, image: Image.Image) -> None:
         self.count += 1
         image.save(self.folder / f"frame-{self.count:06d}.png")
+
+
+def _framed(rows: list[str], w: int) -> list[str]:
+    return ["\u250c" + "\u2500" * w + "\u2510", *("\u2502" + row + "\u2502" for row in rows),
+            "\u2514" + "\u2500" * w + "\u2518"]
 
 
 def to_text(image: Image.Image) -> list[str]:
@@ -135,26 +148,56 @@ def to_text(image: Image.Image) -> list[str]:
     w, h = image.size
     px = image.load()
     glyph = {(False, False): " ", (True, False): "\u2580", (False, True): "\u2584", (True, True): "\u2588"}
-    lines = ["\u250c" + "\u2500" * w + "\u2510"]
-    for y in range(0, h, 2):
-        row = "".join(glyph[bool(px[x, y]), y + 1 < h and bool(px[x, y + 1])] for x in range(w))
-        lines.append("\u2502" + row + "\u2502")
-    lines.append("\u2514" + "\u2500" * w + "\u2518")
-    return lines
+    return _framed(["".join(glyph[bool(px[x, y]), y + 1 < h and bool(px[x, y + 1])] for x in range(w))
+                    for y in range(0, h, 2)], w)
+
+
+BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20),
+                (0, 3, 0x40), (1, 3, 0x80))  # (dx, dy, bit) of the eight dots of a Braille cell
+
+
+def to_braille(image: Image.Image) -> list[str]:
+    """The frame as text at full resolution in a quarter of the room: each character is a 2 x 4
+    pixel Braille cell (128 x 64 pixels -> 64 x 16 characters), framed."""
+    image = image.convert("1")
+    w, h = image.size
+    px = image.load()
+
+    def cell(x: int, y: int) -> str:
+        bits = sum(bit for dx, dy, bit in BRAILLE_DOTS if x + dx < w and y + dy < h and px[x + dx, y + dy])
+        return chr(0x2800 + bits)
+
+    return _framed(["".join(cell(x, y) for x in range(0, w, 2)) for y in range(0, h, 4)], (w + 1) // 2)
 
 
 class TerminalView:
-    """Draws frames in a terminal: in place on a tty, one after another otherwise (logs, pipes)."""
+    """Draws frames in a terminal: in place on a tty, one after another otherwise (logs, pipes).
+    Half blocks when the terminal has room for them, else Braille (fits 80 x 24); `footer` (a
+    key-help line, cut to the terminal's width) is drawn under every frame, so it never shifts
+    them."""
 
-    def __init__(self, stream: TextIO):
+    def __init__(self, stream: TextIO, footer: str = ""):
         self.stream = stream
+        self.footer = footer
         self.drawn = 0  # lines of the previous frame, to move back over on a tty
 
+    def _room(self) -> tuple[int, int]:
+        try:
+            size = os.get_terminal_size(self.stream.fileno())
+        except (OSError, ValueError, AttributeError):  # not a terminal (a pipe, a StringIO)
+            return 80, 24
+        return size.columns, size.lines
+
     def __call__(self, image: Image.Image) -> None:
-        lines = to_text(image)
+        columns, lines_room = self._room()
+        w, h = image.size
+        big = columns >= w + 2 and lines_room >= h // 2 + 2 + bool(self.footer)
+        lines = to_text(image) if big else to_braille(image)
+        if self.footer:
+            lines.append(self.footer[:max(columns - 1, 0)])
         out = []
         if self.drawn and self.stream.isatty():
-            out.append(f"\x1b[{self.drawn}F")
+            out.append(f"\x1b[{self.drawn}F\x1b[J")
         out.append("\n".join(lines) + "\n")
         self.stream.write("".join(out))
         self.stream.flush()

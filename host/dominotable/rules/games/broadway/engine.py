@@ -13,18 +13,18 @@ Tiles enter play only through `deal()` (one call per hand). In observed mode (BW
 deal is only the engine's guess at the hidden hands: each hand opens with `lead S` (the
 seat holding the double), any unseen tile may be played and is swapped into the player's
 guessed hand, a pass bars the tiles that would fit, and a finished hand waits for the
-tiles left to be shown (`show W 3-5 1-2`).
+tiles left to be shown (`show W 3-5 1-2`): observed.py.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from itertools import chain
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from dominotable.rules.errors import IllegalMove, InvalidNotation
-from dominotable.rules.game import Game, Move
+from dominotable.rules.game import Game, State, applies, checks
 from dominotable.rules.games.broadway.grid import (
     Cell,
     Frontier,
@@ -32,11 +32,13 @@ from dominotable.rules.games.broadway.grid import (
     fmt_cell,
     neighbours,
 )
-from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
+from dominotable.rules.games.broadway.observed import ObservedPlay
+from dominotable.rules.games.broadway.seats import SEATS, axis_name, axis_of, parse_seat
+from dominotable.rules.hidden import Reveal, parse_reveal
+from dominotable.rules.moves import PASS, Move, Pass
 from dominotable.rules.options import Options, option
-from dominotable.rules.tiles import Tile, fmt
+from dominotable.rules.tiles import Tile
 
-SEATS = ("North", "East", "South", "West")
 HAND_SIZE = 7
 CENTRE: Cell = (0, 0)
 POINTS = (0, 0, 1, 5, 10, 10, 10)  # by matching segment pairs, BW-5.1 (at most 6 are possible)
@@ -44,23 +46,6 @@ _PLACE = re.compile(
     r"^(\d+)\s*[-:]\s*(\d+)\s*@\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*"
     r"(?:-\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|([nesw]))$", re.IGNORECASE)
 _DIRECTIONS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
-
-
-def axis_of(seat: int) -> Cell:
-    """The step between a tile's halves for a seat: east-west for N/S, north-south for E/W (BW-3.2)."""
-    return (1, 0) if seat % 2 == 0 else (0, 1)
-
-
-def axis_name(axis: Cell) -> str:
-    return "east-west" if axis == (1, 0) else "north-south"
-
-
-def parse_seat(token: str) -> int:
-    word = token.strip().lower()
-    for seat, name in enumerate(SEATS):
-        if word in (name.lower(), name[0].lower()):
-            return seat
-    raise InvalidNotation(f"{token!r} is not a seat; seats are N, E, S, W")
 
 
 @dataclass(frozen=True)
@@ -86,12 +71,6 @@ class Place(Move):
 
 
 @dataclass(frozen=True)
-class Pass(Move):
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
 class Expose(Move):
     seat: int
     tile: Tile
@@ -99,8 +78,6 @@ class Expose(Move):
     def __str__(self) -> str:
         return f"expose {SEATS[self.seat][0]} {self.tile}"
 
-
-PASS = Pass()
 
 
 def match_count(grid: Grid, move: Place) -> int:
@@ -136,6 +113,32 @@ def placements(grid: Grid, tiles, axis: Cell, frontier: Frontier | None = None) 
                     yield Place.of(pip, other, cell, mate)
 
 
+class Tableau(NamedTuple):
+    """This hand's tableau: the grid (treat it as read-only) and the tiles in the order placed,
+    each with the side credited."""
+
+    grid: Grid
+    order: tuple[tuple[Tile, int], ...]
+
+    @property
+    def lead(self) -> Tile | None:
+        return self.order[0][0] if self.order else None
+
+
+class Exposure(NamedTuple):
+    """A tile its owner showed by accident, which the owner's left-hand opponent places (BW-7)."""
+
+    owner: int
+    tile: Tile
+
+
+class HandInfo(NamedTuple):
+    number: int  # the hand under way, from 0 (sudden-death hands follow the last regular one)
+    double: Tile  # the double it opens on (BW-2.1)
+    turn: int  # the seat whose turn it is
+    sudden_death: bool
+
+
 @dataclass(frozen=True)
 class HandRecord:
     """A finished hand: its tableau, the tiles in the order placed with the side credited,
@@ -147,19 +150,24 @@ class HandRecord:
     unplayed: tuple[tuple[Tile, ...], ...]
 
 
-class State:
-    """One match position. `grid` and `order` change in place, so `copy()` copies them;
-    every other field is an immutable value replaced on change."""
+@dataclass(slots=True)
+class BroadwayState(State):
+    """One match position; every field an immutable value replaced on change."""
 
-    def __init__(self, **fields):
-        self.__dict__.update(fields)
-
-    def copy(self) -> State:
-        new = State.__new__(State)
-        new.__dict__ = self.__dict__.copy()
-        new.grid = self.grid.copy()
-        new.order = self.order.copy()
-        return new
+    scores: tuple[int, int] = (0, 0)
+    past: tuple[HandRecord, ...] = ()
+    winner: int | None = None
+    number: int = 0  # the hand under way, from 0
+    hands: tuple[tuple[Tile, ...], ...] = ()
+    turn: int = 0
+    exposed: Exposure | None = None  # an exposed tile to be placed (BW-7)
+    shown: frozenset = frozenset()  # exposed tiles that fit nowhere and went back face up (BW-7.3)
+    grid: Grid = field(default_factory=Grid)
+    frontier: Frontier | None = None  # a cache, see seat_moves
+    order: tuple[tuple[Tile, int], ...] = ()  # the tiles placed this hand, with the side credited
+    barred: tuple[frozenset, ...] = (frozenset(),) * 4  # observed mode: tiles each seat's passes rule out (BW-10.3)
+    revealed: frozenset = frozenset()  # observed mode: seats whose tiles left were shown (BW-10.5)
+    awaiting: str | None = None  # observed mode: "lead" or "show", the reveal owed (BW-10.1)
 
 
 @dataclass(frozen=True)
@@ -171,7 +179,7 @@ class BroadwayOptions(Options):
         choices=("placer", "owner"))
 
 
-class Broadway(Game):
+class Broadway(ObservedPlay, Game):
     name = "broadway"
     title = "Broadway"
     Options = BroadwayOptions
@@ -191,25 +199,16 @@ class Broadway(Game):
         top = self.dset.top
         return Tile(top - k % (top + 1), top - k % (top + 1))
 
-    def _initial_state(self) -> State:
-        state = State(scores=(0, 0), past=(), winner=None)
-        self._start_hand(state, 0)
-        return state
+    def _initial_state(self) -> BroadwayState:
+        return self._hand_state(BroadwayState(), 0)
 
-    def _start_hand(self, state: State, number: int) -> None:
+    def _hand_state(self, s: BroadwayState, number: int) -> BroadwayState:
+        """`s` at the start of hand `number`: the match fields kept, the hand's fields fresh."""
         hands = self.deal(number)
         double = self.double_of(number)
-        state.number = number
-        state.hands = hands
-        state.turn = next(seat for seat in range(4) if double in hands[seat])
-        state.exposed = None
-        state.shown = frozenset()  # exposed tiles that fit nowhere and went back face up (BW-7.3)
-        state.grid = Grid()
-        state.frontier = None  # a cache, see seat_moves
-        state.order = []
-        state.barred = (frozenset(),) * 4  # observed mode: tiles each seat's passes rule out (BW-10.3)
-        state.revealed = frozenset()  # observed mode: seats whose tiles left were shown (BW-10.5)
-        state.awaiting = "lead" if self.observed else None  # BW-10.1
+        return BroadwayState(scores=s.scores, past=s.past, winner=s.winner, number=number, hands=hands,
+                             turn=next(seat for seat in range(4) if double in hands[seat]),
+                             awaiting="lead" if self.observed else None)  # BW-10.1
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -237,8 +236,32 @@ class Broadway(Game):
     def heuristic(self, side: int) -> float:
         return self.state.scores[side] - self.state.scores[1 - side]
 
+    def awaiting(self) -> str | None:
+        return self.state.awaiting
+
     def hands_played(self) -> int:
         return len(self.state.past)
+
+    def tableau(self) -> Tableau:
+        return Tableau(self.state.grid, self.state.order)
+
+    def exposed(self) -> Exposure | None:
+        """The exposed tile to be placed before play goes on, if any."""
+        return self.state.exposed
+
+    def hand_info(self) -> HandInfo:
+        s = self.state
+        return HandInfo(s.number, self.double_of(s.number), s.turn, self.in_sudden_death)
+
+    def to_show(self) -> list[int]:
+        """Observed mode: the seats that still owe the tiles left in their hands (BW-10.5)."""
+        s = self.state
+        return [seat for seat, hand in enumerate(s.hands) if hand and seat not in s.revealed]
+
+    def shown_tiles(self) -> frozenset[Tile]:
+        """Observed mode: the tiles left in hands that the table has shown (BW-10.5)."""
+        s = self.state
+        return frozenset(t for seat in s.revealed for t in s.hands[seat])
 
     @property
     def in_sudden_death(self) -> bool:
@@ -263,127 +286,9 @@ class Broadway(Game):
         s = self.state
         return placements(s.grid, self._holdable(seat), axis_of(seat), self._frontier())
 
-    # -- observed mode: the guessed hands, kept consistent with what the table showed ----------
-
-    def _unseen(self) -> list[Tile]:
-        """Tiles in hands and not face up: in observed mode the hands are a guess at them."""
-        s = self.state
-        return sorted(t for seat, hand in enumerate(s.hands) if seat not in s.revealed
-                      for t in hand if t not in s.shown)
-
-    def _holdable(self, seat: int) -> Iterable[Tile]:
-        """The tiles `seat` may play: its hand, or in observed mode its face-up tiles and every
-        unseen tile that a consistent deal can put in its hand (BW-10.2, BW-10.3), lazily."""
-        s = self.state
-        if not self.observed:
-            return s.hands[seat]
-        own = tuple(t for t in s.hands[seat] if t in s.shown)
-        if len(own) == len(s.hands[seat]):
-            return own
-        if not any(s.barred):  # nothing rules a tile out yet: no need to search
-            return own + tuple(self._unseen())
-        return chain(own, (t for t in self._unseen() if self._why_not_hold(seat, t) is None))
-
-    def _arrange(self, fits) -> tuple | None:
-        """The guessed hands rearranged so every hidden tile lies where `fits` and the passes allow;
-        face-up and shown tiles stay with their owners."""
-        s = self.state
-        return rearrange(s.hands, lambda t, seat: t in s.hands[seat] if t in s.shown or seat in s.revealed
-                         else t not in s.barred[seat] and fits(t, seat))
-
-    def _holding(self, seat: int, tile: Tile) -> tuple | None:
-        return self._arrange(lambda t, at: t is not tile or at == seat)
-
-    def _why_not_hold(self, seat: int, tile: Tile) -> IllegalMove | None:
-        s = self.state
-        who = SEATS[seat]
-        if tile in s.shown:
-            if tile in s.hands[seat]:
-                return None
-            return IllegalMove(f"{tile} lies face up in another hand, not {who}'s", "BW-10.2", tile)
-        if tile not in self._unseen():
-            return IllegalMove(f"{tile} is already on the table, so {who} cannot hold it", "BW-10.2", tile)
-        if tile in s.barred[seat]:
-            return IllegalMove(f"{who} passed when {tile} could have been placed, so cannot hold it", "BW-10.3", tile)
-        if self._holding(seat, tile) is None:
-            return IllegalMove(f"if {who} held {tile}, the other hands could not agree with their passes",
-                               "BW-10.3", tile)
-        return None
-
-    def _fitting(self, seat: int) -> frozenset:
-        """Unseen tiles that `seat` could place now."""
-        s = self.state
-        return frozenset(p.tile for p in placements(s.grid, self._unseen(), axis_of(seat), self._frontier()))
-
-    def _why_not_pass(self) -> IllegalMove | None:
-        """BW-10.3: a pass is the player's word, refused only when no deal agrees with it."""
-        s = self.state
-        who = SEATS[s.turn]
-        face_up = next(placements(s.grid, [t for t in s.hands[s.turn] if t in s.shown], axis_of(s.turn),
-                                  self._frontier()), None)
-        if face_up is not None:
-            return IllegalMove(f"{who} can play the face-up {face_up.tile} ({face_up}), so may not pass",
-                               "BW-6.1", face_up.tile)
-        if self._pass_arrangement() is None:
-            return IllegalMove(f"every unseen tile {who} could hold fits the tableau, so {who} cannot be unable "
-                               "to play", "BW-10.3")
-        return None
-
-    def _pass_arrangement(self) -> tuple | None:
-        fitting = self._fitting(self.state.turn)
-        return self._arrange(lambda t, seat: seat != self.state.turn or t not in fitting)
-
-    def _guessed_reveals(self) -> Iterator[Move]:
-        s = self.state
-        if s.awaiting == "lead":
-            double = self.double_of(s.number)
-            holder = next(seat for seat in range(4) if double in s.hands[seat])
-            yield from (Reveal("lead", (), SEATS[(holder + k) % 4][0]) for k in range(4))
-            return
-        for seat in range(4):
-            if s.hands[seat] and seat not in s.revealed:
-                yield Reveal("show", tuple(sorted(s.hands[seat])), SEATS[seat][0])
-
-    def _why_not_reveal(self, move: Move) -> IllegalMove | None:
-        """Why `move` is not the reveal the table owes now (or a reveal when none is owed)."""
-        s = self.state
-        if getattr(move, "word", None) != s.awaiting:
-            wanted = {None: "a play or pass", "lead": "who leads (lead N, E, S or W)",
-                      "show": "the tiles left in each hand (show N ...)"}[s.awaiting]
-            return IllegalMove(f"{move} is not expected now: the table owes {wanted}", "BW-10.1")
-        seat = parse_seat(move.seat)
-        if move.word == "lead":
-            return self._why_not_hold(seat, self.double_of(s.number))
-        who = SEATS[seat]
-        if seat in s.revealed or not s.hands[seat]:
-            return IllegalMove(f"{who} has no hidden tiles left to show", "BW-10.5")
-        if len(move.tiles) != len(s.hands[seat]) or len(set(move.tiles)) != len(move.tiles):
-            return IllegalMove(f"{who} holds {len(s.hands[seat])} tiles; show each of them once, "
-                               f"not {len(move.tiles)}", "BW-10.5")
-        for tile in move.tiles:
-            error = self._why_not_hold(seat, tile)
-            if error is not None:
-                return error
-        if self._show_arrangement(seat, move.tiles) is None:
-            return IllegalMove(f"if {who} held {fmt(move.tiles)}, the other hands could not agree with their passes",
-                               "BW-10.3", move.tiles[0])
-        return None
-
-    def _show_arrangement(self, seat: int, tiles) -> tuple | None:
-        shown = frozenset(tiles)
-        return self._arrange(lambda t, at: (t in shown) == (at == seat))
-
-    def _reveal(self, s: State, move: Reveal) -> None:
-        seat = parse_seat(move.seat)
-        s.awaiting = None
-        if move.word == "lead":
-            s.hands = self._holding(seat, self.double_of(s.number))
-            s.turn = seat
-            return
-        s.hands = self._show_arrangement(seat, move.tiles)
-        s.hands = tuple(tuple(sorted(move.tiles)) if i == seat else h for i, h in enumerate(s.hands))
-        s.revealed = s.revealed | {seat}
-        self._end_hand(s)
+    def _placements_of(self, tiles, seat: int) -> Iterator[Place]:
+        """Every placement of `tiles` that `seat` could make now, lazily."""
+        return placements(self.state.grid, tiles, axis_of(seat), self._frontier())
 
     def _placements_now(self) -> Iterator[Place]:
         """The legal placements for whoever is to move: the lead, an exposed tile, or a turn."""
@@ -415,15 +320,13 @@ class Broadway(Game):
     # -- legality ----------------------------------------------------------------------------
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
-        s = self.state
-        if isinstance(move, Reveal) or s.awaiting is not None:
+        if self.state.awaiting is not None:
             return self._why_not_reveal(move)
-        if isinstance(move, Expose):
-            return self._why_not_expose(move)
-        if isinstance(move, Place):
-            return self._why_not_place(move)
-        if not isinstance(move, Pass):
-            return IllegalMove(f"{move} is not a Broadway move")
+        return super()._why_illegal(move)
+
+    @checks(Pass)
+    def _why_not_pass_move(self, move: Pass) -> IllegalMove | None:
+        s = self.state
         if self.observed and s.grid.pips and s.exposed is None:
             return self._why_not_pass()
         fit = next(self._placements_now(), None)
@@ -435,6 +338,7 @@ class Broadway(Game):
             return IllegalMove(f"the exposed {fit.tile} fits ({fit}), so it must be placed", "BW-7.3", fit.tile)
         return IllegalMove(f"{SEATS[s.turn]} can play ({fit}), so may not pass", "BW-6.1", fit.tile)
 
+    @checks(Expose)
     def _why_not_expose(self, move: Expose) -> IllegalMove | None:
         s = self.state
         who = SEATS[move.seat]
@@ -452,6 +356,7 @@ class Broadway(Game):
             return IllegalMove(f"{who} does not hold {move.tile}", "BW-7.1", move.tile)
         return None
 
+    @checks(Place)
     def _why_not_place(self, move: Place) -> IllegalMove | None:
         s = self.state
         tile = move.tile
@@ -495,55 +400,60 @@ class Broadway(Game):
 
     # -- playing -----------------------------------------------------------------------------
 
-    def _apply(self, move: Move) -> None:
+    @applies(Expose)
+    def _expose(self, move: Expose) -> None:
         s = self.state
-        if isinstance(move, Reveal):
-            self._reveal(s, move)
-            return
-        if self.observed and isinstance(move, Expose):
+        if self.observed:
             s.hands = self._holding(move.seat, move.tile)
-        elif self.observed and isinstance(move, Place) and s.exposed is None:
-            s.hands = self._holding(s.turn, move.tile)
-        elif self.observed and isinstance(move, Pass) and s.exposed is None:
-            s.hands = self._pass_arrangement()
-            s.barred = tuple(b | self._fitting(s.turn) if seat == s.turn else b for seat, b in enumerate(s.barred))
-        if isinstance(move, Expose):
-            s.exposed = (move.seat, move.tile)
-            return
-        if isinstance(move, Place):
-            if s.exposed is not None:
-                owner = s.exposed[0]
-                side = 1 - owner % 2  # BW-7.1: the opponents claim the points
-                s.exposed = None
-            else:
-                owner = s.turn
-                side = owner % 2
-                s.turn = (s.turn + 1) % 4
-            tile = move.tile
-            s.hands = tuple(tuple(t for t in hand if t is not tile) if seat == owner else hand
-                            for seat, hand in enumerate(s.hands))
-            points = POINTS[match_count(s.grid, move)]
-            s.grid.place(*move.cells, move.pips)
-            s.frontier = None
-            s.order.append((tile, side))
-            if points:
-                self._add(s, (points, 0) if side == 0 else (0, points))
-                if s.winner is not None:
-                    return
-        elif s.exposed is not None:  # the exposed tile fits nowhere: back to its owner, face up
+        s.exposed = Exposure(move.seat, move.tile)
+
+    @applies(Place)
+    def _place(self, move: Place) -> None:
+        s = self.state
+        if s.exposed is not None:
+            owner = s.exposed[0]
+            side = 1 - owner % 2  # BW-7.1: the opponents claim the points
+            s.exposed = None
+        else:
+            if self.observed:
+                s.hands = self._holding(s.turn, move.tile)
+            owner = s.turn
+            side = owner % 2
+            s.turn = (s.turn + 1) % 4
+        tile = move.tile
+        s.hands = tuple(tuple(t for t in hand if t is not tile) if seat == owner else hand
+                        for seat, hand in enumerate(s.hands))
+        points = POINTS[match_count(s.grid, move)]
+        s.grid = s.grid.with_tile(*move.cells, move.pips)
+        s.frontier = None
+        s.order += ((tile, side),)
+        if points:
+            self._add(s, (points, 0) if side == 0 else (0, points))
+            if s.winner is not None:
+                return
+        self._settle(s)
+
+    @applies(Pass)
+    def _pass(self, move: Pass) -> None:
+        s = self.state
+        if s.exposed is not None:  # the exposed tile fits nowhere: back to its owner, face up
             s.shown = s.shown | {s.exposed[1]}
             s.exposed = None
         else:
+            if self.observed:
+                s.hands = self._pass_arrangement()
+                s.barred = tuple(b | self._fitting(s.turn) if seat == s.turn else b
+                                 for seat, b in enumerate(s.barred))
             s.turn = (s.turn + 1) % 4
         self._settle(s)
 
-    def _add(self, s: State, points: tuple[int, int]) -> None:
+    def _add(self, s: BroadwayState, points: tuple[int, int]) -> None:
         ns, ew = s.scores[0] + points[0], s.scores[1] + points[1]
         s.scores = (ns, ew)
         if self.in_sudden_death and abs(ns - ew) >= 2:
             s.winner = 0 if ns > ew else 1  # BW-8.2: at once, even mid-hand
 
-    def _settle(self, s: State) -> None:
+    def _settle(self, s: BroadwayState) -> None:
         """Skip seats with no tiles; end the hand when all tiles are down or nobody can play."""
         if not any(s.hands):
             self._end_hand(s)
@@ -556,7 +466,7 @@ class Broadway(Game):
                 return
         self._end_hand(s)
 
-    def _end_hand(self, s: State) -> None:
+    def _end_hand(self, s: BroadwayState) -> None:
         if self.observed and any(hand and seat not in s.revealed for seat, hand in enumerate(s.hands)):
             s.awaiting = "show"  # BW-10.5
             return
@@ -569,7 +479,7 @@ class Broadway(Game):
         if s.number == self.options.hands - 1 and ns != ew:
             s.winner = 0 if ns > ew else 1  # BW-8.1
             return
-        self._start_hand(s, s.number + 1)
+        self.state = self._hand_state(s, s.number + 1)
 
     # -- notation and display ----------------------------------------------------------------
 

@@ -74,11 +74,6 @@ class Grid:
         self.pips: dict[Cell, int] = {}
         self.mate: dict[Cell, Cell] = {}
 
-    def copy(self) -> Grid:
-        other = Grid.__new__(Grid)
-        other.pips = self.pips.copy()
-        other.mate = self.mate.copy()
-        return other
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Grid) and self.pips == other.pips and self.mate == other.mate
@@ -90,10 +85,14 @@ class Grid:
     def __contains__(self, cell: Cell) -> bool:
         return cell in self.pips
 
-    def place(self, first: Cell, second: Cell, pips: tuple[int, int]) -> None:
-        """Put a tile with `pips[0]` on `first` and `pips[1]` on `second` (checked by the caller)."""
-        self.pips[first], self.pips[second] = pips
-        self.mate[first], self.mate[second] = second, first
+    def with_tile(self, first: Cell, second: Cell, pips: tuple[int, int]) -> Grid:
+        """A new grid: this one and a tile with `pips[0]` on `first` and `pips[1]` on `second`
+        (checked by the caller). A game state treats its grid as immutable."""
+        other = Grid.__new__(Grid)
+        other.pips, other.mate = self.pips.copy(), self.mate.copy()
+        other.pips[first], other.pips[second] = pips
+        other.mate[first], other.mate[second] = second, first
+        return other
 
     def tiles(self) -> Iterator[tuple[Tile, Cell, Cell]]:
         """Every tile once, with its cells in (x, y) order."""

@@ -21,6 +21,7 @@ from dominotable.rules.errors import (
     IllegalMove,
     InvalidNotation,
 )
+from dominotable.rules.moves import Move
 from dominotable.rules.tiles import DominoSet, Tile
 
 MIDDLE = "middle"
@@ -28,7 +29,7 @@ TRIPLE = "triple"
 
 
 @dataclass(frozen=True)
-class Capture:
+class Capture(Move):
     """One capture. `index` is where its first tile stood when it was found (not compared)."""
 
     kind: str

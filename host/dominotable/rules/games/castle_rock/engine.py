@@ -7,7 +7,7 @@ Dealing happens in that one place, so a later observed mode can supply tiles as 
 
 Moves: `Place` (notation `3-5`), a `Capture` from capture.py as it is (`x2-4`,
 `x2-4+4-4+0-4`), and the one-word moves `end` / `draw`. State fields are immutable values
-(tuples, ints) replaced on each move, so `State.copy()` is a dict copy and push/pop is cheap.
+(tuples, ints) replaced on each move, so the framework's shallow copy makes push/pop cheap.
 
 Observed mode (CR-11): the match opens with `lots` naming each seat's dealer-draw tile and
 every hand with `row` naming the starting row; hands and boneyard stay a guess, and a
@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
+from typing import ClassVar, NamedTuple
 
 from dominotable.rules.errors import BadOption, IllegalMove, InvalidNotation
-from dominotable.rules.game import Game, Move, replace_at
+from dominotable.rules.game import Game, State, applies, checks, replace_at
 from dominotable.rules.games.castle_rock.capture import (
     Capture,
     analyse,
@@ -31,20 +32,9 @@ from dominotable.rules.games.castle_rock.capture import (
     why_not_capture,
 )
 from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
+from dominotable.rules.moves import Move
 from dominotable.rules.options import Options, option
 from dominotable.rules.tiles import MAX_PIP, DominoSet, Tile, fmt
-
-
-class State:
-    """A bag of immutable fields; a shallow copy is a full copy."""
-
-    def __init__(self, **fields):
-        self.__dict__.update(fields)
-
-    def copy(self) -> State:
-        new = State.__new__(State)
-        new.__dict__ = self.__dict__.copy()
-        return new
 
 
 @dataclass(frozen=True)
@@ -63,22 +53,72 @@ place = _PLACES.__getitem__  # the shared move placing a tile
 class Word(Move):
     """A one-word move: `end` (Castle Rock) or `draw` (the solitaire)."""
 
-    word: str
+    word: ClassVar[str]
 
     def __str__(self) -> str:
         return self.word
 
 
-END = Word("end")
-DRAW = Word("draw")
+class End(Word):
+    word = "end"
+
+
+class Draw(Word):
+    word = "draw"
+
+
+END = End()
+DRAW = Draw()
+
+
+class Deck(NamedTuple):
+    """A hand's shuffled tiles in the order they come out, and how many are out."""
+
+    tiles: tuple[Tile, ...]
+    drawn: int
+
+    @property
+    def rest(self) -> tuple[Tile, ...]:
+        """The boneyard, next tile first."""
+        return self.tiles[self.drawn:]
+
+
+class HandScore(NamedTuple):
+    """A scored hand: the row left at its end and the points each seat made (CR-6)."""
+
+    row: tuple[Tile, ...]
+    points: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class RowState(State):
+    """What every capture-row game's state holds: the row, the shuffled deck with a pointer
+    to the next tile, and `caps`, the captures available in the row (None until needed)."""
+
+    deck: tuple[Tile, ...] = ()
+    drawn: int = 0
+    row: tuple[Tile, ...] = ()
+    caps: tuple[Capture, ...] | None = None
+
+
+@dataclass(slots=True)
+class CastleRockState(RowState):
+    scores: tuple[int, ...] = ()
+    hand_no: int = 0
+    over: bool = False
+    last_hand: HandScore | None = None
+    awaiting: str | None = None  # observed mode: "lots" or "row", the reveal owed (CR-11)
+    dealer: int = 0
+    hands: tuple[tuple[Tile, ...], ...] = ()
+    captured: tuple[int, ...] = ()
+    turn: int | None = None
+    placed: bool = False
 
 
 class CaptureRowGame(Game):
     """What Castle Rock and its solitaire share: a one-ended row, captures, a shuffled deck.
 
-    The state has at least `row`, `deck` (a tuple of tiles), `drawn` (how many of the deck
-    are out) and `caps`: the captures available in the row as a tuple, or None until needed.
-    Subclasses change the row only through `_extend_row` and `_capture`, which keep `caps`
+    The state is a `RowState`. Subclasses change the row only through `_extend_row` and `_capture`, which keep `caps`
     up to date cheaply: a tile added at the right end leaves every capture standing (none
     looks beyond its own tiles and their two neighbours) and can only add captures around
     the old last tile; after a capture they are found afresh when next needed.
@@ -92,14 +132,28 @@ class CaptureRowGame(Game):
         self.rng(label).shuffle(tiles)
         return tuple(tiles)
 
-    def _draw(self) -> Tile:
-        s = self.state
+    @staticmethod
+    def _draw(s: RowState) -> Tile:
         tile = s.deck[s.drawn]
         s.drawn += 1
         return tile
 
+    # -- queries ----------------------------------------------------------------------------
+
     def boneyard(self) -> int:
+        """Tiles left to draw."""
         return len(self.state.deck) - self.state.drawn
+
+    def deck(self) -> Deck:
+        return Deck(self.state.deck, self.state.drawn)
+
+    def row(self) -> tuple[Tile, ...]:
+        """The row from the blocked end to the open end."""
+        return self.state.row
+
+    def captures(self) -> tuple[Capture, ...]:
+        """The single captures available in the row now."""
+        return self._row_captures()
 
     def _row_captures(self) -> tuple[Capture, ...]:
         s = self.state
@@ -147,8 +201,8 @@ class CaptureRowGame(Game):
         return analyse(self.state.row).captures_to(tuple(after))
 
     def row_text(self) -> str:
-        if getattr(self.state, "awaiting", None):  # observed mode: the row is not named yet (CR-11.1)
-            return f"row: waiting for `{self.state.awaiting}`"
+        if self.awaiting():  # observed mode: the row is not named yet (CR-11.1)
+            return f"row: waiting for `{self.awaiting()}`"
         return "row: " + (fmt(self.state.row) or "(empty)") + " <- open end"
 
     def brief(self) -> str:
@@ -187,36 +241,42 @@ class CastleRock(CaptureRowGame):
     move_words = (END,)
     reveal_words = {"lots": False, "row": False}
 
-    def _initial_state(self) -> State:
+    _after_place: tuple = (None, ())  # (captures, the moves they make with END): a cache of _moves
+
+    @cached_property
+    def row_size(self) -> int:
+        return starting_row(len(self.dset), self.players)
+
+    @cached_property
+    def dealer_draw(self) -> tuple[Tile, ...]:
+        """The tiles the seats draw for dealer (CR-2.1), in seat order."""
+        return self._shuffled("dealer")[: self.players]
+
+    def _initial_state(self) -> CastleRockState:
         for name in ("target", "hands"):
             if getattr(self.options, name) < 1:
                 raise BadOption(f"option {name}: must be at least 1, not {getattr(self.options, name)}")
-        self.row_size = starting_row(len(self.dset), self.players)
-        self._after_place = (None, ())  # (captures, the moves they make with END), derived from the state
-        self.dealer_draw = self._shuffled("dealer")[: self.players]
-        self.state = State(scores=(0,) * self.players, hand_no=0, over=False, last_hand=None,
-                           awaiting="lots" if self.observed else None)
-        self._start_match(self.dealer_draw)
-        return self.state
+        s = CastleRockState(scores=(0,) * self.players, awaiting="lots" if self.observed else None)
+        self._start_match(s, self.dealer_draw)
+        return s
 
-    def _start_match(self, lots: tuple[Tile, ...]) -> None:
+    def _start_match(self, s: CastleRockState, lots: tuple[Tile, ...]) -> None:
         """CR-2.1: the highest drawn tile deals the first hand."""
-        self.state.dealer = max(range(self.players), key=lambda seat: rank(lots[seat]))
-        self._deal()
+        s.dealer = max(range(self.players), key=lambda seat: rank(lots[seat]))
+        self._deal(s)
 
-    def _deal(self) -> None:
+    def _deal(self, s: CastleRockState) -> None:
         """Start hand `hand_no` (CR-3): stacks of two to each player from the dealer's left,
         then the starting row in the order dealt; the rest is the boneyard."""
-        s = self.state
         p = self.players
         s.deck = self._shuffled(("hand", s.hand_no))
         s.drawn = 0
         first = (s.dealer + 1) % p
         hands = [()] * p
         for k in range(p):
-            hands[(first + k) % p] = (self._draw(), self._draw())
+            hands[(first + k) % p] = (self._draw(s), self._draw(s))
         s.hands = tuple(hands)
-        s.row = tuple(self._draw() for _ in range(self.row_size))
+        s.row = tuple(self._draw(s) for _ in range(self.row_size))
         s.caps = None
         s.captured = (0,) * p
         s.turn = first
@@ -244,6 +304,7 @@ class CastleRock(CaptureRowGame):
             self._after_place = (caps, caps + (END,))
         return self._after_place[1]
 
+    @checks(Reveal)
     def _why_not_reveal(self, move: Reveal) -> IllegalMove | None:
         s = self.state
         if move.word != s.awaiting:
@@ -262,60 +323,65 @@ class CastleRock(CaptureRowGame):
         return f"starting row of hand {self.state.hand_no + 1} (row, {self.row_size} tiles)"
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
+        if self.state.awaiting is not None and type(move) is not Reveal:
+            return IllegalMove(f"first name the {self._awaited()}, not {move}", rule="CR-11.1")
+        return super()._why_illegal(move)
+
+    @checks(Place)
+    def _why_not_place(self, move: Place) -> IllegalMove | None:
         s = self.state
-        if isinstance(move, Reveal) or s.awaiting is not None:
-            if not isinstance(move, Reveal):
-                return IllegalMove(f"first name the {self._awaited()}, not {move}", rule="CR-11.1")
-            return self._why_not_reveal(move)
         who = self.side_names()[s.turn]
-        if isinstance(move, Place):
-            if s.placed:
-                return IllegalMove(f"{who} has already placed a tile this turn, so not {move.tile}",
-                                   rule="CR-4.1", tile=move.tile)
-            if self.observed:
-                if move.tile not in self._unseen():
-                    where = "in the row" if move.tile in s.row else "already out of play"
-                    return IllegalMove(f"{move.tile} is {where}, so it cannot come from {who}'s hand",
-                                       rule="CR-11.3", tile=move.tile)
-                return None
-            if move.tile not in s.hands[s.turn]:
-                return IllegalMove(f"{move.tile} is not in {who}'s hand", rule="CR-4.1", tile=move.tile)
+        if s.placed:
+            return IllegalMove(f"{who} has already placed a tile this turn, so not {move.tile}",
+                               rule="CR-4.1", tile=move.tile)
+        if self.observed:
+            if move.tile not in self._unseen():
+                where = "in the row" if move.tile in s.row else "already out of play"
+                return IllegalMove(f"{move.tile} is {where}, so it cannot come from {who}'s hand",
+                                   rule="CR-11.3", tile=move.tile)
             return None
-        if isinstance(move, Capture):
-            if not s.placed:
-                first = move.tiles[0]
-                return IllegalMove(f"{who} must place a tile before capturing {first}", rule="CR-4.2", tile=first)
-            return why_not_capture(s.row, move)
-        if move == END:
-            if not s.placed:
-                return IllegalMove(f"{who} must place a tile before ending the turn", rule="CR-4.1")
-            return None
-        return IllegalMove(f"{move} is not a Castle Rock move")
+        if move.tile not in s.hands[s.turn]:
+            return IllegalMove(f"{move.tile} is not in {who}'s hand", rule="CR-4.1", tile=move.tile)
+        return None
 
-    def _apply(self, move: Move) -> None:
+    @checks(Capture)
+    def _why_not_capture(self, move: Capture) -> IllegalMove | None:
         s = self.state
-        kind = type(move)
-        if kind is Reveal:
-            self._reveal(move)
-            return
-        if kind is Place:
-            if self.observed:
-                self._hide_guess(lambda tile, pool: tile is not move.tile or pool == s.turn)
-            hand = s.hands[s.turn]
-            at = hand.index(move.tile)
-            s.hands = replace_at(s.hands, s.turn, hand[:at] + hand[at + 1:])
-            self._extend_row(move.tile)
-            s.placed = True
-        elif kind is Capture:
-            s.captured = replace_at(s.captured, s.turn, s.captured[s.turn] + self._capture(move))
-        else:
-            self._end_turn()
+        if not s.placed:
+            first = move.tiles[0]
+            return IllegalMove(f"{self.side_names()[s.turn]} must place a tile before capturing {first}",
+                               rule="CR-4.2", tile=first)
+        return why_not_capture(s.row, move)
 
+    @checks(End)
+    def _why_not_end(self, move: End) -> IllegalMove | None:
+        if not self.state.placed:
+            return IllegalMove(f"{self.side_names()[self.state.turn]} must place a tile before ending the turn",
+                               rule="CR-4.1")
+        return None
+
+    @applies(Place)
+    def _place(self, move: Place) -> None:
+        s = self.state
+        if self.observed:
+            self._hide_guess(lambda tile, pool: tile is not move.tile or pool == s.turn)
+        hand = s.hands[s.turn]
+        at = hand.index(move.tile)
+        s.hands = replace_at(s.hands, s.turn, hand[:at] + hand[at + 1:])
+        self._extend_row(move.tile)
+        s.placed = True
+
+    @applies(Capture)
+    def _take(self, move: Capture) -> None:
+        s = self.state
+        s.captured = replace_at(s.captured, s.turn, s.captured[s.turn] + self._capture(move))
+
+    @applies(Reveal)
     def _reveal(self, move: Reveal) -> None:
         s = self.state
         s.awaiting = None
         if move.word == "lots":
-            self._start_match(move.tiles)
+            self._start_match(s, move.tiles)
             return
         # CR-11.2: the named row comes out of the guessed hands and boneyard
         row = frozenset(move.tiles)
@@ -331,12 +397,13 @@ class CastleRock(CaptureRowGame):
         pools = rearrange(s.hands + (s.deck[s.drawn:],), fits)
         s.hands, s.deck = pools[:-1], s.deck[:s.drawn] + pools[-1]
 
-    def _end_turn(self) -> None:
+    @applies(End)
+    def _end_turn(self, move: End) -> None:
         """CR-4.3, CR-4.4: draw a replacement while the boneyard lasts; the next player round
         to the left who holds tiles moves; when every hand is empty the hand is scored."""
         s = self.state
         if s.drawn < len(s.deck):
-            s.hands = replace_at(s.hands, s.turn, s.hands[s.turn] + (self._draw(),))
+            s.hands = replace_at(s.hands, s.turn, s.hands[s.turn] + (self._draw(s),))
         s.placed = False
         p = self.players
         for step in range(1, p + 1):
@@ -350,15 +417,15 @@ class CastleRock(CaptureRowGame):
         """CR-6, CR-7, CR-8: tally the hand, then end the match or deal the next hand."""
         s = self.state
         left = len(s.row)
-        s.last_hand = (s.row, tuple(c - left for c in s.captured))
-        s.scores = tuple(a + b for a, b in zip(s.scores, s.last_hand[1]))
+        s.last_hand = HandScore(s.row, tuple(c - left for c in s.captured))
+        s.scores = tuple(a + b for a, b in zip(s.scores, s.last_hand.points))
         if max(s.scores) >= self.options.target or s.hand_no + 1 >= self.options.hands:
             s.over = True
             s.turn = None
             return
         s.hand_no += 1
         s.dealer = (s.dealer + 1) % self.players
-        self._deal()
+        self._deal(s)
 
     # -- results ------------------------------------------------------------------------------
 
@@ -378,6 +445,32 @@ class CastleRock(CaptureRowGame):
         top = max(s.scores)
         tied = [seat for seat in range(self.players) if s.scores[seat] == top]
         return [max(tied, key=lambda seat: (seat - s.dealer - 1) % self.players)]
+
+    def awaiting(self) -> str | None:
+        return self.state.awaiting
+
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's hand (in observed mode, the engine's guess)."""
+        return self.state.hands
+
+    def placed(self) -> bool:
+        """Whether the player to move has placed this turn's tile."""
+        return self.state.placed
+
+    def captured(self) -> tuple[int, ...]:
+        """Tiles each seat has captured this hand."""
+        return self.state.captured
+
+    def hand_number(self) -> int:
+        """The hand under way, from 0."""
+        return self.state.hand_no
+
+    def dealer(self) -> int:
+        return self.state.dealer
+
+    def last_hand(self) -> HandScore | None:
+        """The hand scored last, once there is one."""
+        return self.state.last_hand
 
     def hands_played(self) -> int:
         """Hands finished or under way (benchmarks count playout speed in hands)."""

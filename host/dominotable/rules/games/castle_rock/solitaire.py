@@ -23,15 +23,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dominotable.rules.errors import IllegalMove, InvalidNotation
-from dominotable.rules.game import Move
+from dominotable.rules.game import applies, checks
 from dominotable.rules.games.castle_rock.capture import (
     Capture,
     single_captures,
     squeeze,
     why_not_capture,
 )
-from dominotable.rules.games.castle_rock.engine import DRAW, CaptureRowGame, State
+from dominotable.rules.games.castle_rock.engine import DRAW, CaptureRowGame, Draw, End, Place, RowState
 from dominotable.rules.hidden import rearrange
+from dominotable.rules.moves import Move
 from dominotable.rules.options import Options, option
 from dominotable.rules.tiles import Tile
 
@@ -77,16 +78,24 @@ class DrawTile(Move):
         return f"draw {self.tile}"
 
 
+@dataclass(slots=True)
+class SolitaireState(RowState):
+    captured: int = 0
+    won: bool = False
+    over: bool = False
+
+
 class CastleRockSolitaire(CaptureRowGame):
     name = "castle-rock-solitaire"
     title = "Castle Rock Solitaire"
     Options = SolitaireOptions
     move_words = (DRAW,)
 
-    def _initial_state(self) -> State:
-        self.state = State(deck=self._shuffled("deal"), drawn=0, captured=0, won=False, over=False, caps=None)
-        self.state.row = () if self.observed else tuple(self._draw() for _ in range(3))
-        return self.state
+    def _initial_state(self) -> SolitaireState:
+        s = SolitaireState(deck=self._shuffled("deal"))
+        if not self.observed:
+            s.row = tuple(self._draw(s) for _ in range(3))
+        return s
 
     def _dealing(self) -> bool:
         """Observed mode only: the three starting tiles are still being drawn (CRS-9.1)."""
@@ -116,46 +125,60 @@ class CastleRockSolitaire(CaptureRowGame):
                 raise InvalidNotation(f"{exc}; at the table a draw names its tile: draw 3-5") from None
         return super().parse_move(text)
 
-    def _why_illegal(self, move: Move) -> IllegalMove | None:
+    @checks(Capture)
+    def _why_not_capture(self, move: Capture) -> IllegalMove | None:
+        return why_not_capture(self.state.row, move)
+
+    @checks(Draw, DrawTile)
+    def _why_not_draw(self, move: Draw | DrawTile) -> IllegalMove | None:
         s = self.state
-        if isinstance(move, Capture):
-            return why_not_capture(s.row, move)
-        if isinstance(move, DrawTile) or move == DRAW:
-            if self.observed != isinstance(move, DrawTile):
-                form = "names the tile that landed (draw 3-5)" if self.observed else "is just `draw`"
-                return IllegalMove(f"{move}: a draw {form} in this game", rule="CRS-9.1",
-                                   tile=getattr(move, "tile", None))
-            if not self.boneyard():
-                return IllegalMove("the boneyard is empty; nothing to draw", rule="CRS-4.1")
-            if isinstance(move, DrawTile) and move.tile not in s.deck[s.drawn:]:
-                return IllegalMove(f"{move.tile} is already face up ({self._where(move.tile)}), so it cannot be drawn",
-                                   rule="CRS-9.1", tile=move.tile)
-            if self.options.draw == WHEN_BLOCKED and not self._dealing():
-                available = self._row_captures()
-                if available:
-                    return IllegalMove(f"draw only when no capture is left, and {available[0]} is available",
-                                       rule="CRS-4.2", tile=available[0].tiles[0])
-            return None
-        tile = getattr(move, "tile", None)
+        if self.observed != isinstance(move, DrawTile):
+            form = "names the tile that landed (draw 3-5)" if self.observed else "is just `draw`"
+            return IllegalMove(f"{move}: a draw {form} in this game", rule="CRS-9.1",
+                               tile=move.tile if isinstance(move, DrawTile) else None)
+        if not self.boneyard():
+            return IllegalMove("the boneyard is empty; nothing to draw", rule="CRS-4.1")
+        if isinstance(move, DrawTile) and move.tile not in s.deck[s.drawn:]:
+            return IllegalMove(f"{move.tile} is already face up ({self._where(move.tile)}), so it cannot be drawn",
+                               rule="CRS-9.1", tile=move.tile)
+        if self.options.draw == WHEN_BLOCKED and not self._dealing():
+            available = self._row_captures()
+            if available:
+                return IllegalMove(f"draw only when no capture is left, and {available[0]} is available",
+                                   rule="CRS-4.2", tile=available[0].tiles[0])
+        return None
+
+    @checks(Place, End)
+    def _why_not_place(self, move: Place | End) -> IllegalMove | None:
+        tile = move.tile if isinstance(move, Place) else None
         return IllegalMove(f"tiles come only from the boneyard (draw), so {move} cannot be placed",
                            rule="CRS-4.1", tile=tile)
 
-    def _apply(self, move: Move) -> None:
+    @applies(DrawTile)
+    def _draw_named(self, move: DrawTile) -> None:
         s = self.state
-        if isinstance(move, DrawTile):
-            front, rest = rearrange(((s.deck[s.drawn],), s.deck[s.drawn + 1:]),
-                                    lambda tile, pool: (tile is move.tile) == (pool == 0))
-            s.deck = s.deck[:s.drawn] + front + rest
-            move = DRAW
-        if move is DRAW:
-            self._extend_row(self._draw())
-        else:
-            s.captured += self._capture(move)
-            if not s.row and (self.options.win == TABLEAU_EMPTY or not self.boneyard()):
-                s.won = s.over = True
-                return
+        front, rest = rearrange(((s.deck[s.drawn],), s.deck[s.drawn + 1:]),
+                                lambda tile, pool: (tile is move.tile) == (pool == 0))
+        s.deck = s.deck[:s.drawn] + front + rest
+        self._draw_next(DRAW)
+
+    @applies(Draw)
+    def _draw_next(self, move: Draw) -> None:
+        self._extend_row(self._draw(self.state))
+        self._check_blocked()
+
+    @applies(Capture)
+    def _take(self, move: Capture) -> None:
+        s = self.state
+        s.captured += self._capture(move)
+        if not s.row and (self.options.win == TABLEAU_EMPTY or not self.boneyard()):
+            s.won = s.over = True
+            return
+        self._check_blocked()
+
+    def _check_blocked(self) -> None:
         if not self.boneyard() and not self._row_captures():
-            s.over = True
+            self.state.over = True
 
     def _where(self, tile: Tile) -> str:
         return "in the row" if tile in self.state.row else "captured"

@@ -4,7 +4,8 @@ Rule numbers (DB-x.y) refer to seeds/doubles-in-the-boneyard.md.
 
 Observed mode (DB-7): the doubles drawn are named (`lots`), any unseen tile may be played
 and is swapped into the player's guessed hand, a pass bars the tiles that fit from the
-passer's hand, and a finished game waits for each hand to be shown (`show P2 3-5 1-2`).
+passer's hand, and a finished game waits for each hand to be shown (`show P2 3-5 1-2`):
+observed.py.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from dominotable.rules.errors import IllegalMove, InvalidNotation
-from dominotable.rules.game import Game, Move
-from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
-from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, split_end
+from dominotable.rules.game import Game, State, applies, checks
+from dominotable.rules.games.doubles_boneyard.observed import ObservedPlay
+from dominotable.rules.hidden import Reveal, parse_reveal
+from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, fits, split_end
+from dominotable.rules.moves import PASS, Move, Pass
 from dominotable.rules.options import Options, option
 from dominotable.rules.tiles import Tile, fmt
 
@@ -36,10 +39,9 @@ class Play(Move):
         return str(self.tile)
 
 
-@dataclass(frozen=True)
-class Pass(Move):
-    def __str__(self) -> str:
-        return "pass"
+class OpenEnd(NamedTuple):
+    end: int  # LEFT or RIGHT
+    number: int  # the number a tile must have to go there
 
 
 class GameResult(NamedTuple):
@@ -55,21 +57,20 @@ class DoublesBoneyardOptions(Options):
     target: int = option(200, "match score that wins (DB-5.1)", choices=(50, 100, 200, 300))
 
 
-class DBState:
-    """Immutable parts only, so copy() copies references."""
-
-    __slots__ = ("hands", "line", "turn", "game_no", "scores", "results", "lead_draw", "winner",
-                 "awaiting", "ending", "barred", "shown")
-
-    def copy(self) -> DBState:
-        other = DBState.__new__(DBState)
-        for name in self.__slots__:
-            setattr(other, name, getattr(self, name))
-        return other
-
-
-def fits(tile: Tile, line: Line | None) -> bool:
-    return line is None or tile.has(line.ends[LEFT]) or tile.has(line.ends[RIGHT])
+@dataclass(slots=True)
+class DBState(State):
+    lead_draw: tuple[tuple[int, Tile], ...]  # (seat, double) drawn for the first leader (DB-2.1)
+    hands: tuple[tuple[Tile, ...], ...] = ()
+    line: Line | None = None
+    turn: int | None = 0
+    game_no: int = 1
+    scores: tuple[int, ...] = (0,) * SEATS
+    results: tuple[GameResult, ...] = ()
+    winner: int | None = None
+    awaiting: str | None = None  # observed mode: "lots" or "show", the reveal owed (DB-7)
+    ending: str | None = None  # "out" or "blocked" once the game under way has ended
+    barred: tuple[frozenset, ...] = (frozenset(),) * SEATS  # tiles each seat's passes rule out (DB-7.3)
+    shown: frozenset = frozenset()  # seats whose hands were shown (DB-7.4)
 
 
 def pips(hand) -> int:
@@ -85,7 +86,7 @@ def draws_text(draws, names) -> str:
     return ", ".join(f"{names[seat]} {double}" for seat, double in draws)
 
 
-class DoublesInTheBoneyard(Game):
+class DoublesInTheBoneyard(ObservedPlay, Game):
     name = "doubles-in-the-boneyard"
     title = "Doubles in the Boneyard"
     Options = DoublesBoneyardOptions
@@ -94,13 +95,8 @@ class DoublesInTheBoneyard(Game):
     # -- setup: the only places tiles are dealt or doubles drawn ----------------------------
 
     def _initial_state(self) -> DBState:
-        s = DBState()
-        s.line = None
-        s.scores = (0,) * SEATS
-        s.results = ()
-        s.winner = None
-        s.awaiting = "lots" if self.observed else None  # rule DB-7.1
-        s.lead_draw = self._draw_doubles("first", range(SEATS))  # rule DB-2.1
+        s = DBState(lead_draw=self._draw_doubles("first", range(SEATS)),  # rule DB-2.1
+                    awaiting="lots" if self.observed else None)  # rule DB-7.1
         self._deal(s, 1, leader=highest(s.lead_draw))
         return s
 
@@ -125,7 +121,7 @@ class DoublesInTheBoneyard(Game):
 
     def parse_move(self, text: str) -> Move:
         if text.strip().lower() == "pass":
-            return Pass()
+            return PASS
         reveal = parse_reveal(text, self.dset, {"lots": False, "show": True})
         if reveal is not None:
             return reveal
@@ -152,102 +148,7 @@ class DoublesInTheBoneyard(Game):
                     any_play = True
                     yield Play(tile, end)
         if not any_play if not self.observed else self._pass_arrangement() is not None:
-            yield Pass()
-
-    # -- observed mode: the guess, kept consistent with every play, pass and show ---------------
-
-    def _unseen(self) -> list[Tile]:
-        """Tiles in no shown hand: in observed mode the hands are only a guess at them."""
-        s = self.state
-        return sorted(t for i, h in enumerate(s.hands) if i not in s.shown for t in h)
-
-    def _playable(self) -> list[Tile]:
-        """The tiles the current seat might play: its hand, or in observed mode any unseen tile
-        its passes do not rule out and that leaves a consistent deal (DB-7.2, DB-7.3)."""
-        s = self.state
-        if not self.observed:
-            return list(s.hands[s.turn])
-        if not any(s.barred):  # nothing rules a tile out yet: no need to search
-            return self._unseen()
-        return [t for t in self._unseen() if t not in s.barred[s.turn] and self._holding(s.turn, t) is not None]
-
-    def _arrange(self, fits) -> tuple | None:
-        """The guessed hands rearranged so every unseen tile lies where `fits` and the passes allow."""
-        s = self.state
-        return rearrange(s.hands, lambda t, seat: t in s.hands[seat] if seat in s.shown
-                         else t not in s.barred[seat] and fits(t, seat))
-
-    def _holding(self, seat: int, tile: Tile) -> tuple | None:
-        return self._arrange(lambda t, at: t is not tile or at == seat)
-
-    def _fitting(self) -> frozenset:
-        s = self.state
-        return frozenset(t for t in self._unseen() if fits(t, s.line))
-
-    def _pass_arrangement(self) -> tuple | None:
-        s = self.state
-        fitting = self._fitting()
-        return self._arrange(lambda t, seat: seat != s.turn or t not in fitting)
-
-    def lots_seats(self) -> list[int]:
-        """The seats that draw doubles now: all three before the first game, the two tied
-        players after a tied blocked game (DB-5)."""
-        return list(range(SEATS)) if self.state.ending is None else self._outcome()[1]
-
-    def _guessed_reveals(self) -> Iterator[Move]:
-        s = self.state
-        names = self.side_names()
-        if s.awaiting == "lots":
-            doubles = self._draw_doubles(f"tie:{s.game_no}", self.lots_seats()) if s.ending else s.lead_draw
-            yield Reveal("lots", tuple(d for _, d in doubles))
-            return
-        for seat in range(SEATS):
-            if s.hands[seat] and seat not in s.shown:
-                yield Reveal("show", tuple(sorted(s.hands[seat])), names[seat])
-
-    def _why_not_reveal(self, move: Move) -> IllegalMove | None:
-        """Why `move` is not the reveal the table owes now (or a reveal when none is owed)."""
-        s = self.state
-        if getattr(move, "word", None) != s.awaiting:
-            wanted = {None: "a play or pass", "lots": "the doubles drawn (lots)",
-                      "show": "the tiles left in each hand (show P1 ...)"}[s.awaiting]
-            return IllegalMove(f"{move} is not expected now: the table owes {wanted}", rule="DB-7.1")
-        doubles = [t for t in move.tiles if t.is_double]
-        if move.word == "lots":
-            seats = self.lots_seats()
-            if len(move.tiles) != len(seats) or len(doubles) != len(seats) or len(set(doubles)) != len(seats):
-                names = ", ".join(self.side_names()[i] for i in seats)
-                return IllegalMove(f"{move}: name {len(seats)} different doubles, drawn by {names} in that order",
-                                   rule="DB-7.1")
-            return None
-        names = self.side_names()
-        if move.seat not in names:
-            return IllegalMove(f"{move}: {move.seat} is not a seat; seats are {', '.join(names)}", rule="DB-7.4")
-        seat = names.index(move.seat)
-        if seat in s.shown or not s.hands[seat]:
-            return IllegalMove(f"{move.seat} has no hidden tiles left to show", rule="DB-7.4")
-        if doubles:
-            return IllegalMove(f"{doubles[0]} is a double; doubles stay in the boneyard", rule="DB-1.1",
-                               tile=doubles[0])
-        if len(move.tiles) != len(s.hands[seat]) or len(set(move.tiles)) != len(move.tiles):
-            return IllegalMove(f"{move.seat} holds {len(s.hands[seat])} tiles; show each of them once, "
-                               f"not {len(move.tiles)}", rule="DB-7.4")
-        unseen = set(self._unseen())
-        for tile in move.tiles:
-            if tile not in unseen:
-                where = "on the line" if s.line and tile in s.line.tiles() else "shown in another hand"
-                return IllegalMove(f"{tile} is {where}, so {move.seat} cannot hold it", rule="DB-7.4", tile=tile)
-            if tile in s.barred[seat]:
-                return IllegalMove(f"{move.seat} passed when {tile} would have fitted, so cannot hold it",
-                                   rule="DB-7.3", tile=tile)
-        if self._show_arrangement(seat, move.tiles) is None:
-            return IllegalMove(f"if {move.seat} held {fmt(move.tiles)}, the other hands could not agree with "
-                               "their passes", rule="DB-7.3", tile=move.tiles[0])
-        return None
-
-    def _show_arrangement(self, seat: int, tiles) -> tuple | None:
-        shown = frozenset(tiles)
-        return self._arrange(lambda t, at: (t in shown) == (at == seat))
+            yield PASS
 
     def _resolve_end(self, move: Play) -> int | IllegalMove:
         """The end `move` goes on, or why it cannot go anywhere."""
@@ -267,19 +168,27 @@ class DoublesInTheBoneyard(Game):
         return ends[0]
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
-        s = self.state
-        if isinstance(move, Reveal) or s.awaiting is not None:
+        if self.state.awaiting is not None:
             return self._why_not_reveal(move)
+        return super()._why_illegal(move)
+
+    @checks(Pass)
+    def _why_not_pass_move(self, move: Pass) -> IllegalMove | None:
+        s = self.state
+        who = self.side_names()[s.turn]
+        if self.observed:
+            return self._why_not_pass(who)
+        playable = [t for t in s.hands[s.turn] if fits(t, s.line)]
+        if playable:
+            return IllegalMove(f"{who} can play {playable[0]}; pass only when no tile fits",
+                               rule="DB-3.5", tile=playable[0])
+        return None
+
+    @checks(Play)
+    def _why_not_play(self, move: Play) -> IllegalMove | None:
+        s = self.state
         seat = s.turn
         who = self.side_names()[seat]
-        if isinstance(move, Pass):
-            if self.observed:
-                return self._why_not_pass(who)
-            playable = [t for t in s.hands[seat] if fits(t, s.line)]
-            if playable:
-                return IllegalMove(f"{who} can play {playable[0]}; pass only when no tile fits",
-                                   rule="DB-3.5", tile=playable[0])
-            return None
         tile = move.tile
         if tile.is_double:
             return IllegalMove(f"{tile} is a double; doubles stay in the boneyard all match", rule="DB-1.1", tile=tile)
@@ -301,53 +210,35 @@ class DoublesInTheBoneyard(Game):
         end = self._resolve_end(move)
         return end if isinstance(end, IllegalMove) else None
 
-    def _why_not_pass(self, who: str) -> IllegalMove | None:
-        """DB-7.3: a pass is the player's word, refused only if no deal agrees with it."""
-        if self._pass_arrangement() is not None:
-            return None
+    @applies(Pass)
+    def _pass(self, move: Pass) -> None:
         s = self.state
-        if s.line is None:
-            return IllegalMove(f"{who} leads, and any tile opens the line, so {who} cannot be unable to play",
-                               rule="DB-7.3")
-        ends = " nor ".join(map(str, s.line.ends))
-        fitting = self._fitting()
-        others = [t for t in self._unseen() if t not in fitting and t not in s.barred[s.turn]]
-        if not others:
-            return IllegalMove(f"every unseen tile fits {ends.replace('nor', 'or')}, so {who} cannot be unable "
-                               "to play", rule="DB-7.3")
-        if len(others) < len(s.hands[s.turn]):
-            return IllegalMove(f"{who} holds {len(s.hands[s.turn])} tiles and only {len(others)} unseen tiles fit "
-                               f"neither {ends}, so {who} cannot be unable to play", rule="DB-7.3")
-        return IllegalMove(f"the earlier passes leave a tile that fits {ends.replace('nor', 'or')} only for {who}, "
-                           f"so {who} cannot be unable to play", rule="DB-7.3")
+        if self.observed:
+            s.hands = self._pass_arrangement()
+            s.barred = tuple(b | self._fitting() if i == s.turn else b for i, b in enumerate(s.barred))
+        s.turn = (s.turn + 1) % SEATS  # rule DB-1.2
 
-    def _apply(self, move: Move) -> None:
+    @applies(Play)
+    def _play(self, move: Play) -> None:
         s = self.state
         seat = s.turn
-        if isinstance(move, Reveal):
-            self._reveal(move)
-            return
-        if isinstance(move, Pass) and self.observed:
-            s.hands = self._pass_arrangement()
-            s.barred = tuple(b | self._fitting() if i == seat else b for i, b in enumerate(s.barred))
-        if isinstance(move, Play):
-            tile = move.tile
-            if self.observed:
-                s.hands = self._holding(seat, tile)
-            s.hands = tuple(tuple(t for t in h if t is not tile) if i == seat else h for i, h in enumerate(s.hands))
-            if s.line is None:
-                s.line = Line.start(tile, tile.a, tile.b)  # rule DB-3.2
-            else:
-                end = self._resolve_end(move)
-                s.line = s.line.add(end, tile, tile.other(s.line.ends[end]))
-            if not s.hands[seat]:
-                self._end_game("out")
-                return
-            if not any(fits(t, s.line) for h in s.hands for t in h):
-                self._end_game("blocked")
-                return
-        s.turn = (seat + 1) % SEATS  # rule DB-1.2
+        tile = move.tile
+        if self.observed:
+            s.hands = self._holding(seat, tile)
+        s.hands = tuple(tuple(t for t in h if t is not tile) if i == seat else h for i, h in enumerate(s.hands))
+        if s.line is None:
+            s.line = Line.start(tile, tile.a, tile.b)  # rule DB-3.2
+        else:
+            end = self._resolve_end(move)
+            s.line = s.line.add(end, tile, tile.other(s.line.ends[end]))
+        if not s.hands[seat]:
+            self._end_game("out")
+        elif not any(fits(t, s.line) for h in s.hands for t in h):
+            self._end_game("blocked")
+        else:
+            s.turn = (seat + 1) % SEATS  # rule DB-1.2
 
+    @applies(Reveal)
     def _reveal(self, move: Reveal) -> None:
         s = self.state
         s.awaiting = None
@@ -419,6 +310,34 @@ class DoublesInTheBoneyard(Game):
 
     def winners(self) -> list[int]:
         return [] if self.state.winner is None else [self.state.winner]
+
+    def awaiting(self) -> str | None:
+        return self.state.awaiting
+
+    # -- queries ----------------------------------------------------------------------------
+
+    def line(self) -> Line | None:
+        """The line of this game, None before its first tile."""
+        return self.state.line
+
+    def open_ends(self) -> list[OpenEnd]:
+        """Both ends of the line, left first (none before the first tile)."""
+        line = self.state.line
+        return [] if line is None else [OpenEnd(end, line.ends[end]) for end in (LEFT, RIGHT)]
+
+    def game_number(self) -> int:
+        """The game under way in the match, from 1."""
+        return self.state.game_no
+
+    def to_show(self) -> list[int]:
+        """Observed mode: the seats that still owe the tiles left in their hands (DB-7.4)."""
+        s = self.state
+        return [seat for seat, hand in enumerate(s.hands) if hand and seat not in s.shown]
+
+    def shown_tiles(self) -> frozenset[Tile]:
+        """Observed mode: the tiles left in hands that the table has shown (DB-7.4)."""
+        s = self.state
+        return frozenset(t for seat in s.shown for t in s.hands[seat])
 
     def hands_played(self) -> int:
         """Games finished so far in this match (benchmarks/playouts.py counts them)."""

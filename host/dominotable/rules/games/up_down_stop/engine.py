@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 from dominotable.rules.errors import IllegalMove, InvalidNotation
-from dominotable.rules.game import Game, Move, replace_at
+from dominotable.rules.game import ByMoveType, Game, State, applies, checks, replace_at
 from dominotable.rules.hidden import rearrange
 from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, split_end
+from dominotable.rules.moves import Move
 from dominotable.rules.options import Options, option
 from dominotable.rules.tiles import Tile, fmt
 
@@ -75,6 +77,9 @@ class Discard(Move):
         return f"{self.tile} discard"
 
 
+MOVES = (Start, Extend, Stop, Scrap, Discard)
+
+
 @dataclass(frozen=True)
 class UpDownStopOptions(Options):
     set: int = option(6, "domino set: the highest double; the cycle runs 0..set (UDS-1.1)", choices=(6, 9, 12))
@@ -84,6 +89,26 @@ class UpDownStopOptions(Options):
     free_scrap: bool = option(False, "allow scrapping a tile that could be played (UDS-7.4)")
 
 
+class Extension(NamedTuple):
+    """A way to grow a column: at `end` of column `column` (0-based), the number `active`
+    may come next, going `direction` (UP or DOWN)."""
+
+    column: int
+    end: int
+    active: int
+    direction: int
+
+
+class Piles(NamedTuple):
+    """The tiles outside the columns: how many are left to draw, the scrap pile, the discarded
+    doubles, and how many times the scrap pile has become the draw pile."""
+
+    draw: int
+    scrap: tuple[Tile, ...]
+    discarded: tuple[Tile, ...]
+    reshuffles: int
+
+
 class Column(NamedTuple):
     """Line ends hold (number, direction) - direction 0 until the end's first extension - or None."""
 
@@ -91,22 +116,22 @@ class Column(NamedTuple):
     stopper: Tile | None = None
 
 
-class UDSState:
-    """Immutable parts only (the draw pile is a tuple, top last), so copy() copies references."""
-
-    __slots__ = ("draw", "drawn", "columns", "scrap", "discarded", "reshuffles")
-
-    def copy(self) -> UDSState:
-        other = UDSState.__new__(UDSState)
-        for name in self.__slots__:
-            setattr(other, name, getattr(self, name))
-        return other
+@dataclass(slots=True)
+class UDSState(State):
+    draw: tuple[Tile, ...]  # the draw pile, top last
+    drawn: Tile | None = None  # the tile to decide on; None once the game is over
+    columns: tuple[Column, ...] = ()
+    scrap: tuple[Tile, ...] = ()
+    discarded: tuple[Tile, ...] = ()
+    reshuffles: int = 0
 
     def placed(self) -> int:
         return sum(len(c.line) for c in self.columns)
 
 
-class Rules:
+class Rules(ByMoveType):
+    """The rules on a bare state: one check and one placement per move type."""
+
     def __init__(self, options: UpDownStopOptions, tiles: tuple[Tile, ...]):
         self.options = options
         self.cycle = options.set + 1
@@ -120,16 +145,16 @@ class Rules:
         return ", ".join(" and ".join(str(v[0]) for _, v in s.columns[i].line.open_ends()) + f" on c{i + 1}"
                          for i in self.open_columns(s)) or "none"
 
-    def followers(self, s: UDSState) -> Iterator[tuple[int, int, int, int]]:
-        """(column index, end, number that may come next, direction) for every open end."""
+    def followers(self, s: UDSState) -> Iterator[Extension]:
+        """Every way an open end may grow: the number that may come next there, and its direction."""
         for i in self.open_columns(s):
             for end, (number, direction) in s.columns[i].line.open_ends():
                 for d in (direction,) if direction else (UP, DOWN):
-                    yield i, end, (number + d) % self.cycle, d  # rule UDS-2.1
+                    yield Extension(i, end, (number + d) % self.cycle, d)  # rule UDS-2.1
 
-    def extensions(self, s: UDSState, tile: Tile) -> list[tuple[int, int, int, int]]:
-        """(column index, end, active number, direction) for every way `tile` extends a column."""
-        return [way for way in self.followers(s) if tile.has(way[2])]
+    def extensions(self, s: UDSState, tile: Tile) -> list[Extension]:
+        """Every way `tile` extends a column (its `active` number is one of the tile's)."""
+        return [way for way in self.followers(s) if tile.has(way.active)]
 
     def stoppable(self, s: UDSState, double: Tile) -> list[int]:
         return [i for i in self.open_columns(s)
@@ -151,52 +176,78 @@ class Rules:
         return moves
 
     def why_illegal(self, s: UDSState, move: Move) -> IllegalMove | None:
+        check = self._checkers.get(type(move))
+        if check is None:
+            return IllegalMove(f"{move} is not an Up-Down-Stop move")
         tile = move.tile
         if tile is not s.drawn:
             return IllegalMove(f"the drawn tile is {s.drawn}, not {tile}", rule="UDS-1.2", tile=tile)
-        if isinstance(move, (Start, Extend, Scrap)) and tile.is_double:
+        return check(self, s, move)
+
+    @staticmethod
+    def _why_double(tile: Tile) -> IllegalMove | None:
+        if tile.is_double:
             return IllegalMove(f"{tile} is a double: it stops a column or is discarded", rule="UDS-4.2", tile=tile)
-        if isinstance(move, Start):
-            open_now = self.open_columns(s)
-            if len(open_now) >= self.options.columns:
-                names = " and ".join(f"c{i + 1}" for i in open_now)
-                return IllegalMove(f"{tile} cannot start a column: {names} are open, at most "
-                                   f"{self.options.columns}", rule="UDS-3.1", tile=tile)
+        return None
+
+    @checks(Start)
+    def _why_not_start(self, s: UDSState, move: Start) -> IllegalMove | None:
+        tile = move.tile
+        open_now = self.open_columns(s)
+        if (error := self._why_double(tile)) is not None:
+            return error
+        if len(open_now) >= self.options.columns:
+            names = " and ".join(f"c{i + 1}" for i in open_now)
+            return IllegalMove(f"{tile} cannot start a column: {names} are open, at most "
+                               f"{self.options.columns}", rule="UDS-3.1", tile=tile)
+        return None
+
+    @checks(Stop)
+    def _why_not_stop(self, s: UDSState, move: Stop) -> IllegalMove | None:
+        tile = move.tile
+        if not tile.is_double:
+            return IllegalMove(f"{tile} is not a double; only doubles stop columns", rule="UDS-4.1", tile=tile)
+        stops = self.stoppable(s, tile)
+        tops = self.tops_text(s)
+        if move.column is None:
+            if not stops:
+                return IllegalMove(f"{tile} cannot stop a column: tops are {tops}", rule="UDS-4.1", tile=tile)
+            if len(stops) > 1:
+                names = " or ".join(f"stop c{i + 1}" for i in stops)
+                return IllegalMove(f"{tile} can stop more than one column; write {names}", rule="UDS-4.1", tile=tile)
             return None
-        if isinstance(move, Extend):
-            return self._why_not_extend(s, move)
-        if isinstance(move, Stop):
-            if not tile.is_double:
-                return IllegalMove(f"{tile} is not a double; only doubles stop columns", rule="UDS-4.1", tile=tile)
-            stops = self.stoppable(s, tile)
-            tops = self.tops_text(s)
-            if move.column is None:
-                if not stops:
-                    return IllegalMove(f"{tile} cannot stop a column: tops are {tops}", rule="UDS-4.1", tile=tile)
-                if len(stops) > 1:
-                    names = " or ".join(f"stop c{i + 1}" for i in stops)
-                    return IllegalMove(f"{tile} can stop more than one column; write {names}", rule="UDS-4.1", tile=tile)
-                return None
-            if move.column - 1 not in stops:
-                return IllegalMove(f"{tile} cannot stop c{move.column}: tops of open columns are {tops}",
-                                   rule="UDS-4.1", tile=tile)
-            return None
-        if isinstance(move, Discard):
-            if not tile.is_double:
-                return IllegalMove(f"{tile} is not a double; only doubles are discarded", rule="UDS-4.2", tile=tile)
-            stops = self.stoppable(s, tile)
-            if stops:
-                return IllegalMove(f"{tile} must stop c{stops[0] + 1}, whose top is {tile.a}", rule="UDS-4.1", tile=tile)
-            return None
-        if isinstance(move, Scrap) and not self.options.free_scrap:
-            playable = [m for m in self.moves_for(s, tile) if not isinstance(m, Scrap)]
+        if move.column - 1 not in stops:
+            return IllegalMove(f"{tile} cannot stop c{move.column}: tops of open columns are {tops}",
+                               rule="UDS-4.1", tile=tile)
+        return None
+
+    @checks(Discard)
+    def _why_not_discard(self, s: UDSState, move: Discard) -> IllegalMove | None:
+        tile = move.tile
+        if not tile.is_double:
+            return IllegalMove(f"{tile} is not a double; only doubles are discarded", rule="UDS-4.2", tile=tile)
+        stops = self.stoppable(s, tile)
+        if stops:
+            return IllegalMove(f"{tile} must stop c{stops[0] + 1}, whose top is {tile.a}", rule="UDS-4.1", tile=tile)
+        return None
+
+    @checks(Scrap)
+    def _why_not_scrap(self, s: UDSState, move: Scrap) -> IllegalMove | None:
+        tile = move.tile
+        if (error := self._why_double(tile)) is not None:
+            return error
+        if not self.options.free_scrap:
+            playable = [m for m in self.moves_for(s, tile) if type(m) is not Scrap]
             if playable:
                 return IllegalMove(f"{tile} can be played ({playable[0]}); only an unplayable tile is scrapped",
                                    rule="UDS-3.7", tile=tile)
         return None
 
+    @checks(Extend)
     def _why_not_extend(self, s: UDSState, move: Extend) -> IllegalMove | None:
         tile, index = move.tile, move.column - 1
+        if (error := self._why_double(tile)) is not None:
+            return error
         if not 0 <= index < len(s.columns):
             return IllegalMove(f"there is no column c{move.column} for {tile}", rule="UDS-3.6", tile=tile)
         column = s.columns[index]
@@ -205,8 +256,8 @@ class Rules:
                                rule="UDS-4.1", tile=tile)
         if not tile.has(move.active):
             return IllegalMove(f"{tile} has no {move.active} to make active", rule="UDS-3.4", tile=tile)
-        ends = [w[1] for w in self.extensions(s, tile)
-                if w[0] == index and w[2] == move.active and w[3] == move.direction]
+        ends = [w.end for w in self.extensions(s, tile)
+                if w.column == index and w.active == move.active and w.direction == move.direction]
         if not ends or (move.end is not None and move.end not in ends):
             shown = "; ".join(f"{END_NAMES[e]} end {n} {DIRECTION_NAMES[d]}" if len(column.line) > 1 or d
                               else f"{n} either way" for e, (n, d) in column.line.open_ends())
@@ -220,29 +271,40 @@ class Rules:
 
     def place(self, s: UDSState, move: Move) -> None:
         """Do what `move` says with the drawn tile (already checked legal)."""
-        tile = move.tile
-        if isinstance(move, Start):  # rule UDS-3.1
-            s.columns = s.columns + (Column(Line.start(tile, (tile.a, 0), (tile.b, 0))),)
-        elif isinstance(move, Extend):
-            index = move.column - 1
-            line = s.columns[index].line
-            end = move.end
-            if end is None:
-                end = next(w[1] for w in self.extensions(s, tile)
-                           if w[0] == index and w[2] == move.active and w[3] == move.direction)
-            grown = line.add(end, tile, (move.active, move.direction))  # rules UDS-3.3, 3.4
-            if len(line) == 1 and not self.options.both_ways:
-                grown = grown.close(RIGHT if end == LEFT else LEFT)  # rule UDS-3.3
-            s.columns = replace_at(s.columns, index, Column(grown))
-        elif isinstance(move, Stop):  # rule UDS-4.1
-            index = move.column - 1 if move.column else self.stoppable(s, tile)[0]
-            line = s.columns[index].line
-            s.columns = replace_at(s.columns, index, Column(line.close(LEFT, RIGHT), tile))
-        elif isinstance(move, Scrap):  # rule UDS-5.1
-            s.scrap = s.scrap + (tile,)
-        else:  # rule UDS-4.2
-            s.discarded = s.discarded + (tile,)
+        self._appliers[type(move)](self, s, move)
         s.drawn = None
+
+    @applies(Start)
+    def _start(self, s: UDSState, move: Start) -> None:  # rule UDS-3.1
+        tile = move.tile
+        s.columns = s.columns + (Column(Line.start(tile, (tile.a, 0), (tile.b, 0))),)
+
+    @applies(Extend)
+    def _extend(self, s: UDSState, move: Extend) -> None:
+        index = move.column - 1
+        line = s.columns[index].line
+        end = move.end
+        if end is None:
+            end = next(w.end for w in self.extensions(s, move.tile)
+                       if w.column == index and w.active == move.active and w.direction == move.direction)
+        grown = line.add(end, move.tile, (move.active, move.direction))  # rules UDS-3.3, 3.4
+        if len(line) == 1 and not self.options.both_ways:
+            grown = grown.close(RIGHT if end == LEFT else LEFT)  # rule UDS-3.3
+        s.columns = replace_at(s.columns, index, Column(grown))
+
+    @applies(Stop)
+    def _stop(self, s: UDSState, move: Stop) -> None:  # rule UDS-4.1
+        index = move.column - 1 if move.column else self.stoppable(s, move.tile)[0]
+        line = s.columns[index].line
+        s.columns = replace_at(s.columns, index, Column(line.close(LEFT, RIGHT), move.tile))
+
+    @applies(Scrap)
+    def _scrap(self, s: UDSState, move: Scrap) -> None:  # rule UDS-5.1
+        s.scrap = s.scrap + (move.tile,)
+
+    @applies(Discard)
+    def _discard(self, s: UDSState, move: Discard) -> None:  # rule UDS-4.2
+        s.discarded = s.discarded + (move.tile,)
 
     def next_pool(self, s: UDSState) -> tuple[tuple[Tile, ...], bool]:
         """The tiles the next draw comes from, and whether the scrap pile must become the draw pile first."""
@@ -287,19 +349,19 @@ class UpDownStop(Game):
     title = "Up-Down-Stop"
     Options = UpDownStopOptions
 
+    @cached_property
+    def rules(self) -> Rules:
+        return Rules(self.options, self.dset.tiles)
+
     def _initial_state(self) -> UDSState:
-        self.rules = Rules(self.options, self.dset.tiles)
-        s = UDSState()
         tiles = list(self.dset)
         self.rng("deal").shuffle(tiles)  # rule UDS-1.2
-        s.draw, s.drawn, s.columns, s.scrap, s.discarded, s.reshuffles = tuple(tiles), None, (), (), (), 0
-        self.state = s
-        self._draw()
+        s = UDSState(tuple(tiles))
+        self._draw(s)
         return s
 
-    def _draw(self) -> None:
+    def _draw(self, s: UDSState) -> None:
         """The one place a tile is drawn (a reshuffle first when the draw pile is empty)."""
-        s = self.state
         pool, reshuffle = self.rules.next_pool(s)
         if reshuffle:
             order = list(pool)
@@ -349,10 +411,9 @@ class UpDownStop(Game):
         return (move for tile in self._unseen() for move in self.rules.moves_for(s, tile))
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
-        tile = getattr(move, "tile", None)
-        if not self.observed or tile is None:
+        if not self.observed or type(move) not in MOVES:
             return self.rules.why_illegal(self.state, move)
-        s = self.state
+        s, tile = self.state, move.tile
         if tile not in self._unseen():
             where = next((f"in c{i + 1}" for i, c in enumerate(s.columns)
                           if tile is c.stopper or tile in c.line.tiles()), None)
@@ -370,7 +431,38 @@ class UpDownStop(Game):
         if self.observed:
             self.state = self._drawing(move.tile)
         self.rules.place(self.state, move)
-        self._draw()
+        self._draw(self.state)
+
+    # -- queries ----------------------------------------------------------------------------
+
+    def position(self) -> UDSState:
+        """A copy of the position, for look-ahead with `rules` (which works on bare states)."""
+        return self.state.copy()
+
+    def columns(self) -> tuple[Column, ...]:
+        """Every column in the order started (UDS-3.6), stopped ones included."""
+        return self.state.columns
+
+    def piles(self) -> Piles:
+        s = self.state
+        return Piles(len(s.draw), s.scrap, s.discarded, s.reshuffles)
+
+    def drawn(self) -> Tile | None:
+        """The tile to decide on (the engine's guess in observed mode); None once the game is over."""
+        return self.state.drawn
+
+    @property
+    def cycle(self) -> int:
+        """How many numbers the pip cycle has (UDS-2.1)."""
+        return self.rules.cycle
+
+    def extensions(self, tile: Tile) -> list[Extension]:
+        """Every way `tile` can extend an open column now."""
+        return self.rules.extensions(self.state, tile)
+
+    def stoppable(self, double: Tile) -> list[int]:
+        """The indexes of the open columns `double` can stop now."""
+        return self.rules.stoppable(self.state, double)
 
     @property
     def current_player(self) -> int | None:

@@ -1,0 +1,55 @@
+"""Time per move of the `search` bot at its default budget (target: at most 200 ms here).
+
+For each game, seeded matches of search against greedy (seats alternating); every search
+decision with more than one legal move is timed in CPU time of this process (so other
+load on the machine matters less). Prints the median, 95th percentile and maximum.
+
+Run: python benchmarks/search.py [GAME ...] [--matches 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from dominotable.app import catalog
+from dominotable.sim.bots.shared import play_out
+
+TARGET_MS = 200
+
+
+def timed(choose, spent: list[float]):
+    def move(game):
+        many = len(list(game.legal_moves())) > 1
+        start = time.process_time()
+        chosen = choose(game)
+        if many:
+            spent.append(1000 * (time.process_time() - start))
+        return chosen
+
+    return move
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", default=[s.name for s in catalog.GAMES if "search" in s.strategies])
+    parser.add_argument("--matches", type=int, default=2)
+    args = parser.parse_args()
+    for name in args.games:
+        spec = catalog.spec(name)
+        spent: list[float] = []
+        for i in range(args.matches):
+            game = spec.engine(seed=i)
+            seats = [timed(spec.strategies["search"](random.Random(f"{i}:{k}")), spent) if (k + i) % 2 == 0
+                     else spec.strategies["greedy"](random.Random(f"{i}:{k}")) for k in range(game.players)]
+            play_out(game, seats)
+        spent.sort()
+        p95 = spent[min(len(spent) - 1, int(0.95 * len(spent)))]
+        print(f"{name}: {len(spent)} search moves, median {statistics.median(spent):.1f} ms, p95 {p95:.1f} ms, "
+              f"max {spent[-1]:.1f} ms (target {TARGET_MS} ms)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

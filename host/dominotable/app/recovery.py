@@ -1,0 +1,367 @@
+"""A damaged database must not take the table down: move the file aside, start a fresh one and
+salvage into it every match that can still be read.
+
+SQLite's own `.recover` lives in its command-line shell, which Python's `sqlite3` module does
+not have (nor does every Pi), so the salvage reads the file format itself
+(https://www.sqlite.org/fileformat2.html): every table b-tree leaf page of the file (and of its
+WAL, whose newer page images win), every cell on it, every record in a cell. It needs neither
+the schema nor any index, and a truncated file or a destroyed page loses only the rows on the
+pages that are gone. Records are told apart by their shape: a `matches` row (the column names
+come from the damaged file's own CREATE TABLE when that is readable, else from ours) and a
+`moves` row; players and seats are rebuilt from each match's names.
+
+Each match salvaged is checked by replaying it: whole (its moves replay, to the recorded
+result if it finished) it goes back as it was; otherwise it goes back set aside as damaged,
+saying why, for inspection. Ids, names, times and results are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import struct
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from dominotable.app import catalog
+from dominotable.app.storage import SCHEMA, DamagedDatabase, Store, parse_result, replay
+from dominotable.rules.errors import DominoError
+
+HEADER = b"SQLite format 3\x00"
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+TABLE_LEAF = 0x0D
+PAGE_SIZES = (4096, 1024, 2048, 8192, 16384, 32768, 65536, 512)
+
+
+@dataclass
+class Salvage:
+    """What a recovery found and did."""
+
+    damaged_file: Path  # where the damaged database now lies
+    matches: int = 0  # match rows found in the damaged file
+    whole: list[int] = field(default_factory=list)  # recovered as they were
+    set_aside: dict[int, str] = field(default_factory=dict)  # recovered, marked damaged: why
+
+    def message(self, path: Path) -> str:
+        text = (f"The database {path.name} was damaged: moved aside to {self.damaged_file.name}. "
+                f"Recovered {len(self.whole)} of {self.matches} matches")
+        if self.set_aside:
+            text += f", and {len(self.set_aside)} more set aside as damaged"
+        return text + "."
+
+
+def open_for_table(path: str | Path) -> tuple[Store, list[str]]:
+    """The table's database, and what had to be repaired to open it: a damaged file is moved
+    aside (with its WAL) under a timestamped name, and its matches recovered into a new one."""
+    try:
+        return Store(path), []
+    except DamagedDatabase:
+        salvage = recover(Path(path))
+    return Store(path), [salvage.message(Path(path))]
+
+
+def recover(path: Path) -> Salvage:
+    """Rebuild the damaged `path` from what can be read, keeping the damaged file (and its WAL)
+    beside it under a timestamped name. The salvage is built in a file of its own and renamed
+    over `path` last, so a power cut midway leaves the damaged file in place to try again."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    rows, moves = read_records(path)
+    salvage = Salvage(aside, matches=len(rows))
+    building = path.with_name(f"{path.name}.recovering")
+    for stale in (building, Path(f"{building}-wal"), Path(f"{building}-shm")):
+        stale.unlink(missing_ok=True)
+    with Store(building) as store:
+        store.db.execute("BEGIN IMMEDIATE")
+        for match_id in sorted(rows):
+            why = _restore(store, match_id, rows[match_id], moves.get(match_id, {}))
+            if why is None:
+                salvage.whole.append(match_id)
+            else:
+                salvage.set_aside[match_id] = why
+        store.db.execute("COMMIT")
+    for suffix in ("-wal", "-shm", ""):  # the WAL first: it must never meet the new file
+        if Path(f"{path}{suffix}").exists():
+            os.replace(f"{path}{suffix}", f"{aside}{suffix}")
+    os.replace(building, path)
+    return salvage
+
+
+# --- putting matches back ---------------------------------------------------------------------
+
+def _restore(store: Store, match_id: int, row: dict, moves: dict[int, tuple[str, str]]) -> str | None:
+    """Insert a salvaged match; None if it is whole, else why it was set aside."""
+    plies = []
+    while len(plies) + 1 in moves:
+        plies.append(moves[len(plies) + 1])
+    why = _why_damaged(row, [notation for notation, _ in plies])
+    if why is None and len(plies) < len(moves):
+        why = f"moves after {len(plies)} were lost"
+    row = {**row, "damaged": why}
+    columns = [c for c in row if c in store.columns and c != "id"]
+    store.db.execute(f"INSERT INTO matches (id, {', '.join(columns)}) VALUES (?{', ?' * len(columns)})",
+                     [match_id, *(row[c] for c in columns)])
+    for seat, (name, side) in enumerate(_seats(row)):
+        store.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
+        store.db.execute("INSERT INTO seats (match_id, seat, side, player_id) "
+                         "SELECT ?, ?, ?, id FROM players WHERE name = ?", (match_id, seat, side, name))
+    store.db.executemany("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
+                         [(match_id, ply, notation, time) for ply, (notation, time) in enumerate(plies, 1)])
+    return why
+
+
+def _why_damaged(row: dict, moves: list[str]) -> str | None:
+    """Why a salvaged match is not whole, or None: it must replay, to its result if it has one."""
+    try:
+        data = {"game": row["game"], "players": row["players"], "seed": row["seed"],
+                "options": json.loads(row["options"]), "moves": moves}
+        if row.get("observed"):
+            data["observed"] = True
+        game = replay(data)
+    except (DominoError, ValueError, TypeError, KeyError) as exc:
+        return f"its moves no longer replay: {exc}"
+    result = parse_result(row.get("result"))
+    if row.get("result") and result is None:
+        return "its result cannot be read"
+    if result is not None and result["ending"] == "played" and result["scores"] != game.scores:
+        return f"moves were lost: {len(moves)} replay to {game.scores}, the result is {result['scores']}"
+    return None
+
+
+def _seats(row: dict) -> list[tuple[str, int]]:
+    """(name, side) per seat, from the match's names and its game's partnerships."""
+    try:
+        names = json.loads(row["names"])
+        game = catalog.engine(row["game"])(players=row["players"], options=json.loads(row["options"]),
+                                           seed=row["seed"])
+    except (DominoError, ValueError, TypeError, KeyError):
+        return []
+    if not isinstance(names, list) or len(names) != game.players or not all(isinstance(n, str) for n in names):
+        return []
+    return [(name, game.side_of(seat)) for seat, name in enumerate(names)]
+
+
+# --- reading the damaged file -------------------------------------------------------------------
+
+def read_records(path: Path) -> tuple[dict[int, dict], dict[int, dict[int, tuple[str, str]]]]:
+    """The `matches` rows (by id, as column -> value) and the moves ({match: {ply: (notation,
+    time)}}) found on the pages of the file at `path` and its WAL."""
+    data = path.read_bytes() if path.exists() else b""
+    wal = Path(f"{path}-wal")
+    wal_data = wal.read_bytes() if wal.exists() else b""
+    best: tuple[int, list] = (-1, [])
+    for size in _page_sizes(data, wal_data):
+        records = list(_records(_pages(data, wal_data, size), size - _reserved(data)))
+        if len(records) > best[0]:
+            best = (len(records), records)
+    columns = _match_columns(best[1])
+    matches: dict[int, dict] = {}
+    moves: dict[int, dict[int, tuple[str, str]]] = {}
+    for rowid, values in best[1]:
+        if _is_match(values, len(columns)):
+            row = dict(zip(columns, values))
+            row["id"] = rowid
+            matches.setdefault(rowid, row)
+        elif _is_move(values):
+            match_id, ply, notation, time = values
+            moves.setdefault(match_id, {}).setdefault(ply, (notation, time))
+    return matches, moves
+
+
+def _page_sizes(data: bytes, wal: bytes) -> list[int]:
+    if data.startswith(HEADER):
+        size = struct.unpack_from(">H", data, 16)[0]
+        size = 65536 if size == 1 else size
+        if size in PAGE_SIZES:
+            return [size]
+    if len(wal) >= 32 and struct.unpack_from(">I", wal)[0] in WAL_MAGIC:
+        size = struct.unpack_from(">I", wal, 8)[0]
+        if size in PAGE_SIZES:
+            return [size]
+    return list(PAGE_SIZES)  # the header is gone: try each size, keep the one that reads most
+
+
+def _reserved(data: bytes) -> int:
+    return data[20] if data.startswith(HEADER) else 0
+
+
+def _pages(data: bytes, wal: bytes, size: int) -> dict[int, bytes]:
+    """Page number -> the newest image of that page: the file's, then each committed WAL frame's."""
+    pages = {n + 1: data[n * size:(n + 1) * size] for n in range((len(data) + size - 1) // size)}
+    if len(wal) >= 32 and struct.unpack_from(">I", wal)[0] in WAL_MAGIC and struct.unpack_from(">I", wal, 8)[0] == size:
+        salt = wal[16:24]
+        frames: dict[int, bytes] = {}
+        offset = 32
+        while offset + 24 + size <= len(wal):  # frames: page number, commit size, salt, checksum, page
+            number, commit = struct.unpack_from(">II", wal, offset)
+            if wal[offset + 8:offset + 16] != salt:
+                break
+            frames[number] = wal[offset + 24:offset + 24 + size]
+            if commit:  # a committed transaction: its frames count
+                pages.update(frames)
+                frames = {}
+            offset += 24 + size
+    for number in _freelist(pages, size):
+        pages.pop(number, None)
+    return pages
+
+
+def _freelist(pages: dict[int, bytes], size: int) -> set[int]:
+    """Pages on the freelist (they may still hold rows that were deleted)."""
+    data = pages.get(1, b"")
+    if not data.startswith(HEADER) or len(data) < 40:
+        return set()
+    free: set[int] = set()
+    trunk = struct.unpack_from(">I", data, 32)[0]
+    while trunk in pages and trunk not in free:
+        free.add(trunk)
+        page = pages[trunk]
+        try:
+            following, count = struct.unpack_from(">II", page, 0)
+            for i in range(min(count, size // 4 - 2)):
+                free.add(struct.unpack_from(">I", page, 8 + 4 * i)[0])
+        except struct.error:  # a truncated trunk page
+            break
+        trunk = following
+    return free
+
+
+def _records(pages: dict[int, bytes], usable: int):
+    """(rowid, values) of every cell on every table leaf page that parses."""
+    for number, page in pages.items():
+        start = 100 if number == 1 else 0
+        if len(page) < start + 8 or page[start] != TABLE_LEAF:
+            continue
+        cells = struct.unpack_from(">H", page, start + 3)[0]
+        for i in range(cells):
+            at = start + 8 + 2 * i
+            if at + 2 > len(page):
+                break
+            try:
+                yield _cell(pages, page, struct.unpack_from(">H", page, at)[0], usable)
+            except (IndexError, ValueError, struct.error):
+                continue  # a damaged cell: the others on the page may still read
+
+
+def _cell(pages: dict[int, bytes], page: bytes, at: int, usable: int) -> tuple[int, list]:
+    size, at = _varint(page, at)
+    rowid, at = _varint(page, at)
+    if rowid >= 1 << 63:
+        rowid -= 1 << 64
+    local = _local(size, usable)
+    payload = bytearray(page[at:at + local])
+    if len(payload) != local:
+        raise ValueError("cell runs off its page")
+    if local < size:  # the rest is on a chain of overflow pages
+        following = struct.unpack_from(">I", page, at + local)[0]
+        seen = set()
+        while len(payload) < size:
+            if following not in pages or following in seen:
+                raise ValueError("overflow chain broken")
+            seen.add(following)
+            overflow = pages[following]
+            following = struct.unpack_from(">I", overflow, 0)[0]
+            payload += overflow[4:min(usable, 4 + size - len(payload))]
+    return rowid, _record(bytes(payload))
+
+
+def _local(size: int, usable: int) -> int:
+    """How much of a payload of `size` bytes a table leaf cell holds on its page."""
+    most = usable - 35
+    if size <= most:
+        return size
+    least = (usable - 12) * 32 // 255 - 23
+    local = least + (size - least) % (usable - 4)
+    return local if local <= most else least
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = 0
+    for i in range(9):
+        byte = data[at + i]
+        if i == 8:
+            return (value << 8) | byte, at + 9
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, at + i + 1
+    raise AssertionError("unreachable")
+
+
+INT_SIZES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 6, 6: 8}
+
+
+def _record(payload: bytes) -> list:
+    header, at = _varint(payload, 0)
+    if not 1 <= header <= len(payload):
+        raise ValueError("bad record header")
+    types = []
+    while at < header:
+        kind, at = _varint(payload, at)
+        types.append(kind)
+    body = header
+    values: list = []
+    for kind in types:
+        if kind == 0:
+            values.append(None)
+        elif kind in INT_SIZES:
+            n = INT_SIZES[kind]
+            values.append(int.from_bytes(payload[body:body + n], "big", signed=True))
+            body += n
+        elif kind == 7:
+            values.append(struct.unpack_from(">d", payload, body)[0])
+            body += 8
+        elif kind in (8, 9):
+            values.append(kind - 8)
+        elif kind >= 12:
+            n = (kind - 12) // 2
+            chunk = payload[body:body + n]
+            values.append(chunk.decode("utf-8", "replace") if kind % 2 else chunk)
+            body += n
+        else:
+            raise ValueError(f"reserved serial type {kind}")
+        if body > len(payload):
+            raise ValueError("record runs past its payload")
+    if body != len(payload):
+        raise ValueError("record does not fill its payload")
+    return values
+
+
+def _match_columns(records: list) -> list[str]:
+    """The `matches` columns in their stored order: from the damaged file's own CREATE TABLE
+    (a row of sqlite_schema: type, name, tbl_name, rootpage, sql) when one is readable."""
+    for _, values in records:
+        if (len(values) == 5 and values[:2] == ["table", "matches"] and isinstance(values[4], str)):
+            try:
+                return _columns_of(values[4])
+            except sqlite3.Error:
+                continue
+    return _columns_of(next(s for s in SCHEMA.split(";") if "TABLE IF NOT EXISTS matches" in s))
+
+
+def _columns_of(create: str) -> list[str]:
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute(create)
+        return [row[1] for row in db.execute("PRAGMA table_info(matches)")]
+    finally:
+        db.close()
+
+
+def _is_match(values: list, columns: int) -> bool:
+    """A `matches` row: id (NULL: the rowid), game, options, seed, players, names, started,
+    finished, result first; columns added since may be missing from older rows."""
+    return (9 <= len(values) <= columns and values[0] is None
+            and all(isinstance(values[i], str) for i in (1, 2, 5, 6))
+            and all(isinstance(values[i], int) for i in (3, 4))
+            and all(values[i] is None or isinstance(values[i], str) for i in (7, 8)))
+
+
+def _is_move(values: list) -> bool:
+    return (len(values) == 4 and isinstance(values[0], int) and isinstance(values[1], int)
+            and isinstance(values[2], str) and isinstance(values[3], str))

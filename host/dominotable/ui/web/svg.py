@@ -1,0 +1,151 @@
+"""Server-side SVG: the tray to scale (millimetres, from tray/geometry.py) with its zones, tiles
+and highlighted cells, and a match's score after every hand. The live page and the replay draw
+the tray with the same function; no plotting library."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+
+from dominotable.rules.tiles import Tile
+from dominotable.tray.geometry import Geometry
+
+MARGIN = 10.0  # mm around the grid
+PAD_GAP = 1.0  # pitches between the grid's near edge and the scan pad
+
+# Pip positions on a unit square, per count (0-12), as (x, y) in thirds/quarters.
+_P3 = {"tl": (.25, .25), "tc": (.5, .25), "tr": (.75, .25), "ml": (.25, .5), "mc": (.5, .5), "mr": (.75, .5),
+       "bl": (.25, .75), "bc": (.5, .75), "br": (.75, .75)}
+_PIPS = {
+    0: (), 1: ("mc",), 2: ("tl", "br"), 3: ("tl", "mc", "br"), 4: ("tl", "tr", "bl", "br"),
+    5: ("tl", "tr", "mc", "bl", "br"), 6: ("tl", "tr", "ml", "mr", "bl", "br"),
+    7: ("tl", "tr", "ml", "mc", "mr", "bl", "br"), 8: ("tl", "tc", "tr", "ml", "mr", "bl", "bc", "br"),
+    9: tuple(_P3),
+}
+
+
+def pip_points(n: int) -> list[tuple[float, float]]:
+    """Where the pips of a half showing `n` sit on a unit square."""
+    if n in _PIPS:
+        return [_P3[k] for k in _PIPS[n]]
+    cols = 3 if n <= 12 else 4  # 10-12: up to four rows of three
+    rows = -(-n // cols)
+    return [((i % cols + 1) / (cols + 1), (i // cols + 1) / (rows + 1)) for i in range(n)]
+
+
+class Layout:
+    """Where each cell of a geometry is drawn, in millimetres."""
+
+    def __init__(self, geometry: Geometry):
+        self.geometry = geometry
+        self.pitch = geometry.pitch_mm
+        grid_w, grid_h = geometry.columns * self.pitch, geometry.rows * self.pitch
+        pad_w = len(geometry.pad) * self.pitch
+        self.pad_x = MARGIN + (grid_w - pad_w) / 2
+        self.pad_y = MARGIN + grid_h + PAD_GAP * self.pitch
+        self.width = grid_w + 2 * MARGIN
+        self.height = self.pad_y + self.pitch + MARGIN
+
+    def origin(self, cell: int) -> tuple[float, float]:
+        """The top-left corner of a cell (row 0, the far edge, at the top)."""
+        geo = self.geometry
+        if geo.is_pad(cell):
+            return self.pad_x + geo.pad.index(cell) * self.pitch, self.pad_y
+        row, col = geo.coords(cell)
+        return MARGIN + col * self.pitch, MARGIN + row * self.pitch
+
+    def to_dict(self) -> dict:
+        """What the page needs to find the cell under the pointer."""
+        geo = self.geometry
+        return {"pitch": self.pitch, "x0": MARGIN, "y0": MARGIN, "columns": geo.columns, "rows": geo.rows,
+                "pad": [[cell, *self.origin(cell)] for cell in geo.pad], "width": self.width, "height": self.height}
+
+
+def tray(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, zones: Iterable[str] = (),
+         highlight: Iterable[int] = (), ghosts: Iterable[tuple[Tile, Sequence[int]]] = (), title: str = "") -> str:
+    """The tray as an SVG element: cells, the scan pad, the named `zones`, `tiles` as (tile,
+    (cell under tile.a, cell under tile.b)), `ghosts` (tiles on the tray the table has not read
+    yet) drawn faint, and the `highlight`ed cells outlined."""
+    lay = Layout(geometry)
+    p = lay.pitch
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="tray" viewBox="0 0 {lay.width:g} {lay.height:g}" '
+            f'role="img" aria-label="{escape(title or geometry.name)}">'),
+           f'<rect class="bed" x="0" y="0" width="{lay.width:g}" height="{lay.height:g}" rx="6"/>']
+    for cell in range(geometry.cells):
+        x, y = lay.origin(cell)
+        kind = "cell pad" if geometry.is_pad(cell) else "cell"
+        out.append(f'<rect class="{kind}" data-cell="{cell}" x="{x:g}" y="{y:g}" width="{p:g}" height="{p:g}">'
+                   f'<title>{escape(geometry.label(cell))}</title></rect>')
+    x, _ = lay.origin(geometry.pad[0])
+    out.append(f'<text class="pad-name" x="{x - 2:g}" y="{lay.pad_y + p / 2 + 1.5:g}" text-anchor="end">scan pad</text>')
+    for name in zones:
+        cells = geometry.zone(name)
+        xs, ys = zip(*(lay.origin(c) for c in cells))
+        x, y = min(xs), min(ys)
+        out.append(f'<rect class="zone" x="{x:g}" y="{y:g}" width="{max(xs) + p - x:g}" height="{max(ys) + p - y:g}"/>'
+                   f'<text class="zone-name" x="{x + 1.5:g}" y="{y + 5.5:g}">{escape(name)}</text>')
+    for tile, cells in ghosts:
+        out.append(_tile(lay, tile, cells, "tile ghost"))
+    for tile, cells in tiles:
+        out.append(_tile(lay, tile, cells, "tile"))
+    for cell in sorted(set(highlight)):
+        if 0 <= cell < geometry.cells:
+            x, y = lay.origin(cell)
+            out.append(f'<rect class="named" x="{x + .8:g}" y="{y + .8:g}" width="{p - 1.6:g}" height="{p - 1.6:g}"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _tile(lay: Layout, tile: Tile, cells: Sequence[int], kind: str) -> str:
+    p = lay.pitch
+    (xa, ya), (xb, yb) = lay.origin(cells[0]), lay.origin(cells[1])
+    x, y = min(xa, xb), min(ya, yb)
+    w, h = abs(xa - xb) + p, abs(ya - yb) + p
+    parts = [f'<g class="{kind}" data-tile="{tile.a}-{tile.b}" data-cells="{cells[0]},{cells[1]}">',
+             f'<rect class="face" x="{x + .6:g}" y="{y + .6:g}" width="{w - 1.2:g}" height="{h - 1.2:g}" rx="2.5"/>']
+    if xa == xb:
+        parts.append(f'<line x1="{x + 3:g}" y1="{y + p:g}" x2="{x + w - 3:g}" y2="{y + p:g}"/>')
+    else:
+        parts.append(f'<line x1="{x + p:g}" y1="{y + 3:g}" x2="{x + p:g}" y2="{y + h - 3:g}"/>')
+    for pips, (cx, cy) in ((tile.a, (xa, ya)), (tile.b, (xb, yb))):
+        r = p * (0.075 if pips <= 9 else 0.06)
+        for u, v in pip_points(pips):
+            parts.append(f'<circle cx="{cx + u * p:.1f}" cy="{cy + v * p:.1f}" r="{r:.2f}"/>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: int | None = None,
+               width: int = 360, height: int = 150) -> str:
+    """A line per side: its score after every hand (series[i] = the scores after hand i+1)."""
+    left, right, top, bottom = 34, 90, 10, 22
+    top_score = max([target or 0, 1, *(s for scores in series for s in scores)])
+    low = min([0, *(s for scores in series for s in scores)])
+    hands = max(len(series), 1)
+    span = top_score - low or 1
+
+    def at(hand: int, score: int) -> tuple[float, float]:
+        x = left + (width - left - right) * hand / hands
+        y = top + (height - top - bottom) * (1 - (score - low) / span)
+        return x, y
+
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="score after every hand">')]
+    x0, y0 = at(0, low)
+    x1, y1 = at(hands, top_score)
+    out.append(f'<path class="axes" d="M{x0:g},{y1:g} V{y0:g} H{x1:g}"/>')
+    out.append(f'<text class="tick" x="{x0 - 4:g}" y="{y0:g}" text-anchor="end">{low}</text>'
+               f'<text class="tick" x="{x0 - 4:g}" y="{y1 + 4:g}" text-anchor="end">{top_score}</text>'
+               f'<text class="tick" x="{x1:g}" y="{height - 6}" text-anchor="end">hand {len(series)}</text>')
+    if target:
+        _, ty = at(0, target)
+        out.append(f'<path class="target" d="M{x0:g},{ty:g} H{x1:g}"/>')
+    for side, name in enumerate(names):
+        points = [at(0, 0)] + [at(i + 1, scores[side]) for i, scores in enumerate(series)]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        lx, ly = points[-1]
+        out.append(f'<polyline class="side side-{side % 6}" points="{path}"/>'
+                   f'<text class="side-name side-{side % 6}" x="{lx + 4:.1f}" y="{ly + 3:.1f}">'
+                   f'{escape(name)} {series[-1][side] if series else 0}</text>')
+    out.append("</svg>")
+    return "".join(out)

@@ -1,0 +1,462 @@
+"""A person alone at the table with bot opponents, for the bot-seat tests: they play their own
+seat from their own hand (and the hints), and do what the screen tells them for the bots: tiles
+from a bot's rack to where it says, captures, tiles from the boneyard into a rack's slots.
+
+The person works on a physical tray through a small interface, so the same person plays a
+session fed from an in-memory tray (fast, fake clock) and the whole table behind the pty:
+
+- `tiles()` (tile -> cells), `put(tile, cells)`, `take(tile)`, `pad(tile)`, `unpad()`;
+- `settle()`: until the table has judged what the tray shows now;
+- `screen()`, `press(*buttons)`, `game` (only sizes are read from it: how many tiles the
+  person's own hand holds after a deal or a draw, as they would count them).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from dominotable.app import catalog
+from dominotable.rules.games.castle_rock.engine import place
+from dominotable.tray.action import Action, ActionKind
+
+PLACE = re.compile(r"tile in slot (\d+) \((\d+)-(\d+)\) -> .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
+TAKE = re.compile(r"take (.+) off the row")
+RACK = re.compile(r"(?:a tile|(\d+) tiles) from the boneyard, face down, in (slots? [-\d and]+)")
+SLIDE = re.compile(r"(?:slide|put) (\d+)-(\d+) .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
+SPENT = re.compile(r"the hand is over, take the tiles out of (slots? [-\d and]+)")
+
+
+def slot_numbers(text: str) -> list[int]:
+    """"slot 2", "slots 1 and 2", "slots 1-7"."""
+    if "-" in text:
+        first, last = map(int, re.findall(r"\d+", text))
+        return list(range(first, last + 1))
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+class Person:
+    def __init__(self, table, me: int, seed: int = 0, first_column: int = 0):
+        self.t = table
+        self.first_column = first_column
+        self.me = me
+        self.rng = random.Random(seed)
+        self.geo = table.geometry
+        game = table.game
+        self.pile = set(game.dset.tiles)  # the boneyard, face down off the tray
+        self.mine: list = []  # the person's own hand
+        self.hints = 0
+        self.asked = False
+
+    # -- reading the instructions -------------------------------------------------------------
+
+    def cell(self, label: str) -> int:
+        row, col = map(int, label[1:].split("c"))
+        return self.geo.cell(row, col)
+
+    def cells(self, tile, first, second, pips=None, at=None) -> tuple[int, int]:
+        """The cells named, tile.a's half first ("the 3 on r5c7" says which half goes where)."""
+        cells = (self.cell(first), self.cell(second))
+        if pips is not None and (int(pips) == tile.a) != (self.cell(at) == cells[0]):
+            cells = cells[::-1]
+        return cells
+
+    def rack(self, who: str):
+        position = who.removesuffix(" bot").lower()
+        return next(r for r in self.geo.racks(self.t.game.name) if r.name == position)
+
+    def draw(self):
+        tile = self.rng.choice(sorted(self.pile))
+        self.pile.discard(tile)
+        return tile
+
+    def follow(self, text: str) -> bool:
+        """Do the first thing `text` asks for a bot; False if it asks nothing of the kind."""
+        for clause in re.split(r"; (?!then )", text):
+            clause = clause.removeprefix("when ").split(" has finished: ")[-1]
+            who, _, steps = clause.partition(": ")
+            if not who.endswith(" bot"):
+                continue
+            rack = self.rack(who)
+            m = SPENT.search(steps)
+            if m:  # the tiles go back into the boneyard
+                for slot in slot_numbers(m[1]):
+                    tile = next(t for t, cells in self.t.tiles().items() if tuple(cells) == rack.slots[slot - 1])
+                    self.t.take(tile)
+                    self.pile.add(tile)
+                self.t.settle()
+                return True
+            m = RACK.search(steps)
+            if m:
+                for slot in slot_numbers(m[2]):
+                    self.t.put(self.draw(), rack.slots[slot - 1])
+                self.t.settle()
+                return True
+            done = False
+            for step in steps.split("; then "):
+                m = PLACE.search(step)
+                if m:
+                    slot = rack.slots[int(m[1]) - 1]
+                    tile = next(t for t, cells in self.t.tiles().items() if set(cells) == set(slot))
+                    assert (tile.a, tile.b) == (int(m[2]), int(m[3])), f"slot {m[1]} holds {tile}, not {m[2]}-{m[3]}"
+                    self.t.take(tile)
+                    self.t.put(tile, self.cells(tile, *m.groups()[3:]))
+                    done = True
+                    self.t.settle()
+                m = SLIDE.match(step)
+                if m:  # the tableau slides back onto the tray (BW-11.1): read once all have moved
+                    tile = self.t.game.dset.parse(f"{m[1]}-{m[2]}")
+                    self.t.take(tile)
+                    self.t.put(tile, self.cells(tile, *m.groups()[2:]))
+                    done = True
+                m = TAKE.search(step)
+                if m:
+                    for name in re.split(r", | and ", m[1]):
+                        self.t.take(self.t.game.dset.parse(name))
+                    done = True
+                    self.t.settle()
+            if done:
+                return True
+        return False
+
+    # -- a turn ---------------------------------------------------------------------------------
+
+    def step(self) -> bool:
+        """One thing done at the table; False once the match is over."""
+        screen = self.t.screen()
+        if screen.kind == "over":
+            return False
+        self.top_up()
+        text = screen.text
+        if "hold the tile you drew for dealer" in text:
+            tile = self.rng.choice(sorted(self.pile))  # looked at, and put back in the boneyard
+            self.t.pad(tile)
+            self.t.settle()
+            self.t.unpad()
+            self.t.settle()
+        elif "lay out the starting row" in text or "clear the row" in text or "clear the tray" in text:
+            self.deal(text)
+        elif "lay your tiles left on the tray" in text and self.mine:
+            self.show()
+        elif screen.kind == "prompt" and screen.title == "Hint":
+            self.capture(screen)
+        elif screen.turn == self.t.names[self.me] or text.startswith(f"when {self.t.names[self.me]} has finished"):
+            self.my_turn(screen)
+        elif screen.bot and self.follow(screen.bot):
+            pass
+        else:
+            raise AssertionError(f"nothing to do at: {screen.kind} {screen.title!r} {screen.text!r}")
+        return True
+
+    def top_up(self) -> None:
+        """The person's own hand: dealt and drawn from the boneyard as the game deals it."""
+        game = self.t.game
+        hands = getattr(game.state, "hands", None)
+        if hands is None or getattr(game.state, "awaiting", None) == "lots":
+            return
+        while len(self.mine) < len(hands[self.me]) and self.pile:
+            self.mine.append(self.draw())
+
+    def deal(self, text: str) -> None:
+        """The last hand's tiles back into the boneyard; Castle Rock's starting row laid out."""
+        game = self.t.game
+        for tile in [t for t, cells in self.t.tiles().items() if not self.in_rack(cells)]:
+            self.t.take(tile)
+            self.pile.add(tile)
+        if game.name == "castle-rock":
+            reader = catalog.reader_for(game, self.geo)
+            for i in range(game.row_size):
+                self.t.put(self.draw(), reader.slots[self.first_column + i])
+        self.t.settle()
+
+    def show(self) -> None:
+        """Broadway's end of a hand: the person's tiles left, laid out away from the tableau."""
+        from dominotable.sim.hands.base import lay_aside
+
+        for action in lay_aside(self.t.board(), self.mine):
+            self.t.put(action.tile, action.cells)
+        self.mine = []
+        self.t.settle()
+
+    def table_board(self):
+        """The tray as the person sees the game on it: the racks left out."""
+        from dominotable.sim.memtray import MemoryTray
+
+        tray = MemoryTray(self.t.board().registry, self.geo)
+        tray.tiles = {t: cells for t, cells in self.t.tiles().items() if not self.in_rack(cells)}
+        return tray.board()
+
+    def in_rack(self, cells) -> bool:
+        return any(set(cells) <= rack.cells for rack in self.geo.racks(self.t.game.name))
+
+    def my_turn(self, screen) -> None:
+        if self.t.game.name == "broadway":
+            return self.broadway_turn()
+        finished = "has finished" in screen.text or "end turn" in screen.text
+        if not finished:
+            hands = catalog.hands_for(self.t.game, self.geo)
+            tile = self.rng.choice(self.mine)
+            self.mine.remove(tile)
+            for action in hands.actions(place(tile), self.table_board()):
+                if action.kind == ActionKind.PLACE:
+                    self.t.put(tile, action.cells)
+                else:
+                    self.t.apply(action)
+            self.t.settle()
+            self.asked = False
+            return
+        if not self.asked:
+            self.asked = True
+            self.hints += 1
+            self.t.menu("Hint")
+            return
+        if screen.bot:
+            assert self.follow(screen.bot), screen.bot
+        else:
+            self.t.menu("End turn", confirm=True)
+
+    # -- what the person remembers of the table (it outlives a crash of the table) ----------------
+
+    def memory(self) -> dict:
+        return {"tiles": {str(t): list(cells) for t, cells in self.t.tiles().items()},
+                "pile": sorted(map(str, self.pile)), "mine": [str(t) for t in self.mine], "asked": self.asked}
+
+    @classmethod
+    def remembered(cls, table, me: int, memory: dict) -> Person:
+        person = cls(table, me)
+        parse = table.game.dset.parse
+        person.pile = {parse(t) for t in memory["pile"]}
+        person.mine = [parse(t) for t in memory["mine"]]
+        person.asked = memory["asked"]
+        person.laid = {parse(t): tuple(cells) for t, cells in memory["tiles"].items()}
+        return person
+
+    def lay_out(self, swap=None) -> None:
+        """The remembered tiles back where they lay (with `swap`, two slots' tiles the other way
+        round): the table's tray after a restart."""
+        where = dict(self.laid)
+        if swap is not None:
+            a, b = swap[0], swap[1]
+            for tile, cells in where.items():
+                where[tile] = b if tuple(cells) == tuple(a) else a if tuple(cells) == tuple(b) else cells
+        for tile, cells in self.t.tiles().items():
+            if where.get(tile) != tuple(cells):
+                self.t.take(tile)
+        for tile, cells in where.items():
+            if tile not in self.t.tiles():
+                self.t.put(tile, cells)
+
+    def broadway_turn(self) -> None:
+        """A tile of the person's hand that fits inside the bots' racks, else a pass."""
+        from dominotable.rules.games.broadway.engine import Place
+        from dominotable.sim.hands.base import NoRoom
+
+        game = self.t.game
+        hands = catalog.hands_for(game, self.geo)
+        hands.keep_clear(frozenset(c for r in self.geo.racks(game.name) for c in r.cells))
+        board = self.table_board()
+        moves = [m for m in game.legal_moves() if isinstance(m, Place) and m.tile in self.mine]
+        self.rng.shuffle(moves)
+        for move in moves:
+            try:
+                actions = hands.actions(move, board)
+            except NoRoom:
+                continue
+            for action in actions:
+                self.t.apply(action)
+            self.mine.remove(move.tile)
+            self.t.settle()
+            return
+        self.t.menu("pass", confirm=True)
+
+    def capture(self, screen) -> None:
+        """Take the tiles the hint says (the capture plan taking most), then ask again; with
+        nothing to take, select puts the hint away and the turn is done."""
+        if screen.take:
+            for name in screen.take:
+                self.t.take(self.t.game.dset.parse(name))
+            self.t.settle()
+            self.asked = False
+        else:
+            self.t.press("select")
+
+
+class SessionTable:
+    """A session fed from an in-memory tray through a fake clock: the fast table."""
+
+    def __init__(self, tmp_path, game, names, bots, settle_ms: int = 400):
+        from dominotable.app.session import Session
+        from dominotable.app.storage import Store
+        from dominotable.sim.memtray import MemoryTray
+        from dominotable.tray.geometry import default
+        from dominotable.tray.tags import Registry
+
+        self.geometry = default()
+        self.names = names
+        self.now = 100.0
+        self.settle_ms = settle_ms
+        self.store = Store(tmp_path / "table.db")
+        self.layout = MemoryTray(Registry.virtual(game.dset), self.geometry)
+        self.session = Session.start(self.store, game, names, self.geometry, bots, settle_ms=settle_ms,
+                                     clock=lambda: self.now)
+
+    @property
+    def game(self):
+        return self.session.controller.game
+
+    def tiles(self):
+        return dict(self.layout.tiles)
+
+    def board(self):
+        return self.layout.board()
+
+    def put(self, tile, cells):
+        self.layout.place(tile, tuple(cells))
+
+    def take(self, tile):
+        self.layout.apply(Action(ActionKind.REMOVE, tile))
+
+    def apply(self, action):
+        self.layout.apply(action)
+
+    def pad(self, tile):
+        self.layout.apply(Action(ActionKind.PAD, tile))
+
+    def unpad(self):
+        self.layout.apply(Action(ActionKind.UNPAD, self.layout.board().on_pad().tile))
+
+    def settle(self):
+        self.session.on_board(self.layout.board())
+        self.now += self.settle_ms / 1000
+        self.session.tick()
+
+    def screen(self):
+        return self.session.screen()
+
+    def press(self, *buttons):
+        for button in buttons:
+            self.session.on_button(button)
+
+    def menu(self, item, confirm=False):
+        self.press("long-select")
+        items = self.screen().model.items
+        index = next(i for i, label in enumerate(items) if label.startswith(item))
+        self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
+
+
+class PtyTable:
+    """The whole simulated table, run by the runtime in its own thread: the virtual tray behind
+    a real pty, the mock buttons, the emulated OLED, a real SQLite file."""
+
+    def __init__(self, db, choice, seed: int = 1, timeout: float = 30.0):
+        import threading
+
+        from dominotable.app.runtime import Runtime
+        from dominotable.app.storage import Store
+        from table_match import SETTLE_MS, open_table
+
+        self.hw, self.frames = open_table()
+        self.vtray = self.hw.tray.virtual
+        self.geometry = self.vtray.geometry
+        self.buttons = self.hw.buttons()
+        self.timeout = timeout
+        self.runtime = None
+        ready = threading.Event()
+
+        self.error = None
+
+        def run():
+            try:
+                with Store(db) as store:
+                    self.runtime = Runtime(self.hw, store, SETTLE_MS, seed=seed, choice=choice).start()
+                    ready.set()
+                    self.runtime.run()
+            except BaseException as exc:  # shown by `until`
+                self.error = exc
+                raise
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert ready.wait(10)
+
+    def close(self):
+        self.runtime.stop()
+        self.thread.join(timeout=5)
+        self.hw.close()
+
+    @property
+    def controller(self):
+        return self.runtime.session.controller
+
+    @property
+    def names(self):
+        return self.controller.names
+
+    @property
+    def game(self):
+        return self.controller.game
+
+    def tiles(self):
+        return self.vtray.tiles()
+
+    def board(self):
+        from dominotable.sim.hands.base import physical_board
+
+        return physical_board(self.vtray)
+
+    def apply(self, action):
+        from dominotable.sim.hands.base import perform
+
+        perform(self.vtray, [action])
+
+    def put(self, tile, cells):
+        self.apply(Action(ActionKind.PLACE, tile, tuple(cells)))
+
+    def take(self, tile):
+        self.apply(Action(ActionKind.REMOVE, tile))
+
+    def pad(self, tile):
+        self.apply(Action(ActionKind.PAD, tile))
+
+    def unpad(self):
+        self.vtray.take_off_scan_pad()
+
+    def until(self, predicate, what):
+        import time
+
+        deadline = time.monotonic() + self.timeout
+        rt = self.runtime
+        with rt.changed:
+            while not predicate():
+                if self.error is not None:
+                    raise AssertionError(f"the table stopped while waiting for {what}") from self.error
+                if time.monotonic() > deadline:
+                    screen = rt.session.screen()
+                    raise AssertionError(f"waited for {what}; the table shows {screen.kind} {screen.title!r} "
+                                         f"{screen.text!r}")
+                rt.changed.wait(0.02)
+
+    def settle(self):
+        """Until the table has judged exactly what lies on the tray."""
+        cells = self.vtray.cells()
+        self.until(lambda: (judged := self.controller.judged) is not None and judged.cells == cells,
+                   "the tray judged")
+
+    def screen(self):
+        with self.runtime.lock:
+            return self.runtime.session.screen()
+
+    def press(self, *buttons):
+        for button in buttons:
+            self.buttons.press(button)
+        self.until(lambda: self.hw.events.empty(), "the buttons handled")
+        with self.runtime.lock:  # the loop has handled them once it gives the lock back
+            pass
+
+    def menu(self, item, confirm=False):
+        self.press("long-select")
+        self.until(lambda: self.runtime.session.menu is not None, "the menu")
+        items = self.screen().model.items
+        index = next(i for i, label in enumerate(items) if label.startswith(item))
+        self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
+        self.until(lambda: self.runtime.session.menu is None, "the menu closed")

@@ -1,0 +1,70 @@
+"""The framework every engine fits (rules/game.py, moves.py, outcome.py): the legal-move view,
+move dispatch by type, shallow state copies, outcomes and resignations."""
+
+import pytest
+from dominotable.rules.games.broadway.engine import Broadway
+from dominotable.rules.games.castle_rock.engine import END, CastleRock
+from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
+from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
+from dominotable.rules.games.up_down_stop.engine import UpDownStop
+from dominotable.rules.moves import PASS
+from dominotable.rules.outcome import Outcome, Termination
+from dominotable.sim.bots.shared import play_out, random_bot
+
+GAMES = [CastleRock, CastleRockSolitaire, Broadway, DoublesInTheBoneyard, UpDownStop]
+
+
+@pytest.mark.parametrize("cls", GAMES)
+def test_legal_moves_is_one_view_type(cls):
+    game = cls(seed=1)
+    moves = game.legal_moves()
+    listed = list(moves)
+    assert bool(moves) and moves.count() == len(listed) == len(moves.all())
+    assert all(move in moves for move in listed)
+    assert tuple(listed) == tuple(moves.all())
+
+
+def test_legal_moves_of_a_finished_match_are_empty():
+    game = play_out(CastleRockSolitaire(seed=2), [random_bot(__import__("random").Random(2))])
+    moves = game.legal_moves()
+    assert not moves and moves.count() == 0 and list(moves) == [] and moves.all() == ()
+
+
+def test_a_move_of_another_game_is_refused_by_type():
+    assert str(CastleRock(seed=0).why_illegal(PASS)) == "pass is not a Castle Rock move"
+    assert PASS not in CastleRock(seed=0).legal_moves()
+    assert str(UpDownStop(seed=0).why_illegal(END)) == "end is not an Up-Down-Stop move"
+
+
+@pytest.mark.parametrize("cls", GAMES)
+def test_push_copies_the_state_and_pop_restores_the_very_same_object(cls):
+    game = cls(seed=3)
+    before = game.state
+    game.push(next(iter(game.legal_moves())))
+    assert game.state is not before and type(game.state) is type(before)
+    game.pop()
+    assert game.state is before
+
+
+def test_outcome_is_none_until_the_rules_end_the_match():
+    import random
+    game = CastleRock(players=2, seed=4, options={"hands": 1})
+    assert game.outcome() is None
+    play_out(game, [random_bot(random.Random(4))])
+    assert game.outcome() == Outcome(Termination.PLAYED, tuple(game.winners()))
+
+
+def test_resignation_gives_the_match_to_the_best_other_side():
+    game = Broadway(seed=5)
+    game.state.scores = (7, 3)
+    assert game.resign(0) == Outcome(Termination.RESIGNED, (1,))  # North resigns: East-West win
+    assert game.resign(1) == Outcome(Termination.RESIGNED, (0,))
+    three = DoublesInTheBoneyard(seed=5)
+    three.state.scores = (10, 40, 40)
+    assert three.resign(0).winners == (1, 2)  # a tie among the others: both win
+    assert UpDownStop(seed=5).resign(0).winners == ()  # a solitaire resigned is lost
+
+
+def test_termination_values_are_what_old_databases_store():
+    assert [t.value for t in Termination] == ["played", "resigned", "abandoned"]
+    assert Termination("resigned") is Termination.RESIGNED

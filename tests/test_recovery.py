@@ -1,0 +1,133 @@
+"""A damaged database does not take the table down (app/recovery.py): the file is moved aside
+under a timestamped name, a fresh database takes its place, and every match that can still be
+read goes back into it, whole or set aside as damaged; the OLED says so until a button.
+
+Each damage kind (tests/damage.py) is applied to a real file of real matches; the recovered
+matches are compared with the ones recorded."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+import damage
+import pytest
+from dominotable.app import cli
+from dominotable.app.recovery import open_for_table, read_records
+from dominotable.app.runtime import Runtime
+from dominotable.app.storage import DamagedDatabase, Store
+from dominotable.ui.oled import screens
+from dominotable.ui.press import Press
+from table_match import SETTLE_MS, open_table
+
+MATCHES = 35
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """A database of MATCHES real matches, and each match's moves."""
+    path = tmp_path_factory.mktemp("recovery") / "table.sqlite3"
+    return path, damage.build(path, MATCHES)
+
+
+def damaged_copy(recorded, tmp_path, kind):
+    base, moves = recorded
+    path = tmp_path / "table.sqlite3"
+    shutil.copy(base, path)
+    damage.damage(path, kind)
+    return path, moves
+
+
+# the least that must come back whole, of 35 (measured: truncated 18, page 34, index and schema 35)
+FLOOR = {"truncated": 15, "random": 0, "page": 32, "index": MATCHES, "schema": MATCHES}
+
+
+@pytest.mark.parametrize("kind", damage.KINDS)
+def test_a_damaged_file_is_moved_aside_and_its_readable_matches_recovered(recorded, tmp_path, kind):
+    path, moves = damaged_copy(recorded, tmp_path, kind)
+    damaged_bytes = path.read_bytes()
+    assert not damage.readable_with_sqlite(path)
+    with pytest.raises(DamagedDatabase, match="is damaged"):
+        Store(path)
+
+    store, repairs = open_for_table(path)
+    with store:
+        aside = sorted(tmp_path.glob("table.sqlite3.damaged-*"))
+        assert len(aside) == 1 and aside[0].read_bytes() == damaged_bytes  # kept, byte for byte
+        assert repairs == [f"The database table.sqlite3 was damaged: moved aside to {aside[0].name}. "
+                           + repairs[0].split(". ", 1)[1]]
+        records = store.matches()
+        whole = [r for r in records if r.damaged is None]
+        assert len(whole) >= FLOOR[kind]
+        assert f"Recovered {len(whole)} of" in repairs[0]
+        for record in whole:
+            stored = store.match(record.id)
+            if record.finished:  # a finished match comes back exactly: moves, result, names
+                assert stored.moves == moves[record.id]
+                assert record.names == damage.NAMES[:record.players]
+            else:  # an unfinished one may lose moves at its end, never in the middle
+                assert stored.moves == moves[record.id][:len(stored.moves)]
+        for record in records:
+            if record.damaged:
+                assert record.id in moves and record.damaged
+    assert damage.readable_with_sqlite(path)
+    assert Store(path).matches() == records  # opens as an ordinary database now, no repair
+
+
+def test_records_are_read_without_the_schema_or_any_index(recorded, tmp_path):
+    """Every match row and every move comes from the table pages themselves."""
+    path, moves = damaged_copy(recorded, tmp_path, "schema")
+    rows, found = read_records(path)
+    assert sorted(rows) == sorted(moves)
+    assert all([found[m][ply][0] for ply in sorted(found[m])] == moves[m] for m in moves)
+
+
+def test_an_undamaged_file_is_left_alone(recorded, tmp_path):
+    path, _ = damaged_copy(recorded, tmp_path, "truncated")
+    shutil.copy(recorded[0], path)
+    store, repairs = open_for_table(path)
+    store.close()
+    assert repairs == [] and list(tmp_path.glob("*.damaged-*")) == []
+
+
+def test_the_oled_says_the_database_was_repaired_until_a_button_is_pressed(recorded, tmp_path):
+    path, _ = damaged_copy(recorded, tmp_path, "page")
+    hw, frames = open_table()
+    try:
+        store, repairs = open_for_table(path)
+        with store:
+            runtime = Runtime(hw, store, SETTLE_MS, repairs=repairs).start()
+            assert runtime.repairs == repairs  # the data a web page can show too
+            expected = screens.prompt("Repaired", repairs[0])
+            assert frames.images[-1].tobytes() == expected.tobytes()
+            hw.buttons().press(Press.SELECT)
+            while runtime.notice is not None:
+                runtime.step(0.01)
+            # then the table goes on: here it resumes the latest unfinished match recovered
+            assert runtime.session is not None and runtime.session.controller.mode == "restore"
+            assert frames.images[-1].tobytes() == runtime.screen().tobytes()
+    finally:
+        hw.close()
+
+
+def test_a_stored_match_that_no_longer_replays_is_set_aside_and_the_table_starts_fresh(tmp_path, capsys):
+    """Its moves do not replay (here a move the engine refuses): instead of stopping at every
+    power-on, the table marks it damaged, keeps it, says so, and opens the setup menu."""
+    db = tmp_path / "t.sqlite3"
+    damage.build(db, 7)  # match 7 is unfinished
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE moves SET notation = 'bogus' WHERE match_id = 7 AND ply = 2")
+    hw, frames = open_table()
+    try:
+        with Store(db) as store:
+            runtime = Runtime(hw, store, SETTLE_MS).start()
+            assert runtime.session is None and runtime.setup is not None
+            assert "Match 7 could not be resumed" in runtime.notice.text
+            assert "set aside as damaged" in runtime.notice.text
+            record = store.match(7)
+            assert record.damaged and "bogus" in record.damaged and len(record.moves) > 2  # kept
+            assert store.unfinished() is None
+    finally:
+        hw.close()
+    assert cli.main(["history", "--db", str(db)]) == 0
+    assert "damaged, set aside: " in capsys.readouterr().out

@@ -1,0 +1,130 @@
+"""The `search` bot (sim/bots/search.py) and the tournament command (sim/tournament.py)."""
+
+import json
+import random
+
+import pytest
+from dominotable.app import catalog
+from dominotable.app.cli import main
+from dominotable.sim import tournament
+from dominotable.sim.bots.shared import random_bot
+
+
+def shuffle_unseen(game, seat, rng):
+    """Deal every tile `seat` cannot see again, keeping each hand's and the boneyard's size."""
+    s = game.state
+    if game.name == "up-down-stop":
+        s.draw = tuple(rng.sample(s.draw, len(s.draw)))
+        return
+    if game.name == "castle-rock-solitaire":
+        s.deck = s.deck[:s.drawn] + tuple(rng.sample(s.deck[s.drawn:], len(s.deck) - s.drawn))
+        return
+    deck = getattr(s, "deck", ())
+    drawn = getattr(s, "drawn", len(deck))
+    pools = [hand for i, hand in enumerate(s.hands) if i != seat] + [deck[drawn:]]
+    tiles = [t for pool in pools for t in pool]
+    rng.shuffle(tiles)
+    hands = list(s.hands)
+    for i in range(len(hands)):
+        if i != seat:
+            hands[i], tiles = tuple(sorted(tiles[:len(hands[i])])), tiles[len(hands[i]):]
+    s.hands = tuple(hands)
+    if deck:
+        s.deck = deck[:drawn] + tuple(tiles)
+
+
+def positions(name, count):
+    """Mid-game positions with a choice to make, reached by random play."""
+    spec = catalog.spec(name)
+    found = []
+    seed = 0
+    while len(found) < count:
+        game = spec.engine(seed=seed)
+        rng = random.Random(seed)
+        play = random_bot(rng)
+        for _ in range(rng.randrange(5, 40)):
+            if game.is_over():
+                break
+            game.push(play(game), trusted=True)
+        if not game.is_over() and len(list(game.legal_moves())) > 1:
+            found.append(game)
+        seed += 1
+    return found
+
+
+@pytest.mark.parametrize("name", [spec.name for spec in catalog.GAMES])
+def test_search_decision_ignores_the_unseen_tiles(name):
+    """The search bot sees only what its seat could see: dealing the other hands and the boneyard
+    again, at random, never changes its move; with the seat's own tiles changed it may."""
+    for game in positions(name, 3):
+        seat = game.current_player
+        before = str(catalog.spec(name).strategies["search"](random.Random(7), playouts=40)(game))
+        for k in range(2):
+            shuffle_unseen(game, seat, random.Random(k))
+            after = catalog.spec(name).strategies["search"](random.Random(7), playouts=40)(game)
+            assert str(after) == before
+            assert after in list(game.legal_moves())
+
+
+def test_search_takes_the_whole_castle_rock_row():
+    """With the worked example of CR-9 before it, search clears the row (nine tiles) rather than
+    the obvious three, against opponents who would take what it leaves."""
+    from dominotable.rules.games.castle_rock.engine import CastleRock
+    from dominotable.rules.tiles import DOUBLE_SIX
+
+    game = CastleRock(players=2, seed=1)
+    s = game.state
+    s.row = tuple(DOUBLE_SIX.parse_many("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 1-4"))
+    s.hands = ((DOUBLE_SIX.parse("3-3"),), (DOUBLE_SIX.parse("5-5"),))
+    s.caps, s.placed, s.turn = None, True, 0
+    bot = catalog.spec("castle-rock").strategies["search"](random.Random(0))
+    taken = 0
+    while game.state.placed:
+        move = bot(game)
+        game.push(move)
+        taken += len(getattr(move, "tiles", ()))
+    assert taken == 9
+
+
+def test_tournament_reproducible_and_independent_of_processes():
+    spec = catalog.spec("castle-rock")
+    options = spec.engine.Options(hands=1)
+    one = tournament.run(spec.engine, ["search", "greedy"], 4, 11, spec.strategies, options=options, processes=1)
+    two = tournament.run(spec.engine, ["search", "greedy"], 4, 11, spec.strategies, options=options, processes=2)
+    assert one == two
+    assert one["bots"]["search"]["matches"] == one["bots"]["greedy"]["matches"] == 4
+    other = tournament.run(spec.engine, ["search", "greedy"], 4, 12, spec.strategies, options=options, processes=1)
+    assert other != one
+
+
+def test_tournament_seats_alternate():
+    """Two bots at four seats: partners (k, k + 2) play the same bot, and the bots swap each match."""
+    assert tournament.seat_bots(["a", "b"], 4, 0) == ["a", "b", "a", "b"]
+    assert tournament.seat_bots(["a", "b"], 4, 1) == ["b", "a", "b", "a"]
+    assert tournament.seat_bots(["a", "b", "c"], 3, 2) == ["c", "a", "b"]
+
+
+def test_tournament_command_json(capsys):
+    assert main(["tournament", "up-down-stop", "--bots", "greedy,random", "--matches", "6", "--seed", "3",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for name in ("greedy", "random"):
+        block = report["bots"][name]
+        assert block["matches"] == 3 and 0 <= block["wins"] <= 3
+        assert block["win_rate"] == block["wins"] / 3
+        low, high = block["ci95"]
+        assert 0 <= low <= block["win_rate"] <= high <= 1
+        assert "mean_score" in block
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["castle-rock", "--bots", "search,nobody"], "castle-rock has no strategy 'nobody'"),
+    (["castle-rock", "--matches", "0"], "--matches must be at least 1, not 0"),
+    (["castle-rock", "--bots", ","], "--bots names one or more strategies"),
+    (["castle-rock", "--players", "9"], "Castle Rock is for 2 to 6 players, not 9"),
+    (["nogame"], "unknown game 'nogame'"),
+])
+def test_tournament_bad_arguments(capsys, argv, message):
+    assert main(["tournament", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

@@ -1,0 +1,436 @@
+"""Bot seats at the physical table, and hints (issue 10, parts 1 and 2).
+
+One person plays their own seat from their own hand (table_seats.Person) and does for the bots
+exactly what the table's screen says: tiles from a bot's rack to the row, captures, tiles from
+the boneyard into a rack's next free slot. Rule numbers are those of seeds/castle-rock.md: the
+table reads the row (CR-10), draws for dealer over the pad (CR-10.8), the next placement closes
+a turn (CR-10.5), observed play (CR-11); the worked example is CR-9."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import random
+import re
+import time
+
+from dominotable.app.seats import decide, seat_view
+from dominotable.app.session import Session
+from dominotable.app.storage import Store, replay
+from dominotable.rules.games.castle_rock.engine import CastleRock
+from dominotable.tray.action import Action, ActionKind
+from dominotable.tray.geometry import default
+from dominotable.ui.menu import Choice, Setup
+from table_helpers import ROW, rigged
+from table_seats import Person, PtyTable, SessionTable
+
+NAMES = ["ANN", "West bot", "North bot", "East bot"]
+BOTS = (1, 2, 3)
+
+
+def castle_rock(seed=5):
+    return CastleRock(players=4, options={"hands": 1}, seed=seed, observed=True)
+
+
+def play_out(table, person, limit=600):
+    for _ in range(limit):
+        if not person.step():
+            return
+    raise AssertionError("the match did not end")
+
+
+def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
+    geo = default()
+    for game, hand in (("castle-rock", 2), ("broadway", 7)):  # most tiles a hand holds (CR-4.3, BW-2.2)
+        racks = geo.racks(game)
+        zones = [cells for name, cells in geo.zones.items() if game in geo.zone_games[name]]
+        assert zones
+        for i, rack in enumerate(racks):
+            assert len(rack.slots) >= hand
+            assert all(geo.cell(*geo.coords(b)) in geo.neighbours(a) for a, b in rack.slots)
+            assert all(rack.cells.isdisjoint(zone) for zone in zones), (game, rack.name)
+            assert all(rack.cells.isdisjoint(other.cells) for other in racks[i + 1:]), (game, rack.name)
+    assert [r.name for r in geo.racks("castle-rock")][:4] == ["south", "west", "north", "east"]
+    assert len(geo.racks("castle-rock")) == CastleRock.max_players
+    assert [r.name for r in geo.racks("broadway")] == ["north", "east", "south", "west"]  # the engine's seats
+    assert geo.racks("castle-rock-solitaire") == ()  # one player: no bot seats
+
+
+def test_setup_menu_makes_seats_bots_named_after_their_racks():
+    positions = [r.name for r in default().racks("castle-rock")]
+    setup = Setup([CastleRock], ["ANN"], {CastleRock: positions})
+    for press in ["select", "up", "select"]:  # Castle Rock, up to Start
+        setup.handle(press)
+    assert setup.stage == "seat" and setup.current.items == ["Player", "Bot (south)"]
+    setup.handle("select")  # seat 1: a person, named ANN (prefilled)
+    setup.handle("select")
+    for _ in range(3):
+        assert setup.current.title.startswith("Seat")
+        setup.handle("down")
+        setup.handle("select")
+    assert setup.done and setup.value.bots == (1, 2, 3)
+    assert setup.value.names == ["ANN", "West bot", "North bot", "East bot"]
+
+
+def test_a_bot_decides_on_what_its_seat_sees_whatever_the_unseen_tiles_are():
+    """Shuffling every tile the bot cannot see (the others' hands, the boneyard) changes
+    neither its view of the game nor its turn."""
+    game = castle_rock(seed=8)
+    rng = random.Random(1)
+    while len(game.moves) < 9:
+        game.push(rng.choice(list(game.legal_moves())))
+    seat = game.current_player
+    hand = list(game.state.hands[seat])
+    before = decide(game, seat, hand, seed=3)
+    s = game.state
+    for trial in range(5):
+        others = [t for k, h in enumerate(s.hands) if k != seat for t in h] + list(s.deck[s.drawn:])
+        random.Random(trial).shuffle(others)
+        sizes = [len(h) for h in s.hands]
+        hands = []
+        for k in range(game.players):
+            hands.append(tuple(hand) if k == seat else tuple(others[:sizes[k]]))
+            others = others[sizes[k]:] if k != seat else others
+        s.hands, s.deck = tuple(hands), s.deck[:s.drawn] + tuple(others)
+        assert decide(game, seat, hand, seed=3) == before
+        view = seat_view(game, seat, hand, random.Random(0))
+        assert view.state.hands[seat] == tuple(hand) and not view.observed
+
+
+def test_a_castle_rock_match_against_three_bots_session(tmp_path):
+    """The whole match at the session (in-memory tray, fake clock): the bots' turns are made
+    by the person from the instructions; the stored match replays to the same scores."""
+    table = SessionTable(tmp_path, castle_rock(), NAMES, BOTS)
+    table.settle()
+    person = Person(table, 0, seed=1)
+    play_out(table, person)
+    game = table.game
+    record = table.store.match(table.session.controller.match_id)
+    assert game.is_over() and record.bots == [1, 2, 3]
+    assert replay(record).scores == game.scores == record.result["scores"]
+    assert len(record.hints) == person.hints > 0 and record.racks == {}
+
+
+def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path):
+    """East bot moves first. Its tile from the wrong slot, its tile at the closed end of the
+    row (CR-10.4), its tile lying flat (CR-10.1) and a capture it was not told to make: each is
+    refused with a prompt, nothing is recorded, and once put right the turn goes on."""
+    table = SessionTable(tmp_path, castle_rock(), NAMES, BOTS)
+    table.settle()
+    person = Person(table, 0, seed=1, first_column=1)  # the row from column 1: the closed end has room
+    while not (table.screen().bot or "").startswith("East bot: tile in slot"):
+        person.step()
+    told = table.screen().bot
+    assert told.startswith("East bot: tile in slot 1 (2-2) -> upright at the open end of the row (r4c5-r5c5)")
+    geo, rack = table.geometry, default().racks("castle-rock")[3]
+    moves = len(table.game.moves)
+    right = table.game.dset.parse("2-2")
+    wrong = next(t for t, cells in table.tiles().items() if cells == rack.slots[1])
+
+    table.take(wrong)  # the tile in slot 2 instead of slot 1
+    table.put(wrong, (geo.cell(4, 5), geo.cell(5, 5)))
+    table.settle()
+    assert table.screen().text == ("East bot's rack: put the tile from slot 2 back, face down; "
+                                   "East bot plays the tile in slot 1")
+    table.take(wrong)
+    table.put(wrong, rack.slots[1])
+    table.settle()
+    assert table.screen().bot == told
+
+    table.take(right)  # the right tile at the closed end
+    table.put(right, (geo.cell(4, 0), geo.cell(5, 0)))
+    table.settle()
+    assert "move 2-2 to the open end of the row" in table.screen().text
+    table.take(right)
+    table.put(right, (geo.cell(4, 5), geo.cell(4, 6)))  # lying flat at the open end
+    table.settle()
+    assert "stand 2-2 upright at the open end (rule CR-10.1)" in table.screen().text
+    assert len(table.game.moves) == moves and table.session.controller.alarms >= 3
+    table.take(right)
+    table.put(right, (geo.cell(4, 5), geo.cell(5, 5)))
+    table.settle()
+    assert len(table.game.moves) == moves + 1 and str(table.game.moves[-1]) == "2-2"
+    assert table.screen().bot.startswith("East bot: take 3-5, 1-2, 2-5 and 2-2 off the row")
+
+    keep = table.game.state.row[0]  # a capture East bot was not told to make
+    table.take(keep)
+    table.settle()
+    assert table.screen().title == "Fix the tray" and len(table.game.moves) == moves + 1
+    table.put(keep, (geo.cell(4, 1), geo.cell(5, 1)))
+    table.settle()
+    play_out(table, person)
+    record = table.store.match(table.session.controller.match_id)
+    assert replay(record).scores == table.game.scores == record.result["scores"]
+
+
+def test_the_hint_for_the_worked_example_is_the_whole_row(tmp_path):
+    """CR-9: after placing 1-4 the best plan takes all nine tiles; the hint names them in
+    order, the screen model carries them for drawing, and the store records the hint."""
+    game = rigged("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 4-1", ["3-3", "5-5"], placed=True)
+    store = Store(tmp_path / "t.db")
+    session = Session.start(store, game, ["ANN", "BOB"], default())
+    session.controller.mode = "play"
+    session.controller.hint()
+    screen = session.screen()
+    assert screen.title == "Hint"
+    assert screen.text == "take x4-4 x2-4 x0-6+0-0+0-4 x1-1 x1-6+1-5+1-4: 9 tiles, the whole row"
+    assert sorted(screen.take) == sorted(str(t) for t in ROW("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 4-1"))
+    hints = store.match(session.controller.match_id).hints
+    assert [(h["ply"], h["seat"], h["hint"]) for h in hints] == [(0, 0, screen.text)]
+    session.on_button("select")  # put away
+    assert session.screen().title != "Hint"
+
+
+def test_a_castle_rock_match_against_three_bots_through_the_pty(tmp_path):
+    """The same person at the whole simulated table: real pty, tray firmware, link, buttons
+    (the hints through the menu), OLED frames, SQLite."""
+    db = tmp_path / "table.sqlite3"
+    table = PtyTable(db, Choice(CastleRock, {"hands": 1}, 4, NAMES, BOTS), seed=5)
+    try:
+        table.until(lambda: table.controller.judged is not None, "the first board")
+        person = Person(table, 0, seed=1)
+        shown = set()
+        while person.step():
+            shown.add(table.screen().title)
+        final = table.game
+    finally:
+        table.close()
+    assert {"East bot", "North bot", "Hint"} <= shown  # West bot moves after ANN: "when ANN has finished"
+    with Store(db) as store:
+        record = store.match(store.matches()[0].id)
+    assert final.is_over() and record.bots == [1, 2, 3] and len(record.hints) == person.hints
+    assert replay(record).scores == final.scores == record.result["scores"]
+    assert table.frames.images
+
+
+# -- kill -9 ------------------------------------------------------------------------------------
+
+def host(db: str, state: str) -> None:
+    """The table and the person in one process. Once the bots hold tiles (one of them two), the
+    person writes down where every tile lies (tiles outlive the process: after the crash they
+    still lie there) and the parent kills the process."""
+    table = PtyTable(db, Choice(CastleRock, {"hands": 1}, 4, NAMES, BOTS), seed=5)
+    table.until(lambda: table.controller.judged is not None, "the first board")
+    person = Person(table, 0, seed=1)
+    while person.step():
+        known = table.controller.seats.known
+        if len(table.game.moves) >= 20 and max(map(len, known.values())) == 2 and table.screen().kind != "hint":
+            with open(state, "w") as f:
+                json.dump(person.memory(), f)
+            time.sleep(60)
+
+
+def test_killed_mid_match_the_bots_hands_come_back_from_the_store(tmp_path):
+    """kill -9 once the bots hold tiles; on restart the match waits until the row and every
+    bot's rack are as stored (a tile in the wrong slot is named by slot, never by tile), then
+    plays on to the end and scores as the engine replaying it."""
+    db, state = tmp_path / "table.sqlite3", str(tmp_path / "person.json")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["table_seats"])
+    p = ctx.Process(target=host, args=(str(db), state))
+    p.start()
+    deadline = time.monotonic() + 60
+    while not os.path.exists(state):
+        assert p.is_alive() and time.monotonic() < deadline, "the match did not get going"
+        time.sleep(0.01)
+    time.sleep(0.1)  # the file written
+    p.kill()
+    p.join(10)
+    with Store(db) as store:
+        unfinished = store.unfinished()
+        assert unfinished is not None
+        record = store.match(unfinished)
+    assert record is not None and sum(len(r) for r in record.racks.values()) >= 4
+
+    table = PtyTable(db, None, seed=5)
+    try:
+        controller = table.controller
+        assert controller.resumed and controller.seats.known == {
+            seat: {slot: table.game.dset.parse(t) for slot, t in rack.items()} for seat, rack in record.racks.items()}
+        assert table.screen().title == "Restore the table" and "tiles face down in slots" in table.screen().text
+        with open(state) as f:
+            person = Person.remembered(table, 0, json.load(f))
+        seat, rack = next((s, r) for s, r in record.racks.items() if len(r) == 2)
+        geo_rack = default().racks("castle-rock")[seat]
+        person.lay_out(swap=geo_rack.slots)  # the bot's two tiles the wrong way round
+        table.settle()
+        assert table.screen().title == "Restore the table"
+        assert f"{NAMES[seat]}'s rack: move the tile in slot 2 back to slot 1" in table.screen().text
+        assert not any(t in table.screen().text for t in rack.values())
+        person.lay_out()
+        table.settle()
+        assert controller.mode == "play"
+        while person.step():
+            pass
+        final = table.game
+    finally:
+        table.close()
+    with Store(db) as store:
+        record = store.match(record.id)
+    assert final.is_over() and replay(record).scores == final.scores == record.result["scores"]
+
+
+def test_a_person_lays_tiles_from_the_keyboard_on_the_simulated_table(tmp_path):
+    """`dominotable run` in a terminal: `:` and a line lay tiles by hand (the tray's sim
+    commands), draw from the boneyard into one's hand or face down into a bot's rack slot."""
+    from dominotable.app.hardware import Keyboard
+    from dominotable.app.offtray import OffTray
+    from table_match import open_table
+
+    hw, _ = open_table()
+    vtray = hw.tray.virtual
+    hands = OffTray(vtray, lambda: CastleRock().dset.tiles, random.Random(2))
+    master, slave = os.openpty()
+    said = []
+
+    class Out:
+        def write(self, text):
+            said.append(text)
+
+        def flush(self):
+            pass
+
+    try:
+        with os.fdopen(slave, "r") as stream:
+            keyboard = Keyboard(hw.buttons(), lambda: None, stream=stream, command=hands.command, out=Out()).start()
+            for line in [b":draw\r", b":draw r11c6\r", b":draw r11c7 right\r", b":plx\x7face 3-5 r4c1 down\r",
+                         b":remove 3-5\r"]:
+                os.write(master, line)
+                time.sleep(0.1)
+            keyboard.close()
+    finally:
+        os.close(master)
+    text = "".join(said)
+    assert "you drew" in text and len(hands.hand) == 1
+    assert "error: r11c6 (cell 182) is already covered" not in text and "already covered" in text
+    assert ":place 3-5 r4c1 down" in text.replace("\b \b", "").replace("plx", "pl")
+    assert [t for t, cells in vtray.tiles().items() if cells[0] in (182, 183)]  # one face down in the rack
+    assert str(hands.aside.pop()) == "3-5" and hands.hand[0] not in vtray.tiles()
+    assert len(hands.boneyard()) == 28 - 1 - 1
+    assert hands.command("collect") == "boneyard: 27 tiles"
+    hw.close()
+
+
+# -- Broadway -----------------------------------------------------------------------------------
+
+BW_NAMES = ["North bot", "East bot", "ANN", "West bot"]  # BW-1.2: seats N, E, S, W; ANN sits South
+
+
+def test_a_broadway_match_against_three_bots_through_the_pty(tmp_path):
+    """The bots' racks hold seven tiles each (BW-2.2); the table names who leads from the racks
+    (BW-10.1); each bot's tile goes where and as the screen says, the tableau inside the racks."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    db = tmp_path / "table.sqlite3"
+    table = PtyTable(db, Choice(Broadway, {"hands": 1}, 4, BW_NAMES, (0, 1, 3)), seed=3)
+    try:
+        table.until(lambda: table.controller.judged is not None, "the first board")
+        person = Person(table, 2, seed=1)
+        shown = set()
+        while person.step():
+            shown.add(table.screen().title)
+        final = table.game
+    finally:
+        table.close()
+    assert {"North bot", "East bot", "West bot"} <= shown
+    with Store(db) as store:
+        record = store.match(store.matches()[0].id)
+    assert record.moves[0] == "lead S" and record.bots == [0, 1, 3]
+    assert final.is_over() and replay(record).scores == final.scores == record.result["scores"]
+
+
+def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_put_right(tmp_path):
+    """BW-11.2: the tile as the bot placed it, its halves as the screen says; the same tile
+    turned round, or laid where it also fits but the bot did not choose, is refused with the
+    screen's instruction, and nothing is recorded until the tile lies as told."""
+    from dominotable.rules.games.broadway.engine import Broadway, Place
+
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), BW_NAMES, (0, 1, 3))
+    table.settle()
+    person = Person(table, 2, seed=1)
+    turned = elsewhere = False
+    while person.step():
+        told = table.screen().bot or ""
+        if len(table.game.state.order) < 4 or not (m := re.search(r"\((\d+-\d+)\) -> (on .*)", told)):
+            continue  # a tableau of a few tiles first: a tile turned round next to the lead reads as no lead
+        game, moves = table.game, len(table.game.moves)
+        tile = game.dset.parse(m[1])
+        rack = default().racks("broadway")[game.current_player]
+        slot = next(cells for t, cells in table.tiles().items() if t is tile)
+        assert slot in rack.slots
+        wanted = table.session.controller.seats.turn()[0]
+        hands = table.session.controller.seats.hands
+        others = [p for p in game.seat_moves(game.current_player) if isinstance(p, Place) and p.tile is tile
+                  and p != wanted]
+        for other in others[:1] if not elsewhere else []:
+            place = next(a for a in hands.actions(other, table.session.controller.area) if a.kind == "place")
+            table.take(tile)
+            table.put(tile, place.cells)
+            table.settle()
+            assert table.screen().text.startswith(f"{BW_NAMES[game.current_player]} plays {tile} elsewhere: ")
+            elsewhere = True
+        if not turned and not tile.is_double:
+            place = next(a for a in hands.actions(wanted, table.session.controller.area) if a.kind == "place")
+            if tile in table.tiles():
+                table.take(tile)
+            table.put(tile, place.cells[::-1])
+            table.settle()
+            assert table.screen().title == "Fix the tray" and str(tile) in table.screen().text
+            turned = True
+        if turned or elsewhere:
+            assert len(table.game.moves) == moves and table.session.controller.alarms
+            table.take(tile)
+            table.put(tile, slot)  # back in its slot: the instruction again
+            table.settle()
+            assert table.screen().bot == told
+        if turned and elsewhere:
+            break
+    assert turned and elsewhere
+    play_out(table, person)
+    record = table.store.match(table.session.controller.match_id)
+    assert replay(record).scores == table.game.scores == record.result["scores"]
+
+
+def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path):
+    """BW-10.5: at the end of a blocked hand the table shows each bot's tiles left itself, from
+    its rack; the person then takes them out of the rack (the hand is over) before the next deal."""
+    from dominotable.app.seats import BotSeats
+    from dominotable.rules.games.broadway.engine import Broadway
+    from dominotable.sim.memtray import MemoryTray
+    from dominotable.tray.tags import Registry
+
+    rng = random.Random(4)
+    game = Broadway(options={"hands": 2}, seed=7, observed=True)
+    while len(game.state.order) < 12:
+        game.push(rng.choice(list(game.legal_moves())))
+    game.state.awaiting = "show"  # test set-up: the hand blocked here (BW-6.2), as _end_hand leaves it
+    geo = default()
+    store = Store(tmp_path / "t.db")
+    match = store.start_match(game, BW_NAMES, bots=(0, 1, 3))
+    racks = geo.racks("broadway")
+    held = {seat: {k + 1: str(t) for k, t in enumerate(game.state.hands[seat])} for seat in (0, 1, 3)}
+    seats = BotSeats(game, geo, (0, 1, 3), BW_NAMES, 7, store, match, held)
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    for seat, rack in held.items():
+        for slot, tile in rack.items():
+            tray.place(game.dset.parse(tile), racks[seat].slots[slot - 1])
+    board, problem = seats.read(tray.board())
+    assert problem is None and not seats.short()
+    shown = []
+    while (move := seats.traceless(board)) is not None:
+        seat = "NESW".index(move.seat)
+        assert sorted(map(str, move.tiles)) == sorted(held[seat].values())
+        seats.played([move], len(game.moves) + 1, [game.current_player])
+        game.push(move)
+        shown.append(seat)
+        assert store.match(match).racks.get(seat) is None  # no longer the bot's hand
+    assert sorted(shown) == [s for s in (0, 1, 3) if held[s]]
+    notes = seats.short()
+    assert all("the hand is over, take the tiles out of slot" in n for n in notes) and len(notes) == len(shown)
+    assert seats.read(tray.board())[1] is None  # still there: not a problem, a step
+    for seat in shown:
+        for slot in held[seat]:
+            tray.apply(Action(ActionKind.REMOVE, game.dset.parse(held[seat][slot])))
+    seats.read(tray.board())
+    assert not any(seats.spent.values())

@@ -1,0 +1,185 @@
+"""The table's JSON API (ui/web/server.py, app/web.py) over real HTTP on loopback: the state, the
+OLED frame, tray actions through the virtual tray, buttons, faults; every malformed request
+refused with a 400 naming the problem and the tray and engine unchanged; controls from another
+machine refused with a 403 unless they carry the configured token; spectators read-only."""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+
+import pytest
+from dominotable.app.config import listen_address
+from dominotable.app.controller import Mode
+from PIL import Image
+from web_table import LiveTable
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    table = LiveTable(tmp_path_factory.mktemp("web") / "table.sqlite3", "castle-rock")
+    yield table
+    table.close()
+
+
+def picture(table):
+    """Everything a refusal must leave alone: the tiles on the tray, what its readers see, the engine."""
+    with table.runtime.lock:
+        game = table.controller.game.to_dict()
+    return table.vtray.tiles(), table.vtray.cells(), game
+
+
+def test_state_names_game_turn_scores_tray_and_pad(table):
+    table.until(lambda c: c.mode in (Mode.PLAY, Mode.RESTORE), "the match started")
+    status, state = table.get("/api/state")
+    assert status == 200
+    assert state["game"] == "castle-rock" and state["virtual"] is True and state["controls"] is True
+    assert [s["name"] for s in state["scores"]] == ["ANN", "BOB"] and all(s["points"] == 0 for s in state["scores"])
+    assert state["tray"] == [] and state["pad"] is None
+    assert isinstance(state["turn"], str) and (state["prompt"] is None or isinstance(state["prompt"], str))
+    assert len(state["rack"]) == 28  # the double-six set, none on the tray
+
+
+def test_oled_png_is_the_frame_the_display_was_sent(table):
+    table.until(lambda c: True, "the table")
+    status, body = table.get("/oled.png")
+    assert status == 200
+    image = Image.open(io.BytesIO(body))
+    assert image.size == (128, 64)
+    assert image.convert("1").tobytes() == table.frames.images[-1].convert("1").tobytes()
+
+
+def test_a_tile_placed_and_taken_through_the_api_reaches_the_settled_board(table):
+    status, answer = table.post("/api/tray", {"action": "place", "tile": "5-3", "cells": [100, 101]})
+    assert (status, answer) == (200, {"ok": True})
+    table.until(lambda c: c.settled is not None and c.settled.at(100) is not None, "the tile read")
+    status, state = table.get("/api/state")
+    assert {"tile": "3-5", "cells": [101, 100]} in state["tray"]  # "5-3" named the 5 half first: on 100
+    assert "3-5" not in state["rack"]
+    assert table.post("/api/tray", {"action": "slide", "tile": "3-5", "cells": [116, 117]})[0] == 200
+    assert table.vtray.tiles()[table.vtray.dominoes.parse("3-5")] == (116, 117)
+    assert table.post("/api/tray", {"action": "remove", "tile": "3-5"})[0] == 200
+    assert table.post("/api/tray", {"action": "pad", "tile": "6-6"})[0] == 200
+    table.until(lambda c: c.settled is not None and c.settled.on_pad() is not None, "the tile on the pad")
+    assert table.get("/api/state")[1]["pad"] == "6-6"
+    assert table.post("/api/tray", {"action": "unpad", "tile": "6-6"})[0] == 200
+    table.until(lambda c: c.settled is not None and c.settled.on_pad() is None and not c.settled.placements,
+                "the tray empty again")
+
+
+MALFORMED = [
+    ("/api/tray", b"{not json", "not JSON"),
+    ("/api/tray", b"\xff\xfe", "not JSON"),
+    ("/api/tray", [1, 2], "JSON object"),
+    ("/api/tray", {"action": "fly", "tile": "1-2"}, "action must be one of"),
+    ("/api/tray", {"tile": "1-2", "cells": [0, 1]}, "action must be one of"),
+    ("/api/tray", {"action": "place", "tile": "7-9", "cells": [0, 1]}, "unknown tile"),
+    ("/api/tray", {"action": "place", "tile": "banana", "cells": [0, 1]}, "unknown tile"),
+    ("/api/tray", {"action": "place", "tile": 35, "cells": [0, 1]}, "tile must be written like"),
+    ("/api/tray", {"action": "place", "tile": "1-2"}, "cells must be two cell numbers"),
+    ("/api/tray", {"action": "place", "tile": "1-2", "cells": [0]}, "cells must be two cell numbers"),
+    ("/api/tray", {"action": "place", "tile": "1-2", "cells": ["a", "b"]}, "cells must be two cell numbers"),
+    ("/api/tray", {"action": "place", "tile": "1-2", "cells": [True, False]}, "cells must be two cell numbers"),
+    ("/api/tray", {"action": "place", "tile": "1-2", "cells": [500, 501]}, "cell 500 does not exist"),
+    ("/api/tray", {"action": "place", "tile": "1-2", "cells": [-1, 0]}, "cell -1 does not exist"),
+    ("/api/tray", {"action": "place", "tile": "1-2", "cells": [0, 5]}, "would not touch"),
+    ("/api/tray", {"action": "place", "tile": "1-2", "cells": [15, 16]}, "would not touch"),  # across the edge
+    ("/api/tray", {"action": "place", "tile": "1-2", "cells": [40, 41]}, "r2c8 (cell 40) is already covered"),
+    ("/api/tray", {"action": "place", "tile": "0-0", "cells": [60, 61]}, "tile 0-0 is already on the tray"),
+    ("/api/tray", {"action": "pad", "tile": "0-0"}, "tile 0-0 is already on the tray"),
+    ("/api/tray", {"action": "remove", "tile": "4-4"}, "tile 4-4 is not on the tray"),
+    ("/api/tray", {"action": "slide", "tile": "4-4", "cells": [60, 61]}, "tile 4-4 is not on the tray"),
+    ("/api/tray", {"action": "unpad", "tile": "0-0"}, "tile 0-0 is not on the scan pad"),
+    ("/api/button", {"button": "sideways"}, "button must be one of up, down, select, long-select"),
+    ("/api/button", {}, "button must be one of"),
+    ("/api/button", b"", "not JSON"),
+    ("/api/fault", {"fault": "fire"}, "fault must be one of"),
+    ("/api/fault", {"fault": "dead", "cell": "x"}, "cell must be a cell number"),
+    ("/api/fault", {"fault": "dead", "cell": 999}, "cell must be a cell number 0-193"),
+    ("/api/fault", {"fault": "flicker", "cell": 3, "probability": 2}, "probability must be a number from 0 to 1"),
+    ("/api/fault", {"fault": "noise", "probability": -0.1}, "probability must be a number from 0 to 1"),
+    ("/api/tray", b"[" * 20000, "too large"),
+]
+
+
+def test_every_malformed_request_gets_a_400_naming_it_and_changes_nothing(table):
+    table.until(lambda c: True, "the table")
+    assert table.post("/api/tray", {"action": "place", "tile": "0-0", "cells": [40, 24]})[0] == 200
+    table.until(lambda c: c.settled is not None and c.settled.at(40) is not None, "0-0 read on r2c8")
+    for path, body, words in MALFORMED:
+        before = picture(table)
+        status, answer = table.post(path, body)
+        assert status == 400, (path, body, status, answer)
+        assert isinstance(answer, dict) and words in answer["error"], (body, answer)
+        assert picture(table) == before, (path, body)
+    assert table.post("/api/tray", {"action": "remove", "tile": "0-0"})[0] == 200
+
+
+def lan_address():
+    """An address of this machine that is not loopback (the one its default route leaves by)."""
+    address = None
+    for target in ("10.255.255.255", "198.51.100.1"):
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            probe.connect((target, 9))  # no packet is sent: this only picks the outgoing address
+            address = probe.getsockname()[0]
+            break
+        except OSError:
+            continue
+        finally:
+            probe.close()
+    if address is None or address.startswith("127."):
+        pytest.fail("this machine has no network address besides loopback: the 403 test needs one")
+    return address
+
+
+@pytest.mark.parametrize("token", ["", "s3cret"])
+def test_controls_from_another_machine_need_the_token_spectators_only_watch(tmp_path, token):
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", host="0.0.0.0", token=token)
+    try:
+        lan = f"http://{lan_address()}:{table.server.port}"
+        status, state = table.get("/api/state", base=lan)
+        assert status == 200 and state["controls"] is False and state["game"] == "castle-rock"
+        assert table.get("/scores", base=lan)[0] == 200
+        for path, body in [("/api/tray", {"action": "place", "tile": "1-2", "cells": [0, 1]}),
+                           ("/api/button", {"button": "select"}), ("/api/fault", {"fault": "unplug"}),
+                           ("/api/tray", b"{not json")]:
+            before = picture(table)
+            status, answer = table.post(path, body, base=lan, headers={"X-Dominotable-Token": "wrong"})
+            assert status == 403 and "may only watch" in answer["error"], answer
+            assert ("token of the [web] section" if token else "has no token") in answer["error"]
+            assert picture(table) == before
+        if token:
+            status, _ = table.post("/api/tray", {"action": "place", "tile": "1-2", "cells": [0, 1]}, base=lan,
+                                   headers={"X-Dominotable-Token": token})
+            assert status == 200 and table.vtray.where("1-2") == (0, 1)
+        assert table.post("/api/button", {"button": "down"})[0] == 200  # loopback: always
+    finally:
+        table.close()
+
+
+def test_http_address_option():
+    assert listen_address("0.0.0.0:9000") == ("0.0.0.0", 9000)
+    assert listen_address(":8181") == ("127.0.0.1", 8181)
+    assert listen_address("[::1]:80") == ("::1", 80)
+    assert listen_address("OFF") is None
+    for bad in ("8080", "host:port", "h:70000", ""):
+        with pytest.raises(Exception, match="is not HOST:PORT"):
+            listen_address(bad)
+
+
+def test_history_and_leaderboard_api_escape_nothing_they_hold_data(table):
+    status, history = table.get("/api/history")
+    assert status == 200 and history[0]["names"] == ["ANN", "BOB"] and history[0]["finished"] is None
+    assert history[0]["plot"].startswith("<svg") and json.dumps(history)
+    assert table.get("/api/leaderboard") == (200, [])
+
+
+def test_repairs_of_the_database_are_on_the_page(tmp_path):
+    said = "The database was damaged: moved aside as t.sqlite3.damaged-2026, 3 matches recovered."
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", repairs=[said])
+    try:
+        assert table.get("/api/state")[1]["repairs"] == [said]
+    finally:
+        table.close()

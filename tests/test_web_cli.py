@@ -1,0 +1,100 @@
+"""`dominotable run --http` and `dominotable demo --http` as a user starts them: the URL printed,
+the page served until SIGTERM or SIGINT, then a clean exit; an address already taken, asked for
+explicitly, is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+URL = re.compile(r"the table page: (http://\S+/)")
+
+
+def start(tmp_path, *argv):
+    config = tmp_path / "config.toml"
+    config.write_text('[tray]\nport = "none"\n[display]\nterminal = false\n[game]\nsettle_ms = 50\n')
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    return subprocess.Popen([sys.executable, "-m", "dominotable", *argv, "--config", str(config)]
+                            if argv[0] == "run" else [sys.executable, "-m", "dominotable", *argv],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+
+
+def read_until(proc, pattern, timeout=30.0):
+    deadline, lines = time.monotonic() + timeout, []
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        found = pattern.search(line) if hasattr(pattern, "search") else pattern in line and line
+        if found:
+            return found, lines
+    proc.kill()
+    raise AssertionError(f"never printed {pattern!r}; got {lines} / {proc.stderr.read()[-2000:]}")
+
+
+def state(url):
+    with urllib.request.urlopen(url + "api/state", timeout=10) as response:
+        return json.loads(response.read())
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_run_with_http_serves_without_a_terminal_until_a_signal(tmp_path, sig):
+    proc = start(tmp_path, "run", "--db", str(tmp_path / "t.sqlite3"), "--http", "127.0.0.1:0")
+    try:
+        found, _ = read_until(proc, URL)
+        url = found[1]
+        assert state(url)["virtual"] is True and state(url)["controls"] is True
+        time.sleep(0.5)
+        assert proc.poll() is None  # no bots' match, no exit: the browser is the controls
+        proc.send_signal(sig)
+        assert proc.wait(timeout=15) == 0, proc.stderr.read()
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+
+
+def test_demo_with_http_stays_up_after_the_match(tmp_path):
+    proc = start(tmp_path, "demo", "castle-rock-solitaire", "--quiet", "--seed", "2", "--settle-ms", "30",
+                 "--speed", "40", "--http", "127.0.0.1:0", "--db", str(tmp_path / "demo.sqlite3"))
+    try:
+        found, _ = read_until(proc, URL)
+        url = found[1]
+        read_until(proc, "the page stays up", timeout=90)
+        assert state(url)["mode"] == "over"
+        with urllib.request.urlopen(url + "api/history", timeout=10) as response:
+            assert json.loads(response.read())[0]["finished"] is not None
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        proc.kill()
+
+
+def test_an_address_in_use_asked_for_is_one_line_and_exit_2(tmp_path):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        port = taken.getsockname()[1]
+        proc = start(tmp_path, "run", "--db", str(tmp_path / "t.sqlite3"), "--http", f"127.0.0.1:{port}")
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 2, (out, err)
+        assert err.strip().count("\n") == 0 and f"cannot serve the table page on 127.0.0.1:{port}" in err
+    finally:
+        taken.close()
+
+
+def test_bad_http_option_is_exit_2(tmp_path):
+    proc = start(tmp_path, "run", "--http", "nowhere")
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and "is not HOST:PORT" in err

@@ -1,0 +1,220 @@
+"""The table page in a real browser (Debian's Chromium under Playwright, tests/browser.py): a
+Castle Rock hand played by dragging tiles on the page, with an illegal capture prompted on the
+page and in its OLED mirror and then put right (rules CR-5.x, CR-10); a Broadway lead laid in
+the wrong orientation, refused naming the seat (rule BW-11.2); the scoreboard following a bots'
+match live. The README's screenshots come from here (docs/)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import time
+
+from browser import DOCS, PageHands, browser, page  # noqa: F401 (fixtures)
+from dominotable.app import catalog
+from dominotable.app.controller import Mode
+from dominotable.app.demo import TableBots
+from dominotable.app.storage import Store
+from dominotable.rules.games.broadway.engine import SEATS
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
+from dominotable.ui.oled import screens
+from PIL import Image
+from web_table import LiveTable
+
+
+def mirror(page) -> bytes:
+    """The OLED mirror's pixels, as the page shows them."""
+    src = page.locator("#oled").get_attribute("src")
+    assert src.startswith("data:image/png;base64,")
+    image = Image.open(io.BytesIO(base64.b64decode(src.split(",", 1)[1])))
+    assert image.size == (128, 64)
+    return image.convert("1").tobytes()
+
+
+def snapshot(table):
+    with table.runtime.lock:
+        c = table.controller
+        return type(c.game).from_dict(c.game.to_dict()), c.mode, table.runtime.session.menu is None
+
+
+def illegal_capture(table):
+    """A tile of the row whose taking away the reader refuses now, with its cells; or None."""
+    game, mode, no_menu = snapshot(table)
+    if mode != Mode.PLAY or not no_menu or game.is_over():
+        return None
+    reader = catalog.reader_for(game, table.vtray.geometry)
+    if reader.pad_draw() is not None:
+        return None
+    tray = MemoryTray(table.vtray.registry, table.vtray.geometry)
+    tray.tiles = table.vtray.tiles()
+    row = reader.row_placements(tray.board())
+    if len(row) < 4:
+        return None
+    for placement in row[1:-1]:
+        after = MemoryTray(tray.registry, tray.geometry)
+        after.tiles = {t: c for t, c in tray.tiles.items() if t is not placement.tile}
+        verdict = reader.judge(after.board())
+        if verdict.problem and str(placement.tile) in verdict.problem and "(rule CR-5." in verdict.problem:
+            return placement.tile, tray.tiles[placement.tile], verdict.problem
+    return None
+
+
+def play(table, bots, until, limit=600):
+    for _ in range(limit):
+        if until():
+            return
+        before = bots.moves
+        bots.one_move()
+        assert bots.error is None, bots.error
+        if bots.moves == before:
+            time.sleep(0.02)
+    raise AssertionError("the match did not get there")
+
+
+def test_castle_rock_hand_by_dragging_tiles_with_an_illegal_capture_and_its_recovery(page, tmp_path):
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", seed=2)
+    try:
+        page.goto(table.url + "/")
+        page.locator("#tray svg").wait_for()
+        hands = PageHands(page, table)
+        bots = TableBots(table.runtime, seed=2, perform=hands.perform, press=hands.press, timeout=15)
+        found = []
+
+        def illegal_or_over():
+            if not found:
+                found.extend(illegal_capture(table) or [])
+            return bool(found) or table.controller.game.is_over()
+
+        play(table, bots, illegal_or_over)
+        assert found, "no illegal capture came up in the hand"
+        tile, cells, prompt = found
+        moves, alarms = len(table.controller.game.moves), table.controller.alarms
+        hands.do(Action(ActionKind.REMOVE, tile))  # dragged off the tray: a capture the rules refuse
+        page.locator("#prompt", has_text=prompt).wait_for(timeout=10_000)
+        with table.runtime.lock:
+            notice = table.controller.notice
+        assert notice.text == prompt and table.controller.alarms > alarms  # the alarm sounded
+        shown = screens.prompt(notice.title, notice.text).convert("1").tobytes()
+        deadline = time.monotonic() + 5
+        while mirror(page) != shown and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mirror(page) == shown == table.frames.images[-1].convert("1").tobytes()  # pixel-exact
+        assert len(table.controller.game.moves) == moves
+        page.screenshot(path=str(DOCS / "table-page.png"))
+
+        hands.do(Action(ActionKind.PLACE, tile, cells))  # put back where it stood
+        table.until(lambda c: c.problem is None, "the row put right")
+        page.locator("#prompt-box:not(.problem)").wait_for(timeout=10_000)
+        assert len(table.controller.game.moves) == moves
+
+        play(table, bots, lambda: table.controller.game.is_over())
+        game = table.controller.game
+        with Store(table.db) as store:
+            record = store.match(table.runtime.match_id)
+        assert record.finished is not None and record.moves == [str(m) for m in game.moves]
+        page.locator("#prompt-title", has_text="Match over").wait_for(timeout=10_000)
+        shown = [int(p) for p in page.locator("#scores td:nth-child(2)").all_inner_texts()]
+        assert shown == game.scores
+    finally:
+        table.close()
+
+
+def wrongly_turned(table):
+    """A placement the engine would take, turned across the placer's axis: the tile, its cells,
+    and the refusal the reader gives for it; or None."""
+    game, mode, no_menu = snapshot(table)
+    if mode != Mode.PLAY or not no_menu or len(game.tableau().order) < 2 or game.awaiting() is not None:
+        return None  # (past the lead: a refused second tile would read as the lead taken back)
+    geo = table.vtray.geometry
+    reader = catalog.reader_for(game, geo)
+    hands = catalog.hands_for(game, geo)
+    tray = MemoryTray(table.vtray.registry, geo)
+    tray.tiles = table.vtray.tiles()
+    taken = {c for cells in tray.tiles.values() for c in cells}
+    for move in game.legal_moves():
+        places = [a for a in hands.actions(move, tray.board()) if a.kind == ActionKind.PLACE]
+        if len(places) != 1:
+            continue
+        tile, (here, there) = places[0].tile, places[0].cells
+        (r0, c0), (r1, c1) = geo.coords(here), geo.coords(there)
+        row, col = r0 + (c1 - c0), c0 + (r1 - r0)  # the other half turned a quarter round
+        if not (0 <= row < geo.rows and 0 <= col < geo.columns) or geo.cell(row, col) in taken:
+            continue
+        wrong = (here, geo.cell(row, col))
+        after = MemoryTray(tray.registry, geo)
+        after.tiles = {**tray.tiles, tile: wrong}
+        verdict = reader.judge(after.board())
+        if verdict.problem and "plays tiles" in verdict.problem:
+            return tile, wrong, (here, there), verdict.problem
+    return None
+
+
+def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page, tmp_path):
+    table = LiveTable(tmp_path / "t.sqlite3", "broadway", seed=1)
+    try:
+        page.goto(table.url + "/")
+        page.locator("#tray svg").wait_for()
+        hands = PageHands(page, table)
+        bots = TableBots(table.runtime, seed=1, perform=hands.perform, press=hands.press, timeout=15)
+        found = []
+
+        def placement_due():
+            found.extend(wrongly_turned(table) or [])
+            return bool(found)
+
+        play(table, bots, placement_due)
+        tile, wrong, right, refusal = found
+        moves = len(table.controller.game.moves)
+        hands.do(Action(ActionKind.PLACE, tile, wrong))
+        page.locator("#prompt", has_text=refusal).wait_for(timeout=10_000)
+        seat = SEATS[table.controller.game.current_player]
+        assert f"Broadway: {seat} plays tiles" in refusal and f"turn {tile} (rule BW-11.2)" in refusal
+        assert page.locator("#tray rect.named").count() == 2  # the refused tile's two cells
+        assert len(table.controller.game.moves) == moves
+
+        hands.do(Action(ActionKind.SLIDE, tile, right))  # turned on the page: r while dragging
+        table.until(lambda c: len(c.game.moves) == moves + 1 and c.problem is None, "the placement taken")
+        page.locator("#prompt-box:not(.problem)").wait_for(timeout=10_000)
+    finally:
+        table.close()
+
+
+def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", seed=3, names=["<b>ANN</b>", "BOB & CO"])
+    try:
+        page.goto(table.url + "/scores")
+        page.locator("#live-title", has_text="Castle Rock").wait_for()
+        seen = set()
+        bots = TableBots(table.runtime, seed=3).start()
+        try:
+            deadline = time.monotonic() + 60
+            while not table.controller.game.is_over():
+                assert time.monotonic() < deadline and bots.error is None, bots.error
+                seen.add((tuple(page.locator("#live-scores .points").all_inner_texts()),
+                          page.locator("#live-turn").inner_text(), page.locator("body").get_attribute("data-moves")))
+                time.sleep(0.05)
+        finally:
+            bots.stop()
+        final = [str(s) for s in table.controller.game.scores]
+        page.locator("#live-scores .points").first.wait_for()
+        page.wait_for_function("(want) => [...document.querySelectorAll('#live-scores .points')]"
+                               ".map((e) => e.textContent).join(',') === want", arg=",".join(final))
+        assert len({moves for _, _, moves in seen}) >= 5  # the page followed the moves as they were made
+        assert {turn for _, turn, _ in seen} >= {"<b>ANN</b> to play", "BOB & CO to play"}
+        assert ("0", "0") in {points for points, _, _ in seen} and final != ["0", "0"]
+        assert page.locator("#live-scores .name").all_inner_texts() == ["<b>ANN</b>", "BOB & CO"]
+        assert page.locator("#live b").count() == 0  # names are text, never markup
+        page.locator('#matches .match[data-match="1"] svg.plot').wait_for(timeout=10_000)
+        assert "won by" in page.locator('#matches .match[data-match="1"]').inner_text()
+        page.locator("#boards td", has_text="<b>ANN</b>").wait_for()
+        assert page.locator("#matches b").count() == 0
+        page.screenshot(path=str(DOCS / "scoreboard.png"), full_page=True)
+
+        page.goto(table.url + "/replay/1?step=3")
+        assert "move 3 of" in page.locator(".step").inner_text()
+        assert page.locator("#tray g.tile").count() >= 1
+        page.click("#next")
+        assert "move 4 of" in page.locator(".step").inner_text()
+    finally:
+        table.close()
