@@ -356,10 +356,11 @@ def bom_report() -> list[str]:
 
 
 def grid_report() -> list[str]:
-    path = HERE / "data" / "grid_extent.toml"
-    if not path.exists():
+    games = {}
+    for path in sorted((HERE / "data" / "grid").glob("*.toml")):
+        games.update(tomllib.loads(path.read_text())["games"])
+    if not games:
         return []
-    games = tomllib.loads(path.read_text())["games"]
     sizes = list(next(iter(games.values()))["fits"])
     lines = ["", "Grid size (`python hardware/grid_size.py`, greedy bots' hands on a stretched tray; share of "
              "hands each grid holds without sliding):", "",
