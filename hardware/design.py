@@ -38,9 +38,10 @@ CELLS = COLS * ROWS + PAD
 ROWS_PER_SEGMENT = 2  # a row board carries two cell rows (400 x 50 mm)
 SEGMENTS = math.ceil(ROWS / ROWS_PER_SEGMENT)
 C_READERS = 8  # design (c): readers, each switching CELLS / 8 coils
-LOOKAHEAD = Scanner.__init__.__defaults__[Scanner.__init__.__code__.co_varnames.index("lookahead")
-                                          - Scanner.__init__.__code__.co_argcount
-                                          + len(Scanner.__init__.__defaults__)]
+_DEFAULTS = dict(zip(Scanner.__init__.__code__.co_varnames[Scanner.__init__.__code__.co_argcount
+                                                           - len(Scanner.__init__.__defaults__):],
+                     Scanner.__init__.__defaults__))
+LOOKAHEAD, IDLE_LOOKAHEAD, IDLE_MS = _DEFAULTS["lookahead"], _DEFAULTS["idle_lookahead"], _DEFAULTS["idle_ms"]
 
 
 def read_costs_ms() -> dict[str, float]:
@@ -132,8 +133,9 @@ def cost_usd(parts: dict[str, float]) -> float:
 # --- power ---------------------------------------------------------------------------------------
 
 def power_w(name: str) -> dict[str, float]:
-    """Idle (no tile moving, readers asleep between reads), scanning (the firmware's steady
-    state), peak (every awake reader's field at its maximum). At the 5 V input, through the buck."""
+    """Idle (nothing changed for the scanner's idle_ms: idle_lookahead readers awake), scanning
+    (lookahead readers awake, fields at 60 % of their maximum: typical over maximum in the data
+    sheet), peak (every awake reader's field at its maximum). At the 5 V input, through the buck."""
     r = PARTS["reader"]
     v = BOARD["supply_v"]
     eff = PARTS["buck"]["efficiency"]
@@ -154,9 +156,9 @@ def power_w(name: str) -> dict[str, float]:
                 logic_ma += SEGMENTS * PARTS["osc27"]["idd_ma"]
             else:
                 logic_ma += PARTS["osc27"]["idd_ma"] + (SEGMENTS + 1) * PARTS["octal_buffer"]["icc_ua"] / 1000
-            # idle: the scheduler keeps reading (it never stops), but the tray is idle power-wise
-            # when it reads at the rate of its slowest ring: one reader awake at a time
-            idle = (CELLS - 1) * asleep_ma + awake_ma + field_ma
+            # idle: nothing changed for IDLE_MS, so the scanner keeps only IDLE_LOOKAHEAD awake
+            idle_fields = IDLE_LOOKAHEAD * (1 if name == "a2" else SEGMENTS)
+            idle = (CELLS - idle_fields) * asleep_ma + idle_fields * (awake_ma + 0.6 * field_ma)
             scan = (CELLS - fields) * asleep_ma + fields * (awake_ma + 0.6 * field_ma)
             peak = (CELLS - fields) * asleep_ma + fields * (awake_ma + field_ma) + r["idd_pvdd_max_ma"]
     else:
@@ -283,7 +285,8 @@ def report() -> str:
         f"Tray: {COLS} x {ROWS} cells + {PAD} pad cells = {CELLS} cells; {SEGMENTS} row boards of "
         f"{ROWS_PER_SEGMENT} rows. Per read (firmware against the emulated reader, wake and sleep "
         f"included): empty {costs['empty']:.2f} ms, presence check {costs['presence']:.2f} ms, "
-        f"full 7-byte read {costs['full']:.2f} ms; up to {LOOKAHEAD} readers awake.",
+        f"full 7-byte read {costs['full']:.2f} ms; up to {LOOKAHEAD} readers awake ({IDLE_LOOKAHEAD} once "
+        f"nothing has changed for {IDLE_MS / 1000:.0f} s).",
         "",
         "| design | parts USD | USD/cell | idle W | scanning W | peak W | worst anywhere ms | worst beside ms "
         "| bus length m | rise ns (vs 125 ns half-period at 4 MHz) |",
@@ -328,7 +331,9 @@ def report() -> str:
         lines += ["", "Measured (chosen design, `python benchmarks/tray_latency.py --json > hardware/data/latency.json`: "
                   "the firmware against the emulated readers at their modelled speed, layouts of 8-30 tiles):", "",
                   "| event | p50 ms | p95 ms | target p95 ms | |", "|---|---|---|---|---|"]
-        for key in ("anywhere", "beside", "pad", "removal", "removal_pad", "removal_anywhere"):
+        for key in ("anywhere", "beside", "pad", "removal", "removal_pad", "removal_anywhere", "after_quiet"):
+            if f"p95_{key}_ms" not in m:
+                continue
             lines.append(f"| {key.replace('_', ' ')} | {m[f'p50_{key}_ms']} | {m[f'p95_{key}_ms']} | "
                          f"{m[f'target_p95_{key}_ms']} | {'met' if m[f'met_{key}'] else 'NOT met'} |")
     lines += bom_report()
