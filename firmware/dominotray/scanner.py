@@ -65,7 +65,7 @@ class Scanner:
     def __init__(self, driver, neighbours, clock_ms, usable, cols=None, pad=(),
                  confirm_present=2, confirm_absent=6, periods=(60, 100, 200, 400, 500), recent_ms=500,
                  max_retries=6, lookahead=8, field_spacing=3, full_read_every=8, idle_ms=30000,
-                 idle_lookahead=2):
+                 idle_lookahead=6):
         self.driver = driver
         self.neighbours = neighbours
         self.clock_ms = clock_ms
