@@ -12,7 +12,7 @@ Prints the median over `--runs` runs (the three ways interleaved, so load hits t
 of moves per second and, for games that count hands, hands per second, and the kernel's
 ratio to the engine. Targets: the kernel at least 3x the engine in every game.
 
-Peers (`--peers`, installed for the benchmark only: `pip install dominoes open_spiel`):
+Peers (`--peers`, installed for the benchmark only: `pip install '.[peers]'`):
 random play of the `dominoes` package (abw333) on its standard game (four players, double-six,
 one game), and of OpenSpiel's `python_team_dominoes`, compared with Doubles in the Boneyard
 (target: its kernel at least 1.5x the `dominoes` package).
@@ -142,7 +142,7 @@ def main() -> None:
             try:
                 moves, games = median_of([run(args.seconds, k) for k in range(args.runs)])
             except ImportError as exc:
-                print(f"{peer}: not installed ({exc}); pip install dominoes open_spiel")
+                print(f"{peer}: not installed ({exc}); pip install '.[peers]'")
                 continue
             line = f"{peer} (4 players, random): median {moves:,.0f} moves/s, {games:,.0f} games/s"
             if DOUBLES in engines:

@@ -6,7 +6,7 @@ applies the same damage kinds the tests check):
 - opening it for the table (`Store(path)`: WAL, the schema, and the `PRAGMA quick_check` that
   tells a damaged file), median of several opens, with the check's share;
 - per damage kind: matches recovered whole (checked against the recorded moves) out of the
-  matches recorded, matches set aside as damaged, and the recovery's wall time;
+  matches recorded, matches set aside as damaged, and the recovery's wall and CPU time;
 - for comparison, SQLite's own `.recover` (its command-line shell, when installed): matches
   whose moves come back complete in the `matches` and `moves` tables it rebuilds.
 
@@ -51,13 +51,13 @@ def whole(moves: dict[int, list[str]], found: dict[int, list[str]]) -> int:
     return sum(1 for match_id, notations in moves.items() if found.get(match_id) == notations)
 
 
-def ours(path: Path, moves: dict[int, list[str]]) -> tuple[int, int, float]:
-    start = time.perf_counter()
+def ours(path: Path, moves: dict[int, list[str]]) -> tuple[int, int, float, float]:
+    start, cpu = time.perf_counter(), time.process_time()
     salvage = recover(path)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     with Store(path) as store:
         found = {r.id: store.match(r.id).moves for r in store.matches() if r.damaged is None}
-    return whole(moves, found), len(salvage.set_aside), seconds
+    return whole(moves, found), len(salvage.set_aside), seconds, cpu
 
 
 def sqlite_recover(path: Path, moves: dict[int, list[str]]) -> str:
@@ -95,15 +95,15 @@ def main() -> None:
               f"{base.stat().st_size / 1e6:.1f} MB")
         opened, check = open_times(base, args.opens)
         print(f"open for the table: median {opened * 1000:.1f} ms, of which quick_check {check * 1000:.1f} ms")
-        print(f"{'damage':<10} {'recovered whole':>16} {'set aside':>10} {'time':>9}  sqlite3 .recover")
+        print(f"{'damage':<10} {'recovered whole':>16} {'set aside':>10} {'wall':>8} {'CPU':>8}  sqlite3 .recover")
         for kind in damage.KINDS:
             path = Path(tmp) / kind / "table.sqlite3"
             path.parent.mkdir()
             shutil.copy(base, path)
             damage.damage(path, kind)
             theirs = sqlite_recover(path, moves)
-            got, aside, seconds = ours(path, moves)
-            print(f"{kind:<10} {f'{got} / {len(moves)}':>16} {aside:>10} {seconds:>8.2f}s  {theirs}")
+            got, aside, seconds, cpu = ours(path, moves)
+            print(f"{kind:<10} {f'{got} / {len(moves)}':>16} {aside:>10} {seconds:>7.2f}s {cpu:>7.2f}s  {theirs}")
 
 
 if __name__ == "__main__":

@@ -103,10 +103,9 @@ class PageHands:
         with self.page.expect_response("**/api/tray") as response:
             mouse.move(*start)
             mouse.down()
-            mouse.move(start[0] + 8, start[1] + 8, steps=2)
             for _ in range(turns):
                 self.page.keyboard.press("r")
-            mouse.move(*end, steps=4)
+            mouse.move(*end)
             mouse.up()
         assert response.value.ok, response.value.json()
 

@@ -12,5 +12,5 @@ def fields(game):
 
 def check_caps(game):
     """The cached captures are exactly what capture.py finds, positions included."""
-    found = [(c.kind, c.index, c.tiles) for c in single_captures(game.state.row)]
-    assert [(c.kind, c.index, c.tiles) for c in game._row_captures()] == found
+    found = [(c.kind, c.index, c.tiles) for c in single_captures(game.row())]
+    assert [(c.kind, c.index, c.tiles) for c in game.captures()] == found

@@ -15,18 +15,11 @@ REGISTRY = Registry.virtual()
 
 
 def rigged(row, hands, turn=0, placed=None, **options):
-    """A Castle Rock game whose current hand has this row and these hands (test set-up only);
-    with `placed`, the player to move has just placed that tile (the last of `row`)."""
-    game = CastleRock(players=len(hands), options=options)
-    s = game.state
-    s.row = tuple(ROW(row))
-    s.hands = tuple(tuple(ROW(h)) for h in hands)
-    s.turn = turn
-    s.caps = None
-    s.drawn += 1  # no longer the row as dealt
-    if placed:
-        s.placed = True
-    return game
+    """A Castle Rock game whose current hand has this row and these hands, from its written
+    position; with `placed`, the player to move has just placed that tile (the last of `row`)."""
+    lines = [f"row: {row}"] + [f"P{seat + 1}: {hand}" for seat, hand in enumerate(hands)]
+    lines += [f"turn: P{turn + 1}"] + (["placed"] if placed else [])
+    return CastleRock.from_position("\n".join(lines), options=options)
 
 
 def laid(game, layout=None):

@@ -20,11 +20,12 @@ from dominotable.app import catalog
 from dominotable.rules.games.castle_rock.engine import place
 from dominotable.tray.action import Action, ActionKind
 
-PLACE = re.compile(r"tile in slot (\d+) \((\d+)-(\d+)\) -> .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
-TAKE = re.compile(r"take (.+) off the row")
-RACK = re.compile(r"(?:a tile|(\d+) tiles) from the boneyard, face down, in (slots? [-\d and]+)")
-SLIDE = re.compile(r"(?:slide|put) (\d+)-(\d+) .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
-SPENT = re.compile(r"the hand is over, take the tiles out of (slots? [-\d and]+)")
+PLACE = re.compile(r"^slot (\d+) \((\d+)-(\d+)\) -> .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
+TAKE = re.compile(r"^take (.+) off the (?:row|tray)")
+RACK = re.compile(r"^(?:a tile|(\d+) tiles) from the boneyard, face down, into (slots? [-\d and]+)")
+SLIDE = re.compile(r"^(?:slide|put) (\d+)-(\d+) .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
+SLIDE_ALL = re.compile(r"^slide every tile (.+) \(rule")
+SPENT = re.compile(r"^hand over: take the tiles out of (slots? [-\d and]+)")
 
 
 def slot_numbers(text: str) -> list[int]:
@@ -47,6 +48,7 @@ class Person:
         self.mine: list = []  # the person's own hand
         self.hints = 0
         self.asked = False
+        self.hand = game.hands_played()
 
     # -- reading the instructions -------------------------------------------------------------
 
@@ -70,54 +72,51 @@ class Person:
         self.pile.discard(tile)
         return tile
 
-    def follow(self, text: str) -> bool:
-        """Do the first thing `text` asks for a bot; False if it asks nothing of the kind."""
-        for clause in re.split(r"; (?!then )", text):
-            clause = clause.removeprefix("when ").split(" has finished: ")[-1]
-            who, _, steps = clause.partition(": ")
-            if not who.endswith(" bot"):
-                continue
-            rack = self.rack(who)
-            m = SPENT.search(steps)
-            if m:  # the tiles go back into the boneyard
-                for slot in slot_numbers(m[1]):
-                    tile = next(t for t, cells in self.t.tiles().items() if tuple(cells) == rack.slots[slot - 1])
-                    self.t.take(tile)
-                    self.pile.add(tile)
-                self.t.settle()
-                return True
-            m = RACK.search(steps)
-            if m:
-                for slot in slot_numbers(m[2]):
-                    self.t.put(self.draw(), rack.slots[slot - 1])
-                self.t.settle()
-                return True
-            done = False
-            for step in steps.split("; then "):
-                m = PLACE.search(step)
-                if m:
-                    slot = rack.slots[int(m[1]) - 1]
-                    tile = next(t for t, cells in self.t.tiles().items() if set(cells) == set(slot))
-                    assert (tile.a, tile.b) == (int(m[2]), int(m[3])), f"slot {m[1]} holds {tile}, not {m[2]}-{m[3]}"
-                    self.t.take(tile)
-                    self.t.put(tile, self.cells(tile, *m.groups()[3:]))
-                    done = True
-                    self.t.settle()
+    def follow(self, said: str) -> bool:
+        """Do what the table says for a bot ("East bot: slot 1 (2-2) -> ...", one step; "West bot:
+        after ANN: ..." once the person's own turn is done); False if it asks nothing of the kind."""
+        who, _, what = said.partition(": ")
+        if not who.endswith(" bot"):
+            return False
+        what = re.sub(r"^after [^:]+: ", "", what)
+        rack = self.rack(who)
+        if m := SPENT.match(what):  # the tiles go back into the boneyard
+            for slot in slot_numbers(m[1]):
+                tile = next(t for t, cells in self.t.tiles().items() if tuple(cells) == rack.slots[slot - 1])
+                self.t.take(tile)
+                self.pile.add(tile)
+        elif m := RACK.match(what):
+            for slot in slot_numbers(m[2]):
+                self.t.put(self.draw(), rack.slots[slot - 1])
+        elif m := PLACE.match(what):
+            slot = rack.slots[int(m[1]) - 1]
+            tile = next(t for t, cells in self.t.tiles().items() if set(cells) == set(slot))
+            assert (tile.a, tile.b) == (int(m[2]), int(m[3])), f"slot {m[1]} holds {tile}, not {m[2]}-{m[3]}"
+            self.t.take(tile)
+            self.t.put(tile, self.cells(tile, *m.groups()[3:]))
+        elif m := TAKE.match(what):
+            for name in re.split(r", | and ", m[1]):
+                self.t.take(self.t.game.dset.parse(name))
+        elif m := SLIDE_ALL.match(what):  # the tableau slides back onto the tray (BW-11.1)
+            dr = dc = 0
+            for count, way in re.findall(r"(\d+) (right|left|up|down)", m[1]):
+                step = int(count) * (1 if way in ("right", "down") else -1)
+                dr, dc = (dr + step, dc) if way in ("up", "down") else (dr, dc + step)
+            moving = {t: cells for t, cells in self.t.tiles().items() if not self.in_rack(cells)}
+            for tile in moving:
+                self.t.take(tile)
+            for tile, cells in moving.items():
+                self.t.put(tile, tuple(self.geo.cell(r + dr, c + dc) for r, c in map(self.geo.coords, cells)))
+        elif m := SLIDE.match(what):
+            for step in what.split("; then "):
                 m = SLIDE.match(step)
-                if m:  # the tableau slides back onto the tray (BW-11.1): read once all have moved
-                    tile = self.t.game.dset.parse(f"{m[1]}-{m[2]}")
-                    self.t.take(tile)
-                    self.t.put(tile, self.cells(tile, *m.groups()[2:]))
-                    done = True
-                m = TAKE.search(step)
-                if m:
-                    for name in re.split(r", | and ", m[1]):
-                        self.t.take(self.t.game.dset.parse(name))
-                    done = True
-                    self.t.settle()
-            if done:
-                return True
-        return False
+                tile = self.t.game.dset.parse(f"{m[1]}-{m[2]}")
+                self.t.take(tile)
+                self.t.put(tile, self.cells(tile, *m.groups()[2:]))
+        else:
+            return False
+        self.t.settle()
+        return True
 
     # -- a turn ---------------------------------------------------------------------------------
 
@@ -126,6 +125,12 @@ class Person:
         screen = self.t.screen()
         if screen.kind == "over":
             return False
+        if self.t.game.hands_played() != self.hand:  # a new hand: every tile but the racks' gathered
+            self.hand, self.mine = self.t.game.hands_played(), []
+            for tile in [t for t, cells in self.t.tiles().items() if not self.in_rack(cells)]:
+                self.t.take(tile)
+            self.pile = set(self.t.game.dset.tiles) - set(self.t.tiles())
+            self.t.settle()
         self.top_up()
         text = screen.text
         if "hold the tile you drew for dealer" in text:
@@ -134,13 +139,14 @@ class Person:
             self.t.settle()
             self.t.unpad()
             self.t.settle()
-        elif "lay out the starting row" in text or "clear the row" in text or "clear the tray" in text:
+        elif ("lay out the starting row" in text or "clear the row" in text or "clear the tray" in text
+              or ("choose who leads" in text and any(not self.in_rack(c) for c in self.t.tiles().values()))):
             self.deal(text)
         elif "lay your tiles left on the tray" in text and self.mine:
             self.show()
         elif screen.kind == "prompt" and screen.title == "Hint":
             self.capture(screen)
-        elif screen.turn == self.t.names[self.me] or text.startswith(f"when {self.t.names[self.me]} has finished"):
+        elif screen.turn == self.t.names[self.me] or f": after {self.t.names[self.me]}: " in screen.bot:
             self.my_turn(screen)
         elif screen.bot and self.follow(screen.bot):
             pass
@@ -151,9 +157,9 @@ class Person:
     def top_up(self) -> None:
         """The person's own hand: dealt and drawn from the boneyard as the game deals it."""
         game = self.t.game
-        hands = getattr(game.state, "hands", None)
-        if hands is None or getattr(game.state, "awaiting", None) == "lots":
+        if game.awaiting() == "lots":
             return
+        hands = game.hands()
         while len(self.mine) < len(hands[self.me]) and self.pile:
             self.mine.append(self.draw())
 
@@ -162,7 +168,7 @@ class Person:
         game = self.t.game
         for tile in [t for t, cells in self.t.tiles().items() if not self.in_rack(cells)]:
             self.t.take(tile)
-            self.pile.add(tile)
+        self.pile = set(game.dset.tiles) - set(self.t.tiles()) - set(self.mine)  # everything back
         if game.name == "castle-rock":
             reader = catalog.reader_for(game, self.geo)
             for i in range(game.row_size):
@@ -192,7 +198,7 @@ class Person:
     def my_turn(self, screen) -> None:
         if self.t.game.name == "broadway":
             return self.broadway_turn()
-        finished = "has finished" in screen.text or "end turn" in screen.text
+        finished = f": after {self.t.names[self.me]}: " in screen.bot or "end turn" in screen.text
         if not finished:
             hands = catalog.hands_for(self.t.game, self.geo)
             tile = self.rng.choice(self.mine)

@@ -18,7 +18,6 @@ from dominotable.rules.games.broadway.engine import (
     Place,
     match_count,
 )
-from dominotable.rules.games.broadway.grid import Grid
 from dominotable.rules.tiles import DOUBLE_SIX, Tile
 from dominotable.sim.bots.shared import greedy_bot, play_out, random_bot
 
@@ -26,13 +25,16 @@ N, E, S, W = range(4)
 
 
 def position(diagram, turn, hands, number=0, scores=(0, 0), **options):
-    """A game whose current hand shows `diagram`, with `hands` ({seat: "tiles"}) and `turn`."""
-    game = Broadway(options=options)
-    state = game.state
-    state.grid, state.frontier = Grid.parse(diagram), None
-    state.hands = tuple(tuple(DOUBLE_SIX.parse_many(hands.get(seat, ""))) for seat in range(4))
-    state.turn, state.number, state.scores = turn, number, scores
-    return game
+    """A game whose current hand shows `diagram`, with `hands` ({seat: "tiles"}) and `turn`,
+    from its written position."""
+    return Broadway.from_position(written(diagram, turn, hands, number, scores), options=options)
+
+
+def written(diagram, turn, hands, number=0, scores=(0, 0)):
+    """The written position (rules/position.py) of hand `number` (from 0)."""
+    tableau = "\n".join("  " + line for line in diagram.split("\n"))
+    seats = "".join(f"{'NESW'[seat]}: {tiles}\n" for seat, tiles in hands.items())
+    return f"hand: {number + 1}\nscores: {scores[0]} {scores[1]}\nturn: {'NESW'[turn]}\n{seats}tableau:\n{tableau}"
 
 
 def refused(game, text):
@@ -58,10 +60,10 @@ def test_partnerships_and_rotation():
 def test_deal_is_seeded_and_complete():
     """Rule BW-2.2: 28 tiles, seven to each seat, fixed by the seed."""
     game = Broadway(seed=11)
-    hands = game.state.hands
+    hands = game.hands()
     assert [len(h) for h in hands] == [7, 7, 7, 7]
     assert sorted(t for h in hands for t in h) == sorted(DOUBLE_SIX.tiles)
-    assert Broadway(seed=11).state.hands == hands != Broadway(seed=12).state.hands
+    assert Broadway(seed=11).hands() == hands != Broadway(seed=12).hands()
 
 
 def test_hands_open_on_descending_doubles_and_sudden_death_restarts():
@@ -77,12 +79,12 @@ def test_holder_of_the_double_leads_it_at_the_centre():
     for seed in range(8):
         game = Broadway(seed=seed)
         leader = game.current_player
-        assert Tile(6, 6) in game.state.hands[leader]
+        assert Tile(6, 6) in game.hands()[leader]
         moves = list(game.legal_moves())
         across = (1, 0) if leader in (N, S) else (0, 1)
         assert moves == [Place.of(6, 6, (0, 0), across)]
     game = Broadway(seed=0)
-    other = next(t for t in game.state.hands[game.current_player] if not t.is_double)
+    other = next(t for t in game.hands()[game.current_player] if not t.is_double)
     assert refused(game, f"{other.a}-{other.b}@(0,0)e").startswith("rule BW-2")
     lead = str(next(iter(game.legal_moves())))
     assert "rule BW-2.3" in refused(game, lead.replace("(0,", "(5,"))
@@ -105,7 +107,7 @@ def test_tiles_lie_crosswise_to_their_player():
     assert refused(east, "6-3@(1,0)-(2,0)") == \
         "rule BW-3.2: East places tiles north-south; 6-3@(1,0)-(2,0) lies east-west"
     east.push_notation("3-6@(1,-1)-(1,0)")
-    assert east.state.grid.pips[(1, 0)] == 6
+    assert east.tableau().grid.pips[(1, 0)] == 6
     north = position("6-6", N, {N: "6-3"})
     assert "rule BW-3.2: North places tiles east-west" in refused(north, "6-3@(0,1)-(0,2)")
     assert all(m.cells[1][1] == m.cells[0][1] for m in north.legal_moves())
@@ -151,7 +153,7 @@ def test_points_by_matching_pairs(diagram, pairs, points):
     """Rules BW-4.3, BW-5.1: 1 pair 0, 2 pairs 1, 3 pairs 5, 4 or more 10, to the placer's side."""
     game = position(diagram, E, {E: "6-1", W: "6-0"})  # West can still play: the hand goes on
     move = game.parse_move("6-1@(2,0)-(2,1)")
-    assert match_count(game.state.grid, move) == pairs
+    assert match_count(game.tableau().grid, move) == pairs
     game.push(move)
     assert game.scores == [0, points]
     game.pop()
@@ -184,18 +186,18 @@ def test_blocked_hand_ends_with_a_point_per_unplayed_tile():
     """Rules BW-6.2, BW-6.3: nobody holds a six or a zero once North's 6-0 is down."""
     game = position("6-6", N, {N: "6-0", E: "1-2", S: "1-3", W: "2-3 1-1"})
     game.push_notation("6-0@(2,0)-(3,0)")
-    record = game.state.past[-1]
+    record = game.past_hands()[-1]
     assert record.number == 0 and record.unplayed == ((), (Tile(1, 2),), (Tile(1, 3),), (Tile(2, 3), Tile(1, 1)))
     assert game.scores == [-1, -3]
-    assert game.state.number == 1 and not game.state.grid.pips  # the next hand, on 5-5
-    assert Tile(5, 5) in game.state.hands[game.current_player]
+    assert game.hand_info().number == 1 and not game.tableau().grid.pips  # the next hand, on 5-5
+    assert Tile(5, 5) in game.hands()[game.current_player]
 
 
 def test_hand_ends_when_all_tiles_are_down():
     """Rule BW-6.2: no penalty when every tile was played."""
     game = position("6-6", N, {N: "6-1"})
     game.push_notation("6-1@(2,0)-(3,0)")
-    assert game.state.number == 1 and game.scores == [0, 0]
+    assert game.hand_info().number == 1 and game.scores == [0, 0]
 
 
 # -- BW-7: exposed tiles -----------------------------------------------------------------------
@@ -210,17 +212,17 @@ def test_opponents_place_an_exposed_tile_and_the_turn_resumes():
     assert "rule BW-3.2" in refused(game, "6-4@(2,0)-(2,1)")
     assert all(m.tile == Tile(4, 6) and m.cells[0][1] == m.cells[1][1] for m in game.legal_moves())
     game.push_notation("6-4@(0,-1)-(1,-1)")  # the six meets the 6-6 from above
-    assert game.state.hands[W] == (Tile(0, 1),)
-    assert game.state.order[-1] == (Tile(4, 6), 0)  # credited to North-South
+    assert game.hands()[W] == (Tile(0, 1),)
+    assert game.tableau().order[-1] == (Tile(4, 6), 0)  # credited to North-South
     assert game.current_player == E
 
 
 def test_exposed_tile_scores_for_the_opponents():
     """Rules BW-7.1, BW-5.1: two matching pairs: a point for the placers."""
-    game = position("1 . . 6\n|     |\n4 . . 3", N, {N: "6-2", E: "6-1"})
+    game = position("top-left (0,-1)\n. . . 3\n      |\n6-6 . 6\n\n. 1 . .\n  |\n. 4", N, {N: "6-2", E: "6-1"})
     game.push(Expose(E, Tile(6, 1)))
     assert game.current_player == S
-    game.push_notation("1-6@(1,0)-(2,0)")  # BW-7.2: east-west, as South lays tiles
+    game.push_notation("1-6@(2,1)-(3,1)")  # BW-7.2: east-west, as South lays tiles
     assert game.scores == [1, 0] and game.current_player == N
 
 
@@ -239,7 +241,7 @@ def test_exposed_tile_that_fits_nowhere_goes_back():
     game.push_notation("expose E 2-3")
     assert list(game.legal_moves()) == [PASS]
     game.push(PASS)
-    assert game.state.hands[E] == (Tile(2, 3),) and game.current_player == N
+    assert game.hands()[E] == (Tile(2, 3),) and game.current_player == N
     assert refused(game, "expose E 2-3") == "rule BW-7.3: East's 2-3 is already face up"
 
 
@@ -257,8 +259,8 @@ def test_exposures_refused():
 
 def test_most_points_after_the_last_hand_wins():
     """Rule BW-8.1."""
-    game = position("6-6", N, {N: "6-1 1-1"}, number=6, scores=(5, 4))
-    game.push_notation("6-1@(2,0)-(3,0)")
+    game = position("0-0", N, {N: "0-1 1-1"}, number=6, scores=(5, 4))
+    game.push_notation("0-1@(2,0)-(3,0)")
     game.push_notation("1-1@(4,0)-(5,0)")
     assert game.is_over() and game.winners() == [0] and game.current_player is None
     assert list(game.legal_moves()) == []
@@ -267,10 +269,10 @@ def test_most_points_after_the_last_hand_wins():
 
 def test_tie_goes_to_sudden_death_from_double_six():
     """Rule BW-8.2: a tie after the last hand starts another hand on 6-6."""
-    game = position("6-6", N, {N: "6-1"}, number=6, scores=(5, 5))
-    game.push_notation("6-1@(2,0)-(3,0)")
-    assert not game.is_over() and game.state.number == 7 and game.in_sudden_death
-    assert Tile(6, 6) in game.state.hands[game.current_player]
+    game = position("0-0", N, {N: "0-1"}, number=6, scores=(5, 5))
+    game.push_notation("0-1@(2,0)-(3,0)")
+    assert not game.is_over() and game.hand_info().number == 7 and game.in_sudden_death
+    assert Tile(6, 6) in game.hands()[game.current_player]
 
 
 def test_sudden_death_two_point_lead_wins_mid_hand():
@@ -278,8 +280,7 @@ def test_sudden_death_two_point_lead_wins_mid_hand():
     game = position(BASE, E, {E: "6-1 0-0", W: "1-0"}, number=7, scores=(4, 4))
     game.push_notation("6-1@(2,0)-(2,1)")
     assert game.scores == [4, 5] and not game.is_over()
-    game.pop()
-    game.state.scores = (4, 5)
+    game = position(BASE, E, {E: "6-1 0-0", W: "1-0"}, number=7, scores=(4, 5))
     game.push_notation("6-1@(2,0)-(2,1)")
     assert game.is_over() and game.winners() == [1]
 
@@ -323,7 +324,7 @@ def test_json_replay_with_exposure():
     for _ in range(6):
         game.push(bots[game.current_player](game))
     owner = (game.current_player + 2) % 4
-    game.push(Expose(owner, game.state.hands[owner][0]))
+    game.push(Expose(owner, game.hands()[owner][0]))
     play_out(game, bots)
     again = type(game).from_json(game.to_json())
     assert again.moves == game.moves and again.scores == game.scores and str(again) == str(game)

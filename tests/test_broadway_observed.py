@@ -5,10 +5,10 @@ import random
 import pytest
 from dominotable.rules.errors import IllegalMove
 from dominotable.rules.games.broadway.engine import PASS, SEATS, Broadway
-from dominotable.rules.games.broadway.grid import Grid
-from dominotable.rules.tiles import DOUBLE_SIX, Tile, fmt
+from dominotable.rules.tiles import Tile, fmt
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_broadway import written
 
 N, E, S, W = range(4)
 
@@ -16,19 +16,14 @@ N, E, S, W = range(4)
 def observed_position(diagram, turn, hands):
     """An observed game in mid-hand: `diagram` on the table, and the unseen tiles are exactly the
     tiles of `hands` ({seat: "tiles"}), which is also the engine's guess of who holds them."""
-    game = Broadway(observed=True)
-    state = game.state
-    state.grid, state.frontier = Grid.parse(diagram), None
-    state.hands = tuple(tuple(DOUBLE_SIX.parse_many(hands.get(seat, ""))) for seat in range(4))
-    state.turn, state.awaiting = turn, None
-    return game
+    return Broadway.from_position(written(diagram, turn, hands), observed=True)
 
 
 def refused(game, text, rule, match=""):
-    before = (str(game), game.to_json(), game.state.hands)
+    before = (str(game), game.to_json(), game.hands())
     with pytest.raises(IllegalMove, match=f"rule {rule}: .*{match}") as caught:
         game.push_notation(text)
-    assert (str(game), game.to_json(), game.state.hands) == before
+    assert (str(game), game.to_json(), game.hands()) == before
     return caught.value
 
 
@@ -38,15 +33,15 @@ def observed_replay(ref, seed):
     shadow = Broadway(options=ref.options, seed=ref.seed)
     game = Broadway(options=ref.options, seed=seed, observed=True)
     for move in ref.moves:
-        if game.state.awaiting == "lead":
-            game.push_notation(f"lead {SEATS[shadow.state.turn][0]}")
-        hands_done = len(shadow.state.past)
+        if game.awaiting() == "lead":
+            game.push_notation(f"lead {SEATS[shadow.hand_info().turn][0]}")
+        hands_done = len(shadow.past_hands())
         shadow.push(move)
         game.push(move)
-        if len(shadow.state.past) > hands_done and any(shadow.state.past[-1].unplayed):
-            while game.state.awaiting is None:
+        if len(shadow.past_hands()) > hands_done and any(shadow.past_hands()[-1].unplayed):
+            while game.awaiting() is None:
                 game.push(PASS)
-            for seat, hand in enumerate(shadow.state.past[-1].unplayed):
+            for seat, hand in enumerate(shadow.past_hands()[-1].unplayed):
                 if hand:
                     game.push_notation(f"show {SEATS[seat][0]} {fmt(hand)}")
         assert game.scores == shadow.scores
@@ -76,7 +71,7 @@ def test_bw10_1_each_hand_opens_by_naming_the_leader():
     refused(game, "6-6@(0,0)-(1,0)", "BW-10.1", match="who leads")
     refused(game, "pass", "BW-10.1", match="who leads")
     game.push_notation("lead West")
-    assert game.current_player == W and Tile(6, 6) in game.state.hands[W]
+    assert game.current_player == W and Tile(6, 6) in game.hands()[W]
     assert [str(m) for m in game.legal_moves()] == ["6-6@(0,0)-(0,1)"]
     refused(game, "6-6@(0,0)-(1,0)", "BW-2.3")
     refused(game, "show W 6-6", "BW-10.1", match="a play or pass")
@@ -91,9 +86,9 @@ def test_bw10_2_unseen_tiles_are_swapped_in_and_seen_tiles_refused():
     error = refused(game, "6-6@(2,0)e", "BW-10.2", match="6-6 is already on the table")
     assert error.tile == Tile(6, 6)
     game.push_notation("6-3@(2,0)e")  # the guess gave 6-3 to West: North gets it, West takes one back
-    assert [len(h) for h in game.state.hands] == [1, 2, 1, 2] and Tile(3, 6) not in game._unseen()
+    assert [len(h) for h in game.hands()] == [1, 2, 1, 2] and Tile(3, 6) not in game._unseen()
     game.push_notation("expose W 6-1")
-    assert Tile(1, 6) in game.state.hands[W] and game.current_player == N
+    assert Tile(1, 6) in game.hands()[W] and game.current_player == N
     game.push_notation("1-6@(-2,0)e")
     assert game.current_player == E
 
@@ -105,11 +100,11 @@ def test_bw10_3_pass_is_the_players_word_within_reason():
     refused(game, "pass", "BW-10.3", match="every unseen tile North could hold fits")
     game = observed_position("6-6", N, {N: "6-1 2-3", E: "4-5", S: "1-1", W: "0-5"})
     game.push(PASS)
-    assert Tile(1, 6) not in game.state.hands[N] and Tile(1, 6) in game.state.barred[N]
+    assert Tile(1, 6) not in game.hands()[N] and Tile(1, 6) in game.ruled_out(N)
     game.push(PASS)  # East: 6-1 fits East too, so it goes to South or West
-    assert game.current_player == S and Tile(1, 6) in game.state.hands[S] + game.state.hands[W]
+    assert game.current_player == S and Tile(1, 6) in game.hands()[S] + game.hands()[W]
     game.push(PASS)  # South: 6-1 must be West's
-    assert Tile(1, 6) in game.state.hands[W]
+    assert Tile(1, 6) in game.hands()[W]
     refused(game, "pass", "BW-10.3", match="West cannot be unable to play")
     game.push_notation("6-1@(0,1)s")
     assert game.current_player == N
@@ -126,7 +121,7 @@ def test_bw10_5_a_blocked_hand_waits_for_the_tiles_left_to_be_shown():
     hand ends; each seat with tiles shows them, exact count, and then pays a point per tile."""
     game = observed_position("6-6", N, {N: "6-0", E: "1-2", S: "1-3", W: "2-3 1-1"})
     game.push_notation("6-0@(2,0)-(3,0)")
-    assert game.state.awaiting == "show" and game.scores == [0, 0]
+    assert game.awaiting() == "show" and game.scores == [0, 0]
     assert sorted(str(m) for m in game.legal_moves()) == ["show E 1-2", "show S 1-3", "show W 1-1 2-3"]
     refused(game, "pass", "BW-10.1", match="tiles left in each hand")
     refused(game, "show E 1-2 1-3", "BW-10.5", match="East holds 1 tiles")
@@ -134,11 +129,11 @@ def test_bw10_5_a_blocked_hand_waits_for_the_tiles_left_to_be_shown():
     refused(game, "show N 1-2", "BW-10.5", match="North has no hidden tiles")
     game.push_notation("show W 1-2 1-3")  # not the guess: the engine swaps
     game.push_notation("show E 1-1")
-    assert game.state.awaiting == "show"
+    assert game.awaiting() == "show"
     game.push_notation("show S 2-3")
-    record = game.state.past[-1]
+    record = game.past_hands()[-1]
     assert record.unplayed == ((), (Tile(1, 1),), (Tile(2, 3),), (Tile(1, 2), Tile(1, 3)))
-    assert game.scores == [-1, -3] and game.state.awaiting == "lead" and game.state.number == 1
+    assert game.scores == [-1, -3] and game.awaiting() == "lead" and game.hand_info().number == 1
 
 
 @settings(max_examples=4, deadline=None)

@@ -11,21 +11,21 @@ from hypothesis import strategies as st
 
 def check_tiles(game):
     """Rules BW-2.2, BW-3.1: every tile is in exactly one place: one hand or the tableau."""
-    s = game.state
-    on_table = [tile for tile, _, _ in s.grid.tiles()]
-    in_hands = [tile for hand in s.hands for tile in hand]
+    grid, order = game.tableau()
+    on_table = [tile for tile, _, _ in grid.tiles()]
+    in_hands = [tile for hand in game.hands() for tile in hand]
     assert sorted(on_table + in_hands) == sorted(DOUBLE_SIX.tiles)
-    assert sorted(on_table) == sorted(tile for tile, _ in s.order)
-    assert Grid.parse(s.grid.diagram()) == s.grid
+    assert sorted(on_table) == sorted(tile for tile, _ in order)
+    assert Grid.parse(grid.diagram()) == grid
 
 
 def recount(game):
     """Scores from the finished tableaux alone (BW-4.3, BW-5.1, BW-6.3): each matching pair of
     touching segments belongs to the later of its two tiles."""
-    s = game.state
-    hands = [(r.grid, r.order, r.unplayed) for r in s.past]
-    if not s.past or s.past[-1].number != s.number:
-        hands.append((s.grid, s.order, ()))  # a sudden-death win in mid-hand
+    past = game.past_hands()
+    hands = [(r.grid, r.order, r.unplayed) for r in past]
+    if not past or past[-1].number != game.hand_info().number:
+        hands.append((*game.tableau(), ()))  # a sudden-death win in mid-hand
     scores = [0, 0]
     for grid, order, unplayed in hands:
         rank = {tile: i for i, (tile, _) in enumerate(order)}
@@ -52,9 +52,8 @@ def test_random_play_keeps_the_invariants(seed, hands, orientation, choices):
     for _ in range(2000):
         if game.is_over():
             break
-        s = game.state
-        hidden = [Expose(seat, t) for seat, hand in enumerate(s.hands) for t in hand if t not in s.shown]
-        if s.grid.pips and s.exposed is None and hidden and rng.randrange(10) == 0:
+        hidden = [Expose(seat, t) for seat, hand in enumerate(game.hands()) for t in hand if t not in game.face_up()]
+        if game.tableau().grid.pips and game.exposed() is None and hidden and rng.randrange(10) == 0:
             move = rng.choice(hidden)
         else:
             moves = list(game.legal_moves())

@@ -94,11 +94,11 @@ class SampleBroadway(Broadway):
 
 
 def hands_of(game):
-    return [set(hand) for hand in game.state.hands]
+    return [set(hand) for hand in game.hands()]
 
 
 def scoring_spots(game, seat, tiles):
-    grid = game.state.grid
+    grid = game.tableau().grid
     return [m for m in placements(grid, [DOUBLE_SIX.parse(t) for t in tiles], axis_of(seat))
             if match_count(grid, m) >= 2]
 
@@ -124,10 +124,10 @@ def test_sample_hand_round_by_round():
         if r < len(ROUNDS) - 1:
             assert hands_of(game) == [set(DOUBLE_SIX.parse_many(h)) for h in hands], f"hands after round {r + 1}"
         assert tuple(game.scores) == score, f"score after round {r + 1}"
-    record = game.state.past[0]
+    record = game.past_hands()[0]
     assert record.unplayed == ((), (), (), ())
     assert record.grid == Grid.parse(FINAL)
-    assert game.state.number == 1 and game.double_of(1) == Tile(5, 5)  # BW-2.1: next hand
+    assert game.hand_info().number == 1 and game.double_of(1) == Tile(5, 5)  # BW-2.1: next hand
 
 
 def test_slot_a_takes_only_a_north_south_tile():
@@ -136,7 +136,7 @@ def test_slot_a_takes_only_a_north_south_tile():
     game = SampleBroadway()
     for text in ROUNDS[0][0]:
         game.push_notation(text)
-    grid = game.state.grid
+    grid = game.tableau().grid
     assert (0, 0) in grid and (2, 0) in grid and (1, 0) not in grid
     assert match_count(grid, Place.of(3, 5, (1, 0), (1, 1))) == 2
     assert not any((1, 0) in m.cells for m in placements(grid, list(DOUBLE_SIX), axis_of(0)))

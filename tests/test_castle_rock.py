@@ -27,14 +27,10 @@ T = DOUBLE_SIX.parse
 ROW = DOUBLE_SIX.parse_many
 
 
-def rigged(row, hands, players=None, **options):
-    """A game whose current hand has this row and these hands (test set-up only)."""
-    game = CastleRock(players=players or len(hands), options=options)
-    s = game.state
-    s.row = tuple(ROW(row))
-    s.hands = tuple(tuple(ROW(h)) for h in hands)
-    s.caps = None
-    return game
+def rigged(row, hands, **options):
+    """A game whose current hand has this row and these hands, P1 to move, from its written position."""
+    lines = [f"row: {row}"] + [f"P{seat + 1}: {hand}" for seat, hand in enumerate(hands)]
+    return CastleRock.from_position("\n".join(lines), options=options)
 
 
 def snapshot(game):
@@ -43,8 +39,7 @@ def snapshot(game):
 
 def tiles_in_play(game):
     """Every uncaptured tile: the row, the hands, the boneyard."""
-    s = game.state
-    return [*s.row, *(t for h in s.hands for t in h), *s.deck[s.drawn:]]
+    return [*game.row(), *(t for h in game.hands() for t in h), *game.deck().rest]
 
 
 # -- CR-1 players and sets -----------------------------------------------------------------------
@@ -62,7 +57,7 @@ def test_cr1_player_count(players):
 def test_cr3_2_starting_row_deals_out_evenly(top, players, row):
     """rule CR-1.2, CR-3.2: 4 tiles, 3 with five players; other sets: nearest count dealing out evenly."""
     game = CastleRock(players=players, options={"set": top})
-    assert len(game.state.row) == row
+    assert len(game.row()) == row
     assert (len(game.dset) - row) % players == 0
 
 
@@ -81,28 +76,27 @@ def test_cr2_1_dealer_draws_highest_tile():
         game = CastleRock(players=4, seed=seed)
         draw = game.dealer_draw
         assert len(set(draw)) == 4
-        assert all(rank(draw[game.state.dealer]) >= rank(t) for t in draw)
+        assert all(rank(draw[game.dealer()]) >= rank(t) for t in draw)
 
 
 def test_cr3_1_deal_and_first_player():
     """rule CR-3.1, CR-3.3, CR-3.5: hands of two, rest in the boneyard, dealer's left starts."""
     game = CastleRock(players=4, seed=3)
-    s = game.state
-    assert all(len(h) == 2 for h in s.hands)
+    assert all(len(h) == 2 for h in game.hands())
     assert game.boneyard() == 28 - 8 - 4
-    assert s.turn == (s.dealer + 1) % 4
+    assert game.current_player == (game.dealer() + 1) % 4
     assert sorted(tiles_in_play(game)) == sorted(game.dset.tiles)
 
 
 def test_cr2_3_deal_passes_clockwise():
     """rule CR-2.3: the next hand is dealt by the player on the dealer's left."""
     game = CastleRock(players=3, seed=5)
-    first = game.state.dealer
+    first = game.dealer()
     bot = random_bot(random.Random(1))
-    while game.state.hand_no == 0:
+    while game.hand_number() == 0:
         game.push(bot(game))
-    assert game.state.dealer == (first + 1) % 3
-    assert game.state.turn == (first + 2) % 3
+    assert game.dealer() == (first + 1) % 3
+    assert game.current_player == (first + 2) % 3
 
 
 # -- CR-4 the turn -----------------------------------------------------------------------------------
@@ -110,16 +104,15 @@ def test_cr2_3_deal_passes_clockwise():
 def test_cr4_1_place_at_open_end_then_end_draws():
     """rule CR-3.4, CR-4.1, CR-4.3, CR-4.4: place at the open (right) end; end draws and passes left."""
     game = rigged("1-2 3-4 5-6 0-0", ["0-1 0-2", "0-3 0-4", "0-5 0-6"])
-    game.state.turn = 0
     game.push_notation("0-2")
-    assert game.state.row[-1] == T("0-2")
-    assert game.state.hands[0] == (T("0-1"),)
+    assert game.row()[-1] == T("0-2")
+    assert game.hands()[0] == (T("0-1"),)
     before = game.boneyard()
-    next_tile = game.state.deck[game.state.drawn]
+    next_tile = game.deck().rest[0]
     game.push_notation("end")
     assert game.boneyard() == before - 1
-    assert game.state.hands[0] == (T("0-1"), next_tile)
-    assert game.state.turn == 1 and not game.state.placed
+    assert game.hands()[0] == (T("0-1"), next_tile)
+    assert game.current_player == 1 and not game.placed()
 
 
 @pytest.mark.parametrize("moves,bad,rule,text", [
@@ -134,7 +127,6 @@ def test_cr4_1_place_at_open_end_then_end_draws():
 def test_cr4_illegal_moves_name_rule_and_tile_and_change_nothing(moves, bad, rule, text):
     """rule CR-4.1, CR-4.2, CR-5.1, CR-5.2: refused moves name the rule and tile, state unchanged."""
     game = rigged("1-2 3-4 5-6 6-6", ["0-1 0-2", "0-3 0-4"])
-    game.state.turn = 0
     for m in moves:
         game.push_notation(m)
     before = snapshot(game)
@@ -146,12 +138,11 @@ def test_cr4_illegal_moves_name_rule_and_tile_and_change_nothing(moves, bad, rul
 
 def test_cr4_3_no_draw_once_boneyard_is_empty():
     """rule CR-4.3: with the boneyard empty the hand shrinks."""
-    game = rigged("1-2 3-4 5-6 6-6", ["0-1 0-2", "0-3 0-4"])
-    game.state.turn = 0
-    game.state.drawn = len(game.state.deck)
+    game = CastleRock.from_position("row: 1-2 3-4 5-6 6-6\nP1: 0-1 0-2\nP2: 0-3 0-4\n"
+                                    "boneyard:\ncaptured: 20 0")  # the rest went earlier this hand
     game.push_notation("0-1")
     game.push_notation("end")
-    assert game.state.hands[0] == (T("0-2"),)
+    assert game.hands()[0] == (T("0-2"),)
 
 
 def test_parse_move_errors_name_the_token():
@@ -170,7 +161,6 @@ def test_cr5_seed_example_leave_middle_or_all_three():
     """rule CR-5.1, CR-5.2, CR-5.4: 6-6 6-3 6-4 may be left, its middle taken, or all three."""
     def fresh():
         game = rigged("1-2 6-6 3-6", ["4-6 0-0", "0-1 0-2"])
-        game.state.turn = 0
         game.push_notation("4-6")
         return game
 
@@ -178,31 +168,29 @@ def test_cr5_seed_example_leave_middle_or_all_three():
     legal = {str(m) for m in game.legal_moves()}
     assert legal == {"x3-6", "x6-6+3-6+4-6", "end"}
     game.push_notation("x3-6")
-    assert game.state.row == tuple(ROW("1-2 6-6 4-6")) and game.state.captured[0] == 1
+    assert game.row() == tuple(ROW("1-2 6-6 4-6")) and game.captured()[0] == 1
     game = fresh()
     game.push_notation("x6-6+3-6+4-6")
-    assert game.state.row == (T("1-2"),) and game.state.captured[0] == 3
+    assert game.row() == (T("1-2"),) and game.captured()[0] == 3
     game = fresh()
     game.push_notation("end")  # rule CR-5.4: captures are optional
-    assert len(game.state.row) == 4 and game.state.captured[0] == 0
+    assert len(game.row()) == 4 and game.captured()[0] == 0
 
 
 def test_cr5_3_chained_captures_anywhere_after_gaps_close():
     """rule CR-5.3: a capture away from the new tile, then one that exists only once the gap closes."""
     game = rigged("1-2 0-0 1-3 2-5", ["6-6 0-1", "0-2 0-3"])
-    game.state.turn = 0
     game.push_notation("6-6")
     assert {str(m) for m in game.legal_moves()} == {"x0-0", "end"}
     game.push_notation("x0-0")  # 1-2 and 1-3 pinch it; now 1-2 and 2-5 pinch 1-3
     assert {str(m) for m in game.legal_moves()} == {"x1-3", "end"}
     game.push_notation("x1-3")
-    assert game.state.row == tuple(ROW("1-2 2-5 6-6")) and game.state.captured[0] == 2
+    assert game.row() == tuple(ROW("1-2 2-5 6-6")) and game.captured()[0] == 2
 
 
 def test_cr5_5_no_capture_with_fewer_than_three_tiles():
     """rule CR-5.5: a two-tile row allows no capture."""
     game = rigged("6-6", ["6-5 0-0", "0-1 0-2"])
-    game.state.turn = 0
     game.push_notation("5-6")
     assert [str(m) for m in game.legal_moves()] == ["end"]
     with pytest.raises(IllegalMove, match="rule CR-5.5"):
@@ -212,7 +200,6 @@ def test_cr5_5_no_capture_with_fewer_than_three_tiles():
 def test_cr5_6_missed_capture_passes_to_next_player():
     """rule CR-5.6: a capture left by one player may be taken by the next, after placing."""
     game = rigged("1-2 3-3 1-4 5-5", ["6-6 0-0", "0-5 0-2"])
-    game.state.turn = 0
     game.push_notation("6-6")
     assert "x3-3" in {str(m) for m in game.legal_moves()}
     game.push_notation("end")
@@ -220,14 +207,14 @@ def test_cr5_6_missed_capture_passes_to_next_player():
         game.push_notation("x3-3")
     game.push_notation("0-5")
     game.push_notation("x3-3")
-    assert game.state.captured == (0, 1)
+    assert game.captured() == (0, 1)
 
 
 # -- CR-6 .. CR-8 scoring and the match -------------------------------------------------------------------
 
 def play_hand(game, bot):
-    hand = game.state.hand_no
-    while not game.is_over() and game.state.hand_no == hand:
+    hand = game.hand_number()
+    while not game.is_over() and game.hand_number() == hand:
         game.push(bot(game))
 
 
@@ -237,7 +224,7 @@ def test_cr6_cr7_hand_scoring_every_player():
     bot = random_bot(random.Random(2))
     while True:
         game.push(bot(game))
-        if game.state.hand_no == 1:
+        if game.hand_number() == 1:
             break
         assert game.scores == [0, 0, 0]  # not during the hand
         last = fields(game)
@@ -259,7 +246,7 @@ def test_cr8_match_ends_at_target_highest_wins():
     """rule CR-8.1, CR-8.2: the match ends once a score reaches the target; highest wins."""
     game = finished(1, target=3)
     top = max(game.scores)
-    assert top >= 3 and game.state.hand_no + 1 < 20  # the target ended it, not the hand limit
+    assert top >= 3 and game.hand_number() + 1 < 20  # the target ended it, not the hand limit
     [winner] = game.winners()
     assert game.scores[winner] == top
     assert game.current_player is None and list(game.legal_moves()) == []
@@ -270,17 +257,22 @@ def test_cr8_match_ends_at_target_highest_wins():
 def test_cr8_3_tie_in_play_goes_to_the_dealer():
     """rule CR-8.3: both pass the target with equal scores; the dealer played last and wins."""
     game = next(g for g in map(lambda seed: finished(seed, target=3), range(30)) if g.scores[0] == g.scores[1])
-    assert game.winners() == [game.state.dealer]
+    assert game.winners() == [game.dealer()]
 
 
 @pytest.mark.parametrize("dealer,tied,winner", [(0, (0, 2), 0), (1, (0, 2), 0), (2, (0, 2), 2),
                                                 (3, (0, 2), 2), (3, (1, 2, 3), 3), (0, (1, 3), 3)])
 def test_cr8_3_tie_goes_to_youngest_hand(dealer, tied, winner):
     """rule CR-8.3: tied winners: the one who plays latest in turn order (the dealer plays last)."""
-    game = CastleRock(players=4)
-    s = game.state
-    s.over, s.turn, s.dealer = True, None, dealer
-    s.scores = tuple(55 if seat in tied else 10 for seat in range(4))
+    before = " ".join("53" if seat in tied else "8" for seat in range(4))  # +6 captured -4 left in the row
+    hands = "".join(f"P{seat + 1}: {'0-0' if seat == (dealer + 1) % 4 else ''}\n" for seat in range(4))
+    game = CastleRock.from_position(f"hand: 2\nscores: {before}\nrow: 1-2 3-4 5-6\n{hands}"
+                                    f"turn: P{(dealer + 1) % 4 + 1}\nboneyard:\ncaptured: 6 6 6 6",
+                                    options={"hands": 2, "target": 100})
+    game.push_notation("0-0")
+    game.push_notation("end")  # the last hand is scored
+    assert game.is_over() and game.dealer() == dealer
+    assert game.scores == [55 if seat in tied else 10 for seat in range(4)]
     assert game.winners() == [winner]
 
 
@@ -288,7 +280,7 @@ def test_cr8_4_hand_limit():
     """rule CR-8.4: with hands=1 the match is one hand (the round-of-drinks game)."""
     game = CastleRock(players=4, seed=2, options={"hands": 1})
     play_hand(game, random_bot(random.Random(0)))
-    assert game.is_over() and game.state.hand_no == 0 and len(game.winners()) == 1
+    assert game.is_over() and game.hand_number() == 0 and len(game.winners()) == 1
 
 
 @pytest.mark.parametrize("name", ["target", "hands"])
@@ -304,7 +296,6 @@ EXAMPLE = "6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1"  # CR-9 (tiles written heavy end fir
 
 def example_game():
     game = rigged(EXAMPLE, ["1-4 3-3", "2-2 3-5"])
-    game.state.turn = 0
     game.push_notation("1-4")
     return game
 
@@ -319,8 +310,8 @@ def test_cr9_worked_example(plays):
     game = example_game()
     for play in plays:
         game.push_notation(play)
-    assert game.state.row == tuple(ROW("1-6 0-6 0-0"))
-    assert game.state.captured[0] == 6
+    assert game.row() == tuple(ROW("1-6 0-6 0-0"))
+    assert game.captured()[0] == 6
 
 
 def test_cr9_the_whole_row_can_be_cleared():
@@ -330,14 +321,14 @@ def test_cr9_the_whole_row_can_be_cleared():
     game = example_game()
     for play in ["x4-4", "x2-4", "x0-6+0-0+0-4", "x1-1", "x1-6+1-5+1-4"]:
         game.push_notation(play)
-    assert game.state.row == () and game.state.captured[0] == 9
+    assert game.row() == () and game.captured()[0] == 9
 
 
 def test_cr9_immediate_thought_alone_takes_three():
     """rule CR-9: the final three alone take 3; the 2-4 4-4 0-4 triple then remains available."""
     game = example_game()
     game.push_notation("x1-1+1-5+1-4")
-    assert game.state.captured[0] == 3
+    assert game.captured()[0] == 3
     assert "x2-4+4-4+0-4" in {str(m) for m in game.legal_moves()}
 
 
@@ -347,7 +338,7 @@ def test_captures_to_judges_a_hand_made_capture():
     steps = game.captures_to(ROW("1-6 0-6 0-0"))
     for step in steps:
         game.push(step)
-    assert game.state.row == tuple(ROW("1-6 0-6 0-0")) and game.state.captured[0] == 6
+    assert game.row() == tuple(ROW("1-6 0-6 0-0")) and game.captured()[0] == 6
     game = example_game()
     with pytest.raises(IllegalMove, match="rule CR-5.3: .*0-0"):
         game.captures_to(ROW("1-6 0-6"))
@@ -387,11 +378,11 @@ def recount(game):
     scores = [0] * game.players
     captured = [0] * game.players
     for move in game.moves:
-        seat, hand = replay.current_player, replay.state.hand_no
+        seat, hand = replay.current_player, replay.hand_number()
         replay.push(move)
         if hasattr(move, "kind"):
             captured[seat] += len(move.tiles)
-        if replay.is_over() or replay.state.hand_no != hand:
+        if replay.is_over() or replay.hand_number() != hand:
             left = len(game.dset) - sum(captured)
             scores = [a + c - left for a, c in zip(scores, captured)]
             captured = [0] * game.players
@@ -409,11 +400,10 @@ def test_random_play_properties(seed, players, top):
         if game.is_over():
             break
         game.push(bot(game))
-        s = game.state
         if not game.is_over():
             check_caps(game)
             present = tiles_in_play(game)
             assert len(present) == len(set(present))
-            assert len(present) + sum(s.captured) == n
+            assert len(present) + sum(game.captured()) == n
     assert game.is_over()
     assert game.scores == recount(game)

@@ -41,8 +41,8 @@ def test_crs2_deal():
     """rule CRS-1.1, CRS-2.1: one player, a row of three, the rest in the boneyard."""
     game = CastleRockSolitaire(seed=4)
     assert game.players == 1 and game.current_player == 0
-    assert len(game.state.row) == 3 and game.boneyard() == 25
-    assert sorted(game.state.row + game.state.deck[3:]) == sorted(DOUBLE_SIX.tiles)
+    assert len(game.row()) == 3 and game.boneyard() == 25
+    assert sorted(game.row() + game.deck().rest) == sorted(DOUBLE_SIX.tiles)
 
 
 def test_crs4_draw_goes_to_right_end():
@@ -50,7 +50,7 @@ def test_crs4_draw_goes_to_right_end():
     game = dealt("3-3 1-1 3-5 2-6 0-0")
     assert {str(m) for m in game.legal_moves()} == {"x1-1", "draw"}
     game.push_notation("draw")
-    assert game.state.row == tuple(ROW("3-3 1-1 3-5 2-6"))
+    assert game.row() == tuple(ROW("3-3 1-1 3-5 2-6"))
 
 
 def test_crs4_2_when_blocked_draw_refused_while_a_capture_exists():
@@ -79,12 +79,12 @@ def test_crs3_captures_are_castle_rocks():
     with pytest.raises(IllegalMove, match="rule CR-5.2"):
         game.push_notation("x3-3+1-1+3-5")
     game.push_notation("x1-1")
-    assert game.state.row == tuple(ROW("3-3 3-5"))
+    assert game.row() == tuple(ROW("3-3 3-5"))
     with pytest.raises(IllegalMove, match="rule CR-5.5"):
         game.push_notation("x3-3")
     game = dealt("3-3 1-3 3-5 0-0")
     game.push_notation("x3-3+1-3+3-5")
-    assert game.state.row == () and game.state.captured == 3
+    assert game.row() == () and game.scores == [3]
 
 
 def test_crs5_all_captured_needs_empty_boneyard():
@@ -123,11 +123,11 @@ def test_crs7_worked_example():
         game.push(DRAW)
     for play in ["x1-5", "x1-1", "x0-4", "x2-4+4-4+1-4"]:
         game.push_notation(play)
-    assert game.state.row == tuple(ROW("1-6 0-6 0-0")) and game.is_over() and game.winners() == []
+    assert game.row() == tuple(ROW("1-6 0-6 0-0")) and game.is_over() and game.winners() == []
     game = dealt(EXAMPLE)
     chooser = solver_bot(random.Random(0))
     play_out(game, [chooser])
-    assert game.winners() == [0] and game.state.captured == 9
+    assert game.winners() == [0] and game.scores == [9]
 
 
 # -- the solver's claims, against exhaustive search on small decks ---------------------------------------
@@ -227,16 +227,14 @@ def test_random_play_properties(seed, rules, top, strategy):
         if game.is_over():
             break
         game.push(bot(game))
-        s = game.state
         check_caps(game)
-        present = s.row + s.deck[s.drawn:]
-        assert len(set(present)) == len(present) == n - s.captured
+        present = game.row() + game.deck().rest
+        assert len(set(present)) == len(present) == n - game.scores[0]
     assert game.is_over()
-    s = game.state
     if game.winners():
-        assert s.row == () and (win == "tableau-empty" or game.boneyard() == 0)
+        assert game.row() == () and (win == "tableau-empty" or game.boneyard() == 0)
     else:
-        assert game.boneyard() == 0 and not single_captures(s.row) and s.row
+        assert game.boneyard() == 0 and not single_captures(game.row()) and game.row()
 
 
 def test_str_picture():

@@ -1,5 +1,6 @@
 """Buttons, LED and buzzer on gpiozero's MockFactory pins, pressed with drive_low/drive_high."""
 
+import queue
 import time
 
 import pytest
@@ -46,9 +47,11 @@ def press(factory, pin, hold=0.0):
 
 def drain(controls, wait=0.0):
     events = []
-    while (event := controls.get(timeout=wait)) is not None:
-        events.append(event)
-    return events
+    while True:
+        try:
+            events.append(controls.events.get(timeout=wait))
+        except queue.Empty:
+            return events
 
 
 def test_presses_become_queued_events(factory, controls):
@@ -171,7 +174,7 @@ def test_the_laptop_gets_virtual_buttons_and_never_imports_gpiozero():
 
     code = ("import sys; from dominotable.ui.controls import ButtonsConfig, open_controls;"
             "c = open_controls(ButtonsConfig(pin_factory='virtual')); c.press('long-select'); c.illegal(); c.status(True);"
-            "print(c.get(0), c.illegal_marks, c.led, 'gpiozero' in sys.modules)")
+            "print(c.events.get_nowait(), c.illegal_marks, c.led, 'gpiozero' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["long-select", "1", "True", "False"]
 

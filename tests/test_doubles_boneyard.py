@@ -9,9 +9,9 @@ from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,
     Play,
 )
-from dominotable.rules.line import LEFT, RIGHT, Line
+from dominotable.rules.line import LEFT, RIGHT
 from dominotable.rules.moves import Pass
-from dominotable.rules.tiles import DOUBLE_SIX
+from dominotable.rules.tiles import DOUBLE_SIX, fmt
 from dominotable.sim.bots.shared import play_out, random_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,37 +22,34 @@ def T(text):
 
 
 def arranged(hands, line=None, turn=0, scores=(0, 0, 0), **options):
-    """A game whose current deal is replaced by the given hands and line (first tile, then right-end plays)."""
-    game = DoublesInTheBoneyard(options=options, seed=3)
-    s = game.state
-    s.hands = tuple(tuple(sorted(T(t) for t in hand.split())) for hand in hands)
-    s.line = None
-    if line:
-        first, *rest = [T(t) for t in line.split()]
-        s.line = Line.start(first, first.a, first.b)
-        for tile in rest:
-            s.line = s.line.add(RIGHT, tile, tile.other(s.line.ends[RIGHT]))
-    s.turn, s.scores = turn, tuple(scores)
-    return game
+    """A game from the written position of these hands and line (first tile, then right-end plays)."""
+    played = []
+    for tile in [T(t) for t in (line or "").split()]:
+        near = tile.a if not played else played[-1][1]
+        played.append((near, tile.other(near)))
+    written = [f"line: {' '.join(f'{a}-{b}' for a, b in played)}", f"turn: P{turn + 1}",
+               f"scores: {' '.join(map(str, scores))}"]
+    written += [f"P{seat + 1}: {fmt(sorted(T(t) for t in hand.split()))}" for seat, hand in enumerate(hands)]
+    return DoublesInTheBoneyard.from_position("\n".join(written), options=options, seed=3)
 
 
 def test_deal_and_first_leader():
     """rules DB-1.1, DB-2.1, DB-2.3: no doubles dealt, seven each, highest drawn double leads."""
     for seed in range(5):
         game = DoublesInTheBoneyard(seed=seed)
-        s = game.state
-        assert [len(h) for h in s.hands] == [7, 7, 7]
-        assert not any(t.is_double for h in s.hands for t in h)
-        assert len({t for h in s.hands for t in h}) == 21
-        assert [seat for seat, _ in s.lead_draw] == [0, 1, 2]
-        assert all(d.is_double for _, d in s.lead_draw)
-        assert game.current_player == max(s.lead_draw, key=lambda d: d[1].a)[0]
+        hands, lead_draw = game.hands(), game.lead_draw()
+        assert [len(h) for h in hands] == [7, 7, 7]
+        assert not any(t.is_double for h in hands for t in h)
+        assert len({t for h in hands for t in h}) == 21
+        assert [seat for seat, _ in lead_draw] == [0, 1, 2]
+        assert all(d.is_double for _, d in lead_draw)
+        assert game.current_player == max(lead_draw, key=lambda d: d[1].a)[0]
 
 
 def test_deals_are_seeded():
     """rule DB-2.3: the same seed deals the same hands, another seed does not."""
-    assert DoublesInTheBoneyard(seed=7).state.hands == DoublesInTheBoneyard(seed=7).state.hands
-    assert DoublesInTheBoneyard(seed=7).state.hands != DoublesInTheBoneyard(seed=8).state.hands
+    assert DoublesInTheBoneyard(seed=7).hands() == DoublesInTheBoneyard(seed=7).hands()
+    assert DoublesInTheBoneyard(seed=7).hands() != DoublesInTheBoneyard(seed=8).hands()
 
 
 def test_turns_go_anticlockwise_by_seat_number():
@@ -71,7 +68,7 @@ def test_opening_tile_is_any_tile_lower_number_left():
     game = arranged(["3-6 1-2", "0-3", "0-2"])
     assert {str(m) for m in game.legal_moves()} == {"3-6", "1-2"}
     game.push_notation("6-3")
-    assert game.state.line.ends == (3, 6)
+    assert game.line().ends == (3, 6)
 
 
 def test_opening_tile_takes_no_end():
@@ -93,13 +90,13 @@ def test_opening_tile_takes_no_end():
 def test_illegal_moves_name_rule_and_tile_and_change_nothing(text, message):
     """rules DB-1.1, DB-3.1, DB-3.3, DB-3.4, DB-3.5."""
     game = arranged(["0-1", "1-6 2-5 1-3 3-6", "0-2 0-5"], line="3-4 4-6", turn=1)
-    before = (game.state.hands, game.state.line, game.state.turn, len(game.moves))
+    before = (game.hands(), game.line(), game.current_player, len(game.moves))
     with pytest.raises(IllegalMove, match=message) as info:
         game.push_notation(text)
     assert info.value.rule.startswith("DB-")
     if text != "pass":
         assert info.value.tile == T(text.strip("<>"))
-    assert (game.state.hands, game.state.line, game.state.turn, len(game.moves)) == before
+    assert (game.hands(), game.line(), game.current_player, len(game.moves)) == before
 
 
 def test_end_notation_and_short_form():
@@ -107,12 +104,12 @@ def test_end_notation_and_short_form():
     game = arranged(["0-1 4-5", "1-6 3-4 3-5 0-6", "0-2 0-5"], line="3-6", turn=1)
     assert {str(m) for m in game.legal_moves()} == {"1-6>", "<3-4", "<3-5", "0-6>"}
     game.push_notation("1-6")  # only the right end (6) fits
-    assert game.state.line.ends == (3, 1)
+    assert game.line().ends == (3, 1)
     game.push_notation("pass")
     game.push_notation("0-1@right")
-    assert game.state.line.ends == (3, 0)
+    assert game.line().ends == (3, 0)
     game.push_notation("3-4@left")
-    assert game.state.line.ends == (4, 0)
+    assert game.line().ends == (4, 0)
     assert [str(m) for m in game.moves] == ["1-6", "pass", "0-1>", "<3-4"]
     assert game.parse_move("<3-5") == Play(T("3-5"), LEFT)
     assert game.parse_move("3-5@RIGHT") == Play(T("3-5"), RIGHT)
@@ -122,7 +119,7 @@ def test_same_number_at_both_ends_takes_short_form():
     """rule DB-3.4: both ends show 3, so plain 3-5 is accepted and goes left."""
     game = arranged(["3-5 0-1", "2-5", "0-2"], line="3-4 4-6 6-3")
     game.push_notation("3-5")
-    assert game.state.line.ends == (5, 3)
+    assert game.line().ends == (5, 3)
 
 
 def test_bad_notation_names_the_token():
@@ -145,18 +142,18 @@ def test_going_out_scores_other_hands():
     """rule DB-4.1, DB-2.2: out player scores the pips in the other hands and leads the next game."""
     game = arranged(["1-4", "2-5 5-6", "2-3"], line="0-1", turn=0)
     game.push_notation("1-4>")
-    r = game.state.results[-1]
+    r = game.results()[-1]
     assert (r.game, r.how, r.deltas, r.next_leader) == (1, "out", (7 + 11 + 5, 0, 0), 0)
     assert game.scores == [23, 0, 0]
-    assert game.state.game_no == 2 and game.current_player == 0 and game.state.line is None
-    assert [len(h) for h in game.state.hands] == [7, 7, 7]
+    assert game.game_number() == 2 and game.current_player == 0 and game.line() is None
+    assert [len(h) for h in game.hands()] == [7, 7, 7]
 
 
 def test_blocked_single_lowest_scores_every_pip():
     """rules DB-4.2, DB-4.3: nobody holds a 0 or a 4, so the game ends at once."""
     game = arranged(["1-4 5-6", "2-3 2-5", "3-5 2-6"], line="0-1", turn=0)
     game.push_notation("1-4>")
-    r = game.state.results[-1]
+    r = game.results()[-1]
     assert r.how == "blocked"
     assert r.deltas == (11 + 12 + 16, 0, 0) and r.next_leader == 0 and r.draws == ()
 
@@ -165,7 +162,7 @@ def test_blocked_two_tied_third_loses_and_tied_draw_doubles():
     """rule DB-4.4."""
     game = arranged(["1-4 5-6", "1-5 2-3", "2-5 3-5 1-3"], line="0-1", turn=0, scores=(0, 0, 5))
     game.push_notation("1-4>")
-    r = game.state.results[-1]
+    r = game.results()[-1]
     assert r.deltas == (0, 0, -(7 + 8 + 4))
     assert game.scores == [0, 0, 5 - 19]
     assert [seat for seat, _ in r.draws] == [0, 1]
@@ -178,7 +175,7 @@ def test_blocked_three_way_tie_nobody_scores():
     """rule DB-4.5."""
     game = arranged(["1-4 5-6", "2-3 1-5", "1-3 1-6"], line="0-1", turn=0)
     game.push_notation("1-4>")
-    r = game.state.results[-1]
+    r = game.results()[-1]
     assert r.deltas == (0, 0, 0) and [seat for seat, _ in r.draws] == [0, 1, 2]
     assert r.next_leader == max(r.draws, key=lambda d: d[1].a)[0]
 
@@ -211,14 +208,13 @@ def test_json_replay_is_exact():
     play_out(game, [random_bot(random.Random(1))])
     again = type(game).from_json(game.to_json())
     assert again.moves == game.moves
-    assert again.scores == game.scores and again.state.results == game.state.results
+    assert again.scores == game.scores and again.results() == game.results()
     assert str(again) == str(game)
 
 
 def check_tiles(game):
     """No tile in two places, every non-double somewhere, no double anywhere (DB-1.1)."""
-    s = game.state
-    places = [t for h in s.hands for t in h] + (s.line.tiles() if s.line else [])
+    places = [t for h in game.hands() for t in h] + (game.line().tiles() if game.line() else [])
     assert len(places) == len(set(places)) == 21
     assert not any(t.is_double for t in places)
 
@@ -246,7 +242,7 @@ def test_random_play_properties(seed, rng, target):
             break
         game.push(rng.choice(list(game.legal_moves())))
     assert game.is_over()
-    results = game.state.results
+    results = game.results()
     assert game.scores == [sum(r.deltas[i] for r in results) for i in range(3)]
-    assert recount(game.state.hands) == (results[-1].how, results[-1].deltas)
+    assert recount(game.hands()) == (results[-1].how, results[-1].deltas)
     assert sum(s >= target for s in game.scores) == 1 and game.scores[game.winners()[0]] >= target

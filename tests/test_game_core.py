@@ -9,6 +9,7 @@ from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
 from dominotable.rules.games.up_down_stop.engine import UpDownStop
 from dominotable.rules.moves import PASS
 from dominotable.rules.outcome import Outcome, Termination
+from dominotable.rules.position import BadPosition
 from dominotable.sim.bots.shared import play_out, random_bot
 
 GAMES = [CastleRock, CastleRockSolitaire, Broadway, DoublesInTheBoneyard, UpDownStop]
@@ -55,12 +56,10 @@ def test_outcome_is_none_until_the_rules_end_the_match():
 
 
 def test_resignation_gives_the_match_to_the_best_other_side():
-    game = Broadway(seed=5)
-    game.state.scores = (7, 3)
+    game = Broadway.from_position("scores: 7 3\nN: 6-6")
     assert game.resign(0) == Outcome(Termination.RESIGNED, (1,))  # North resigns: East-West win
     assert game.resign(1) == Outcome(Termination.RESIGNED, (0,))
-    three = DoublesInTheBoneyard(seed=5)
-    three.state.scores = (10, 40, 40)
+    three = CastleRock.from_position("hand: 2\nrow: 1-2 3-4 5-6 0-0\nP1: 0-1\nP2: 0-3\nP3: 0-5\nscores: 10 40 40")
     assert three.resign(0).winners == (1, 2)  # a tie among the others: both win
     assert UpDownStop(seed=5).resign(0).winners == ()  # a solitaire resigned is lost
 
@@ -68,3 +67,19 @@ def test_resignation_gives_the_match_to_the_best_other_side():
 def test_termination_values_are_what_old_databases_store():
     assert [t.value for t in Termination] == ["played", "resigned", "abandoned"]
     assert Termination("resigned") is Termination.RESIGNED
+
+
+def test_a_written_position_refuses_what_no_play_reaches():
+    """rules/position.py: BadPosition names the problem; a good position round-trips through to_json."""
+    with pytest.raises(BadPosition, match="3-4 is both in the row and in P2's hand"):
+        CastleRock.from_position("row: 1-2 3-4\nP1: 0-1\nP2: 3-4")
+    with pytest.raises(BadPosition, match="P1 holds 3 tiles; a hand holds at most two"):
+        CastleRock.from_position("row: 1-2\nP1: 0-1 0-2 0-3\nP2: 3-4")
+    with pytest.raises(BadPosition, match="hand 2 opens with 5-5 at the centre"):
+        Broadway.from_position("hand: 2\nturn: N\nN: 5-1\ntableau:\n  6-6")
+    with pytest.raises(BadPosition, match="unknown position line 'dealer'"):
+        CastleRock.from_position("row: 1-2\nP1: 0-1\nP2: 3-4\ndealer: P2")
+    game = CastleRock.from_position("row: 1-2 3-4\nP1: 0-1\nP2: 3-3", seed=4)
+    game.push_notation("0-1")
+    again = CastleRock.from_json(game.to_json())
+    assert str(again) == str(game) and again.moves == game.moves

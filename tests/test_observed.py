@@ -34,14 +34,13 @@ def random_match(cls, seed, **kw):
 
 
 def replayed(ref_game, observed, owed):
-    """Replay `ref_game`'s moves into `observed`, pushing what `owed(ref, before, move)` says the
+    """Replay `ref_game`'s moves into `observed`, pushing what `owed(observed, ref, move)` says the
     table reveals around each move (a fresh copy of the reference game runs alongside)."""
     ref = type(ref_game)(players=ref_game.players, options=ref_game.options, seed=ref_game.seed)
     for move in ref_game.moves + [None]:
-        before = ref.state.copy()
         if move is not None:
             ref.push(move)
-        for text in owed(observed, ref, before, move):
+        for text in owed(observed, ref, move):
             observed.push_notation(text)
         assert observed.scores == ref.scores
     assert observed.is_over() and observed.winners() == ref_game.winners()
@@ -107,10 +106,10 @@ def test_rearrange_is_exact_against_brute_force(sizes, data):
 # -- Castle Rock Solitaire ------------------------------------------------------------------
 
 
-def crs_owed(observed, ref, before, move):
+def crs_owed(observed, ref, move):
     if move is None:
         return []
-    return [f"draw {ref.state.row[-1]}"] if str(move) == "draw" else [str(move)]
+    return [f"draw {ref.row()[-1]}"] if str(move) == "draw" else [str(move)]
 
 
 @pytest.mark.parametrize("draw", ["any-time", "when-blocked"])
@@ -119,8 +118,8 @@ def test_crs9_observed_replay_with_another_deal(draw):
     for seed in range(3):
         ref = random_match(CastleRockSolitaire, seed, options={"draw": draw})
         game = CastleRockSolitaire(seed=seed + 50, options={"draw": draw}, observed=True)
-        assert game.state.row == () and {type(m) for m in game.legal_moves()} == {DrawTile}
-        for tile in CastleRockSolitaire(seed=seed, options={"draw": draw}).state.row:
+        assert game.row() == () and {type(m) for m in game.legal_moves()} == {DrawTile}
+        for tile in CastleRockSolitaire(seed=seed, options={"draw": draw}).row():
             game.push_notation(f"draw {tile}")
         replayed(ref, game, crs_owed)
         same_replay(game)
@@ -132,7 +131,7 @@ def test_crs9_draws_name_an_unseen_tile():
     game = CastleRockSolitaire(seed=1, observed=True)
     refused(game, "draw", "CRS-9.1", match="names the tile")
     game.push_notation("draw 3-5")
-    assert game.state.row == (T("3-5"),) and game.boneyard() == 27
+    assert game.row() == (T("3-5"),) and game.boneyard() == 27
     refused(game, "draw 3-5", "CRS-9.1", tile="3-5", match="in the row")
     refused(CastleRockSolitaire(seed=1), "draw 3-5", "CRS-9.1", match="just `draw`")
     with pytest.raises(InvalidNotation, match="draw 3-5"):
@@ -148,8 +147,8 @@ def cr_replay(ref, game):
     shadow = CastleRock(players=ref.players, options=ref.options, seed=ref.seed)
     game.push_notation("lots " + fmt(ref.dealer_draw))
     for move in moves:
-        if game.state.awaiting == "row":
-            game.push_notation("row " + fmt(shadow.state.row))
+        if game.awaiting() == "row":
+            game.push_notation("row " + fmt(shadow.row()))
         shadow.push(move)
         game.push(move)
         assert game.scores == shadow.scores
@@ -172,15 +171,15 @@ def test_cr11_reveals_come_first_and_are_checked():
     refused(game, "3-5", "CR-11.1", match="dealer")
     refused(game, "lots 6-6 3-4", "CR-11.1", match="3 different tiles")
     refused(game, "row 6-6 3-4 1-1", "CR-11.1", match="first name the tiles drawn for dealer")
-    assert "waiting for `lots`" in str(game) and fmt(game.state.row) not in str(game)
+    assert "waiting for `lots`" in str(game) and fmt(game.row()) not in str(game)
     game.push_notation("lots 0-1 6-6 2-3")  # P2 draws highest and deals: P3 plays first
-    assert game.state.dealer == 1 and game.current_player == 2
+    assert game.dealer() == 1 and game.current_player == 2
     refused(game, "lots 0-1 6-6 2-3", "CR-11.1", match="starting row")
     refused(game, "row 1-6 0-6 0-0", "CR-11.1", match="4 different tiles")  # 28 - 4 = 3 stacks of 8
     game.push_notation("row 1-6 0-6 0-0 4-6")
-    assert game.state.row == tuple(DOUBLE_SIX.parse_many("1-6 0-6 0-0 4-6"))
+    assert game.row() == tuple(DOUBLE_SIX.parse_many("1-6 0-6 0-0 4-6"))
     assert T("1-6") not in game._unseen() and len(game._unseen()) == 24
-    assert sorted(map(len, game.state.hands)) == [2, 2, 2]
+    assert sorted(map(len, game.hands())) == [2, 2, 2]
 
 
 def test_cr11_3_unseen_tile_is_swapped_in_and_seen_tiles_refused():
@@ -189,14 +188,14 @@ def test_cr11_3_unseen_tile_is_swapped_in_and_seen_tiles_refused():
     game.push_notation("lots 0-1 6-6 2-3")
     game.push_notation("row 1-6 0-6 0-0 4-6")
     seat = game.current_player
-    other = next(t for t in game._unseen() if t not in game.state.hands[seat])
+    other = next(t for t in game._unseen() if t not in game.hands()[seat])
     refused(game, "0-6", "CR-11.3", tile="0-6", match="0-6 is in the row")
     game.push(place(other))
-    assert game.state.row[-1] is other and len(game.state.hands[seat]) == 1
+    assert game.row()[-1] is other and len(game.hands()[seat]) == 1
     assert other not in game._unseen() and len(game._unseen()) == 23
     game.push(END)
     refused(game, "0-0", "CR-11.3", tile="0-0")
-    assert "hidden" in str(game) and fmt(game.state.hands[0]) not in str(game)
+    assert "hidden" in str(game) and fmt(game.hands()[0]) not in str(game)
 
 
 # -- Doubles in the Boneyard ----------------------------------------------------------------
@@ -210,18 +209,18 @@ def db_replay(ref, game):
     """Replay `ref` into the observed `game`: the lots first, and after each game the hands left
     (the tiles the reference held before the last play, less the tile played) and any tie draw."""
     shadow = DoublesInTheBoneyard(options=ref.options, seed=ref.seed)
-    game.push_notation(lots(shadow.state.lead_draw))
+    game.push_notation(lots(shadow.lead_draw()))
     for move in ref.moves:
-        before = shadow.state.copy()
+        before = shadow.hands(), shadow.results()
         shadow.push(move)
         game.push(move)
-        if shadow.state.results != before.results:
-            hands = [tuple(t for t in h if t is not move.tile) for h in before.hands]
+        if shadow.results() != before[1]:
+            hands = [tuple(t for t in h if t is not move.tile) for h in before[0]]
             for seat, hand in enumerate(hands):
                 if hand:
                     game.push_notation(f"show P{seat + 1} {fmt(hand)}")
-            if shadow.state.results[-1].draws:
-                game.push_notation(lots(shadow.state.results[-1].draws))
+            if shadow.results()[-1].draws:
+                game.push_notation(lots(shadow.results()[-1].draws))
         assert game.scores == shadow.scores
     assert game.is_over() and game.winners() == ref.winners()
 
@@ -231,7 +230,7 @@ def test_db7_observed_replay_with_another_deal_including_a_tie():
     ties = 0
     for seed in (5, 15, 3):  # seeds 5 and 15 have a blocked game tied for fewest pips
         ref = random_match(DoublesInTheBoneyard, seed, options={"target": 100})
-        ties += sum(1 for r in ref.state.results if r.draws)
+        ties += sum(1 for r in ref.results() if r.draws)
         game = DoublesInTheBoneyard(seed=seed + 50, options={"target": 100}, observed=True)
         db_replay(ref, game)
         same_replay(game)
@@ -258,10 +257,8 @@ def test_db7_2_unseen_tiles_play_and_seen_tiles_are_refused():
     assert Pass() in moves  # P1 may say so: unseen tiles without a 3 or 4 are plenty
     assert {m.tile for m in moves if m != Pass()} == {t for t in DOUBLE_SIX if not t.is_double
                                                       and (t.has(3) or t.has(4)) and t is not T("3-4")}
-    if T("4-5") in game.state.hands[0]:  # make sure the guess had it elsewhere
-        game.state.hands = rearrange(game.state.hands, lambda t, seat: t is not T("4-5") or seat == 1)
     game.push_notation("4-5>")
-    assert [len(h) for h in game.state.hands] == [6, 7, 6]
+    assert [len(h) for h in game.hands()] == [6, 7, 6]
     assert T("4-5") not in game._unseen()
 
 
@@ -273,18 +270,20 @@ def test_db7_3_pass_is_the_players_word_within_reason():
     refused(game, "pass", "DB-7.3", match="any tile opens the line")
     game.push_notation("3-4")  # P3 leads
     game.push_notation("pass")  # P1: no 3 or 4
-    assert not any(t.has(3) or t.has(4) for t in game.state.hands[0])
+    assert not any(t.has(3) or t.has(4) for t in game.hands()[0])
     # ten unseen tiles carry a 3 or a 4; P3 holds only 6 of them
     refused(game, "pass", "DB-7.3", match="leave a tile that fits 3 or 4 only for P2, so P2 cannot be unable")
     game.push_notation("4-5>")  # ends 3 and 5
     game.push_notation("pass")  # P3: no 3 or 5, so the nine 3s and 5s are with P1 (its 5s) and P2
-    assert not any(t.has(3) or t.has(5) for t in game.state.hands[2])
+    assert not any(t.has(3) or t.has(5) for t in game.hands()[2])
     refused(game, "pass", "DB-7.3", match="P1 holds 7 tiles and only 6 unseen tiles fit neither 3 nor 5")
     refused(game, "<1-3", "DB-7.3", tile="1-3", match="P1 passed when 1-3 would have fitted")
     game.push_notation("5-6>")
-    assert [len(h) for h in game.state.hands] == [6, 6, 6]
-    game.state.hands = ((T("1-6"),), (T("3-6"), T("0-3")), (T("0-6"),))  # as if late in the game
-    refused(game, "pass", "DB-7.3", match="every unseen tile fits 3 or 6, so P2 cannot be unable to play")
+    assert [len(h) for h in game.hands()] == [6, 6, 6]
+    late = DoublesInTheBoneyard.from_position(  # late in a game: the five unseen tiles all have a 3 or a 6
+        "line: 3-2 2-0 0-1 1-2 2-4 4-0 0-5 5-1 1-4 4-3 3-5 5-2 2-6 6-4 4-5 5-6\n"
+        "P1: 1-6\nP2: 3-6 0-3\nP3: 0-6 1-3\nturn: P2", observed=True)
+    refused(late, "pass", "DB-7.3", match="every unseen tile fits 3 or 6, so P2 cannot be unable to play")
 
 
 def test_db7_4_show_reveals_exact_hands_then_scores():
@@ -293,26 +292,26 @@ def test_db7_4_show_reveals_exact_hands_then_scores():
     ref = random_match(DoublesInTheBoneyard, 3, options={"target": 50})
     game = DoublesInTheBoneyard(seed=60, options={"target": 50}, observed=True)
     shadow = DoublesInTheBoneyard(options={"target": 50}, seed=3)
-    game.push_notation(lots(shadow.state.lead_draw))
+    game.push_notation(lots(shadow.lead_draw()))
     for move in ref.moves:
-        before = shadow.state.copy()
+        before = shadow.hands()
         shadow.push(move)
         game.push(move)
-        if shadow.state.results:
+        if shadow.results():
             break
-    assert game.state.awaiting == "show" and game.scores == [0, 0, 0]
-    hands = [tuple(t for t in h if t is not move.tile) for h in before.hands]
+    assert game.awaiting() == "show" and game.scores == [0, 0, 0]
+    hands = [tuple(t for t in h if t is not move.tile) for h in before]
     seat = next(i for i, h in enumerate(hands) if h)
     name = f"P{seat + 1}"
     refused(game, "3-4", "DB-7.1", match="tiles left in each hand")
     refused(game, f"show {name} {fmt(hands[seat][1:])}", "DB-7.4", match=f"holds {len(hands[seat])} tiles")
-    on_line = game.state.line.first
+    on_line = game.line().first
     refused(game, f"show {name} {fmt((on_line,) + hands[seat][1:])}", "DB-7.4", tile=str(on_line))
     refused(game, f"show P9 {fmt(hands[seat])}", "DB-7.4", match="not a seat")
     for i, hand in enumerate(hands):
         if hand:
             game.push_notation(f"show P{i + 1} {fmt(hand)}")
-    assert game.scores == shadow.scores and game.state.results == shadow.state.results
+    assert game.scores == shadow.scores and game.results() == shadow.results()
 
 
 # -- Up-Down-Stop -------------------------------------------------------------------------
@@ -336,10 +335,10 @@ def test_uds9_moves_name_an_unseen_tile():
     game = UpDownStop(seed=2, observed=True)
     with pytest.raises(InvalidNotation, match="names the drawn tile"):
         game.parse_move("new")
-    guess = game.state.drawn
+    guess = game.drawn()
     other = next(t for t in game._unseen() if t is not guess and not t.is_double)
     game.push_notation(f"{other} new")
-    assert game.state.columns[0].line.first is other and other not in game._unseen()
+    assert game.columns()[0].line.first is other and other not in game._unseen()
     refused(game, f"{other} scrap", "UDS-9.1", tile=str(other), match="already in c1")
     refused(game, "5-5 new", "UDS-4.2", tile="5-5")
     playable = next(t for t in game._unseen() if not t.is_double)  # it can start column 2

@@ -67,23 +67,19 @@ def test_search_decision_ignores_the_unseen_tiles(name):
 
 
 def test_search_takes_the_whole_castle_rock_row():
-    """With the worked example of CR-9 before it, search clears the row (nine tiles) rather than
-    the obvious three, against opponents who would take what it leaves."""
+    """The worked example of CR-9: greedy, grabbing the biggest capture, takes six; search,
+    imagining what its opponents would take of what it leaves, clears the row (nine tiles)."""
     from dominotable.rules.games.castle_rock.engine import CastleRock
-    from dominotable.rules.tiles import DOUBLE_SIX
 
-    game = CastleRock(players=2, seed=1)
-    s = game.state
-    s.row = tuple(DOUBLE_SIX.parse_many("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 1-4"))
-    s.hands = ((DOUBLE_SIX.parse("3-3"),), (DOUBLE_SIX.parse("5-5"),))
-    s.caps, s.placed, s.turn = None, True, 0
-    bot = catalog.spec("castle-rock").strategies["search"](random.Random(0))
-    taken = 0
-    while game.state.placed:
-        move = bot(game)
-        game.push(move)
-        taken += len(getattr(move, "tiles", ()))
-    assert taken == 9
+    def taken(strategy):
+        game = CastleRock.from_position("row: 6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 1-4\nP1: 3-3\nP2: 5-5\nplaced", seed=1)
+        bot = catalog.spec("castle-rock").strategies[strategy](random.Random(0))
+        while game.placed():
+            game.push(bot(game))
+        return game.captured()[0]
+
+    assert taken("greedy") == 6
+    assert taken("search") == 9
 
 
 def test_tournament_reproducible_and_independent_of_processes():
@@ -128,3 +124,10 @@ def test_tournament_bad_arguments(capsys, argv, message):
     assert main(["tournament", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_time_cap_plays_the_best_move_found_so_far():
+    """With `seconds`, the table's cap, search stops when time runs out and still plays a legal move."""
+    game = positions("broadway", 1)[0]
+    move = catalog.spec("broadway").strategies["search"](random.Random(1), playouts=10**6, seconds=0.01)(game)
+    assert move in list(game.legal_moves())

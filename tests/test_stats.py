@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import pytest
 from dominotable.app.cli import main
-from dominotable.rules.game import Game, Move
+from dominotable.rules.game import Game, Move, State, applies, checks
 from dominotable.rules.options import Options, option
 from dominotable.sim import stats
 
@@ -102,12 +102,9 @@ class Roll(Move):
         return "roll"
 
 
-class DiceState:
-    def __init__(self, value=None):
-        self.value = value
-
-    def copy(self):
-        return DiceState(self.value)
+@dataclass(slots=True)
+class DiceState(State):
+    value: int | None = None
 
 
 class Dice(Game):
@@ -123,10 +120,12 @@ class Dice(Game):
     def _moves(self):
         return iter([Roll()])
 
-    def _why_illegal(self, move):
+    @checks(Roll)
+    def _why_not_roll(self, move):
         return None
 
-    def _apply(self, move):
+    @applies(Roll)
+    def _roll(self, move):
         self.state.value = self.rng("roll").randint(1, self.options.sides)
 
     def parse_move(self, text):

@@ -157,12 +157,12 @@ def test_a_finished_game_asks_for_a_clear_tray():
     tray = SimTray()
     reader = catalog.reader_for(game, tray.geometry)
     bot = greedy_bot(random.Random(2))
-    while game.state.game_no == 1:
+    while game.game_number() == 1:
         move = bot(game)
         tray.apply(hands_of(reader).actions(move, tray.board()))
         game.push(move)
     verdict = reader.judge(tray.board())
-    leader = game.side_names()[game.state.turn]
+    leader = game.side_names()[game.current_player]
     assert verdict.same and verdict.note.startswith("game 2: clear the tray (")
     assert verdict.note.endswith(f"then {leader} leads")
     assert reader.expected() == f"game 2: an empty tray; {leader} leads"
@@ -203,9 +203,9 @@ def test_observed_lots_drawn_over_the_scan_pad():
 
 def test_observed_tie_draw_is_the_tied_seats():
     """rule DB-7.1: after a tied blocked game only the tied players draw, in seat order."""
-    game = DoublesInTheBoneyard(seed=1, observed=True)
-    game.state.awaiting, game.state.ending = "lots", "blocked"
-    game.state.hands = ((game.dset.parse("1-2"),), (game.dset.parse("0-3"),), (game.dset.parse("5-6"),))
+    game = DoublesInTheBoneyard.from_position(  # blocked on 4s; P1 and P2 tie on 3 pips each
+        "line: 4-0 0-2 2-4 4-1 1-3 3-4 4-5 5-0 0-6 6-1 1-5 5-2 2-6 6-3 3-5 5-6 6-4\n"
+        "P1: 1-2\nP2: 0-3\nP3: 0-1 2-3\nending: blocked\nshown: P1 P2 P3", observed=True)
     assert catalog.reader_for(game, SimTray().geometry).pad_draw().seats == (0, 1)
 
 
@@ -215,7 +215,7 @@ def test_observed_show_after_a_game():
     tray = SimTray()
     reader = catalog.reader_for(game, tray.geometry)
     bot = random_bot(random.Random(3))
-    while getattr(game.state, "awaiting", None) != "show":
+    while game.awaiting() != "show":
         move = bot(game)
         tray.apply(hands_of(reader).actions(move, tray.board()))
         game.push(move)

@@ -98,10 +98,12 @@ def solitaire(tmp_path):
 
 
 def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
-    """Over the real pipeline: an unknown tag (CR board check), a tile lying flat in the row,
-    a tile moved inside the row and an illegal capture each get a prompt naming tile or cell,
-    sound the alarm, change nothing, and the game goes on once the tray is put right
-    (rules CRS-8 on reading the row, CRS-5 / CR-5.1 on captures)."""
+    """Over the real pipeline: an unknown tag (CR board check), a tile lying flat in the row and
+    a tile moved inside the row each get a prompt naming tile or cell and change nothing, and
+    the game goes on once the tray is put right (rules CRS-8 on reading the row). The unknown
+    tag sounds the alarm; the other two may be hands still at work, so they are prompted only
+    after the prompt pause, without the alarm (the moved tile may be judged while it is away:
+    a tile lifted off the closed end is a capture no captures can complete, an alarm)."""
     t, geo = solitaire, default_geometry()
     t.until(lambda s: s.controller.mode == Mode.PLAY, "the empty row accepted")
     row = sorted(geo.zone("castle-row"))
@@ -113,7 +115,7 @@ def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
     t.tray.remove(top[5])
     assert t.session.controller.alarms == alarms + 1
 
-    deck = t.session.controller.game.state.deck
+    deck = t.session.controller.game.deck().tiles
     first, second, third = deck[0], deck[1], deck[2]
     for i, tile in enumerate((first, second, third)):  # three draws, upright at the open end
         t.tray.place(f"{tile.a}-{tile.b}", top[i], "down")
@@ -131,7 +133,7 @@ def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
     t.until(lambda s: s.screen().kind == "play", "the row put back")
 
     assert len(t.session.controller.game.moves) == 3 and t.stored_moves() == 3
-    assert t.session.controller.alarms >= alarms + 3
+    assert alarms + 1 <= t.session.controller.alarms <= alarms + 2
 
 
 def test_unplugged_mid_turn_and_replugged_the_game_is_intact(solitaire):
@@ -142,7 +144,7 @@ def test_unplugged_mid_turn_and_replugged_the_game_is_intact(solitaire):
     geo = default_geometry()
     top = [c for c in sorted(geo.zone("castle-row")) if geo.coords(c)[0] == 4]
     t.until(lambda s: s.controller.mode == Mode.PLAY, "the empty row accepted")
-    deck = t.session.controller.game.state.deck
+    deck = t.session.controller.game.deck().tiles
     for i in range(2):
         t.tray.place(f"{deck[i].a}-{deck[i].b}", top[i], "down")
     t.moves(2)

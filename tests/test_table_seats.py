@@ -18,10 +18,11 @@ import time
 from dominotable.app.seats import decide, seat_view
 from dominotable.app.session import Session
 from dominotable.app.storage import Store, replay
-from dominotable.rules.games.castle_rock.engine import CastleRock
+from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.ui.menu import Choice, Setup
+from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
 from table_helpers import ROW, rigged
 from table_seats import Person, PtyTable, SessionTable
 
@@ -29,22 +30,36 @@ NAMES = ["ANN", "West bot", "North bot", "East bot"]
 BOTS = (1, 2, 3)
 
 
-def castle_rock(seed=5):
-    return CastleRock(players=4, options={"hands": 1}, seed=seed, observed=True)
+def castle_rock(seed=5, hands=1):
+    return CastleRock(players=4, options={"hands": hands}, seed=seed, observed=True)
 
 
-def play_out(table, person, limit=600):
+def play_out(table, person, limit=600) -> list:
+    """Play to the end of the match; the screens of the bots' instructions seen on the way."""
+    said = []
     for _ in range(limit):
+        screen = table.screen()
+        if screen.bot:
+            said.append(screen)
         if not person.step():
-            return
+            return said
     raise AssertionError("the match did not end")
+
+
+def fit_the_oled(screens) -> None:
+    """Each instruction for a bot is one step short enough for the OLED, never cut short."""
+    for screen in screens:
+        _, lines = fit_wrapped(screen.text, SIZE[0] - 4, SIZE[1] - BAR - 2, 20)
+        assert not lines[-1].endswith("..."), screen.text
+        assert screen.bot == f"{screen.title}: {screen.text}" and screen.title.endswith(" bot")
 
 
 def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
     geo = default()
     for game, hand in (("castle-rock", 2), ("broadway", 7)):  # most tiles a hand holds (CR-4.3, BW-2.2)
         racks = geo.racks(game)
-        zones = [cells for name, cells in geo.zones.items() if game in geo.zone_games[name]]
+        zones = [cells for name, cells in geo.zones.items()  # but the whole grid: a game without bots
+                 if game in geo.zone_games[name] and len(cells) < geo.playing]
         assert zones
         for i, rack in enumerate(racks):
             assert len(rack.slots) >= hand
@@ -55,6 +70,8 @@ def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
     assert len(geo.racks("castle-rock")) == CastleRock.max_players
     assert [r.name for r in geo.racks("broadway")] == ["north", "east", "south", "west"]  # the engine's seats
     assert geo.racks("castle-rock-solitaire") == ()  # one player: no bot seats
+    racks = frozenset(c for rack in geo.racks("castle-rock") for c in rack.cells)
+    assert racks <= geo.game_cells("castle-rock")  # the tray reads them first, as the row
 
 
 def test_setup_menu_makes_seats_bots_named_after_their_racks():
@@ -99,12 +116,13 @@ def test_a_bot_decides_on_what_its_seat_sees_whatever_the_unseen_tiles_are():
 
 
 def test_a_castle_rock_match_against_three_bots_session(tmp_path):
-    """The whole match at the session (in-memory tray, fake clock): the bots' turns are made
-    by the person from the instructions; the stored match replays to the same scores."""
-    table = SessionTable(tmp_path, castle_rock(), NAMES, BOTS)
+    """Three hands at the session (in-memory tray, fake clock): the bots' turns are made by the
+    person from the instructions, the last turn of a hand ended by the table (CR-6.1), each new
+    hand dealt into the racks again; the stored match replays to the same scores."""
+    table = SessionTable(tmp_path, castle_rock(hands=3), NAMES, BOTS)
     table.settle()
     person = Person(table, 0, seed=1)
-    play_out(table, person)
+    fit_the_oled(play_out(table, person))
     game = table.game
     record = table.store.match(table.session.controller.match_id)
     assert game.is_over() and record.bots == [1, 2, 3]
@@ -112,53 +130,67 @@ def test_a_castle_rock_match_against_three_bots_session(tmp_path):
     assert len(record.hints) == person.hints > 0 and record.racks == {}
 
 
-def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path):
+def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path, monkeypatch):
     """East bot moves first. Its tile from the wrong slot, its tile at the closed end of the
-    row (CR-10.4), its tile lying flat (CR-10.1) and a capture it was not told to make: each is
-    refused with a prompt, nothing is recorded, and once put right the turn goes on."""
+    row (CR-10.4), its tile lying flat (CR-10.1): each is refused with a prompt, nothing is
+    recorded, and once put right the turn goes on; the tile put back in its slot offers the
+    takeback, which gives the bot its tile back."""
+    from dominotable.app import seats
+
+    monkeypatch.setattr(seats, "STRATEGIES", ("greedy",))  # this deal: East bot places, then captures
     table = SessionTable(tmp_path, castle_rock(), NAMES, BOTS)
     table.settle()
-    person = Person(table, 0, seed=1, first_column=1)  # the row from column 1: the closed end has room
-    while not (table.screen().bot or "").startswith("East bot: tile in slot"):
+    person = Person(table, 0, seed=2, first_column=1)  # the row from column 1: the closed end has room
+    while not table.screen().bot.startswith("East bot: slot"):
         person.step()
     told = table.screen().bot
-    assert told.startswith("East bot: tile in slot 1 (2-2) -> upright at the open end of the row (r4c5-r5c5)")
+    m = re.fullmatch(r"East bot: slot (\d) \((\d-\d)\) -> upright at the open end, r4c(\d+)-r5c\3", told)
+    assert m, told
+    assert (table.screen().title, table.screen().text) == ("East bot", told.removeprefix("East bot: "))
     geo, rack = table.geometry, default().racks("castle-rock")[3]
     moves = len(table.game.moves)
-    right = table.game.dset.parse("2-2")
-    wrong = next(t for t, cells in table.tiles().items() if cells == rack.slots[1])
+    slot, right, end = int(m[1]), table.game.dset.parse(m[2]), int(m[3])
+    wrong = next(t for t, cells in table.tiles().items() if cells == rack.slots[2 - slot])
 
-    table.take(wrong)  # the tile in slot 2 instead of slot 1
-    table.put(wrong, (geo.cell(4, 5), geo.cell(5, 5)))
+    table.take(wrong)  # the tile in the other slot
+    table.put(wrong, (geo.cell(4, end), geo.cell(5, end)))
     table.settle()
-    assert table.screen().text == ("East bot's rack: put the tile from slot 2 back, face down; "
-                                   "East bot plays the tile in slot 1")
+    assert table.screen().text == (f"East bot's rack: put the tile from slot {3 - slot} back, face down; "
+                                   f"East bot plays the tile in slot {slot}")
     table.take(wrong)
-    table.put(wrong, rack.slots[1])
+    table.put(wrong, rack.slots[2 - slot])
     table.settle()
     assert table.screen().bot == told
 
     table.take(right)  # the right tile at the closed end
     table.put(right, (geo.cell(4, 0), geo.cell(5, 0)))
     table.settle()
-    assert "move 2-2 to the open end of the row" in table.screen().text
+    assert f"move {right} to the open end of the row" in table.screen().text
     table.take(right)
-    table.put(right, (geo.cell(4, 5), geo.cell(4, 6)))  # lying flat at the open end
+    table.put(right, (geo.cell(4, end), geo.cell(4, end + 1)))  # lying flat at the open end: being stood up?
     table.settle()
-    assert "stand 2-2 upright at the open end (rule CR-10.1)" in table.screen().text
-    assert len(table.game.moves) == moves and table.session.controller.alarms >= 3
+    table.now += table.session.controller.prompt_after_ms / 1000  # prompted once it stays so, no alarm
+    table.session.tick()
+    assert f"stand {right} upright at the open end (rule CR-10.1)" in table.screen().text
+    assert len(table.game.moves) == moves and table.session.controller.alarms >= 2
     table.take(right)
-    table.put(right, (geo.cell(4, 5), geo.cell(5, 5)))
+    table.put(right, (geo.cell(4, end), geo.cell(5, end)))
     table.settle()
-    assert len(table.game.moves) == moves + 1 and str(table.game.moves[-1]) == "2-2"
-    assert table.screen().bot.startswith("East bot: take 3-5, 1-2, 2-5 and 2-2 off the row")
+    assert len(table.game.moves) == moves + 1 and table.game.moves[-1] == place(right)
 
-    keep = table.game.state.row[0]  # a capture East bot was not told to make
-    table.take(keep)
+    table.take(right)  # back in its slot: the table offers to take the placement back
+    table.put(right, rack.slots[slot - 1])
     table.settle()
-    assert table.screen().title == "Fix the tray" and len(table.game.moves) == moves + 1
-    table.put(keep, (geo.cell(4, 1), geo.cell(5, 1)))
+    assert table.screen().title == "Take back?"
+    table.press("select")
+    assert len(table.game.moves) == moves and table.screen().bot == told
+    assert table.store.match(table.session.controller.match_id).racks[3][slot] == str(right)
+    table.take(right)
+    table.put(right, (geo.cell(4, end), geo.cell(5, end)))
     table.settle()
+    assert len(table.game.moves) == moves + 1
+
+    assert table.screen().bot.startswith("East bot: take ")  # the rest of its turn, once the tile is read
     play_out(table, person)
     record = table.store.match(table.session.controller.match_id)
     assert replay(record).scores == table.game.scores == record.result["scores"]
@@ -196,7 +228,7 @@ def test_a_castle_rock_match_against_three_bots_through_the_pty(tmp_path):
         final = table.game
     finally:
         table.close()
-    assert {"East bot", "North bot", "Hint"} <= shown  # West bot moves after ANN: "when ANN has finished"
+    assert {"East bot", "North bot", "West bot", "Hint"} <= shown
     with Store(db) as store:
         record = store.match(store.matches()[0].id)
     assert final.is_over() and record.bots == [1, 2, 3] and len(record.hints) == person.hints
@@ -340,19 +372,34 @@ def test_a_broadway_match_against_three_bots_through_the_pty(tmp_path):
     assert final.is_over() and replay(record).scores == final.scores == record.result["scores"]
 
 
-def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_put_right(tmp_path):
+def test_two_broadway_hands_against_three_bots_session(tmp_path):
+    """BW-2: a second hand opens on the next double, the racks dealt again once the tray is
+    cleared; the stored match replays to the same scores."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    table = SessionTable(tmp_path, Broadway(options={"hands": 2}, seed=3, observed=True), BW_NAMES, (0, 1, 3))
+    table.settle()
+    fit_the_oled(play_out(table, Person(table, 2, seed=1)))
+    record = table.store.match(table.session.controller.match_id)
+    assert table.game.hands_played() >= 2 and sum(m.startswith("lead ") for m in record.moves) >= 2
+    assert replay(record).scores == table.game.scores == record.result["scores"]
+
+
+def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_put_right(tmp_path, monkeypatch):
     """BW-11.2: the tile as the bot placed it, its halves as the screen says; the same tile
     turned round, or laid where it also fits but the bot did not choose, is refused with the
     screen's instruction, and nothing is recorded until the tile lies as told."""
+    from dominotable.app import seats
     from dominotable.rules.games.broadway.engine import Broadway, Place
 
+    monkeypatch.setattr(seats, "STRATEGIES", ("greedy",))  # a tile that also fits elsewhere, this deal
     table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), BW_NAMES, (0, 1, 3))
     table.settle()
     person = Person(table, 2, seed=1)
     turned = elsewhere = False
     while person.step():
         told = table.screen().bot or ""
-        if len(table.game.state.order) < 4 or not (m := re.search(r"\((\d+-\d+)\) -> (on .*)", told)):
+        if len(table.game.tableau().order) < 4 or not (m := re.search(r"\((\d+-\d+)\) -> r\d", told)):
             continue  # a tableau of a few tiles first: a tile turned round next to the lead reads as no lead
         game, moves = table.game, len(table.game.moves)
         tile = game.dset.parse(m[1])
@@ -376,7 +423,8 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
                 table.take(tile)
             table.put(tile, place.cells[::-1])
             table.settle()
-            assert table.screen().title == "Fix the tray" and str(tile) in table.screen().text
+            text = table.screen().text  # the prompt names the tile as it lies: 3-2 or 2-3
+            assert table.screen().title == "Fix the tray" and (str(tile) in text or f"{tile.b}-{tile.a}" in text)
             turned = True
         if turned or elsewhere:
             assert len(table.game.moves) == moves and table.session.controller.alarms
@@ -402,7 +450,7 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
 
     rng = random.Random(4)
     game = Broadway(options={"hands": 2}, seed=7, observed=True)
-    while len(game.state.order) < 12:
+    while len(game.tableau().order) < 12:
         game.push(rng.choice(list(game.legal_moves())))
     game.state.awaiting = "show"  # test set-up: the hand blocked here (BW-6.2), as _end_hand leaves it
     geo = default()
@@ -418,7 +466,7 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
     board, problem = seats.read(tray.board())
     assert problem is None and not seats.short()
     shown = []
-    while (move := seats.traceless(board)) is not None:
+    while (move := seats.traceless()) is not None:
         seat = "NESW".index(move.seat)
         assert sorted(map(str, move.tiles)) == sorted(held[seat].values())
         seats.played([move], len(game.moves) + 1, [game.current_player])
@@ -427,10 +475,52 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
         assert store.match(match).racks.get(seat) is None  # no longer the bot's hand
     assert sorted(shown) == [s for s in (0, 1, 3) if held[s]]
     notes = seats.short()
-    assert all("the hand is over, take the tiles out of slot" in n for n in notes) and len(notes) == len(shown)
+    assert all(n.what.startswith("hand over: take the tiles out of slot") for n in notes)
+    assert [n.who for n in notes] == [BW_NAMES[seat] for seat in sorted(shown)]
     assert seats.read(tray.board())[1] is None  # still there: not a problem, a step
     for seat in shown:
         for slot in held[seat]:
             tray.apply(Action(ActionKind.REMOVE, game.dset.parse(held[seat][slot])))
     seats.read(tray.board())
     assert not any(seats.spent.values())
+
+
+def test_the_solitaire_hint_is_the_solvers_next_step():
+    """Castle Rock Solitaire: the hint is the solver's move (a draw, or its next capture) at
+    every position of a game the solver plays to its end."""
+    from dominotable.app.hints import hint
+    from dominotable.rules.games.castle_rock.capture import Capture
+    from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
+    from dominotable.sim.bots.castle_rock import solver_bot
+
+    game = CastleRockSolitaire(seed=4)
+    solver = solver_bot(random.Random(0))
+    kinds = set()
+    while not game.is_over():
+        move = solver(game)
+        shown = hint(game)
+        if isinstance(move, Capture):
+            assert shown.take == move.tiles and shown.text.startswith(f"take {move}:")
+        else:
+            assert shown.text == "draw the next tile" and not shown.take
+        kinds.add(type(move).__name__)
+        game.push(move)
+    assert kinds == {"Draw", "Capture"}
+
+
+def test_resuming_a_bot_match_on_a_tray_without_racks_names_the_problem(tmp_path):
+    """A tray.toml without the racks (a tray built before them) cannot resume a match with bot
+    seats: the error names the seats and where racks are declared (the runtime sets it aside)."""
+    import tomllib
+
+    import pytest
+    from dominotable.rules.errors import DominoError
+    from dominotable.tray.geometry import Geometry, packaged_path
+
+    store = Store(tmp_path / "t.db")
+    match = Session.start(store, castle_rock(), NAMES, default(), BOTS).controller.match_id
+    data = tomllib.loads(packaged_path().read_text())
+    del data["racks"]
+    with pytest.raises(DominoError, match="racks for 0 of Castle Rock's seats, not for its bot seats West bot, "
+                                          r"North bot, East bot: see \[racks\] in tray.toml"):
+        Session.resume(store, match, Geometry(data))

@@ -103,7 +103,7 @@ def test_new_match_waits_for_the_table_to_be_set_up(tmp_path):
     game = CastleRock(players=2, seed=4)
     table = Table(tmp_path, game)
     table.show()
-    dealt = " ".join(map(str, game.state.row))
+    dealt = " ".join(map(str, game.row()))
     assert (table.screen.kind, table.screen.title) == ("prompt", "Set up the table")
     assert table.screen.text == f"lay out the starting row left to right: {dealt}"
     for action in table.hands.setup(table.layout.board()):
@@ -137,37 +137,65 @@ def test_illegal_capture_prompt_alarm_once_and_recovery(tmp_path):
     """rule CR-5.1: an illegal capture shows what to put back, alarms once, and the game goes
     on once the tray is legal again."""
     alarms = []
-    table = cr9(tmp_path, placed=None)
+    table = started(tmp_path, rigged("6-6 0-0 0-1", ["0-5 3-3", "5-5 4-4"]))
     table.session.controller.on_alarm = lambda: alarms.append(1)
+    table.play(place(T("0-5")))
+    before = table.layout
+    table.show(with_tiles(before, t6_6=None))  # nothing can ever take the closed end's 6-6
+    assert table.screen.kind == "prompt" and table.screen.title == "Fix the tray"
+    assert table.screen.text == ("put 6-6 back at the closed end, before 0-0: 6-6 is at an end of the row, "
+                                 "so nothing pinches it (rule CR-5.1)")
+    assert alarms == [1] and table.session.controller.alarms == 1 and table.session.controller.problem == table.screen.text
+    table.show(with_tiles(before, t6_6=None, t3_3=(GEO.cell(0, 0), GEO.cell(0, 1))))  # same problem
+    assert table.session.controller.alarms == 1 and table.stored() == ["0-5"]
+    table.show(before)
+    assert table.screen.kind == "play" and table.stored() == ["0-5"] and table.session.controller.problem is None
+    table.show(with_tiles(before, t0_1=None))
+    assert table.stored() == ["0-5", "x0-1"] and table.session.controller.alarms == 1
+
+
+def test_removals_a_legal_capture_can_complete_are_a_capture_in_progress(tmp_path):
+    """rule CR-10.4: 2-4 alone cannot be taken (0-0 and 4-4 share no suit), but taking more
+    can make it legal: no alarm; the prompt comes only after prompt_after_ms of stillness,
+    and goes when the tray is legal again."""
+    table = cr9(tmp_path, placed=None)
     table.play(place(T("1-4")))
     before = table.layout
     table.show(with_tiles(before, t2_4=None))
-    assert table.screen.kind == "prompt" and table.screen.title == "Fix the tray"
-    assert table.screen.text == "put 2-4 back between 0-0 and 4-4: 0-0 and 4-4 share no suit (rule CR-5.1)"
-    assert alarms == [1] and table.session.controller.alarms == 1 and table.session.controller.problem == table.screen.text
-    table.show(with_tiles(before, t2_4=None, t3_3=(GEO.cell(0, 0), GEO.cell(0, 1))))  # same problem
-    assert table.session.controller.alarms == 1 and table.stored() == ["1-4"]
-    table.show(before)
-    assert table.screen.kind == "play" and table.stored() == ["1-4"] and table.session.controller.problem is None
-    table.show(with_tiles(before, t4_4=None))
-    assert table.stored() == ["1-4", "x4-4"] and table.session.controller.alarms == 1
+    assert table.screen.kind == "play" and table.session.controller.alarms == 0
+    table.clock.advance(2000 - SETTLE - 1)
+    table.session.tick()
+    assert table.screen.kind == "play"
+    table.clock.advance(1)
+    table.session.tick()
+    assert (table.screen.title, table.screen.text) == (
+        "Fix the tray", "finish the capture: take 4-4 too, or put 2-4 back (rule CR-5.3)")
+    table.show(with_tiles(before, t2_4=None, t4_4=None))
+    assert table.screen.kind == "play" and table.stored() == ["1-4", "x4-4", "x2-4"]
+    assert table.session.controller.alarms == 0
 
 
-@pytest.mark.parametrize("change,prompt", [
-    (dict(t3_3=column(9)), "take 3-3 off the row: 3-3 is not in P2's hand (rule CR-4.1)"),
+@pytest.mark.parametrize("change,prompt,pending", [
+    (dict(t3_3=column(9)), "take 3-3 off the row: 3-3 is not in P2's hand (rule CR-4.1)", False),
     (dict(t5_5=column(9), t6_6=column(10)), "take 6-6 off the row: one tile per turn, and 5-5 came first "
-                                            "(rule CR-4.1)"),
-    (dict(t2_4=column(14)), "put 2-4 back between 0-0 and 4-4 (the row keeps its order, rule CR-10.3)"),
-    (dict(t5_5=(GEO.cell(4, 12), GEO.cell(4, 13))), "stand 5-5 upright at the open end (rule CR-10.1)"),
+                                            "(rule CR-4.1)", False),
+    (dict(t2_4=column(14)), "put 2-4 back between 0-0 and 4-4 (the row keeps its order, rule CR-10.3)", True),
+    (dict(t5_5=(GEO.cell(4, 12), GEO.cell(4, 13))), "stand 5-5 upright at the open end (rule CR-10.1)", True),
 ])
-def test_each_illegal_action_is_refused_then_recovers(tmp_path, change, prompt):
-    """rule CR-4.1, CR-10.1, CR-10.3: out of turn, moved inside the row, lying flat: prompt,
-    alarm, no move; undoing the change lets the game go on."""
+def test_each_illegal_action_is_refused_then_recovers(tmp_path, change, prompt, pending):
+    """rule CR-4.1, CR-10.1, CR-10.3: out of turn: prompt and alarm once the tray settles;
+    a row tile moved out of its order or a tile lying flat are hands at work: prompted only
+    after prompt_after_ms, never alarmed. No move either way; undoing the change lets the
+    game go on."""
     table = cr9(tmp_path, placed=None)
     table.play(place(T("1-4")))
     good = table.layout
     table.show(with_tiles(good, **change))
-    assert (table.screen.text, table.session.controller.alarms, table.stored()) == (prompt, 1, ["1-4"])
+    if pending:
+        assert table.screen.kind == "play"
+        table.clock.advance(2000)
+        table.session.tick()
+    assert (table.screen.text, table.session.controller.alarms, table.stored()) == (prompt, int(not pending), ["1-4"])
     table.show(good)
     assert table.screen.kind == "play"
     table.show(with_tiles(good, t4_4=None))
@@ -239,10 +267,9 @@ def test_takeback_by_restoring_the_tray_and_select(tmp_path):
     placed = table.layout
     table.show(with_tiles(placed, t4_4=None))
     assert table.stored() == ["3-3", "x4-4"]
-    table.show(placed)  # 4-4 stood back in its place
-    assert table.screen.text == "take back x4-4? press select"
-    table.press("select")
-    assert table.stored() == ["3-3"] and table.game.state.row[-1] == T("3-3")
+    table.show(placed)  # 4-4 stood back in its place: the turn is open, so no question (rule CR-10.4)
+    assert table.screen.kind == "play" and table.session.controller.last.what == "put back x4-4"
+    assert table.stored() == ["3-3"] and table.game.row()[-1] == T("3-3")
 
 
 def test_takeback_offer_withdrawn_when_the_tray_returns(tmp_path):
@@ -350,9 +377,9 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
     while not ref.is_over():
         move = bot(ref)
         actions = hands.actions(move, table.layout.board())
-        hand = ref.state.hand_no
+        hand = ref.hand_number()
         ref.push(move)
-        if move == END and (ref.is_over() or ref.state.hand_no != hand):
+        if move == END and (ref.is_over() or ref.hand_number() != hand):
             table.menu("End turn")
             assert table.session.controller.mode == ("over" if ref.is_over() else "play")
         if any(action.kind == ActionKind.PAD for action in actions):  # a draw: each tile read before the next
@@ -381,7 +408,7 @@ def test_whole_solitaire_from_bot_actions(tmp_path, observed):
         move = bot(ref)
         table.act(*hands.actions(move, table.layout.board()))
         ref.push(move)
-        assert table.game.state.row == ref.state.row
+        assert table.game.row() == ref.row()
     assert table.session.controller.mode == "over" and table.session.controller.alarms == 0
     assert table.game.scores == ref.scores and table.game.winners() == ref.winners()
     assert table.store.match(table.session.controller.match_id).result["scores"] == ref.scores

@@ -180,7 +180,7 @@ def reshuffled(seed=0):
     """Seed 0 played with the random bot until the scrap pile has become the draw pile."""
     game, reader, tray = table(seed=seed)
     bot = random_bot(random.Random(seed))
-    while game.state.reshuffles == 0:
+    while game.piles().reshuffles == 0:
         move = bot(game)
         tray.apply(hands_of(reader).actions(move, tray.board()))
         game.push(move)
@@ -191,7 +191,7 @@ def test_reshuffle_asks_for_the_scrap_pile():
     """rules UDS-5.2, UDS-10.5: the old scrap pile leaves the tray before anything is read."""
     game, reader, tray = reshuffled()
     old = reader.old_scrap(tray.board())
-    assert old and all(t in game.state.draw or t is game.state.drawn for t in old)
+    assert old and all(t in game.position().draw or t is game.drawn() for t in old)
     verdict = read(reader, tray)
     assert verdict.same and verdict.note.startswith("the draw pile ran out: take ")
     assert verdict.note.endswith("scrap into rows 3-5 of the scrap zone from now on (rule UDS-10.5)")
@@ -207,7 +207,7 @@ def test_after_a_reshuffle_scraps_go_to_the_other_half():
     game, reader, tray = reshuffled(3)
     for tile in reader.old_scrap(tray.board()):
         tray.take(tile)
-    tile = game.state.drawn
+    tile = game.drawn()
     assert str(tile) == "4-6" and tile not in tray.tiles
     tray.lay("4-6", 0, 13)
     verdict = read(reader, tray)
@@ -254,4 +254,4 @@ def test_whole_game_by_the_adapters_own_actions(seed, options, observed):
     replay = type(game).from_json(game.to_json())
     assert game.is_over() and replay.scores == game.scores
     if options.get("columns") == 1:
-        assert max(len(c.line) for c in game.state.columns) > 12  # some tiles were put aside
+        assert max(len(c.line) for c in game.columns()) > 12  # some tiles were put aside

@@ -25,7 +25,9 @@ def test_monitor_prints_decoded_frames_and_error_counts(vtray, capsys):
 def test_monitor_board_view_and_tile_names(vtray, capsys):
     vtray.place("3-5", at=35, facing="down")
     assert until(lambda: vtray.app.scanner.state[51][0] == 1)  # the firmware has confirmed it
-    assert main(["tray", "monitor", "--port", vtray.path, "--virtual-tags", "--board", "--count", "2"]) == 0
+    # HELLO and SNAPSHOT, after the CHANGES of the placement if the tray sends it only now
+    assert main(["tray", "monitor", "--port", vtray.path, "--virtual-tags", "--board", "--count", "3",
+                 "--seconds", "2"]) == 0
     out = capsys.readouterr().out
     assert "r2c3 (cell 35) tag 04565406030500 = the 3 half of 3-5" in out
     assert "\n          |\n" in out  # the vertical tile drawn joined

@@ -86,6 +86,7 @@ def test_the_wiring_serves_exactly_the_cells_of_the_geometry():
 def test_game_cells_are_the_zones_naming_the_game_and_the_pad():
     geo = geometry.default()
     castle = geo.game_cells("castle-rock")
-    assert castle == geo.zone("castle-row") | geo.zone("castle-row-2") | geo.zone("captures") | set(geo.pad)
+    racks = {c for rack in geo.racks("castle-rock") for c in rack.cells}  # bot seats' hands
+    assert castle == geo.zone("castle-row") | geo.zone("castle-row-2") | geo.zone("captures") | set(geo.pad) | racks
     assert len(geo.game_cells("broadway")) == geo.cells
     assert geo.game_cells("no-such-game") == frozenset(geo.pad)

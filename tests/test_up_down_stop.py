@@ -25,12 +25,7 @@ def T(text):
 
 def stacked(order, **options):
     """A game whose draw pile yields `order` first (then the other tiles), drawn the normal way."""
-    game = UpDownStop(options=options, seed=5)
-    first = [T(t) for t in order.split()]
-    rest = [t for t in game.dset if t not in first]
-    game.state.draw, game.state.drawn = tuple(reversed(first + rest)), None
-    game._draw(game.state)
-    return game
+    return UpDownStop.from_position(f"draw: {order}", options=options, seed=5)
 
 
 def legal(game):
@@ -51,7 +46,7 @@ def test_example_game():
     # 2: 1-5 could start column 2 but goes on column 1 building down from 2 (UDS-3.3, 3.8)
     assert legal(game) == {"1-5 new", "1-5 c1-1"}
     game.push_notation("c1-1")
-    assert game.state.columns[0].line.open_ends() == [(LEFT, (1, DOWN))]
+    assert game.columns()[0].line.open_ends() == [(LEFT, (1, DOWN))]
     # 3: 1-3 cannot follow 1 going down (needs 0), so it can only start column 2
     assert legal(game) == {"1-3 new"}
     game.push_notation("new")
@@ -61,14 +56,14 @@ def test_example_game():
     # 5: 2-4 builds on column 2 either way; up (from 3 to 4) is chosen
     assert legal(game) == {"2-4 c2+4", "2-4 c2-2", "2-4 c2+2"}
     game.push_notation("2-4 c2+4")
-    assert game.state.columns[1].line.open_ends() == [(RIGHT, (4, UP))]
+    assert game.columns()[1].line.open_ends() == [(RIGHT, (4, UP))]
     # 6: a blank follows a 1 going down
     assert legal(game) == {"0-2 c1-0"}
     game.push_notation("c1-0")
     # 7: 4-4 must stop column 2, whose top is 4 (UDS-4.1)
     assert legal(game) == {"4-4 stop c2"}
     game.push_notation("stop")
-    assert game.state.columns[1].stopper == T("4-4")
+    assert game.columns()[1].stopper == T("4-4")
     # 8: a stop frees a place (UDS-4.3); 0-4 cannot follow 0 going down, so it starts a column
     assert legal(game) == {"0-4 new"}
     game.push_notation("new")
@@ -81,7 +76,7 @@ def test_example_game():
     # 12: 0-6 fits both: 6 follows 0 going down (c1), 0 follows 6 going up (c3) (UDS-2.1)
     assert legal(game) == {"0-6 c1-6", "0-6 c3+0"}
     game.push_notation("c3+0")
-    assert game.state.scrap == (T("3-6"),) and game.state.discarded == (T("6-6"),)
+    assert game.piles().scrap == (T("3-6"),) and game.piles().discarded == (T("6-6"),)
     assert game.scores == [21 - 9]
     assert "c2  1|3 4(2)  stopped by 4-4" in str(game)
 
@@ -117,11 +112,11 @@ def example_after(steps):
 def test_illegal_moves_name_rule_and_tile_and_change_nothing(steps, text, message):
     """rules UDS-1.2, 3.1, 3.4, 3.6, 3.7, 4.1, 4.2."""
     game = example_after(steps)
-    before = (str(game), game.state.draw, len(game.moves))
+    before = (str(game), game.position().draw, len(game.moves))
     with pytest.raises(IllegalMove, match=message) as info:
         game.push_notation(text)
     assert info.value.tile is not None and info.value.rule.startswith("UDS-")
-    assert (str(game), game.state.draw, len(game.moves)) == before
+    assert (str(game), game.position().draw, len(game.moves)) == before
 
 
 def test_bad_notation_names_the_move():
@@ -150,7 +145,7 @@ def test_one_tile_column_can_be_stopped_by_either_number():
     with pytest.raises(IllegalMove, match=r"rule UDS-4.1: 5-5 can stop more than one column; write stop c1 or stop c2"):
         game.push_notation("stop")
     game.push_notation("stop c2")
-    assert game.state.columns[1].stopper == T("5-5") and game.state.columns[1].line.open_ends() == []
+    assert game.columns()[1].stopper == T("5-5") and game.columns()[1].line.open_ends() == []
 
 
 def test_second_tile_closes_the_other_number():
@@ -158,7 +153,7 @@ def test_second_tile_closes_the_other_number():
     game = stacked("2-5 3-4 4-6")
     game.push_notation("new")
     game.push_notation("c1+3")
-    assert game.state.columns[0].line.open_ends() == [(LEFT, (3, UP))]
+    assert game.columns()[0].line.open_ends() == [(LEFT, (3, UP))]
     assert legal(game) == {"4-6 new", "4-6 c1+4"}  # 4-6 would have followed 5 down; no longer
 
 
@@ -167,14 +162,14 @@ def test_both_ways_variant():
     game = stacked("2-5 3-4 4-6 1-3 0-2 5-5", both_ways=True, columns=1)
     game.push_notation("new")
     game.push_notation("c1+3")  # left end: 2 -> 3 up
-    assert game.state.columns[0].line.open_ends() == [(LEFT, (3, UP)), (RIGHT, (5, 0))]
+    assert game.columns()[0].line.open_ends() == [(LEFT, (3, UP)), (RIGHT, (5, 0))]
     # 4-6: 4 up from 3 (left) or 4 down from 5 (right) or 6 up from 5 (right)
     assert legal(game) == {"4-6 c1+4", "4-6 c1-4", "4-6 c1+6"}
     game.push_notation("c1-4")  # right end now 4 going down
     # 1-3: 3 follows 4 going down (right); nothing follows 3 up on the left with a 1 or 3
     assert legal(game) == {"1-3 c1-3"}
     game.push_notation("c1-3")
-    assert [v for _, v in game.state.columns[0].line.open_ends()] == [(3, UP), (3, DOWN)]
+    assert [v for _, v in game.columns()[0].line.open_ends()] == [(3, UP), (3, DOWN)]
     # 0-2: 2 follows 3 going down (right end) only
     game.push_notation("c1-2")
     # 5-5 matches neither end (3 up, 2 down): discarded; the column shows both ends
@@ -187,12 +182,12 @@ def test_both_ways_ambiguous_end_must_be_named():
     game = stacked("2-6 3-4 0-6 0-1 1-2 2-3 4-5", both_ways=True, columns=1)
     for text in ["new", "c1+3", "c1+0", "c1+1", "c1+2", "c1+3"]:
         game.push_notation(text)
-    assert [v for _, v in game.state.columns[0].line.open_ends()] == [(3, UP), (3, UP)]
+    assert [v for _, v in game.columns()[0].line.open_ends()] == [(3, UP), (3, UP)]
     assert legal(game) == {"4-5 c1+4@left", "4-5 c1+4@right"}
     with pytest.raises(IllegalMove, match=r"rule UDS-3.6: 4-5 fits both ends of c1; add @left or @right"):
         game.push_notation("c1+4")
     game.push_notation("4-5 c1+4@right")
-    assert [v for _, v in game.state.columns[0].line.open_ends()] == [(3, UP), (4, UP)]
+    assert [v for _, v in game.columns()[0].line.open_ends()] == [(3, UP), (4, UP)]
 
 
 def test_column_limit_option():
@@ -203,7 +198,7 @@ def test_column_limit_option():
     three = stacked("2-5 0-3 4-6 1-1", columns=3)
     for _ in range(3):
         three.push_notation("new")
-    assert len(three.rules.open_columns(three.state)) == 3
+    assert len(three.rules.open_columns(three.position())) == 3
     assert legal(three) == {"1-1 discard"}
 
 
@@ -220,16 +215,16 @@ def test_reshuffle_once_then_score():
     game = UpDownStop(seed=2)
     reshuffled = 0
     while not game.is_over():
-        scrap, drawn, count = set(game.state.scrap), game.state.drawn, game.state.reshuffles
+        scrap, drawn, count = set(game.piles().scrap), game.drawn(), game.piles().reshuffles
         move = next(iter(game.legal_moves()))
         game.push(move)
-        if game.state.reshuffles > count:
+        if game.piles().reshuffles > count:
             reshuffled += 1
-            pool = set(game.state.draw) | {game.state.drawn}
+            pool = set(game.position().draw) | {game.drawn()}
             assert pool == scrap | ({drawn} if str(move).endswith("scrap") else set())
-            assert game.state.scrap == ()
+            assert game.piles().scrap == ()
     assert reshuffled == 1
-    assert game.final_score() == len(game.state.scrap) > 0
+    assert game.final_score() == len(game.piles().scrap) > 0
 
 
 @pytest.mark.parametrize("reshuffles", [0, 3])
@@ -237,8 +232,8 @@ def test_reshuffle_count_option(reshuffles):
     """rule UDS-7.2."""
     game = UpDownStop(seed=4, options={"reshuffles": reshuffles})
     play_out(game, [random_bot(random.Random(0))])
-    assert game.state.reshuffles <= reshuffles
-    assert game.state.reshuffles == reshuffles or not game.state.scrap
+    assert game.piles().reshuffles <= reshuffles
+    assert game.piles().reshuffles == reshuffles or not game.piles().scrap
 
 
 def test_reshuffle_is_seeded():
@@ -267,10 +262,13 @@ def test_lookahead_ignores_the_draw_order():
             game.push(random.Random(seed).choice(list(game.legal_moves())))
         if game.is_over():
             continue
-        shuffled = type(game).from_json(game.to_json())
-        order = list(shuffled.state.draw)
-        random.Random(1).shuffle(order)
-        shuffled.state.draw = tuple(order)
+        drawn = [move.tile for move in game.moves] + [game.drawn()]
+        order = [t for t in game.dset.tiles if t not in drawn]
+        random.Random(1).shuffle(order)  # the same game, its draw pile in another order
+        shuffled = UpDownStop.from_position("draw: " + " ".join(map(str, drawn + order)), seed=seed)
+        for move in game.moves:
+            shuffled.push(move)
+        assert str(shuffled) == str(game)
         # a generous budget so that both searches reach the same depth
         choose = [lookahead_bot(random.Random(0), depth=2, budget=10**6) for _ in range(2)]
         assert choose[0](game) == choose[1](shuffled)
@@ -291,7 +289,7 @@ def test_strategies_rank():
 
 def check_tiles(game):
     """Every tile in exactly one place (UDS-1.3); column numbers step round the cycle (UDS-3.4)."""
-    s = game.state
+    s = game.position()
     places = list(s.draw) + ([s.drawn] if s.drawn else []) + list(s.scrap) + list(s.discarded)
     for column in s.columns:
         places += column.line.tiles() + ([column.stopper] if column.stopper else [])
@@ -317,6 +315,15 @@ def test_random_play_properties(seed, rng, columns, reshuffles, both_ways, free_
             break
         game.push(rng.choice(list(game.legal_moves())))
     assert game.is_over()
-    in_columns = sum(len(c.line) for c in game.state.columns)
-    assert game.final_score() == non_doubles - in_columns == len(game.state.scrap)
+    in_columns = sum(len(c.line) for c in game.columns())
+    assert game.final_score() == non_doubles - in_columns == len(game.piles().scrap)
     assert game.winners() == ([0] if game.final_score() == 0 else [])
+
+
+def test_uds4_2_a_double_drawn_first_is_discarded_not_a_column():
+    """rules UDS-3.1, UDS-4.2 (ambiguity 11): with no column to stop, a first double is discarded."""
+    game = stacked("3-3 1-2")
+    assert [str(m) for m in game.legal_moves()] == ["3-3 discard"]
+    assert "rule UDS-4.2" in str(game.why_illegal(game.parse_move("new")))
+    game.push_notation("discard")
+    assert [str(m) for m in game.legal_moves()] == ["1-2 new"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import socket
 
 import pytest
@@ -159,6 +160,18 @@ def test_controls_from_another_machine_need_the_token_spectators_only_watch(tmp_
         table.close()
 
 
+def test_web_config_section():
+    from dominotable.app.config import ConfigError, from_dict
+
+    cfg = from_dict({"web": {"host": "0.0.0.0", "port": 9000, "token": "s3cret"}}).web
+    assert (cfg.host, cfg.port, cfg.token, cfg.off) == ("0.0.0.0", 9000, "s3cret", False)
+    assert from_dict({"web": {"host": "off"}}).web.off and from_dict({}).web.port == 8080
+    for bad, words in [({"port": 70000}, "web.port = 70000 is not a TCP port"), ({"host": ""}, "web.host"),
+                       ({"token": 5}, "web.token"), ({"tokn": "x"}, "unknown key web.tokn")]:
+        with pytest.raises(ConfigError, match=re.escape(words)):
+            from_dict({"web": bad})
+
+
 def test_http_address_option():
     assert listen_address("0.0.0.0:9000") == ("0.0.0.0", 9000)
     assert listen_address(":8181") == ("127.0.0.1", 8181)
@@ -181,5 +194,58 @@ def test_repairs_of_the_database_are_on_the_page(tmp_path):
     table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", repairs=[said])
     try:
         assert table.get("/api/state")[1]["repairs"] == [said]
+    finally:
+        table.close()
+
+
+def test_history_plots_the_score_after_every_hand(tmp_path):
+    from dominotable.app import catalog
+    from dominotable.app.demo import choose
+    from dominotable.app.storage import Store
+
+    db = tmp_path / "t.sqlite3"
+    game = catalog.engine("doubles-in-the-boneyard")(players=3, options={"target": 100}, seed=4)
+    with Store(db) as store:
+        match_id = store.start_match(game, ["ANN", "BOB", "CAT"])
+        while not game.is_over():
+            game.push(choose(game, 4))
+            store.append_move(match_id, len(game.moves), str(game.moves[-1]))
+        store.finish(match_id, game)
+    table = LiveTable(db, "castle-rock")
+    try:
+        (stored,) = [m for m in table.get("/api/history")[1] if m["id"] == match_id]
+    finally:
+        table.close()
+    assert game.hands_played() >= 2
+    assert len(stored["hands"]) == game.hands_played() and stored["hands"][-1] == game.scores
+    assert all(a <= b for earlier, later in zip(stored["hands"], stored["hands"][1:]) for a, b in zip(earlier, later))
+    assert stored["plot"].count("<polyline") == 3 and stored["winners"] == [["ANN", "BOB", "CAT"][w] for w in game.winners()]
+
+
+def test_faults_through_the_api_reach_the_table(tmp_path):
+    """Unplugged: the table says the tray is lost, and is back after the replug; a dead reader
+    is a warning naming its cell, marked on the page; noise and flicker are set."""
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", options={})
+    try:
+        table.until(lambda c: c.mode == Mode.PLAY, "the match started")
+        assert table.post("/api/fault", {"fault": "unplug"}) == (200, {"ok": True})
+        table.until(lambda c: c.mode == Mode.LOST, "the tray lost")
+        state = table.get("/api/state")[1]
+        assert state["faults"]["unplugged"] and state["mode"] == "lost" and "not answering" in state["prompt"]
+        assert table.post("/api/fault", {"fault": "replug"})[0] == 200
+        table.until(lambda c: c.mode == Mode.PLAY, "the tray back")
+
+        cell = table.vtray.geometry.cell(2, 3)
+        assert table.post("/api/fault", {"fault": "dead", "cell": cell})[0] == 200
+        table.until(lambda c: c.warning is not None and "r2c3" in c.warning, "the dead reader reported")
+        state = table.get("/api/state")[1]
+        assert cell in state["cells"] and state["faults"]["dead"] == [cell] and "r2c3" in state["warning"]
+        assert table.post("/api/fault", {"fault": "alive", "cell": cell})[0] == 200
+        table.until(lambda c: c.warning is None, "the reader revived")
+
+        assert table.post("/api/fault", {"fault": "noise", "probability": 0.001})[0] == 200
+        assert table.post("/api/fault", {"fault": "flicker", "cell": 5, "probability": 0.2})[0] == 200
+        state = table.get("/api/state")[1]
+        assert state["faults"]["noise"] == 0.001 and state["faults"]["flicker"] == {"5": 0.2}
     finally:
         table.close()

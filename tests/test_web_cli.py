@@ -98,3 +98,67 @@ def test_bad_http_option_is_exit_2(tmp_path):
     proc = start(tmp_path, "run", "--http", "nowhere")
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2 and "is not HOST:PORT" in err
+
+
+def test_a_newcomer_opens_the_printed_page_chooses_a_game_and_plays_by_hand(tmp_path):
+    """`run --http` as the browser drives it: the setup menu through the page's buttons (Castle
+    Rock Solitaire, Start, the offered name), then a tile laid by hand at the row's open end is
+    the player's draw (observed mode: the tile shown is the tile drawn)."""
+    proc = start(tmp_path, "run", "--db", str(tmp_path / "t.sqlite3"), "--http", "127.0.0.1:0")
+    try:
+        url = read_until(proc, URL)[0][1]
+
+        def post(path, body):
+            request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as response:
+                assert json.loads(response.read()) == {"ok": True}
+
+        def until(check, what):
+            deadline = time.monotonic() + 20
+            while not check(now := state(url)):
+                assert time.monotonic() < deadline, f"waited for {what}: {now['prompt']!r}"
+                time.sleep(0.05)
+
+        until(lambda s: s["prompt"] == "Choose a game", "the setup menu")
+        for button in ("down", "down", "select", "up", "select", "long-select"):
+            post("api/button", {"button": button})
+        until(lambda s: s["game"] == "castle-rock-solitaire" and s["mode"] == "play", "the match")
+        post("api/tray", {"action": "place", "tile": "3-5", "cells": [64, 80]})  # upright at r4c0-r5c0
+        until(lambda s: s["moves"] == 1, "the draw read")
+        now = state(url)
+        assert now["last"]["what"] == "draw 3-5" and now["tray"] == [{"tile": "3-5", "cells": [64, 80]}]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        proc.kill()
+
+
+def test_a_damaged_database_is_said_on_the_page(tmp_path):
+    """The table starts on a fresh database when its file is damaged (app/recovery.py); the page
+    says so, in its prompt as on the OLED and in its repairs, until a button is pressed."""
+    import damage
+
+    db = tmp_path / "t.sqlite3"
+    damage.build(db, 3)
+    damage.damage(db, "page")  # a page in the middle overwritten
+    proc = start(tmp_path, "run", "--db", str(db), "--http", "127.0.0.1:0")
+    try:
+        url = read_until(proc, URL)[0][1]
+        deadline = time.monotonic() + 10
+        while (now := state(url))["prompt"] is None:  # the table starting
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert now["repairs"] and now["prompt_title"] == "Repaired" and now["prompt"] == " ".join(now["repairs"])
+        request = urllib.request.Request(url + "api/button", data=b'{"button": "select"}', method="POST",
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).read()
+        deadline = time.monotonic() + 10
+        while state(url)["prompt_title"] == "Repaired":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert state(url)["prompt"] == "Choose a game" and state(url)["repairs"] == now["repairs"]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        proc.kill()

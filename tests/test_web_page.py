@@ -44,7 +44,7 @@ def illegal_capture(table):
     if mode != Mode.PLAY or not no_menu or game.is_over():
         return None
     reader = catalog.reader_for(game, table.vtray.geometry)
-    if reader.pad_draw() is not None:
+    if reader.pad_draw() is not None or reader.provisional():  # this turn's captures are judged as a whole
         return None
     tray = MemoryTray(table.vtray.registry, table.vtray.geometry)
     tray.tiles = table.vtray.tiles()
@@ -55,7 +55,8 @@ def illegal_capture(table):
         after = MemoryTray(tray.registry, tray.geometry)
         after.tiles = {t: c for t, c in tray.tiles.items() if t is not placement.tile}
         verdict = reader.judge(after.board())
-        if verdict.problem and str(placement.tile) in verdict.problem and "(rule CR-5." in verdict.problem:
+        if verdict.problem and not verdict.pending and str(placement.tile) in verdict.problem \
+                and "(rule CR-5.1)" in verdict.problem:
             return placement.tile, tray.tiles[placement.tile], verdict.problem
     return None
 
@@ -176,12 +177,19 @@ def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page
         hands.do(Action(ActionKind.SLIDE, tile, right))  # turned on the page: r while dragging
         table.until(lambda c: len(c.game.moves) == moves + 1 and c.problem is None, "the placement taken")
         page.locator("#prompt-box:not(.problem)").wait_for(timeout=10_000)
+
+        page.keyboard.press("m")  # the buttons on the keys: m holds select, the in-game menu opens
+        page.locator("#prompt-title", has_text="Menu").wait_for(timeout=10_000)
+        page.keyboard.press("w")  # up from the first item: the last one, Back
+        page.keyboard.press("Enter")
+        table.until(lambda c: table.runtime.session.menu is None, "the menu closed")
+        assert len(table.controller.game.moves) == moves + 1
     finally:
         table.close()
 
 
 def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
-    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", seed=3, names=["<b>ANN</b>", "BOB & CO"])
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", seed=3, names=["ANN <THE ROCK>", "BOB & CO"])
     try:
         page.goto(table.url + "/scores")
         page.locator("#live-title", has_text="Castle Rock").wait_for()
@@ -201,14 +209,15 @@ def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
         page.wait_for_function("(want) => [...document.querySelectorAll('#live-scores .points')]"
                                ".map((e) => e.textContent).join(',') === want", arg=",".join(final))
         assert len({moves for _, _, moves in seen}) >= 5  # the page followed the moves as they were made
-        assert {turn for _, turn, _ in seen} >= {"<b>ANN</b> to play", "BOB & CO to play"}
+        assert {turn for _, turn, _ in seen} >= {"ANN <THE ROCK> to play", "BOB & CO to play"}
         assert ("0", "0") in {points for points, _, _ in seen} and final != ["0", "0"]
-        assert page.locator("#live-scores .name").all_inner_texts() == ["<b>ANN</b>", "BOB & CO"]
-        assert page.locator("#live b").count() == 0  # names are text, never markup
+        assert page.locator("#live-scores .name").all_inner_texts() == ["ANN <THE ROCK>", "BOB & CO"]
+        assert page.locator("#live the, #live rock").count() == 0  # names are text, never markup
         page.locator('#matches .match[data-match="1"] svg.plot').wait_for(timeout=10_000)
         assert "won by" in page.locator('#matches .match[data-match="1"]').inner_text()
-        page.locator("#boards td", has_text="<b>ANN</b>").wait_for()
-        assert page.locator("#matches b").count() == 0
+        page.locator("#boards td", has_text="ANN <THE ROCK>").wait_for()
+        assert page.locator("#matches the, #boards the").count() == 0
+        assert "ANN &lt;THE ROCK&gt;" in page.locator('#matches .match[data-match="1"] svg.plot').inner_html()
         page.screenshot(path=str(DOCS / "scoreboard.png"), full_page=True)
 
         page.goto(table.url + "/replay/1?step=3")

@@ -38,8 +38,7 @@ class LiveTable:
             try:
                 with Store(db) as store:
                     self.runtime = Runtime(self.hw, store, settle_ms, seed=seed, choice=choice,
-                                           stop_when_over=stop_when_over)
-                    self.runtime.repairs = list(repairs or [])  # as the database's recovery leaves them
+                                           stop_when_over=stop_when_over, repairs=repairs)
                     self.server = serve(self.runtime, WebConfig(token=token), host=host, port=0)
                     self.runtime.start()
                     ready.set()

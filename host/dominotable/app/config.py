@@ -27,6 +27,7 @@ ConfigError naming the key and the file, before any hardware is touched.
     pin_factory = "auto"   # auto | virtual | mock | lgpio | rpigpio | pigpio | native
     [game]
     settle_ms = 400
+    prompt_after_ms = 2000 # a tile lifted or moving, a capture half made: prompted after this long
     [storage]
     database = ""          # "" = dominotable.sqlite3 in the user data directory
     [web]
@@ -70,6 +71,9 @@ class TrayConfig:
 class GameConfig:
     settle_ms: int = setting(400, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000,
                           "is not a time in milliseconds (0-10000)")
+    # how long hands may hold a state that could still become a legal turn before it is prompted
+    prompt_after_ms: int = setting(2000, lambda v: isinstance(v, int) and not isinstance(v, bool)
+                                   and 0 <= v <= 60_000, "is not a time in milliseconds (0-60000)")
 
 
 @dataclass(frozen=True)

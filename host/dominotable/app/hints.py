@@ -44,7 +44,7 @@ def hint(game: Game, hand: Sequence[Tile] | None = None, seed: int = 0) -> Hint:
         if not plan.steps:
             return Hint("no capture: end your turn")
         return _captures(plan.steps, len(plan.remaining) == 0)
-    if hand is None and getattr(game, "observed", False):
+    if hand is None and game.observed:
         if isinstance(game, CastleRock):
             return Hint("place a tile at the open end, then ask again for the best captures")
         return Hint("the table cannot see your tiles, so it has no hint")

@@ -26,12 +26,9 @@ class Presenter:
         if c.mode == Mode.OVER:
             return Screen(ScreenKind.OVER, c.over_title, names=c.side_names(), points=list(c.game.scores),
                           target=_target(c.game))
-        bot = c.bot_instruction() if c.notice is None or c.notice.title == "At the table" else None
-        if bot:
-            seat = c.game.current_player
-            title = c.seat_name(seat) if c.seats.is_bot(seat) and c.seats.turn() else "At the table"
-            text = "; ".join(filter(None, [c.notice.text if c.notice else None, bot]))
-            return Screen(ScreenKind.PROMPT, title, text, bot=bot)
+        said = c.bot_instruction() if c.notice is None or c.notice.title == "At the table" else None
+        if said is not None:  # a bot seat's one next step comes before the table's note
+            return Screen(ScreenKind.PROMPT, said.who, said.what, bot=str(said))
         if c.notice is not None:
             take = tuple(str(t) for t in c.hinted.take) if c.hinted is not None else ()
             return Screen(ScreenKind.PROMPT, c.notice.title, c.notice.text, take=take)
@@ -42,7 +39,9 @@ class Presenter:
         game = c.game
         seat = game.current_player
         labels = [label for label, _ in c.button_moves(c.settled)]
-        if labels:
+        if c.warning:
+            note = c.warning
+        elif labels:
             note = f"hold select: {', '.join(labels).lower()}"
         elif c.last:
             who, what, points = c.last

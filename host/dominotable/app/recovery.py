@@ -6,9 +6,10 @@ not have (nor does every Pi), so the salvage reads the file format itself
 (https://www.sqlite.org/fileformat2.html): every table b-tree leaf page of the file (and of its
 WAL, whose newer page images win), every cell on it, every record in a cell. It needs neither
 the schema nor any index, and a truncated file or a destroyed page loses only the rows on the
-pages that are gone. Records are told apart by their shape: a `matches` row (the column names
-come from the damaged file's own CREATE TABLE when that is readable, else from ours) and a
-`moves` row; players and seats are rebuilt from each match's names.
+pages that are gone. Records are told apart by their shape: the column count and types of each
+table of the schema (as the damaged file's own CREATE TABLE has it when that is readable, else
+as ours does). Players and seats are rebuilt from each match's names (a seat's other columns
+taken from its salvaged row); any other table's rows go back with their match.
 
 Each match salvaged is checked by replaying it: whole (its moves replay, to the recorded
 result if it finished) it goes back as it was; otherwise it goes back set aside as damaged,
@@ -24,6 +25,7 @@ import struct
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from dominotable.app import catalog
 from dominotable.app.storage import SCHEMA, DamagedDatabase, Store, parse_result, replay
@@ -72,15 +74,24 @@ def recover(path: Path) -> Salvage:
     while aside.exists():
         n += 1
         aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
-    rows, moves = read_records(path)
-    salvage = Salvage(aside, matches=len(rows))
+    found = read_records(path)
+    matches = {rowid: {**row, "id": rowid} for rowid, row in found.pop("matches", {}).items()}
+    moves: dict[int, dict[int, tuple[str, str]]] = {}
+    for row in found.pop("moves", {}).values():
+        moves.setdefault(row["match_id"], {}).setdefault(row["ply"], (row["notation"], row["time"]))
+    found.pop("players", None)  # rebuilt from the names
+    others: dict[int, list[tuple[str, dict]]] = {}  # match -> (table, row) of every other table
+    for table, rows in found.items():
+        for row in rows.values():
+            others.setdefault(row.get("match_id"), []).append((table, row))
+    salvage = Salvage(aside, matches=len(matches))
     building = path.with_name(f"{path.name}.recovering")
     for stale in (building, Path(f"{building}-wal"), Path(f"{building}-shm")):
         stale.unlink(missing_ok=True)
     with Store(building) as store:
         store.db.execute("BEGIN IMMEDIATE")
-        for match_id in sorted(rows):
-            why = _restore(store, match_id, rows[match_id], moves.get(match_id, {}))
+        for match_id in sorted(matches):
+            why = _restore(store, matches[match_id], moves.get(match_id, {}), others.get(match_id, []))
             if why is None:
                 salvage.whole.append(match_id)
             else:
@@ -95,25 +106,42 @@ def recover(path: Path) -> Salvage:
 
 # --- putting matches back ---------------------------------------------------------------------
 
-def _restore(store: Store, match_id: int, row: dict, moves: dict[int, tuple[str, str]]) -> str | None:
+def _restore(store: Store, row: dict, moves: dict[int, tuple[str, str]], others: list[tuple[str, dict]]) -> str | None:
     """Insert a salvaged match; None if it is whole, else why it was set aside."""
+    match_id = row["id"]
     plies = []
     while len(plies) + 1 in moves:
         plies.append(moves[len(plies) + 1])
     why = _why_damaged(row, [notation for notation, _ in plies])
     if why is None and len(plies) < len(moves):
         why = f"moves after {len(plies)} were lost"
-    row = {**row, "damaged": why}
-    columns = [c for c in row if c in store.columns and c != "id"]
-    store.db.execute(f"INSERT INTO matches (id, {', '.join(columns)}) VALUES (?{', ?' * len(columns)})",
-                     [match_id, *(row[c] for c in columns)])
+    _insert(store, "matches", {**row, "damaged": why})
     for seat, (name, side) in enumerate(_seats(row)):
         store.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
         store.db.execute("INSERT INTO seats (match_id, seat, side, player_id) "
                          "SELECT ?, ?, ?, id FROM players WHERE name = ?", (match_id, seat, side, name))
     store.db.executemany("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
                          [(match_id, ply, notation, time) for ply, (notation, time) in enumerate(plies, 1)])
+    for table, other in others:
+        if table == "seats":  # the seat as rebuilt, with the rest of what the salvaged row says
+            extra = {c: v for c, v in other.items() if c not in ("match_id", "seat", "side", "player_id")
+                     and c in _columns(store, "seats")}
+            if extra:
+                store.db.execute(f"UPDATE seats SET {', '.join(f'{c} = ?' for c in extra)} "
+                                 "WHERE match_id = ? AND seat = ?", [*extra.values(), match_id, other.get("seat")])
+        else:
+            _insert(store, table, other, "OR IGNORE")
     return why
+
+
+def _insert(store: Store, table: str, row: dict, conflict: str = "") -> None:
+    columns = [c for c in row if c in _columns(store, table)]
+    store.db.execute(f"INSERT {conflict} INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                     [row[c] for c in columns])
+
+
+def _columns(store: Store, table: str) -> set[str]:
+    return {info[1] for info in store.db.execute(f"PRAGMA table_info({table})")}
 
 
 def _why_damaged(row: dict, moves: list[str]) -> str | None:
@@ -149,9 +177,9 @@ def _seats(row: dict) -> list[tuple[str, int]]:
 
 # --- reading the damaged file -------------------------------------------------------------------
 
-def read_records(path: Path) -> tuple[dict[int, dict], dict[int, dict[int, tuple[str, str]]]]:
-    """The `matches` rows (by id, as column -> value) and the moves ({match: {ply: (notation,
-    time)}}) found on the pages of the file at `path` and its WAL."""
+def read_records(path: Path) -> dict[str, dict[int, dict[str, Any]]]:
+    """The rows found on the pages of the file at `path` and its WAL, by table of the schema:
+    table -> rowid -> column -> value (an INTEGER PRIMARY KEY column holds the rowid)."""
     data = path.read_bytes() if path.exists() else b""
     wal = Path(f"{path}-wal")
     wal_data = wal.read_bytes() if wal.exists() else b""
@@ -160,18 +188,74 @@ def read_records(path: Path) -> tuple[dict[int, dict], dict[int, dict[int, tuple
         records = list(_records(_pages(data, wal_data, size), size - _reserved(data)))
         if len(records) > best[0]:
             best = (len(records), records)
-    columns = _match_columns(best[1])
-    matches: dict[int, dict] = {}
-    moves: dict[int, dict[int, tuple[str, str]]] = {}
+    shapes = _shapes(best[1])
+    found: dict[str, dict[int, dict[str, Any]]] = {}
     for rowid, values in best[1]:
-        if _is_match(values, len(columns)):
-            row = dict(zip(columns, values))
-            row["id"] = rowid
-            matches.setdefault(rowid, row)
-        elif _is_move(values):
-            match_id, ply, notation, time = values
-            moves.setdefault(match_id, {}).setdefault(ply, (notation, time))
-    return matches, moves
+        fitting = [shape for shape in shapes if shape.fits(values)]
+        if len(fitting) > 1:  # the same count and types: the one with exactly as many columns
+            fitting = [shape for shape in fitting if len(shape.columns) == len(values)]
+        if len(fitting) == 1:
+            found.setdefault(fitting[0].table, {}).setdefault(rowid, fitting[0].row(rowid, values))
+    return found
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a record of a table looks like: per column its name, the Python types its values
+    may have, whether a short record may leave it out (it has a default, or may be NULL), and
+    whether it is the rowid (an INTEGER PRIMARY KEY, stored as NULL in the record)."""
+
+    table: str
+    columns: tuple[tuple[str, tuple[type, ...], bool, bool], ...]
+
+    def fits(self, values: list) -> bool:
+        if not 1 <= len(values) <= len(self.columns):
+            return False
+        if not all(optional for _, _, optional, _ in self.columns[len(values):]):
+            return False
+        return all(isinstance(value, kinds) for value, (_, kinds, _, _) in zip(values, self.columns))
+
+    def row(self, rowid: int, values: list) -> dict[str, Any]:
+        return {name: rowid if is_rowid else value
+                for value, (name, _, _, is_rowid) in zip(values, self.columns)}
+
+
+def _shapes(records: list) -> list[Shape]:
+    """The shape of each table of our schema, with its columns as the damaged file's own CREATE
+    TABLE has them when one is readable (a row of sqlite_schema: type, name, tbl_name, rootpage,
+    sql), else as ours has them."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(SCHEMA)
+        tables = [name for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+        theirs = {values[1]: values[4] for _, values in records
+                  if len(values) == 5 and values[0] == "table" and values[1] in tables and isinstance(values[4], str)}
+        shapes = []
+        for table in tables:
+            info = list(db.execute(f"PRAGMA table_info({table})"))
+            if table in theirs:
+                try:
+                    scratch = sqlite3.connect(":memory:")
+                    scratch.execute(theirs[table])
+                    info = list(scratch.execute(f"PRAGMA table_info({table})")) or info
+                except sqlite3.Error:
+                    pass
+                finally:
+                    scratch.close()
+            keys = [i for i in info if i[5]]
+            columns = []
+            for _, name, kind, notnull, default, pk in info:
+                is_rowid = pk and len(keys) == 1 and kind.upper() == "INTEGER"
+                kinds = {"INTEGER": (int,), "TEXT": (str,)}.get(kind.upper(), (int, float, str, bytes))
+                if is_rowid:
+                    kinds = (type(None),)
+                elif not notnull:
+                    kinds += (type(None),)
+                columns.append((name, kinds, bool(is_rowid or not notnull or default is not None), bool(is_rowid)))
+            shapes.append(Shape(table, tuple(columns)))
+        return shapes
+    finally:
+        db.close()
 
 
 def _page_sizes(data: bytes, wal: bytes) -> list[int]:
@@ -330,38 +414,3 @@ def _record(payload: bytes) -> list:
     if body != len(payload):
         raise ValueError("record does not fill its payload")
     return values
-
-
-def _match_columns(records: list) -> list[str]:
-    """The `matches` columns in their stored order: from the damaged file's own CREATE TABLE
-    (a row of sqlite_schema: type, name, tbl_name, rootpage, sql) when one is readable."""
-    for _, values in records:
-        if (len(values) == 5 and values[:2] == ["table", "matches"] and isinstance(values[4], str)):
-            try:
-                return _columns_of(values[4])
-            except sqlite3.Error:
-                continue
-    return _columns_of(next(s for s in SCHEMA.split(";") if "TABLE IF NOT EXISTS matches" in s))
-
-
-def _columns_of(create: str) -> list[str]:
-    db = sqlite3.connect(":memory:")
-    try:
-        db.execute(create)
-        return [row[1] for row in db.execute("PRAGMA table_info(matches)")]
-    finally:
-        db.close()
-
-
-def _is_match(values: list, columns: int) -> bool:
-    """A `matches` row: id (NULL: the rowid), game, options, seed, players, names, started,
-    finished, result first; columns added since may be missing from older rows."""
-    return (9 <= len(values) <= columns and values[0] is None
-            and all(isinstance(values[i], str) for i in (1, 2, 5, 6))
-            and all(isinstance(values[i], int) for i in (3, 4))
-            and all(values[i] is None or isinstance(values[i], str) for i in (7, 8)))
-
-
-def _is_move(values: list) -> bool:
-    return (len(values) == 4 and isinstance(values[0], int) and isinstance(values[1], int)
-            and isinstance(values[2], str) and isinstance(values[3], str))

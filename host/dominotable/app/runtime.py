@@ -11,9 +11,8 @@ From power-on: an unfinished match in the database resumes (the session first as
 table to be restored); otherwise the setup menu chooses game, options, players and names. A
 match that no longer replays is set aside (marked damaged) rather than keeping the table from
 starting; that, and any repair of the database itself (`repairs`), is said on the screen until
-a button is pressed. When
-a match ends its final screen stays until select, which opens the setup menu again (names
-prefilled).
+a button is pressed. When a match ends its final screen stays until select, which opens the
+setup menu again (names prefilled).
 """
 
 from __future__ import annotations
@@ -45,16 +44,18 @@ class Runtime:
     def __init__(self, hw: Hardware, store: Store, settle_ms: int, *, seed: int | None = None,
                  choice: Choice | None = None, stop_when_over: bool = False,
                  clock: Callable[[], float] = time.monotonic, observed: bool = True, demo: bool = False,
-                 repairs: list[str] | None = None):
+                 repairs: list[str] | None = None, prompt_after_ms: int = 2000):
         """`choice`: start this match without the setup menu (demos, tests); `seed`: the
         engine's seed for new matches (default: from the clock); `stop_when_over`: `run`
         returns once a match has ended instead of offering a new one; `observed`: the engines'
         observed mode (hidden hands: what the players show is what was dealt); `demo`: record
         matches as bots' demos, and resume only a demo (never a real match); `repairs`: what was
-        done to the database before the table could open it, to be said on the screen."""
+        done to the database before the table could open it, to be said on the screen;
+        `prompt_after_ms`: how long a state that hands may still be making legal stays unprompted."""
         self.hw = hw
         self.store = store
         self.settle_ms = settle_ms
+        self.prompt_after_ms = prompt_after_ms
         self.seed = seed
         self.choice = choice
         self.stop_when_over = stop_when_over
@@ -77,12 +78,11 @@ class Runtime:
 
     def start(self) -> Runtime:
         with self.lock:
-            if self._resume_unfinished():
-                pass
-            elif self.choice is not None:
-                self._new_match(self.choice)
-            else:
-                self._open_setup()
+            if not self._resume_unfinished():
+                if self.choice is not None:
+                    self._new_match(self.choice)
+                else:
+                    self._open_setup()
             if self.repairs:
                 for repair in self.repairs:
                     log.warning("%s", repair)
@@ -217,7 +217,8 @@ class Runtime:
         self._attach(session)
 
     def _session_options(self) -> dict:
-        return {"settle_ms": self.settle_ms, "clock": self.clock, "on_alarm": self.hw.controls.illegal}
+        return {"settle_ms": self.settle_ms, "clock": self.clock, "on_alarm": self.hw.controls.illegal,
+                "prompt_after_ms": self.prompt_after_ms}
 
     def _attach(self, session: Session) -> None:
         self.session = session

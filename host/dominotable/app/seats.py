@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from dominotray import wire
 
 from dominotable.app import catalog
 from dominotable.app.storage import Store
 from dominotable.reading.prompts import span
+from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
 from dominotable.rules.games.castle_rock.capture import Capture
 from dominotable.rules.moves import Move
@@ -58,7 +60,8 @@ def decide(game: Game, seat: int, hand: Sequence[Tile], seed: int, fits=None) ->
     view = seat_view(game, seat, hand, rng)
     choose = catalog.spec(game).strategies[strategy_name(game)](rng)
     turn: list[Move] = []
-    while not view.is_over() and view.current_player == seat and len(turn) < 64:
+    hand = view.hands_played()
+    while not view.is_over() and view.current_player == seat and view.hands_played() == hand and len(turn) < 64:
         move = choose(view)
         if fits is not None and not turn and not fits(move):
             move = next((m for m in view.legal_moves() if fits(m)), move)
@@ -90,8 +93,9 @@ class BotSeats:
         self.store = store
         self.match_id = match_id
         racks = geometry.racks(game.name)
-        if len(racks) < game.players:
-            raise ValueError(f"the tray has racks for {len(racks)} seats of {game.title}, not {game.players}")
+        if any(seat >= len(racks) for seat in bots):
+            raise DominoError(f"this tray has racks for {len(racks)} of {game.title}'s seats, not for its bot "
+                              f"seats {', '.join(names[seat] for seat in bots)}: see [racks] in tray.toml")
         self.racks: dict[int, Rack] = {seat: racks[seat] for seat in sorted(bots)}
         self.known: dict[int, dict[int, Tile]] = {
             seat: {int(slot): game.dset.parse(tile) for slot, tile in (known or {}).get(seat, {}).items()}
@@ -163,6 +167,8 @@ class BotSeats:
         for slot, tile in sorted(rack.items()):
             if slot in known or tile in known.values() or slot in spent:
                 continue
+            if self._played.get(len(self.game.moves)) == (seat, slot, tile):
+                continue  # back where the last move took it from: a takeback
             if short <= 0:
                 return f"take the tile out of slot {slot} of {name}'s rack: {name} holds {len(known)} tiles"
             free = self.free_slots(seat)[0]
@@ -190,18 +196,19 @@ class BotSeats:
     def _slot(self, seat: int, tile: Tile) -> int:
         return next(k for k, t in self.known[seat].items() if t is tile)
 
-    def short(self) -> list[str]:
-        """What the racks wait for: the tiles dealt or drawn to a bot not yet in its rack."""
+    def short(self) -> list[Said]:
+        """What the racks wait for: tiles dealt or drawn to a bot not yet in its rack, a finished
+        hand's tiles still in one."""
         notes = []
         for seat in self.racks:
             if self.spent[seat]:
-                notes.append(f"{self.names[seat]}: the hand is over, take the tiles out of {_slots(self.spent[seat])}")
+                notes.append(Said(self.names[seat], f"hand over: take the tiles out of {_slots(self.spent[seat])}"))
                 continue
             missing = self.hand_size(seat) - len(self.known[seat])
             if missing > 0:
                 tiles = "a tile" if missing == 1 else f"{missing} tiles"
-                notes.append(f"{self.names[seat]}: {tiles} from the boneyard, face down, in "
-                             f"{_slots(self.free_slots(seat)[:missing])}")
+                notes.append(Said(self.names[seat], f"{tiles} from the boneyard, face down, into "
+                                                    f"{_slots(self.free_slots(seat)[:missing])}"))
         return notes
 
     # -- the bot's turn -------------------------------------------------------------------------
@@ -257,51 +264,57 @@ class BotSeats:
             return None
         return next((m for m in self.hands.reader.implied if game.is_legal(m)), None)
 
-    def traceless(self, board: Board) -> Move | None:
-        """The bot's next move, if it leaves no trace on the tray (the table makes it); or a reveal
-        the bots' racks make (who leads, a bot's tiles left)."""
+    def traceless(self) -> Move | None:
+        """The bot's next move, if it leaves no trace on the tray (the end of its turn, a pass: the
+        table makes it); or a reveal the bots' racks make (who leads, a bot's tiles left)."""
         if self.game.awaiting():
             complete = {seat: self.hand(seat) for seat in self.racks
                         if self.hand_size(seat) and len(self.known[seat]) == self.hand_size(seat)}
             self._revealing = self.hands.rack_reveal(complete)
             return self._revealing
         turn = self.turn()
-        if turn and not _placed(turn[0]) and not _taken(turn[0]):
-            try:
-                return turn[0] if not self.hands.actions(turn[0], board) else None
-            except NoRoom:
-                return None
-        return None
+        return turn[0] if turn and not _placed(turn[0]) and not _taken(turn[0]) else None
 
-    def instruction(self, board: Board) -> str | None:
-        """What a person must do now for the bot to move (or for a short rack), or None. While a
-        person may still end a turn that the next bot's placement would end (Castle Rock), the
-        bot's instruction is given for when they have finished."""
+    def instruction(self, board: Board) -> Said | None:
+        """The one thing a person must do now for a bot (short enough for the OLED): the next step
+        of the bot to move's turn, else a tile a rack waits for, else, while a person may still end
+        a turn that the next bot's placement would end (Castle Rock), that bot's first step for when
+        they have finished."""
         game = self.game
+        said = self._next_step(board)
+        if said is not None:
+            return said
         notes = self.short()
-        end = self._implied() if not notes else None
-        if end is not None:
-            who = self.names[game.current_player]
-            game.push(end)
-            try:
-                said = self._told(board) if not game.is_over() and not self.short() else None
-            finally:
-                game.pop()
-            return f"when {who} has finished: {said}" if said else None
-        said = self._told(board)
-        return "; ".join(filter(None, [said, *notes])) or None
+        if notes:
+            return notes[0]
+        end = self._implied()
+        if end is None:
+            return None
+        who = self.names[game.current_player]
+        game.push(end)
+        try:
+            said = self._next_step(board) if not game.is_over() and not self.short() else None
+        finally:
+            game.pop()
+        return Said(said.who, f"after {who}: {said.what}") if said is not None else None
 
-    def _told(self, board: Board) -> str | None:
-        """What a person must do for the bot to move to make the rest of its turn."""
+    def _next_step(self, board: Board) -> Said | None:
+        """The next step of the bot to move's turn on the tray (`board`), if it has one."""
         seat = self.game.current_player
         turn = self.turn()
         if not turn:
             return None
+        steps = self._say(seat, self._actions(seat, turn, board))
+        return Said(self.names[seat], steps[0]) if steps else None
+
+    def _actions(self, seat: int, turn: list[Move], board: Board) -> list:
+        """The physical steps of the rest of `seat`'s turn, up to the move ending it (which leaves
+        no trace: the table makes it)."""
         game, tray, pushed, actions = self.game, MemoryTray(board.registry, board.geometry), 0, []
         tray.tiles = {p.tile: p.cells for p in board.placements}
         try:
             for move in turn:
-                if game.current_player != seat:
+                if game.current_player != seat or not (_placed(move) or _taken(move)):
                     break
                 try:
                     made = self.hands.actions(move, tray.board())
@@ -314,31 +327,53 @@ class BotSeats:
         finally:
             for _ in range(pushed):
                 game.pop()
-        steps = self._say(seat, actions)
-        return f"{self.names[seat]}: " + "; then ".join(steps) if steps else None
+        return actions
 
     def _say(self, seat: int, actions) -> list[str]:
-        """`actions` as instructions, one step each; tiles taken one after another in one step."""
-        steps, taken = [], []
-        for action in actions:
+        """`actions` as instructions, one step each: tiles taken one after another in one step, and
+        tiles slid by one offset (the tableau moved back onto the tray) in one step."""
+        steps, taken, slid = [], [], []
+        for action in [*actions, None]:
+            if taken and (action is None or action.kind != ActionKind.REMOVE):
+                steps.append(f"take {_and(taken)} {self.hands.taking}")
+                taken = []
+            if slid and (action is None or action.kind != ActionKind.SLIDE):
+                steps.append(self._slides(slid))
+                slid = []
+            if action is None:
+                break
             tile = action.tile
             if action.kind == ActionKind.REMOVE:
                 taken.append(tile)
-                continue
-            if taken:
-                steps.append(f"take {_and(taken)} off the row")
-                taken = []
-            if action.kind in (ActionKind.PLACE, ActionKind.SLIDE):
+            elif action.kind == ActionKind.SLIDE:
+                slid.append(action)
+            elif action.kind == ActionKind.PLACE:
                 where = self.hands.where(action)
                 if tile in self.known[seat].values():
-                    steps.append(f"tile in slot {self._slot(seat, tile)} ({tile}) -> {where}")
+                    steps.append(f"slot {self._slot(seat, tile)} ({tile}) -> {where}")
                 else:
-                    steps.append(f"{'slide' if action.kind == ActionKind.SLIDE else 'put'} {tile} {where}")
+                    steps.append(f"put {tile} {where}")
             elif action.kind == ActionKind.PAD:
                 steps.append(f"hold {tile} over the scan pad")
-        if taken:
-            steps.append(f"take {_and(taken)} off the row")
         return steps
+
+    def _slides(self, slides) -> str:
+        """Tiles moved by one offset as one step ("slide every tile 2 right, 1 up"), else each."""
+        geo = self.geometry
+        board = {p.tile: p.cells for p in self.board.placements} if self.board is not None else {}
+        offsets = set()
+        for action in slides:
+            old = board.get(action.tile)
+            if old is None:
+                break
+            (r0, c0), (r1, c1) = geo.coords(min(old)), geo.coords(min(action.cells))
+            offsets.add((r1 - r0, c1 - c0))
+        if len(offsets) == 1 and len(slides) == len(board):
+            dr, dc = offsets.pop()
+            moves = [f"{abs(dc)} {'right' if dc > 0 else 'left'}"] * bool(dc) + \
+                    [f"{abs(dr)} {'down' if dr > 0 else 'up'}"] * bool(dr)
+            return f"slide every tile {', '.join(moves)} (rule BW-11.1)"
+        return "; then ".join(f"slide {a.tile} {self.hands.where(a)}" for a in slides)
 
     def vet(self, moves: Sequence[Move]) -> str | None:
         """Why the moves read off the tray are not the turns the bots were told to make, or None."""
@@ -363,7 +398,7 @@ class BotSeats:
     def _differs(self, seat: int, move: Move, wanted: list[Move]) -> str | None:
         name = self.names[seat]
         if not wanted:
-            return f"{name}'s rack is not ready: {'; '.join(self.short())}"
+            return f"{name}'s rack is not ready: " + "; ".join(f"{n.who}: {n.what}" for n in self.short())
         if str(move) == str(wanted[0]):
             return None
         planned = [t for m in wanted if _taken(m) for t in _taken(m)]
@@ -430,6 +465,16 @@ class BotSeats:
             if known:
                 parts.append(f"{self.names[seat]}'s tiles face down in slots {', '.join(map(str, sorted(known)))}")
         return "; ".join(parts)
+
+
+class Said(NamedTuple):
+    """One instruction for a bot seat: whose (the OLED's title) and what to do."""
+
+    who: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.who}: {self.what}"
 
 
 def _slots(slots) -> str:

@@ -175,7 +175,7 @@ class Store:
         except sqlite3.Error as exc:
             self._close_quietly()
             if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-                raise DamagedDatabase(f"the database {self.path} is damaged: {exc}") from None
+                raise DamagedDatabase(self._damaged(str(exc))) from None
             if not self.readonly and not _writable(self.path):
                 raise StorageError(f"cannot record matches in the database {self.path}: it is read-only "
                                    f"(its file or folder cannot be written)") from None
@@ -227,10 +227,14 @@ class Store:
         return bool(columns) and (column is None or column in columns)
 
     def _check(self) -> None:
-        problems = [row[0] for row in self.db.execute("PRAGMA quick_check")]
+        problems = [line for (text,) in self.db.execute("PRAGMA quick_check") for line in str(text).splitlines()]
         if problems != ["ok"]:
             more = f" (and {len(problems) - 1} more problems)" if problems[1:] else ""
-            raise DamagedDatabase(f"the database {self.path} is damaged: {problems[0]}{more}")
+            raise DamagedDatabase(self._damaged(f"{problems[0]}{more}"))
+
+    def _damaged(self, why: str) -> str:
+        hint = "; `dominotable run` moves it aside and recovers its matches" if self.readonly else ""
+        return f"the database {self.path} is damaged: {why}{hint}"
 
     def close(self) -> None:
         self._close_quietly()
@@ -344,7 +348,8 @@ class Store:
         if self._has("racks"):
             for seat, slot, tile in self.db.execute(
                     "SELECT seat, slot, tile FROM racks WHERE match_id = ? ORDER BY seat, slot", (match_id,)):
-                record.racks.setdefault(seat, {})[slot] = tile
+                if isinstance(seat, int) and isinstance(slot, int) and isinstance(tile, str):  # else damaged
+                    record.racks.setdefault(seat, {})[slot] = tile
         for ply, notation, time in self.db.execute(
             "SELECT ply, notation, time FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         ):
@@ -381,12 +386,13 @@ class Store:
             for match_id, seat in self.db.execute(
                     f"SELECT match_id, seat FROM seats WHERE kind = 'bot' {one.replace('WHERE', 'AND')} "
                     "ORDER BY match_id, seat"):
-                if match_id in by_id:
+                if match_id in by_id and isinstance(seat, int):
                     by_id[match_id].bots.append(seat)
         if self._has("hints"):
             for match_id, ply, seat, hint, time in self.db.execute(
                     f"SELECT match_id, ply, seat, hint, time FROM hints {one} ORDER BY match_id, rowid"):
-                if match_id in by_id:
+                if match_id in by_id and isinstance(ply, int) and isinstance(seat, int | None) and isinstance(
+                        hint, str) and isinstance(time, str):  # else a damaged row: left out
                     by_id[match_id].hints.append({"ply": ply, "seat": seat, "hint": hint, "time": time})
         return records
 

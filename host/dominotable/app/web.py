@@ -39,14 +39,14 @@ FAULTS = ("unplug", "replug", "dead", "alive", "flicker", "noise")
 
 
 class WebTable:
-    def __init__(self, runtime, database: Path | None = None):
+    def __init__(self, runtime):
         self.runtime = runtime
         self.hw = runtime.hw
         self.geometry = runtime.hw.geometry
         self.vtray = runtime.hw.tray.virtual
         self.virtual = self.vtray is not None
         self.buttons = runtime.hw.buttons()
-        self.database = database if database is not None else runtime.store.path
+        self.database = runtime.store.path  # the scoreboard reads it through a connection of its own
         self.server: WebServer | None = None
         self.faults: dict[str, Any] = {"unplugged": False, "dead": [], "flicker": {}, "noise": 0.0}
         self._snap: dict[str, Any] = {"game": None, "tiles": [], "scores": [], "cells": [], "zones": [],
@@ -55,7 +55,7 @@ class WebTable:
         self._png: tuple[int, str] | None = None
         self._store: Store | None = None
         self._plots: dict[tuple[int, int], list[list[int]]] = {}
-        self._lock = threading.Lock()  # the snapshot and frame, swapped whole
+        self._lock = threading.Lock()  # the snapshot, swapped whole
 
     # --- from the runtime's thread ---------------------------------------------------------
 
@@ -85,7 +85,7 @@ class WebTable:
             snap.update(game=game.name, title=game.title, match=c.match_id, moves=len(game.moves), mode=str(c.mode),
                         turn=c.seat_name(seat) if seat is not None and c.mode != Mode.OVER else "",
                         scores=[{"name": n, "points": p} for n, p in zip(c.side_names(), game.scores)],
-                        target=getattr(game.options, "target", None), top=game.dset.top,
+                        target=game.options.target, top=game.dset.top,
                         last=c.last._asdict() if c.last else None,
                         zones=[z for z, games in self.geometry.zone_games.items() if game.name in games])
             if c.mode == Mode.LOST:
@@ -99,10 +99,14 @@ class WebTable:
             elif c.notice is not None:
                 snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
             snap["problem"] = c.problem
-        snap["repairs"] = list(getattr(rt, "repairs", ()))  # what was repaired before the table could start
+            snap["warning"] = c.warning  # a dead reader the game is played around
+        if rt.notice is not None:  # the repairs, said (as on the OLED) until a button is pressed
+            snap["prompt_title"], snap["prompt"] = rt.notice.title, rt.notice.text
+        snap["repairs"] = list(rt.repairs)  # what was repaired before the table could start
         snap["tiles"] = [(p.tile, p.cells) for p in board.placements]
         marked = c.problem_cells if session is not None and c.problem is not None else ()
-        snap["cells"] = sorted(set(self._named_cells(snap["prompt"] or "")) | set(marked))
+        named = self._named_cells(f"{snap['prompt'] or ''} {snap.get('warning') or ''}")
+        snap["cells"] = sorted(set(named) | set(marked))
         with self._lock:
             self._snap = snap
         if self.server is not None:
@@ -134,7 +138,7 @@ class WebTable:
             rack = [f"{t.a}-{t.b}" for t in DominoSet(snap["top"]) if t not in truth]
         pad = next((t for t, c in settled if self.geometry.is_pad(c[0])), None)
         state = {k: snap.get(k) for k in ("game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title", "problem",
-                                          "scores", "target", "last")}
+                                          "warning", "scores", "target", "last")}
         state["repairs"] = snap.get("repairs", [])
         state.update(
             virtual=self.virtual,
@@ -142,7 +146,8 @@ class WebTable:
             pad=f"{pad.a}-{pad.b}" if pad is not None else None,
             cells=snap["cells"], zones=snap["zones"], rack=rack, faults=self.faults,
             layout=svg.Layout(self.geometry).to_dict(),
-            svg=svg.tray(self.geometry, settled, zones=snap["zones"], highlight=snap["cells"], ghosts=ghosts),
+            svg=svg.base(self.geometry, tuple(snap["zones"])),
+            overlay=svg.overlay(self.geometry, settled, highlight=snap["cells"], ghosts=ghosts),
             oled=self._oled())
         return state
 
@@ -266,25 +271,26 @@ class WebTable:
         return out
 
     def _hands(self, record) -> list[list[int]]:
-        """The scores after every hand (for a game without hands, after every scoring move)."""
+        """The scores after every hand (for a match of one hand: after every scoring move)."""
         count = self._db().move_count(record.id)
         key = (record.id, count)
         if key not in self._plots:
             full = self._db().match(record.id)
             game = catalog.load({**full.to_dict(), "moves": []})
-            series: list[list[int]] = []
-            hands = getattr(game, "hands_played", None)
-            seen = hands() if hands else 0
-            last = list(game.scores)
+            by_hand: list[list[int]] = []
+            by_move: list[list[int]] = []
+            hand = game.hands_played()
             for notation in full.moves:
+                before = list(game.scores)
                 game.push_notation(notation)
-                now = hands() if hands else 0
-                if (hands and now != seen) or (not hands and game.scores != last):
-                    series.append(last if hands else list(game.scores))
-                seen, last = now, list(game.scores)
-            if hands and (game.is_over() or not series or series[-1] != last):
-                series.append(last)
-            self._plots[key] = series
+                if game.hands_played() != hand:  # a new deal: the scores as the last hand left them
+                    hand = game.hands_played()
+                    by_hand.append(list(game.scores))
+                if game.scores != before:
+                    by_move.append(list(game.scores))
+            if not by_hand or by_hand[-1] != game.scores:
+                by_hand.append(list(game.scores))
+            self._plots[key] = by_hand if len(by_hand) > 1 else by_move
         return self._plots[key]
 
     def replay(self, match_id: int, step: int) -> dict[str, Any]:

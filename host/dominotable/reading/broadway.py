@@ -14,7 +14,7 @@ import re
 
 from dominotable.reading.prompts import span
 from dominotable.reading.reader import Verdict
-from dominotable.reading.step import StepReader, first_move, problem, waiting
+from dominotable.reading.step import StepReader, first_move, handling, loose, problem, waiting
 from dominotable.rules.games.broadway.engine import (
     SEATS,
     Broadway,
@@ -104,7 +104,7 @@ class BroadwayReader(StepReader):
         anchor = self.anchor(board)
         lead = self.game.tableau().lead
         if anchor is None:
-            return problem(f"put {lead} back: the tableau is read from it (rule BW-11.1)")
+            return handling(f"put {lead} back: the tableau is read from it (rule BW-11.1)")
         known = {tile: (first, second) for tile, first, second in grid.tiles()}
         by_tile = {p.tile: p for p in placed}
         for tile, (first, second) in known.items():
@@ -115,7 +115,10 @@ class BroadwayReader(StepReader):
         new = [p for p in placed if p.tile not in known]
         if not new:
             return Verdict()
-        return first_move([self.read_place(anchor, p, board) for p in new])
+        verdict = first_move([self.read_place(anchor, p, board) for p in new])
+        if verdict.problem and loose(new[0], [by_tile[t] for t in known], self.geometry):
+            return handling(verdict.problem, verdict.cells)
+        return verdict
 
     def where(self, anchor, first: Cell, second: Cell) -> tuple[int, int] | None:
         try:
@@ -125,9 +128,9 @@ class BroadwayReader(StepReader):
 
     def put_back(self, tile, where, pips: int, placement: Placement | None) -> Verdict:
         if where is None:
-            return problem(f"slide the whole tableau back onto the tray: {tile} no longer fits (rule BW-11.1)")
+            return handling(f"slide the whole tableau back onto the tray: {tile} no longer fits (rule BW-11.1)")
         label = self.geometry.label
-        return problem(f"put {tile} back at {span(self.geometry, where)}, its {pips} on {label(where[0])} "
+        return handling(f"put {tile} back at {span(self.geometry, where)}, its {pips} on {label(where[0])} "
                        f"(rule BW-11.1)", placement.cells if placement else where)
 
     def read_reveal(self, word: str, placed: list[Placement], board: Board) -> Verdict:
@@ -166,10 +169,12 @@ class BroadwayReader(StepReader):
         return verdict or self.legal(lead, board, placed[0].cells)
 
     def orientation(self, placement: Placement, who: str, axis) -> Verdict | None:
+        """A tile along the other axis: turned in a moment, or the next seat's tile laid at
+        once with this seat's and read first, so hands may still be at work (pending)."""
         tray_axis, words = TRAY_AXIS[axis]
         if placement.orientation != tray_axis:
-            return problem(f"Broadway: {who} plays tiles {words}; turn {placement.tile} (rule BW-11.2)",
-                           placement.cells)
+            return handling(f"Broadway: {who} plays tiles {words}; turn {placement.tile} (rule BW-11.2)",
+                            placement.cells)
         return None
 
     def read_place(self, anchor, placement: Placement, board: Board) -> Verdict:

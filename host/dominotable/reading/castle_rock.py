@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
+from itertools import combinations, pairwise
 
 from dominotable.reading.reader import Draw, Reader, Refusal, Verdict
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Move
-from dominotable.rules.games.castle_rock.capture import analyse
+from dominotable.rules.games.castle_rock.capture import Capture, analyse
 from dominotable.rules.games.castle_rock.engine import DRAW, END, place
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.tiles import Tile, fmt
@@ -75,9 +76,24 @@ class CastleReader(Reader):
             if p.orientation == "vertical":  # upright, but half out of the band
                 top = self.tops[band]
                 raise Refusal(f"set {p.tile} upright {where}, in rows {top} and {top + 1} "
-                              f"(rule {self.row_rules}.1)", p.cells)
-            raise Refusal(f"stand {p.tile} upright {where} (rule {self.row_rules}.1)", p.cells)
+                              f"(rule {self.row_rules}.1)", p.cells, pending=True)
+            raise Refusal(f"stand {p.tile} upright {where} (rule {self.row_rules}.1)", p.cells, pending=True)
+        self._check_bands(row)
         return [p for _, p in row]
+
+    def _check_bands(self, row: list[tuple[int, Placement]]) -> None:
+        """Refuse new tiles in the second band while the first has room after its last tile
+        (rule .2: the row carries on in the second band once the first is used up)."""
+        first = sum(1 for far, _ in self.slots if far in self.bands[0])  # the first band's columns
+        later = [p for slot, p in row if slot >= first]
+        shown = set(self.shown_row())
+        last = max((slot for slot, _ in row if slot < first), default=-1)
+        if not later or last == first - 1 or any(p.tile in shown for p in later):
+            return
+        top = self.tops[0]
+        after = f", after {row[[slot for slot, _ in row].index(last)][1].tile}" if last >= 0 else ""
+        raise Refusal(f"stand {later[0].tile} in the first band (rows {top} and {top + 1}){after}: it still has "
+                      f"room (rule {self.row_rules}.2)", later[0].cells)
 
     def _band(self, cell: int) -> int:
         return next(i for i, band in enumerate(self.bands) if cell in band)
@@ -116,9 +132,13 @@ class CastleReader(Reader):
                 after = f", after {old[-1]}" if old else ""
                 raise Refusal(f"move {new[0]} to the open end of the row{after} (rule {self.arrival_rule})",
                               cells[new[0]])
-        readings = [[("captures", old), ("arrive", new)], [("arrive", new), ("captures", old + new)]]
+        if new:
+            readings = [[("captures", before), ("arrive", new), ("captures", old + new)]
+                        for before in _before_arrival(row, old)]
+        else:
+            readings = [[("captures", old)]]
         best = None
-        for steps in readings if new else readings[:1]:
+        for steps in readings:
             moves, done, refusal = self._try(steps)
             if refusal is None:
                 return moves
@@ -137,7 +157,7 @@ class CastleReader(Reader):
         left = next((row[i] for i in range(at - 1, -1, -1) if i in keep), None)
         right = next((row[i] for i in range(at + 1, len(row)) if i in keep), None)
         raise Refusal(f"put {moved} back {_between(left, right)} (the row keeps its order, "
-                      f"rule {self.row_rules}.3)", cells[moved])
+                      f"rule {self.row_rules}.3)", cells[moved], pending=True)
 
     def _try(self, steps) -> tuple[list[Move], int, Refusal | None]:
         """Push the moves of one reading on the engine and take them back: (moves, steps
@@ -175,12 +195,28 @@ class CastleReader(Reader):
             return []
         analysis = analyse(row)
         kept = [0, *(row.index(t) + 1 for t in after), len(row) + 1]
-        for a, b in zip(kept, kept[1:]):
+        for a, b in pairwise(kept):
             if b > a + 1 and (len(row) < 3 or not analysis.can_clear(a, b)):
+                completion = analysis.completion(after)
+                if completion is not None:  # a capture being made tile by tile
+                    more = [t for t in after if t not in completion]
+                    gone = [t for t in row if t not in after]
+                    raise Refusal(f"finish the capture: take {fmt(more)} too, or put {fmt(gone)} back "
+                                  f"(rule CR-5.3)", pending=True)
                 gap = row[a:b - 1]
                 left, right = (row[a - 1] if a else None), (row[b - 1] if b <= len(row) else None)
                 raise Refusal(f"put {fmt(gap)} back {_between(left, right)}: {_why_kept(row, gap, left, right)}")
         return analysis.captures_to(tuple(after))
+
+    def provisional(self) -> int:
+        """The captures since the last placement or draw: this turn's captures are judged
+        together against the row they started from, until the turn ends (rule CR-10.10)."""
+        count = 0
+        for move in reversed(self.game.moves):
+            if not isinstance(move, Capture):
+                break
+            count += 1
+        return count
 
     def expected(self) -> str:
         return f"row: {fmt(self.shown_row()) or '(empty)'} (open end right)"
@@ -282,6 +318,20 @@ class CastleRockSolitaireReader(CastleReader):
 
     def at_deal(self) -> bool:
         return self.game.deck().drawn == 3 and self.game.scores == [0]
+
+
+def _before_arrival(row: Sequence[Tile], old: list[Tile], limit: int = 10) -> list[list[Tile]]:
+    """The rows the captures before an arrival may have left, most captured first (CR-10.11):
+    removals that do not need the new tile as a pincher came before it. Only the tiles after
+    the last one kept can need it; the others all went before. Each candidate keeps `old` and
+    some of those tiles (all subsets while they are few, else none or all of them)."""
+    last = row.index(old[-1]) + 1 if old else 0
+    gap = list(row[last:])
+    if len(gap) > limit:
+        sizes = [(), tuple(range(len(gap)))]
+    else:
+        sizes = [kept for size in range(len(gap) + 1) for kept in combinations(range(len(gap)), size)]
+    return [old + [gap[i] for i in kept] for kept in sizes]
 
 
 def _between(left: Tile | None, right: Tile | None) -> str:

@@ -10,7 +10,15 @@ same number (DB-8.3).
 from __future__ import annotations
 
 from dominotable.reading.reader import Draw, Verdict
-from dominotable.reading.step import StepReader, first_move, half_cell, problem, waiting
+from dominotable.reading.step import (
+    StepReader,
+    first_move,
+    half_cell,
+    handling,
+    loose,
+    problem,
+    waiting,
+)
 from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,
     Play,
@@ -75,12 +83,12 @@ class DoublesBoneyardReader(StepReader):
             return self.legal(Play(tile), board, placement.cells)
         for tile in line.tiles():
             if tile not in placed:
-                return problem(f"put {tile} back in the line ({line_text(line)}) (rule DB-8.2)")
+                return handling(f"put {tile} back in the line ({line_text(line)}) (rule DB-8.2)")
         for outer, inner, shared in joints(line):
             here, there = half_cell(placed[outer], shared), half_cell(placed[inner], shared)
             if there not in self.geometry.neighbours(here):
-                return problem(f"put {outer} back with its {shared} against the {shared} of {inner} "
-                               f"at {label(there)} (rule DB-8.2)", placed[outer].cells)
+                return handling(f"put {outer} back with its {shared} against the {shared} of {inner} "
+                                f"at {label(there)} (rule DB-8.2)", placed[outer].cells)
         in_line = set(line.tiles())
         new = [p for tile, p in placed.items() if tile not in in_line]
         if not new:
@@ -94,7 +102,10 @@ class DoublesBoneyardReader(StepReader):
             elif len(where) == 2:
                 verdicts.append(problem(f"{placement.tile} touches both open ends; move it against one "
                                         f"of them (rule DB-8.3)", placement.cells))
-        return first_move(verdicts) or self.misplaced(new[0], ends)
+        verdict = first_move(verdicts) or self.misplaced(new[0], ends)
+        if verdict.problem and loose(new[0], [placed[t] for t in in_line], self.geometry):
+            return handling(verdict.problem, verdict.cells)
+        return verdict
 
     def read_reveal(self, word: str, placed: dict, board: Board) -> Verdict:
         """Observed play (DB-8.5): the doubles drawn for the lead are read over the scan pad by

@@ -17,6 +17,13 @@ move (to recognise a takeback), or the one a resumed match must be restored to.
   what, which tiles count; the controller reads it seat by seat, since the tiles drawn leave
   no trace on the tray.
 - `explain(error, board)`: an engine's refusal in the table's voice and the tray's terms.
+- `provisional()`: how many of the engine's last moves a reading may still revise (Castle
+  Rock's captures, until the turn ends).
+
+A problem is `pending` when the tray may be on its way to a legal state: hands still at work
+(a tile lifted or knocked out of place, one not yet put down against the layout or stood up,
+removals that are the start of a legal capture). The controller prompts for it only after a
+longer pause, and never sounds the alarm for it.
 
 How a bot makes a move physically is not the reader's business: that is its hands (sim/hands).
 """
@@ -31,32 +38,45 @@ from dominotable.reading.prompts import reason, say
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
-from dominotable.tray.board import Board
+from dominotable.tray.board import Board, Status
 from dominotable.tray.geometry import Geometry
 
 
 @dataclass(frozen=True)
 class Verdict:
     """`note`: with no moves and no problem, what the table is waiting for (a starting row
-    being laid, tiles drawn for dealer): shown to the players, but not an error."""
+    being laid, tiles drawn for dealer): shown to the players, but not an error. `pending`:
+    the problem may be a legal turn still being made (see the module's docstring)."""
 
     moves: tuple[Move, ...] = ()
     problem: str | None = None
     cells: tuple[int, ...] = ()
     note: str | None = None
+    pending: bool = False
 
     @property
     def same(self) -> bool:
         return not self.moves and self.problem is None
 
 
+IN_MOTION = Status.CLONED_TAG | Status.LONE_HALF | Status.DUPLICATE_TILE
+
+
+def in_motion(board: Board) -> bool:
+    """Whether every fault of `board` is a tile caught moving: a tag read in two cells (the
+    old cell not yet read empty), a half without its partner (a tile half off, or half moved),
+    one tile seen in two places."""
+    return not board.status() & ~IN_MOTION
+
+
 class Refusal(Exception):
     """A reading of the tray that the rules do not allow; carries the prompt and its cells."""
 
-    def __init__(self, prompt: str, cells=()):
+    def __init__(self, prompt: str, cells=(), pending: bool = False):
         super().__init__(prompt)
         self.prompt = prompt
         self.cells = tuple(cells)
+        self.pending = pending
 
 
 @dataclass(frozen=True)
@@ -81,13 +101,13 @@ class Reader(ABC):
     def judge(self, board: Board) -> Verdict:
         if not board.is_valid():
             fault = board.problems()[0]
-            return Verdict(problem=fault.message, cells=fault.cells)
+            return Verdict(problem=fault.message, cells=fault.cells, pending=in_motion(board))
         if self.game.is_over():
             return Verdict()  # nothing more is read; the tray may be cleared
         try:
             return self.read(board)
         except Refusal as refusal:
-            return Verdict(problem=refusal.prompt, cells=refusal.cells)
+            return Verdict(problem=refusal.prompt, cells=refusal.cells, pending=refusal.pending)
 
     @abstractmethod
     def read(self, board: Board) -> Verdict:
@@ -95,6 +115,10 @@ class Reader(ABC):
 
     @abstractmethod
     def expected(self) -> str: ...
+
+    def provisional(self) -> int:
+        """How many of the engine's last moves a reading may replace (none by default)."""
+        return 0
 
     def button_moves(self, board: Board | None = None) -> list[tuple[str, Move]]:
         """Legal button moves; `board`, the settled tray, lets a move depend on it (a tile

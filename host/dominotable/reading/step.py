@@ -19,8 +19,20 @@ from dominotable.rules.hidden import Reveal
 from dominotable.tray.board import Board, Placement
 
 
-def problem(text: str, cells=()) -> Verdict:
-    return Verdict(problem=text, cells=tuple(cells))
+def problem(text: str, cells=(), pending: bool = False) -> Verdict:
+    return Verdict(problem=text, cells=tuple(cells), pending=pending)
+
+
+def handling(text: str, cells=()) -> Verdict:
+    """A problem that may be hands at work (a tile of the layout lifted or knocked out of place,
+    a new tile not yet put against the layout): prompted only if it lasts."""
+    return problem(text, cells, pending=True)
+
+
+def loose(placement: Placement, layout: list[Placement], geometry) -> bool:
+    """Whether `placement` touches none of the tiles of `layout`: a tile on its way."""
+    near = {n for cell in placement.cells for n in geometry.neighbours(cell)}
+    return not any(cell in near for p in layout for cell in p.cells)
 
 
 def waiting(text: str) -> Verdict:

@@ -25,7 +25,9 @@ What a game MAY override (each has a working default here):
 - `hands_played()`: hands (deals) finished or under way, for playout benchmarks (default 1);
 - `awaiting()`: in observed mode, the reveal the table owes ("lots", "row", "lead", "show");
 - `brief()`: one line for `demo` between full pictures (default: None, always the picture);
-- `resign(seat)`: who wins when `seat` gives up (default: the best score among the others).
+- `resign(seat)`: who wins when `seat` gives up (default: the best score among the others);
+- `_state_from(position)` (and `_position_players`): the state a written position describes,
+  for `Game.from_position` (position.py); by default a game has no written positions.
 
 Shuffles come from `self.rng(label)`, which derives a fresh generator from the seed
 and a label (for example the hand number), so undo and replay need no generator state.
@@ -47,6 +49,7 @@ from dominotable.rules.errors import BadOption, DominoError, IllegalMove
 from dominotable.rules.moves import Move
 from dominotable.rules.options import Options
 from dominotable.rules.outcome import Outcome, Termination
+from dominotable.rules.position import BadPosition, Position
 from dominotable.rules.tiles import DominoSet
 
 
@@ -173,6 +176,7 @@ class Game(ByMoveType, ABC):
             raise BadOption(f"{self.title} is for {span} players, not {self.players}")
         self.seed = seed
         self.observed = observed
+        self.setup: str | None = None  # the written position the match started from, if any
         self.dset = DominoSet(options.set)
         self._history: list[Move] = []
         self._before: list[Any] = []  # the state before each move, for pop (two lists: no tuple per move)
@@ -219,6 +223,15 @@ class Game(ByMoveType, ABC):
         self._appliers[type(move)](self, move)
 
     # -- what each game may override -------------------------------------------------------
+
+    @classmethod
+    def _position_players(cls, position: Position) -> int | None:
+        """How many players a written position has (None: the default)."""
+        return None
+
+    def _state_from(self, position: Position) -> State:
+        """The state a written position describes (position.py), or BadPosition."""
+        raise BadPosition(f"{self.title} has no written positions")
 
     def side_of(self, seat: int) -> int:
         return seat
@@ -293,6 +306,18 @@ class Game(ByMoveType, ABC):
         self._history.append(move)
         self.state = before.copy()
         self._apply(move)
+    @classmethod
+    def from_position(cls, text: str, options: Options | dict | None = None, seed: int = 0,
+                      observed: bool = False) -> Game:
+        """A match starting from a written position (position.py) instead of the seeded deal;
+        BadPosition names what the rules could not reach. Tiles the position leaves unplaced
+        lie in the seeded order."""
+        game = cls(players=cls._position_players(Position(text, DominoSet(cls.Options.set))),
+                   options=options, seed=seed, observed=observed)
+        game.state = game._state_from(Position(text, game.dset))
+        game.setup = text
+        return game
+
     def push_notation(self, text: str) -> Move:
         move = self.parse_move(text)
         self.push(move)
@@ -317,7 +342,7 @@ class Game(ByMoveType, ABC):
             "seed": self.seed,
             "options": self.options.to_dict(),
             "moves": [str(m) for m in self.moves],
-        } | ({"observed": True} if self.observed else {})
+        } | ({"observed": True} if self.observed else {}) | ({"position": self.setup} if self.setup else {})
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -329,8 +354,12 @@ class Game(ByMoveType, ABC):
         try:
             if data["game"] != cls.name:
                 raise DominoError(f"not a saved {cls.title} game: it is {data['game']!r}")
-            game = cls(players=data["players"], options=data.get("options") or {}, seed=data["seed"],
-                       observed=bool(data.get("observed", False)))
+            if data.get("position"):
+                game = cls.from_position(data["position"], options=data.get("options") or {}, seed=data["seed"],
+                                         observed=bool(data.get("observed", False)))
+            else:
+                game = cls(players=data["players"], options=data.get("options") or {}, seed=data["seed"],
+                           observed=bool(data.get("observed", False)))
             moves = data["moves"]
         except (KeyError, TypeError) as exc:
             raise DominoError(f"not a saved game: missing or bad {exc}") from None

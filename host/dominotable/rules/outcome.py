@@ -18,7 +18,3 @@ class Termination(StrEnum):
 class Outcome:
     termination: Termination
     winners: tuple[int, ...]  # winning sides (seats, or partnerships); empty for none
-
-    @classmethod
-    def abandoned(cls) -> Outcome:
-        return cls(Termination.ABANDONED, ())

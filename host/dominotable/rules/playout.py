@@ -25,6 +25,7 @@ RANDOM, GREEDY = 0, 1
 
 class Playout(ABC):
     engine: ClassVar[type[Game]]
+    search_budget: ClassVar[int] = 200  # search's default playouts per move: at most 200 ms a move here
     over: bool  # the match is over
     hand_over: bool  # the hand under way has ended (a rollout with `hand_only` stops there)
 
@@ -88,4 +89,15 @@ def sorted_shuffle(tiles, rng: random.Random) -> list[int]:
     """`tiles` in an order that depends only on the set of them and `rng`."""
     order = sorted(tiles)
     rng.shuffle(order)
+    return order
+
+
+def redeal_hidden(hands: list[list[int]], seat: int, rng: random.Random, rest=()) -> list[int]:
+    """Deal again, in place, every hand but `seat`'s from their tiles and `rest` (an undrawn
+    stock, say), shuffled together; returns what is left over for `rest`'s place."""
+    order = sorted_shuffle([t for i, hand in enumerate(hands) if i != seat for t in hand] + list(rest), rng)
+    for i, hand in enumerate(hands):
+        if i != seat:
+            hand[:] = order[:len(hand)]
+            del order[:len(hand)]
     return order

@@ -38,7 +38,15 @@ def _play(match: int) -> tuple[list[str], float | None]:
     names = seat_bots(bots, game.players, match)
     play_out(game, [strategies[name](random.Random(f"{deal}:{k}")) for k, name in enumerate(names)])
     won = sorted({names[k] for k in range(game.players) if game.side_of(k) in game.winners()})
-    return won, game.final_score() if hasattr(game, "final_score") else None
+    return won, game.final_score()
+
+
+def play_matches(matches: int, processes: int) -> list[tuple[list[str], float | None]]:
+    """Matches 0..matches-1 of the set-up tournament, on `processes` forked workers."""
+    if processes == 1 or matches == 1:
+        return list(map(_play, range(matches)))
+    with multiprocessing.get_context("fork").Pool(min(processes, matches)) as pool:
+        return pool.map(_play, range(matches), chunksize=1)
 
 
 def run(cls: type[Game], bots: list[str], matches: int, seed: int, strategies: Mapping[str, Callable],
@@ -54,12 +62,7 @@ def run(cls: type[Game], bots: list[str], matches: int, seed: int, strategies: M
     unique = list(dict.fromkeys(bots))
     global _SETUP
     _SETUP = (cls, players, options, strategies, unique, seed)
-    processes = processes or os.cpu_count() or 1
-    if processes == 1 or matches == 1:
-        results = list(map(_play, range(matches)))
-    else:
-        with multiprocessing.get_context("fork").Pool(min(processes, matches)) as pool:
-            results = pool.map(_play, range(matches), chunksize=1)
+    results = play_matches(matches, processes or os.cpu_count() or 1)
     report: dict[str, Any] = {"game": cls.name, "seed": seed, "bots": {}}
     for name in unique:
         played = [i for i in range(matches) if name in seat_bots(unique, seats, i)]

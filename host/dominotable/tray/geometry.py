@@ -126,11 +126,13 @@ class Geometry:
         return tuple(out)
 
     def game_cells(self, game: str) -> frozenset[int]:
-        """The cells a game uses: the zones that name it, and the scan pad."""
+        """The cells a game uses: the zones that name it, its bot seats' racks, and the scan pad."""
         cells = set(self.pad)
         for name, games in self.zone_games.items():
             if game in games:
                 cells |= self.zones[name]
+        for rack in self.racks(game):
+            cells |= rack.cells
         return frozenset(cells)
 
     def zone(self, name: str) -> frozenset[int]:

@@ -340,9 +340,10 @@ class VirtualTray:
         return self._tiles.get(self._tile_halves(tile)[0])
 
     def tiles(self) -> dict[Tile, tuple[int, int]]:
-        """Every tile on the tray now, with the cells holding its side 0 and side 1."""
-        with self._lock:
-            return dict(self._tiles)
+        """Every tile on the tray now, with the cells holding its side 0 and side 1. Without the
+        lock (the firmware thread holds it while it scans): each change of the dict is made
+        whole under the lock, and copying it is one step."""
+        return dict(self._tiles)
 
     def cells(self) -> list[tuple[int, bytes]]:
         """What lies on each cell now, as a snapshot's (status, uid) list: the truth, which

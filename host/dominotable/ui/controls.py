@@ -92,12 +92,6 @@ class VirtualControls:
     def press(self, name: str) -> None:
         self.events.put(Press(name))
 
-    def get(self, timeout: float | None = None) -> Press | None:
-        try:
-            return self.events.get(timeout=timeout)
-        except queue.Empty:
-            return None
-
     def illegal(self) -> None:
         self.illegal_marks += 1
 

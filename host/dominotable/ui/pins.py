@@ -84,13 +84,6 @@ class PinControls:
             if name == "select" and not self._held_long:
                 self.events.put(Press.SELECT)
 
-    def get(self, timeout: float | None = None) -> Press | None:
-        """The next button event, or None if there is none within `timeout` seconds."""
-        try:
-            return self.events.get(timeout=timeout)
-        except queue.Empty:
-            return None
-
     def illegal(self) -> None:
         """Mark an illegal play: two short beeps and three LED blinks, without blocking."""
         self.buzzer.beep(on_time=0.08, off_time=0.06, n=2, background=True)

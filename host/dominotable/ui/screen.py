@@ -37,7 +37,7 @@ class Screen:
     last: LastPlay | None = None
     page: int = 0
     model: Model | None = None
-    bot: str = ""  # what a person must do for a bot seat now (also the prompt's text)
+    bot: str = ""  # what a person must do for a bot seat now, "West bot: ..." (the prompt's title and text)
     take: tuple[str, ...] = ()  # a hint's capture plan: the tiles to take, in order
 
     def pages(self) -> int:

@@ -72,10 +72,12 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
     if not isinstance(times, list) or not all(isinstance(t, str) for t in times):
         times = []  # no times, or not the exported shape: the moves without them
     hints: dict[int, list[str]] = {}  # moves made before the hint -> lines
-    for hint in data.get("hints") or []:
-        seat = hint["seat"]
-        hints.setdefault(hint["ply"], []).append(
-            f"     hint for {names[seat] if seat is not None else 'the table'}: {hint['hint']}")
+    for hint in data["hints"] if isinstance(data.get("hints"), list) else []:
+        if not isinstance(hint, dict) or not isinstance(hint.get("ply"), int):
+            continue  # not the shape a hint is recorded in
+        seat = hint.get("seat")
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "the table"
+        hints.setdefault(hint["ply"], []).append(f"     hint for {who}: {hint.get('hint')}")
     for ply, move in enumerate(game.moves, 1):
         lines += hints.get(ply - 1, [])
         seat = mover.current_player

@@ -89,7 +89,8 @@ def run(args) -> int:
                 if server is not None:
                     wait_for_signal()
                 return 0
-            runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs)
+            runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs,
+                              prompt_after_ms=cfg.game.prompt_after_ms)
             if listen is not None:
                 server = start(runtime, cfg.web, listen, explicit)
             if transcript:

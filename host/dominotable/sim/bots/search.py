@@ -23,11 +23,12 @@ from collections.abc import Callable
 from dominotable.rules.game import Game, Move
 from dominotable.rules.playout import GREEDY, Playout
 
-DEFAULT_PLAYOUTS = 200
 
-
-def search_bot(kernel: type[Playout], rng: random.Random, playouts: int = DEFAULT_PLAYOUTS,
+def search_bot(kernel: type[Playout], rng: random.Random, playouts: int | None = None,
                seconds: float | None = None) -> Callable[[Game], Move]:
+    """`playouts`: the budget per move (default: the kernel's `search_budget`)."""
+    playouts = playouts or kernel.search_budget
+
     def choose(game: Game) -> Move:
         moves = {str(move): move for move in game.legal_moves()}
         if len(moves) == 1:
@@ -72,7 +73,7 @@ def halving(root: Playout, seat: int, candidates: list[int], rng: random.Random,
 def searcher(kernel: type[Playout]):
     """The `search` strategy factory for the game of `kernel`: `factory(rng) -> choose`."""
 
-    def factory(rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, seconds: float | None = None):
+    def factory(rng: random.Random, playouts: int | None = None, seconds: float | None = None):
         return search_bot(kernel, rng, playouts, seconds)
 
     return factory

@@ -34,6 +34,7 @@ class NoRoom(DominoError):
 
 class Hands(ABC):
     Reader: ClassVar[type[Reader]]  # the game's reader: the hands place tiles where it reads them
+    taking: ClassVar[str] = "off the tray"  # where tiles taken go from, as a bot's instructions say it
 
     def __init__(self, game: Game, geometry: Geometry):
         self.game = game
@@ -48,9 +49,9 @@ class Hands(ABC):
         first = action.cells[0]
         tile = action.tile
         if tile.a == tile.b:
-            return f"on {span(self.geometry, action.cells)}"
+            return span(self.geometry, action.cells)
         r, c = self.geometry.coords(first)
-        return f"on {span(self.geometry, action.cells)}, the {tile.a} on r{r}c{c}"
+        return f"{span(self.geometry, action.cells)}, the {tile.a} on r{r}c{c}"
 
     def keep_clear(self, cells: frozenset[int]) -> None:
         """Bot seats' racks lie on `cells`: the game's tiles must stay off them (a game whose

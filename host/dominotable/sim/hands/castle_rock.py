@@ -18,6 +18,7 @@ from dominotable.tray.board import Board
 
 class CastleRowHands(Hands):
     reader: CastleRockReader | CastleRockSolitaireReader
+    taking = "off the row"
 
     def actions(self, move: Move, board: Board) -> list[Action]:
         self.game.push(move)
@@ -32,7 +33,7 @@ class CastleRowHands(Hands):
 
     def where(self, action: Action) -> str:
         """Upright in its row position (either end away from the players, rule CR-10.1)."""
-        return f"upright at the open end of the row ({span(self.geometry, action.cells)})"
+        return f"upright at the open end, {span(self.geometry, action.cells)}"
 
     def _actions_to(self, target: Sequence[Tile], board: Board) -> list[Action]:
         """Take out what is not in `target`, keep what is (in place), add the rest at the open

@@ -38,18 +38,12 @@ STATIC = {"table.js": "text/javascript", "scores.js": "text/javascript", "style.
 
 
 class Refused(Exception):
-    """A control request that cannot be carried out; the message names the problem."""
-
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.status = status
+    """A request that cannot be carried out (a 400); the message names the problem."""
 
 
 class Table(Protocol):
     """What the server needs from the table. `state()` and `frame()` are called in the server's
     thread and must be cheap and thread-safe; the others run in a worker thread."""
-
-    virtual: bool
 
     def state(self) -> dict[str, Any]: ...
 
@@ -111,12 +105,12 @@ class WebServer:
             web.get("/", self._html("table.html")), web.get("/scores", self._html("scores.html")),
             web.get("/static/{name}", self._static), web.get("/oled.png", self._oled),
             web.get("/api/state", self._state), web.get("/ws", self._ws),
-            web.post("/api/tray", self._control(self._tray)), web.post("/api/button", self._control(self._button)),
-            web.post("/api/fault", self._control(self._fault)),
+            web.post("/api/tray", self._control(self.table.tray)), web.post("/api/button", self._control(self._button)),
+            web.post("/api/fault", self._control(self.table.fault)),
             web.get("/api/leaderboard", self._leaderboard), web.get("/api/history", self._history),
             web.get("/replay/{id}", self._replay), web.get("/favicon.ico", self._no_icon),
         ])
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         try:
@@ -125,7 +119,7 @@ class WebServer:
             await self._runner.cleanup()
             raise
         if self.port == 0:
-            self.port = site._server.sockets[0].getsockname()[1]
+            self.port = self._runner.addresses[0][1]
 
     def stop(self) -> None:
         if not self._thread.is_alive():
@@ -139,7 +133,10 @@ class WebServer:
 
     async def _stop(self) -> None:
         for ws in list(self.clients):
-            await ws.close()
+            try:
+                await asyncio.wait_for(ws.close(), 1)
+            except TimeoutError:  # a client that does not answer the close
+                pass
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -254,22 +251,16 @@ class WebServer:
             try:
                 await self.loop.run_in_executor(None, action, body)
             except Refused as refused:
-                return web.json_response({"error": str(refused)}, status=refused.status)
+                return web.json_response({"error": str(refused)}, status=400)
             self.publish()
             return web.json_response({"ok": True})
         return handler
-
-    def _tray(self, body: dict) -> None:
-        self.table.tray(body)
 
     def _button(self, body: dict) -> None:
         name = body.get("button")
         if name not in BUTTONS:
             raise Refused(f"button must be one of {', '.join(BUTTONS)}, not {json.dumps(name)}")
         self.table.button(name)
-
-    def _fault(self, body: dict) -> None:
-        self.table.fault(body)
 
     # --- scoreboard ------------------------------------------------------------------------
 

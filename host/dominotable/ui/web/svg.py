@@ -5,6 +5,7 @@ the tray with the same function; no plotting library."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from html import escape
 
 from dominotable.rules.tiles import Tile
@@ -66,6 +67,13 @@ def tray(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, zon
     """The tray as an SVG element: cells, the scan pad, the named `zones`, `tiles` as (tile,
     (cell under tile.a, cell under tile.b)), `ghosts` (tiles on the tray the table has not read
     yet) drawn faint, and the `highlight`ed cells outlined."""
+    return (base(geometry, tuple(zones), title)[:-len("</svg>")] + '<g class="overlay">'
+            + overlay(geometry, tiles, highlight=highlight, ghosts=ghosts) + "</g></svg>")
+
+
+@lru_cache(maxsize=32)
+def base(geometry: Geometry, zones: tuple[str, ...] = (), title: str = "") -> str:
+    """What does not change during a match: the bed, the cells, the scan pad, the zones."""
     lay = Layout(geometry)
     p = lay.pitch
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="tray" viewBox="0 0 {lay.width:g} {lay.height:g}" '
@@ -84,15 +92,21 @@ def tray(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, zon
         x, y = min(xs), min(ys)
         out.append(f'<rect class="zone" x="{x:g}" y="{y:g}" width="{max(xs) + p - x:g}" height="{max(ys) + p - y:g}"/>'
                    f'<text class="zone-name" x="{x + 1.5:g}" y="{y + 5.5:g}">{escape(name)}</text>')
-    for tile, cells in ghosts:
-        out.append(_tile(lay, tile, cells, "tile ghost"))
-    for tile, cells in tiles:
-        out.append(_tile(lay, tile, cells, "tile"))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def overlay(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, highlight: Iterable[int] = (),
+            ghosts: Iterable[tuple[Tile, Sequence[int]]] = ()) -> str:
+    """What changes with every play: the tiles, the ghosts, the outlined cells."""
+    lay = Layout(geometry)
+    p = lay.pitch
+    out = [_tile(lay, tile, cells, "tile ghost") for tile, cells in ghosts]
+    out += [_tile(lay, tile, cells, "tile") for tile, cells in tiles]
     for cell in sorted(set(highlight)):
         if 0 <= cell < geometry.cells:
             x, y = lay.origin(cell)
             out.append(f'<rect class="named" x="{x + .8:g}" y="{y + .8:g}" width="{p - 1.6:g}" height="{p - 1.6:g}"/>')
-    out.append("</svg>")
     return "".join(out)
 
 
@@ -118,7 +132,7 @@ def _tile(lay: Layout, tile: Tile, cells: Sequence[int], kind: str) -> str:
 def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: int | None = None,
                width: int = 360, height: int = 150) -> str:
     """A line per side: its score after every hand (series[i] = the scores after hand i+1)."""
-    left, right, top, bottom = 34, 90, 10, 22
+    left, right, top, bottom = 34, 130, 10, 22
     top_score = max([target or 0, 1, *(s for scores in series for s in scores)])
     low = min([0, *(s for scores in series for s in scores)])
     hands = max(len(series), 1)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import NamedTuple
 
 from dominotable.rules.errors import IllegalMove, InvalidNotation
@@ -37,6 +38,7 @@ from dominotable.rules.games.broadway.seats import SEATS, axis_name, axis_of, pa
 from dominotable.rules.hidden import Reveal, parse_reveal
 from dominotable.rules.moves import PASS, Move, Pass
 from dominotable.rules.options import Options, option
+from dominotable.rules.position import BadPosition, Position
 from dominotable.rules.tiles import Tile
 
 HAND_SIZE = 7
@@ -202,6 +204,47 @@ class Broadway(ObservedPlay, Game):
     def _initial_state(self) -> BroadwayState:
         return self._hand_state(BroadwayState(), 0)
 
+    def _state_from(self, position: Position) -> BroadwayState:
+        """A hand under way: `hand` (from 1; past the last comes sudden death), `scores` (two
+        numbers), the `tableau` diagram (grid.py) under its name, a hand per seat (`N: 6-1 2-3`,
+        at most seven tiles) and `turn` (N, E, S or W). The tableau holds the hand's double at
+        the centre (BW-2.3). A tile named nowhere is out of the position, like a tile of a
+        problem setter's box: no hand holds it."""
+        number = position.number("hand", 1) - 1
+        if number < 0:
+            raise BadPosition(f"hand: {number + 1} is not a hand; hands count from 1")
+        double = self.double_of(number)
+        try:
+            grid = Grid.parse(position.take("tableau", ""))
+        except InvalidNotation as exc:
+            raise BadPosition(f"tableau: {exc}") from None
+        order = tuple(sorted(((tile, 0) for tile, _, _ in grid.tiles()), key=lambda item: item[0] is not double))
+        for tile, _ in order:
+            if tile.b > self.dset.top:
+                raise BadPosition(f"tableau: {tile} is not in the double-{self.dset.top} set")
+            position.place(tile, "on the tableau")
+        if grid.pips and not (grid.pips.get(CENTRE) == double.a and grid.mate[CENTRE] in ((1, 0), (0, 1))):
+            raise BadPosition(f"tableau: hand {number + 1} opens with {double} at the centre (0,0) (rule BW-2.3)")
+        hands = tuple(position.tiles(name[0].lower(), f"in {name}'s hand") for name in SEATS)
+        for name, hand in zip(SEATS, hands):
+            if len(hand) > HAND_SIZE:
+                raise BadPosition(f"{name} holds {len(hand)} tiles; a hand holds {HAND_SIZE} (rule BW-2.2)")
+        turn_name = position.take("turn")
+        if turn_name is None:
+            if grid.pips or double not in chain(*hands):
+                raise BadPosition("turn: name the seat to play (N, E, S or W)")
+            turn = next(seat for seat in range(4) if double in hands[seat])
+        else:
+            try:
+                turn = parse_seat(turn_name)
+            except InvalidNotation as exc:
+                raise BadPosition(f"turn: {exc}") from None
+        if not hands[turn]:
+            raise BadPosition(f"{SEATS[turn]} is to play but holds no tile")
+        scores = position.numbers("scores", 2, (0, 0))
+        position.done("hand, scores, tableau, N, E, S, W, turn")
+        return BroadwayState(scores=scores, number=number, hands=hands, turn=turn, grid=grid, order=order)
+
     def _hand_state(self, s: BroadwayState, number: int) -> BroadwayState:
         """`s` at the start of hand `number`: the match fields kept, the hand's fields fresh."""
         hands = self.deal(number)
@@ -242,6 +285,14 @@ class Broadway(ObservedPlay, Game):
     def hands_played(self) -> int:
         return len(self.state.past)
 
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's hand (in observed mode, the engine's guess at the hidden tiles)."""
+        return self.state.hands
+
+    def past_hands(self) -> tuple[HandRecord, ...]:
+        """The hands finished so far, first first."""
+        return self.state.past
+
     def tableau(self) -> Tableau:
         return Tableau(self.state.grid, self.state.order)
 
@@ -252,6 +303,10 @@ class Broadway(ObservedPlay, Game):
     def hand_info(self) -> HandInfo:
         s = self.state
         return HandInfo(s.number, self.double_of(s.number), s.turn, self.in_sudden_death)
+
+    def face_up(self) -> frozenset[Tile]:
+        """Exposed tiles that fit nowhere and went back to their owners face up (BW-7.3)."""
+        return self.state.shown
 
     def to_show(self) -> list[int]:
         """Observed mode: the seats that still owe the tiles left in their hands (BW-10.5)."""

@@ -27,6 +27,10 @@ OWED = {None: "a play or pass", "lead": "who leads (lead N, E, S or W)",
 class ObservedPlay:
     """The observed-mode half of the Broadway engine."""
 
+    def ruled_out(self, seat: int) -> frozenset[Tile]:
+        """Observed mode: the unseen tiles `seat` cannot hold, having passed when they fitted (BW-10.3)."""
+        return self.state.barred[seat]
+
     def _unseen(self) -> list[Tile]:
         """Tiles in hands and not face up: in observed mode the hands are a guess at them."""
         s = self.state

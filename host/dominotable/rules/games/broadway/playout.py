@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from dominotable.rules.games.broadway.engine import HAND_SIZE, POINTS, Broadway
-from dominotable.rules.playout import GREEDY, Playout, seeded, sorted_shuffle
+from dominotable.rules.playout import GREEDY, Playout, redeal_hidden, seeded
 from dominotable.rules.tiles import MAX_PIP, DominoSet, Tile
 
 PASS = -1
@@ -79,11 +79,7 @@ class BroadwayPlayout(Playout):
 
     def redeal(self, seat: int, rng: random.Random) -> BroadwayPlayout:
         k = self._copy()
-        order = sorted_shuffle([t for i, hand in enumerate(k.hands) if i != seat for t in hand], rng)
-        for i, hand in enumerate(k.hands):
-            if i != seat:
-                hand[:] = order[:len(hand)]
-                del order[:len(hand)]
+        redeal_hidden(k.hands, seat, rng)
         k.rng = rng
         return k
 

@@ -359,6 +359,28 @@ class Analysis:
         steps, reason = self._route(after)
         return steps is not None, reason
 
+    def completion(self, after: Sequence[Tile]) -> tuple[Tile, ...] | None:
+        """The reachable row that keeps the most tiles of `after` (a row with some tiles taken
+        out): `after` itself if reachable, else the fewest further removals that make the
+        removals so far one legal turn of captures; None if no further removals can."""
+        kept = self._positions(after)
+        if len(self.row) < 3:
+            return tuple(after) if len(kept) == len(self.row) else None
+        stops = [0, *kept, len(self.row) + 1]
+        most: list[int | None] = [0] + [None] * (len(stops) - 1)  # tiles kept up to each stop
+        back = [0] * len(stops)
+        for j in range(1, len(stops)):
+            for i in range(j):
+                if most[i] is not None and self.can_clear(stops[i], stops[j]) and (most[j] is None or most[i] + 1 > most[j]):
+                    most[j], back[j] = most[i] + 1, i
+        if most[-1] is None:
+            return None
+        survivors, j = [], back[-1]
+        while j:
+            survivors.append(self.row[stops[j] - 1])
+            j = back[j]
+        return tuple(reversed(survivors))
+
     def captures_to(self, after: Sequence[Tile]) -> list[Capture]:
         """One legal order of captures turning the row into `after`; IllegalMove (CR-5.3) if none."""
         steps, reason = self._route(after)

@@ -16,6 +16,7 @@ placement of any unseen tile is swapped into the player's hand first (hidden.py)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -34,6 +35,7 @@ from dominotable.rules.games.castle_rock.capture import (
 from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
 from dominotable.rules.moves import Move
 from dominotable.rules.options import Options, option
+from dominotable.rules.position import BadPosition, Position
 from dominotable.rules.tiles import MAX_PIP, DominoSet, Tile, fmt
 
 
@@ -259,6 +261,60 @@ class CastleRock(CaptureRowGame):
         s = CastleRockState(scores=(0,) * self.players, awaiting="lots" if self.observed else None)
         self._start_match(s, self.dealer_draw)
         return s
+
+    @classmethod
+    def _position_players(cls, position: Position) -> int | None:
+        return sum(1 for name in position.values if re.fullmatch(r"p\d+", name)) or None
+
+    def _state_from(self, position: Position) -> CastleRockState:
+        """A hand under way: `row`, a hand per seat (`P1: 1-4 3-3`, at most two tiles), `turn`
+        (default P1), the flag `placed` (the player to move has placed the row's last tile),
+        `boneyard` in draw order (default: every tile not named, in the seeded order) and, when
+        the boneyard leaves tiles out, `captured` (this hand's captures per seat, the tiles
+        left out), `hand` (from 1, default 1) and `scores` (the score before this hand: none in
+        the first hand, and below the target, or the match would be over)."""
+        p, names = self.players, self.side_names()
+        number = position.number("hand", 1)
+        if not 1 <= number <= self.options.hands:
+            raise BadPosition(f"hand: {number} is not a hand of a match of {self.options.hands} (rule CR-8.4)")
+        row = position.tiles("row", "in the row")
+        hands = tuple(position.tiles(name.lower(), f"in {name}'s hand") for name in names)
+        for name, hand in zip(names, hands):
+            if len(hand) > 2:
+                raise BadPosition(f"{name} holds {len(hand)} tiles; a hand holds at most two (rule CR-4.3)")
+        turn_name = (position.take("turn") or names[0]).upper()
+        if turn_name not in names:
+            raise BadPosition(f"turn: {turn_name} is not a seat; seats are {', '.join(names)}")
+        turn = names.index(turn_name)
+        placed = position.flag("placed")
+        if placed and not row:
+            raise BadPosition("placed: the row is empty, so no tile was placed")
+        if placed and len(hands[turn]) > 1:
+            raise BadPosition(f"placed: {turn_name} holds two tiles after placing one (rule CR-4.3)")
+        if not placed and not hands[turn]:
+            raise BadPosition(f"{turn_name} is to move but holds no tile")
+        if "boneyard" in position.values:
+            boneyard = position.tiles("boneyard", "in the boneyard")
+        else:
+            left = set(position.unseen())
+            boneyard = tuple(t for t in self._shuffled(("hand", 0)) if t in left)
+            for tile in boneyard:
+                position.place(tile, "in the boneyard")
+        gone = position.unseen()
+        captured = position.numbers("captured", p, (0,) * p)
+        if sum(captured) != len(gone) or min(captured) < 0:
+            raise BadPosition(f"{len(gone)} tiles are in no hand, not in the row and not in the boneyard, "
+                              f"but captured counts {sum(captured)}")
+        scores = position.numbers("scores", p, (0,) * p)
+        if any(scores) and number == 1:
+            raise BadPosition("scores: nobody has scored before the first hand (write the hand)")
+        if max(scores) >= self.options.target:
+            raise BadPosition(f"scores: a score of {max(scores)} reached the target, so the match is over "
+                              f"(rule CR-8.1)")
+        position.done("row, P1..., turn, placed, boneyard, captured, hand, scores")
+        out = tuple(t for hand in hands for t in hand) + row + tuple(gone)
+        return CastleRockState(deck=out + boneyard, drawn=len(out), row=row, scores=scores, hand_no=number - 1,
+                               dealer=(turn - 1) % p, hands=hands, captured=captured, turn=turn, placed=placed)
 
     def _start_match(self, s: CastleRockState, lots: tuple[Tile, ...]) -> None:
         """CR-2.1: the highest drawn tile deals the first hand."""

@@ -14,7 +14,7 @@ import random
 
 from dominotable.rules.games.castle_rock.engine import CastleRock, starting_row
 from dominotable.rules.games.castle_rock.solitaire import ANY_TIME, TABLEAU_EMPTY, CastleRockSolitaire
-from dominotable.rules.playout import GREEDY, Playout, seeded, sorted_shuffle
+from dominotable.rules.playout import GREEDY, Playout, redeal_hidden, seeded, sorted_shuffle
 from dominotable.rules.tiles import MAX_PIP, DominoSet
 
 END, DRAW, CAPTURE = -1, -2, 1000
@@ -124,13 +124,7 @@ class CastleRockPlayout(RowKernel):
 
     def redeal(self, seat: int, rng: random.Random) -> CastleRockPlayout:
         k = self._copy()
-        hidden = [t for i, hand in enumerate(k.hands) if i != seat for t in hand] + k.deck[k.drawn:]
-        order = sorted_shuffle(hidden, rng)
-        for i, hand in enumerate(k.hands):
-            if i != seat:
-                hand[:] = order[:len(hand)]
-                del order[:len(hand)]
-        k.deck[k.drawn:] = order
+        k.deck[k.drawn:] = redeal_hidden(k.hands, seat, rng, k.deck[k.drawn:])
         k.rng = lambda label: rng
         return k
 

@@ -10,6 +10,7 @@ observed.py.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -21,6 +22,7 @@ from dominotable.rules.hidden import Reveal, parse_reveal
 from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, fits, split_end
 from dominotable.rules.moves import PASS, Move, Pass
 from dominotable.rules.options import Options, option
+from dominotable.rules.position import BadPosition, Position
 from dominotable.rules.tiles import Tile, fmt
 
 SEATS = 3
@@ -99,6 +101,67 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
                     awaiting="lots" if self.observed else None)  # rule DB-7.1
         self._deal(s, 1, leader=highest(s.lead_draw))
         return s
+
+    def _state_from(self, position: Position) -> DBState:
+        """A game under way: `game` (from 1), `scores`, the `line` written as the line prints,
+        every tile turned so touching numbers meet (`5-3 3-1 1-4`), a hand per seat (`P1: ...`)
+        and `turn` (default P1). At a real table (observed) a game that has just ended waits
+        for the table: `ending` (out or blocked) and `shown`, the seats whose hands were shown;
+        it then owes the other hands, or the doubles drawn after a tie. A tile named nowhere is
+        out of the position, as in a problem: no hand holds it."""
+        names = self.side_names()
+        number = position.number("game", 1)
+        scores = position.numbers("scores", SEATS, (0,) * SEATS)
+        line = self._line_from(position)
+        hands = tuple(position.tiles(name.lower(), f"in {name}'s hand") for name in names)
+        doubles = [t for hand in hands for t in hand if t.is_double]
+        if doubles:
+            raise BadPosition(f"{doubles[0]} is a double; doubles stay in the boneyard all match (rule DB-1.1)")
+        turn_name = (position.take("turn") or names[0]).upper()
+        if turn_name not in names:
+            raise BadPosition(f"turn: {turn_name} is not a seat; seats are {', '.join(names)}")
+        ending = position.take("ending")
+        shown = position.take("shown", "").upper().split()
+        position.done("game, scores, line, P1, P2, P3, turn, ending, shown")
+        if any(name not in names for name in shown):
+            raise BadPosition(f"shown: seats are {', '.join(names)}")
+        s = DBState(lead_draw=(), hands=hands, line=line, turn=names.index(turn_name), game_no=number,
+                    scores=scores, shown=frozenset(names.index(name) for name in shown))
+        if ending is None:
+            if shown:
+                raise BadPosition("shown: hands are shown only once a game has ended (write its ending)")
+            return s
+        if ending not in ("out", "blocked") or not self.observed:
+            raise BadPosition("ending: only at a real table (observed) does an ended game (out or blocked) "
+                              "wait for the table")
+        s.ending = ending
+        if any(hand and seat not in s.shown for seat, hand in enumerate(hands)):
+            s.awaiting = "show"  # rule DB-7.4
+        elif len(self._outcome(s)[1]) > 1:
+            s.awaiting = "lots"  # rule DB-7.1
+        else:
+            raise BadPosition("the ended game is scored at once: write the next game's position")
+        return s
+
+    def _line_from(self, position: Position) -> Line | None:
+        text = position.take("line", "")
+        line = None
+        for token in text.split():
+            m = re.fullmatch(r"(\d+)-(\d+)", token)
+            if m is None:
+                raise BadPosition(f"line: {token!r} is not a tile like 3-5")
+            a, b = int(m.group(1)), int(m.group(2))
+            tile = self.dset.parse(token) if max(a, b) <= self.dset.top else None
+            if tile is None or tile.is_double:
+                raise BadPosition(f"line: {token} is not a tile of the line (rule DB-1.1)")
+            position.place(tile, "on the line")
+            if line is None:
+                line = Line.start(tile, a, b)
+            elif line.ends[RIGHT] != a:
+                raise BadPosition(f"line: {token} does not touch the {line.ends[RIGHT]} before it (rule DB-3.3)")
+            else:
+                line = line.add(RIGHT, tile, b)
+        return line
 
     def _draw_doubles(self, label: str, seats) -> tuple[tuple[int, Tile], ...]:
         doubles = list(self.dset.doubles)
@@ -262,10 +325,10 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
             return
         self._score()
 
-    def _outcome(self) -> tuple[list[int], list[int]]:
+    def _outcome(self, s: DBState | None = None) -> tuple[list[int], list[int]]:
         """The change to each seat's score, and the seats in line to lead next: one, or those
-        tied for fewest pips, who draw doubles for it."""
-        s = self.state
+        tied for fewest pips, who draw doubles for it (in position `s`, by default the game's)."""
+        s = s or self.state
         totals = [pips(h) for h in s.hands]
         deltas = [0] * SEATS
         if s.ending == "out":  # rule DB-4.1
@@ -315,6 +378,18 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
         return self.state.awaiting
 
     # -- queries ----------------------------------------------------------------------------
+
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's hand (in observed mode, the engine's guess at the hidden tiles)."""
+        return self.state.hands
+
+    def lead_draw(self) -> tuple[tuple[int, Tile], ...]:
+        """The (seat, double) each seat drew for the first lead (DB-2.1)."""
+        return self.state.lead_draw
+
+    def results(self) -> tuple[GameResult, ...]:
+        """The games of the match finished so far."""
+        return self.state.results
 
     def line(self) -> Line | None:
         """The line of this game, None before its first tile."""

@@ -26,6 +26,10 @@ OWED = {None: "a play or pass", "lots": "the doubles drawn (lots)",
 class ObservedPlay:
     """The observed-mode half of the Doubles in the Boneyard engine."""
 
+    def ruled_out(self, seat: int) -> frozenset[Tile]:
+        """Observed mode: the unseen tiles `seat` cannot hold, having passed when they fitted (DB-7.3)."""
+        return self.state.barred[seat]
+
     def _unseen(self) -> list[Tile]:
         """Tiles in no shown hand: in observed mode the hands are only a guess at them."""
         s = self.state

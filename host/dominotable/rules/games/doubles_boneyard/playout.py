@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from dominotable.rules.games.doubles_boneyard.engine import SEATS, DoublesInTheBoneyard
-from dominotable.rules.playout import GREEDY, Playout, sorted_shuffle
+from dominotable.rules.playout import GREEDY, Playout, redeal_hidden
 from dominotable.rules.tiles import MAX_PIP, DominoSet
 
 PASS = -1
@@ -52,11 +52,7 @@ class DoublesPlayout(Playout):
 
     def redeal(self, seat: int, rng: random.Random) -> DoublesPlayout:
         k = self._copy()
-        order = sorted_shuffle([t for i, hand in enumerate(k.hands) if i != seat for t in hand], rng)
-        for i, hand in enumerate(k.hands):
-            if i != seat:
-                hand[:] = order[:len(hand)]
-                del order[:len(hand)]
+        redeal_hidden(k.hands, seat, rng)
         k.rng = lambda label: rng
         return k
 

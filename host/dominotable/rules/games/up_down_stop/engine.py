@@ -22,6 +22,7 @@ from dominotable.rules.hidden import rearrange
 from dominotable.rules.line import END_NAMES, LEFT, RIGHT, Line, split_end
 from dominotable.rules.moves import Move
 from dominotable.rules.options import Options, option
+from dominotable.rules.position import BadPosition, Position
 from dominotable.rules.tiles import Tile, fmt
 
 UP, DOWN = 1, -1
@@ -145,16 +146,22 @@ class Rules(ByMoveType):
         return ", ".join(" and ".join(str(v[0]) for _, v in s.columns[i].line.open_ends()) + f" on c{i + 1}"
                          for i in self.open_columns(s)) or "none"
 
-    def followers(self, s: UDSState) -> Iterator[Extension]:
-        """Every way an open end may grow: the number that may come next there, and its direction."""
+    def followers(self, s: UDSState) -> Iterator[tuple[int, int, int, int]]:
+        """Every way an open end may grow, as the fields of an Extension (plain tuples: the
+        look-ahead player asks for millions): the number that may come next there, and its direction."""
         for i in self.open_columns(s):
             for end, (number, direction) in s.columns[i].line.open_ends():
                 for d in (direction,) if direction else (UP, DOWN):
-                    yield Extension(i, end, (number + d) % self.cycle, d)  # rule UDS-2.1
+                    yield i, end, (number + d) % self.cycle, d  # rule UDS-2.1
 
-    def extensions(self, s: UDSState, tile: Tile) -> list[Extension]:
-        """Every way `tile` extends a column (its `active` number is one of the tile's)."""
-        return [way for way in self.followers(s) if tile.has(way.active)]
+    def extensions(self, s: UDSState, tile: Tile) -> list[tuple[int, int, int, int]]:
+        """Every way `tile` extends a column, as the fields of an Extension."""
+        return [way for way in self.followers(s) if tile.has(way[2])]
+
+    def _ends(self, s: UDSState, move: Extend) -> list[int]:
+        """The ends of its column that `move` can go on."""
+        index, active, direction = move.column - 1, move.active, move.direction
+        return [end for i, end, a, d in self.extensions(s, move.tile) if (i, a, d) == (index, active, direction)]
 
     def stoppable(self, s: UDSState, double: Tile) -> list[int]:
         return [i for i in self.open_columns(s)
@@ -256,8 +263,7 @@ class Rules(ByMoveType):
                                rule="UDS-4.1", tile=tile)
         if not tile.has(move.active):
             return IllegalMove(f"{tile} has no {move.active} to make active", rule="UDS-3.4", tile=tile)
-        ends = [w.end for w in self.extensions(s, tile)
-                if w.column == index and w.active == move.active and w.direction == move.direction]
+        ends = self._ends(s, move)
         if not ends or (move.end is not None and move.end not in ends):
             shown = "; ".join(f"{END_NAMES[e]} end {n} {DIRECTION_NAMES[d]}" if len(column.line) > 1 or d
                               else f"{n} either way" for e, (n, d) in column.line.open_ends())
@@ -285,8 +291,7 @@ class Rules(ByMoveType):
         line = s.columns[index].line
         end = move.end
         if end is None:
-            end = next(w.end for w in self.extensions(s, move.tile)
-                       if w.column == index and w.active == move.active and w.direction == move.direction)
+            end = self._ends(s, move)[0]
         grown = line.add(end, move.tile, (move.active, move.direction))  # rules UDS-3.3, 3.4
         if len(line) == 1 and not self.options.both_ways:
             grown = grown.close(RIGHT if end == LEFT else LEFT)  # rule UDS-3.3
@@ -357,6 +362,18 @@ class UpDownStop(Game):
         tiles = list(self.dset)
         self.rng("deal").shuffle(tiles)  # rule UDS-1.2
         s = UDSState(tuple(tiles))
+        self._draw(s)
+        return s
+
+    def _state_from(self, position: Position) -> UDSState:
+        """A deal stacked for a test or a puzzle: `draw` names the first tiles of the draw pile,
+        the first of them drawn now; the tiles it does not name follow in the seeded order."""
+        first = position.tiles("draw", "in the draw pile")
+        if not first:
+            raise BadPosition("draw: name at least the tile drawn first")
+        position.done("draw")
+        rest = [t for t in self._initial_state().draw[::-1] if t not in first]
+        s = UDSState(tuple(reversed(first + tuple(rest))))
         self._draw(s)
         return s
 
@@ -458,7 +475,7 @@ class UpDownStop(Game):
 
     def extensions(self, tile: Tile) -> list[Extension]:
         """Every way `tile` can extend an open column now."""
-        return self.rules.extensions(self.state, tile)
+        return [Extension(*way) for way in self.rules.extensions(self.state, tile)]
 
     def stoppable(self, double: Tile) -> list[int]:
         """The indexes of the open columns `double` can stop now."""

@@ -27,6 +27,7 @@ DOUBLE_SIX_IDS = [t.id for t in DominoSet(6).tiles]
 
 class UpDownStopPlayout(Playout):
     engine = UpDownStop
+    search_budget = 1000  # few decisions, short games: more playouts beat the look-ahead by more
 
     @classmethod
     def of(cls, game: UpDownStop) -> UpDownStopPlayout:

@@ -36,14 +36,21 @@ async function post(path, body) {
   return response.ok;
 }
 
+let shown = {base: null, overlay: null, oled: null, rack: null};
+
 function render(s) {
   state = s;
   $("#repairs").hidden = !s.repairs.length;
   $("#repairs").textContent = s.repairs.join(" ");
-  $("#tray").innerHTML = s.svg;
-  if (s.oled) $("#oled").src = s.oled;
+  if (s.svg !== shown.base) { // the cells and zones: once per game
+    $("#tray").innerHTML = s.svg.replace("</svg>", '<g class="overlay"></g></svg>');
+    shown.base = s.svg; shown.overlay = null;
+  }
+  if (s.overlay !== shown.overlay) { $("#tray g.overlay").innerHTML = s.overlay; shown.overlay = s.overlay; }
+  if (s.oled && s.oled !== shown.oled) { $("#oled").src = s.oled; shown.oled = s.oled; }
   $("#game").textContent = s.title ? `${s.title}, match ${s.match}` : "choosing a match (setup menu)";
   $("#turn").textContent = s.turn ? `${s.turn} to play` : "";
+  $("#warning").textContent = s.warning || "";
   $("#prompt-title").textContent = s.prompt_title || "";
   $("#prompt").textContent = s.prompt || "";
   $("#prompt-box").className = s.problem ? "problem" : "";
@@ -61,7 +68,8 @@ function render(s) {
   }));
   const usable = controls && s.virtual;
   for (const el of document.querySelectorAll(".controls")) el.hidden = !(usable || (controls && el.id === "buttons"));
-  renderRack(s.rack);
+  const rack = s.rack.join(" ");
+  if (rack !== shown.rack) { renderRack(s.rack); shown.rack = rack; }
   const f = s.faults;
   $("#fault-state").textContent = [f.unplugged ? "unplugged" : "", f.dead.length ? `dead readers: ${f.dead.join(", ")}` : "",
     Object.keys(f.flicker).length ? `flickering: ${Object.keys(f.flicker).join(", ")}` : "", f.noise ? `noise ${f.noise}` : ""]
@@ -210,10 +218,11 @@ document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea") || !controls) return;
   if (event.key === "r" && drag) {
     drag.dir = turn(drag.dir);
+    drag.moved = true; // turned while held: dropped where it is, turned, not a click
     mark(landing(cellAt(drag.lastX ?? drag.x, drag.lastY ?? drag.y)));
     event.preventDefault();
-  } else if (KEYS[event.key] && !event.target.closest("button")) {
-    event.preventDefault();
+  } else if (KEYS[event.key] && !event.repeat) {
+    event.preventDefault(); // also keeps Enter or Space from clicking a focused page button twice
     post("/api/button", {button: KEYS[event.key]});
   }
 });

@@ -1,0 +1,68 @@
+"""Messy hands at the simulated table: a scripted bar crowd (sim/crowd.py, app/crowd.py) plays
+Castle Rock, Doubles in the Boneyard and Broadway through the real chain (the tray firmware over
+emulated readers behind a pty, at real speed; link, runtime, controller, SQLite, OLED), and
+every trial is scored: false alarms, wrong commits, how long commits, capture commits and
+prompt clearing take.
+
+Scenarios around the bots' moves: slide into place, bump and return, brief lifts (0.2-3 s),
+captures tile by tile (0.5-1.5 s apart, in random orders), two tiles at once, a tile half off
+then straightened, a wrong tile laid then replaced, an out-of-turn tile taken back.
+
+Targets: 0 false alarms and 0 wrong commits over at least 300 trials; commit delay p95 <=
+settle + 500 ms; capture commit p95 <= 1000 ms; prompt clear p95 <= 1000 ms.
+
+Run: python benchmarks/hands.py [--trials 300] [--tables 4] [--settle-ms 400] [--json]
+(--trials counts all games together; --tables simulated tables per game at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from dominotable.app import crowd
+
+GAMES = ("castle-rock", "doubles-in-the-boneyard", "broadway")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=300, help="trials over all games (default 300)")
+    parser.add_argument("--tables", type=int, default=4, help="simulated tables per game at once (default 4)")
+    parser.add_argument("--settle-ms", type=int, default=400)
+    parser.add_argument("--prompt-after-ms", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    start = time.monotonic()
+    per_game = -(-args.trials // len(GAMES))
+    records = crowd.run_all(GAMES, per_game, seed=args.seed, tables=args.tables, settle_ms=args.settle_ms,
+                            prompt_after_ms=args.prompt_after_ms)
+    result = crowd.score(records, args.prompt_after_ms)
+    result["settle_ms"] = args.settle_ms
+    result["wall_s"] = round(time.monotonic() - start, 1)
+    scenarios: dict[str, int] = {}
+    for record in records:
+        for trial in record.trials:
+            key = f"{trial.game}/{trial.scenario}"
+            scenarios[key] = scenarios.get(key, 0) + 1
+    result["scenarios"] = dict(sorted(scenarios.items()))
+    targets = {
+        "false_alarms": result["false_alarms"] == 0,
+        "wrong_commits": result["wrong_commits"] == 0,
+        "trials": result["trials"] >= 300,
+        "commit_delay": (result["p95_commit_delay_ms"] or 0) <= args.settle_ms + 500,
+        "capture_commit": (result["p95_capture_commit_ms"] or 0) <= 1000,
+        "prompt_clear": (result["p95_prompt_clear_ms"] or 0) <= 1000,
+    }
+    result["targets_met"] = targets
+    if args.json:
+        print(json.dumps(result))
+        return
+    for key, value in result.items():
+        print(f"{key}: {value}")
+
+
+if __name__ == "__main__":
+    main()
