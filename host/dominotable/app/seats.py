@@ -8,12 +8,16 @@ bot's rack holds (`known`, slot -> tile, saved in the store as it changes), and:
   a rack, if any: a tile gone from its slot that is not the one the bot is playing, a tile in the
   wrong slot, a tile too many. A tile laid in the next free slot while the bot's hand is short
   (the deal, a draw from the boneyard) becomes the bot's.
-- `instruction(board)`: on a bot's turn, exactly what a person must do for it ("East bot: tile in
-  slot 2 (3-5) -> upright at the open end of the row (r4c6-r5c6); then take 2-4 and 4-4 off the
-  row"); else what the racks wait for ("East bot: a tile from the boneyard, face down, in slot 1").
-- `vet(moves)`: whether the moves read off the tray make each bot's turn as it was said.
-- `traceless()`: a bot's next move that leaves nothing on the tray (Castle Rock's end of a turn),
-  which the table makes itself.
+- `instruction(board)`: the one thing a person must do for a bot now, short enough for the OLED
+  (`Said`: the bot's name for the title, then the step): its next step ("slot 2 (3-5) -> upright
+  at the open end, r4c6-r5c6", then "take 2-4 and 4-4 off the row"), else a tile its rack waits
+  for ("a tile from the boneyard, face down, into slot 1"), else, while a person may still end a
+  turn that the next bot's placement ends (CR-10.5), that bot's step "after ANN: ...".
+- `vet(moves)`: why the moves read off the tray are not the bots' turns as they were said.
+- `traceless()`: a bot's move that leaves nothing on the tray (the end of its turn, a pass) or a
+  reveal its rack makes (Broadway: who leads, a bot's tiles left), which the table makes itself.
+- `played(...)` / `taken_back(ply)`: a tile a bot played leaves its rack, and comes back with a
+  takeback.
 
 A bot decides on a view of the game made from what its seat can see: its own rack, the tiles on
 the table, and every other unseen tile dealt at random (seeded by the match's seed and the move
