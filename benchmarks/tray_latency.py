@@ -10,7 +10,10 @@ layout of 8 to 30 tiles in the game's zones, then at random moments of the sched
 - beside: places a tile touching the layout;
 - pad: with a draw awaited, holds a tile on the scan pad (then takes it off: removal_pad);
 - removal: lifts a tile from the layout;
-- removal_anywhere: lifts a tile lying away from the layout, outside the game's zones.
+- removal_anywhere: lifts a tile lying away from the layout, outside the game's zones;
+- after_quiet: places a tile anywhere after more than the scanner's idle_ms without any
+  change (the tray then keeps fewer readers awake; `--quiet-trials` of these, they are slow
+  to simulate).
 A latency is the time until CHANGES frames for both halves reached the host.
 
     python benchmarks/tray_latency.py [--trials 200] [--seed 1] [--json]
@@ -31,7 +34,7 @@ from dominotray.emulator import ReaderArray
 
 GEO = default()
 TARGETS_MS = {"anywhere": 500, "beside": 150, "pad": 150, "removal": 300, "removal_pad": 300,
-              "removal_anywhere": 500}
+              "removal_anywhere": 500, "after_quiet": 500}
 # Per game: the zones it watches (the host's WATCH message) and where its layout grows.
 GAMES = {
     "broadway": (("open",), "open"),
@@ -162,15 +165,27 @@ class Trial:
         out["removal"].append(self.timed(self.lift, tile))
 
 
-def run(trials, seed):
+    def after_quiet(self, out):
+        rng = self.rng
+        end = self.emu.now_us + (self.app.scanner.idle_ms + rng.uniform(0, 1000)) * 1000
+        while self.emu.now_us < end:
+            self.app.poll()
+        grid = set(range(GEO.playing))
+        spot = rng.choice([p for p in pairs(grid, self.occupied) if far(p[0], p[1], self.occupied)])
+        out["after_quiet"].append(self.timed(self.put, spot))
+
+
+def run(trials, quiet_trials, seed):
     rng = random.Random(seed)
     out = {key: [] for key in TARGETS_MS}
     games = sorted(GAMES)
     i = 0
-    while len(out["beside"]) < trials:
+    while len(out["beside"]) < trials or len(out["after_quiet"]) < quiet_trials:
         trial = Trial(games[i % len(games)], rng)
-        for _ in range(5):
+        for _ in range(5 if len(out["beside"]) < trials else 0):
             trial.measure(out)
+        if len(out["after_quiet"]) < quiet_trials:
+            trial.after_quiet(out)
         i += 1
     return out
 
@@ -183,10 +198,11 @@ def percentile(values, p):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trials", type=int, default=200)
+    parser.add_argument("--quiet-trials", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
-    out = run(args.trials, args.seed)
+    out = run(args.trials, args.quiet_trials, args.seed)
     result = {}
     for key, values in out.items():
         if values:

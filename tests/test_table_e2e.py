@@ -169,7 +169,7 @@ def test_install_script_config_is_a_valid_table_config(tmp_path):
     (tmp_path / "config.toml").write_text(toml)
     cfg = load_config(tmp_path / "config.toml")
     assert cfg.tray.port == "/dev/domino-tray" and cfg.display.driver in ("ssd1306", "sh1106")
-    assert cfg.buttons.pin_factory == "auto"
+    assert cfg.buttons.pin_factory == "lgpio"  # apt's python3-lgpio, every Pi model
 
 
 def test_demo_command_plays_a_whole_solitaire_that_scores_as_the_engine_replaying_it(capsys, tmp_path):

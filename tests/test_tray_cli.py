@@ -63,7 +63,7 @@ def test_sim_runs_commands_from_stdin_and_a_monitor_reads_it(capsys):
         assert main(["tray", "monitor", "--port", path, "--virtual-tags", "--count", "2", "--seconds", "10"]) == 0
         assert "HELLO" in capsys.readouterr().out
         out, err = sim.communicate("place 9-9 3\nremove r0c0\npad 2-4\ndead 5\nflicker 6 0.2\ncrc 7 2\n"
-                                   "noise 0.001\nbogus\nshow\n", timeout=20)
+                                   "noise 0.001\nbogus\npile 3-3 3\nshow\n", timeout=20)
     finally:
         sim.kill() if sim.poll() is None else None
     assert sim.returncode == 0 and err == ""
@@ -71,4 +71,5 @@ def test_sim_runs_commands_from_stdin_and_a_monitor_reads_it(capsys):
     assert "9-9 on r0c3 (cell 3) and r0c4 (cell 4)" in lines  # the double-twelve tags: tiles of every game
     assert "removed r0c0" in lines and "2-4 held over the scan pad" in lines
     assert "error: unknown command 'bogus'; type 'help'" in lines
+    assert "3-3 on r0c3 (cell 3) and r0c4 (cell 4)" in lines  # on top of the 9-9: a pile
     assert any(line.startswith("pad:  2  4  (2-4)") for line in lines)

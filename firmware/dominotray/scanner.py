@@ -27,7 +27,8 @@ neighbour changes (a tile slid along, or turned round, leaves another tag under 
 never stopped answering).
 
 Fields: while one reader is read, the next `lookahead` readers of the schedule are woken so
-that their guard times run meanwhile; two readers closer than `field_spacing` cells (rows
+that their guard times run meanwhile (`idle_lookahead` once the tray has been quiet for
+`idle_ms`); two readers closer than `field_spacing` cells (rows
 and columns both) never have their fields on together, so neighbouring antennas never
 couple. The rings are ordered so that consecutive cells lie `field_spacing` apart.
 """
@@ -63,7 +64,8 @@ def grid_neighbours(cols, rows, pad_cells):
 class Scanner:
     def __init__(self, driver, neighbours, clock_ms, usable, cols=None, pad=(),
                  confirm_present=2, confirm_absent=6, periods=(60, 100, 200, 400, 500), recent_ms=500,
-                 max_retries=6, lookahead=8, field_spacing=3, full_read_every=8):
+                 max_retries=6, lookahead=8, field_spacing=3, full_read_every=8, idle_ms=30000,
+                 idle_lookahead=6):
         self.driver = driver
         self.neighbours = neighbours
         self.clock_ms = clock_ms
@@ -77,6 +79,9 @@ class Scanner:
         self.recent_ms = recent_ms
         self.max_retries = max_retries
         self.lookahead = lookahead
+        self.idle_ms = idle_ms
+        self.idle_lookahead = idle_lookahead
+        self._active_at = clock_ms()  # the last change, or the host's last WATCH
         self.spacing = field_spacing
         self.full_read_every = full_read_every
         self.usable = list(usable)  # False: the reader failed its self-test; not polled
@@ -134,6 +139,7 @@ class Scanner:
         from the scan pad is awaited, so the pad is hot."""
         self._mask = mask
         self._draw = bool(draw)
+        self._active_at = self.clock_ms()
         self._rebuild()
 
     # --- scheduling ----------------------------------------------------------------------
@@ -231,19 +237,28 @@ class Scanner:
                 return cell
         return plan.pop(0)
 
+    def awake_limit(self):
+        """How many readers may be awake: `lookahead`, or `idle_lookahead` once nothing has
+        changed for `idle_ms` and no draw is awaited (the tray idles at a fraction of the
+        power; the first change then takes a little longer to see, and restores the pace)."""
+        if self._draw or self.clock_ms() - self._active_at < self.idle_ms:
+            return self.lookahead
+        return self.idle_lookahead
+
     def _prewake(self, cell):
         """Fields: none near `cell` while it is read; wake the planned readers that may."""
         driver = self.driver
+        limit = self.awake_limit()
         for other in list(driver.awake):
             if other != cell and self.near(other, cell):
                 driver.sleep(other)
-        while len(self.plan) < self.lookahead:
+        while len(self.plan) < limit:
             nxt = self._pick()
             if nxt is None:
                 break
             self.plan.append(nxt)
         for nxt in self.plan:
-            if len(driver.awake) >= self.lookahead:
+            if len(driver.awake) >= limit:
                 break
             if nxt == cell or nxt in driver.awake or self.near(nxt, cell):
                 continue
@@ -312,7 +327,7 @@ class Scanner:
                 self.pending.append(near)
         self.state[cell] = reading
         self.changes.append((cell, reading[0], reading[1]))
-        self._changed_at[cell] = self.clock_ms()
+        self._changed_at[cell] = self._active_at = self.clock_ms()
         self._rebuild()
 
     def _unsure(self, cell):

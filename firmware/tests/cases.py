@@ -1138,3 +1138,20 @@ def test_a_write_cut_short_is_retried_or_dropped_and_costs_only_its_frame():
     frames = host.take()
     assert [k for k, _, _ in frames] == [wire.HELLO]  # the next frame survived the cut one
     assert host.decoder.error_count() == 1
+
+
+def test_a_quiet_tray_keeps_fewer_readers_awake_and_wakes_up_on_a_change():
+    emu, host, app = booted_app(idle_ms=2000)
+    scanner = app.scanner
+    run_for(app, 2100)
+    assert scanner.awake_limit() == scanner.idle_lookahead
+    emu.most_fields_on = 0
+    run_for(app, 500)
+    assert emu.most_fields_on <= scanner.idle_lookahead
+    emu.place(20, UID)
+    emu.place(21, UID2)
+    run_until(app, lambda: len(changes(host.frames)) == 2, limit_ms=2000)
+    assert scanner.awake_limit() == scanner.lookahead
+    app.feed(request(wire.WATCH, wire.encode_watch(True, range(CELLS), CELLS)))
+    run_for(app, 2100)
+    assert scanner.awake_limit() == scanner.lookahead  # a draw is awaited: never idle

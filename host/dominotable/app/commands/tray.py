@@ -88,6 +88,7 @@ SIM_HELP = """commands (cells as numbers or r<row>c<col>; facing: right, down, l
   place TILE CELL [FACING]   lay a tile, its first-named half on CELL
   remove TILE|CELL           take a tile (or a bare tag) off
   slide TILE CELL [FACING]   move a tile
+  pile TILE CELL [FACING]    lay a tile on top of what lies there (a capture or scrap pile)
   pad TILE | unpad           hold a tile over the scan pad / take it off
   tag CELL UIDHEX            put a bare tag on a cell
   unplug | replug [reboot]   pull / reinsert the USB cable
@@ -122,10 +123,11 @@ def sim_command(tray: VirtualTray, line: str) -> str | None:
         if len(rest) < n:
             raise TrayError(f"{cmd} needs {n} argument(s); type 'help'")
 
-    if cmd == "place" or cmd == "slide":
+    if cmd in ("place", "slide", "pile"):
         need(2)
         facing = rest[2] if len(rest) > 2 else "right"
-        cells = (tray.place if cmd == "place" else tray.slide)(rest[0], parse_cell(rest[1], geo), facing)
+        move = {"place": tray.place, "slide": tray.slide, "pile": tray.pile}[cmd]
+        cells = move(rest[0], parse_cell(rest[1], geo), facing)
         return f"{rest[0]} on {geo.label(cells[0])} and {geo.label(cells[1])}"
     if cmd == "remove":
         need(1)
