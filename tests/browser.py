@@ -20,6 +20,15 @@ from dominotable.tray.action import Action, ActionKind
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+WRITE_DOCS = os.environ.get("DOMINOTABLE_WRITE_DOCS") == "1"  # the README's screenshots: rewrite them
+
+
+def screenshot(page, name: str, folder: Path, **options) -> Path:
+    """The page as a PNG in `folder`, and into docs/ for the README when DOMINOTABLE_WRITE_DOCS=1."""
+    path = (DOCS if WRITE_DOCS else folder) / name
+    page.screenshot(path=str(path), **options)
+    assert path.stat().st_size > 1000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return path
 DIRS = [(0, 1), (1, 0), (0, -1), (-1, 0)]  # the page's rotations: right, down, left, up
 
 

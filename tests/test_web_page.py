@@ -2,7 +2,7 @@
 Castle Rock hand played by dragging tiles on the page, with an illegal capture prompted on the
 page and in its OLED mirror and then put right (rules CR-5.x, CR-10); a Broadway lead laid in
 the wrong orientation, refused naming the seat (rule BW-11.2); the scoreboard following a bots'
-match live. The README's screenshots come from here (docs/)."""
+match live. The README's screenshots come from here (DOMINOTABLE_WRITE_DOCS=1 writes them into docs/)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import base64
 import io
 import time
 
-from browser import DOCS, PageHands, browser, page  # noqa: F401 (fixtures)
+from browser import PageHands, browser, page, screenshot  # noqa: F401 (fixtures)
 from dominotable.app import catalog
 from dominotable.app.controller import Mode
 from dominotable.app.demo import TableBots
@@ -102,7 +102,7 @@ def test_castle_rock_hand_by_dragging_tiles_with_an_illegal_capture_and_its_reco
             time.sleep(0.05)
         assert mirror(page) == shown == table.frames.images[-1].convert("1").tobytes()  # pixel-exact
         assert len(table.controller.game.moves) == moves
-        page.screenshot(path=str(DOCS / "table-page.png"))
+        screenshot(page, "table-page.png", tmp_path)
 
         hands.do(Action(ActionKind.PLACE, tile, cells))  # put back where it stood
         table.until(lambda c: c.problem is None, "the row put right")
@@ -218,7 +218,7 @@ def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
         page.locator("#boards td", has_text="ANN <THE ROCK>").wait_for()
         assert page.locator("#matches the, #boards the").count() == 0
         assert "ANN &lt;THE ROCK&gt;" in page.locator('#matches .match[data-match="1"] svg.plot').inner_html()
-        page.screenshot(path=str(DOCS / "scoreboard.png"), full_page=True)
+        screenshot(page, "scoreboard.png", tmp_path, full_page=True)
 
         page.goto(table.url + "/replay/1?step=3")
         assert "move 3 of" in page.locator(".step").inner_text()
