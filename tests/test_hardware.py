@@ -81,7 +81,7 @@ def small_circuit(tmp_path_factory):
     out = tmp / "out"
     result = subprocess.run([sys.executable, str(ROOT / "hardware" / "circuit.py"), "--out", str(out),
                              "--wiring", str(wiring), "--tray", str(tray)],
-                            capture_output=True, text=True, timeout=300)
+                            capture_output=True, text=True, timeout=300, cwd=tmp)  # SKiDL's .erc/.log go there
     return result, out
 
 
@@ -125,6 +125,7 @@ def test_an_erc_error_is_caught(tmp_path):
             "parts = [p for p in builtins.default_circuit.parts if p.name == '74HC154']\n"
             "parts[0]['Y3'] += parts[1]['Y3']  # two decoder outputs driving one net\n"
             "print('errors', circuit.erc_errors())\n") % (str(ROOT / "hardware"), str(wiring), str(tray))
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                            cwd=tmp_path)
     count = int(re.search(r"errors (\d+)", result.stdout).group(1))
     assert count >= 1, result.stdout[-2000:]
