@@ -129,7 +129,8 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
     display.device.display = display_spy
     hw = SimpleNamespace(board=lambda: Board(cells["now"], registry, geometry), display=display,
                          controls=SimpleNamespace(illegal=lambda: None), events=queue.Queue(), geometry=geometry,
-                         tray=SimpleNamespace(virtual=None), buttons=lambda: None)
+                         tray=SimpleNamespace(virtual=None, link=SimpleNamespace(watch=lambda *a, **k: None)),
+                         buttons=lambda: None)
     with Store(db) as store:
         append = store.append_move
 
