@@ -148,9 +148,6 @@ class TableBots:
         index = next((i for i, (_, m) in enumerate(hands.reader.button_moves(board)) if m == move), None)
         if index is None:
             raise BotError(f"{move} leaves no trace on the tray and no button makes it")
-        # the menu lists the moves for the tray the table has judged: wait until that is this one
-        self._wait(lambda c: c.judged is not None and (c.judged.cells == board.cells or c.judged.faults),
-                   "the tray as it lies")
         for press in [Press.LONG_SELECT, *[Press.DOWN] * index, Press.SELECT, Press.UP, Press.SELECT]:
             self.press(press)
 
