@@ -15,8 +15,8 @@ from dominotable.ui.controls import ButtonsConfig
 from dominotable.ui.oled.display import DisplayConfig
 
 SETTLE_MS = 20
-SPEED = 40.0
-LONG_PRESS = 0.2  # the bots hold select this long for the menu
+SPEED = 20.0
+LONG_PRESS = 0.5  # the bots hold select this long for the menu
 
 SHORT = {  # short matches: one hand, low targets
     "castle-rock": {"hands": 1},

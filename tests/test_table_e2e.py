@@ -175,7 +175,7 @@ def test_install_script_config_is_a_valid_table_config(tmp_path):
 def test_demo_command_plays_a_whole_solitaire_that_scores_as_the_engine_replaying_it(capsys, tmp_path):
     db = tmp_path / "demo.sqlite3"
     assert main(["demo", "castle-rock-solitaire", "--quiet", "--seed", "2", "--db", str(db),
-                 "--settle-ms", "30", "--speed", "40", "--frames", str(tmp_path / "frames")]) == 0
+                 "--settle-ms", "30", "--speed", "20", "--frames", str(tmp_path / "frames")]) == 0
     out = capsys.readouterr().out
     with Store(db) as store:
         record = store.match(store.matches()[0].id)

@@ -248,8 +248,9 @@ def host(db: str, state: str) -> None:
     while person.step():
         known = table.controller.seats.known
         if len(table.game.moves) >= 20 and max(map(len, known.values())) == 2 and table.screen().kind != "hint":
-            with open(state, "w") as f:
+            with open(state + ".new", "w") as f:
                 json.dump(person.memory(), f)
+            os.replace(state + ".new", state)  # the parent sees it whole or not at all
             time.sleep(60)
 
 
@@ -266,7 +267,6 @@ def test_killed_mid_match_the_bots_hands_come_back_from_the_store(tmp_path):
     while not os.path.exists(state):
         assert p.is_alive() and time.monotonic() < deadline, "the match did not get going"
         time.sleep(0.01)
-    time.sleep(0.1)  # the file written
     p.kill()
     p.join(10)
     with Store(db) as store:

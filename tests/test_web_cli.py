@@ -66,7 +66,7 @@ def test_run_with_http_serves_without_a_terminal_until_a_signal(tmp_path, sig):
 
 def test_demo_with_http_stays_up_after_the_match(tmp_path):
     proc = start(tmp_path, "demo", "castle-rock-solitaire", "--quiet", "--seed", "2", "--settle-ms", "30",
-                 "--speed", "40", "--http", "127.0.0.1:0", "--db", str(tmp_path / "demo.sqlite3"))
+                 "--speed", "20", "--http", "127.0.0.1:0", "--db", str(tmp_path / "demo.sqlite3"))
     try:
         found, _ = read_until(proc, URL)
         url = found[1]

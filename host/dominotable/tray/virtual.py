@@ -67,6 +67,9 @@ class Faults:
         return bytes(out)
 
 
+BUSY_S = 0.005  # the longest the firmware thread runs without a rest
+
+
 class VirtualTray:
     def __init__(self, registry: Registry | None = None, geometry: Geometry | None = None, *,
                  speed: float = 1.0, link_dir: str | Path | None = None, board_id: bytes = b"virtual0",
@@ -177,6 +180,7 @@ class VirtualTray:
 
     def _run(self) -> None:
         wall0, virt0 = time.monotonic(), self.array.clock_ms()
+        rested = wall0
         while not self._stop.is_set():
             with self._lock:
                 master = self._master
@@ -193,15 +197,22 @@ class VirtualTray:
                     self.array.advance_ms(1)  # nothing to read (all readers dead): time passes
             if self.speed is None:
                 continue
-            ahead = (self.array.clock_ms() - virt0) / self.speed / 1000 - (time.monotonic() - wall0)
+            now = time.monotonic()
+            ahead = (self.array.clock_ms() - virt0) / self.speed / 1000 - (now - wall0)
             if ahead > 0:
                 fds = [master] if master is not None else []
                 try:
                     select.select(fds, [], [], min(ahead, 0.02))
                 except (OSError, ValueError):
                     pass  # the pty was closed by unplug() meanwhile
-            elif ahead < -0.5:  # fell behind (a slow machine): do not try to catch up later
-                wall0, virt0 = time.monotonic(), self.array.clock_ms()
+                rested = time.monotonic()
+            elif now - rested > BUSY_S:
+                # Behind (a speed the CPU cannot give): rest as long as it ran. A real tray has its
+                # own chip; an emulator spinning here would starve the host's threads of the GIL.
+                time.sleep(BUSY_S)
+                rested = time.monotonic()
+                if ahead < -0.5:  # do not try to catch up later
+                    wall0, virt0 = rested, self.array.clock_ms()
 
     # --- tiles --------------------------------------------------------------------------
 
