@@ -46,6 +46,20 @@ def play_out(table, person, limit=600) -> list:
     raise AssertionError("the match did not end")
 
 
+def play_at(table: PtyTable, seat: int) -> tuple[Person, object, set[str]]:
+    """A person at `seat` plays the match at the pty table to its end: the person, the final
+    game and the titles of the screens seen on the way."""
+    try:
+        table.until(lambda: table.controller.judged is not None, "the first board")
+        person = Person(table, seat, seed=1)
+        shown = set()
+        while person.step():
+            shown.add(table.screen().title)
+        return person, table.game, shown
+    finally:
+        table.close()
+
+
 def fit_the_oled(screens) -> None:
     """Each instruction for a bot is one step short enough for the OLED, never cut short."""
     for screen in screens:
@@ -219,15 +233,7 @@ def test_a_castle_rock_match_against_three_bots_through_the_pty(tmp_path):
     (the hints through the menu), OLED frames, SQLite."""
     db = tmp_path / "table.sqlite3"
     table = PtyTable(db, Choice(CastleRock, {"hands": 1}, 4, NAMES, BOTS), seed=5)
-    try:
-        table.until(lambda: table.controller.judged is not None, "the first board")
-        person = Person(table, 0, seed=1)
-        shown = set()
-        while person.step():
-            shown.add(table.screen().title)
-        final = table.game
-    finally:
-        table.close()
+    person, final, shown = play_at(table, 0)
     assert {"East bot", "North bot", "West bot", "Hint"} <= shown
     with Store(db) as store:
         record = store.match(store.matches()[0].id)
@@ -355,16 +361,7 @@ def test_a_broadway_match_against_three_bots_through_the_pty(tmp_path):
     from dominotable.rules.games.broadway.engine import Broadway
 
     db = tmp_path / "table.sqlite3"
-    table = PtyTable(db, Choice(Broadway, {"hands": 1}, 4, BW_NAMES, (0, 1, 3)), seed=3)
-    try:
-        table.until(lambda: table.controller.judged is not None, "the first board")
-        person = Person(table, 2, seed=1)
-        shown = set()
-        while person.step():
-            shown.add(table.screen().title)
-        final = table.game
-    finally:
-        table.close()
+    _, final, shown = play_at(PtyTable(db, Choice(Broadway, {"hands": 1}, 4, BW_NAMES, (0, 1, 3)), seed=3), 2)
     assert {"North bot", "East bot", "West bot"} <= shown
     with Store(db) as store:
         record = store.match(store.matches()[0].id)

@@ -61,6 +61,14 @@ def illegal_capture(table):
     return None
 
 
+def by_hand(page, table, seed: int) -> tuple[PageHands, TableBots]:
+    """The table page open, and bots whose hands drag and click on it."""
+    page.goto(table.url + "/")
+    page.locator("#tray svg").wait_for()
+    hands = PageHands(page, table)
+    return hands, TableBots(table.runtime, seed=seed, perform=hands.perform, press=hands.press, timeout=15)
+
+
 def play(table, bots, until, limit=600):
     for _ in range(limit):
         if until():
@@ -76,10 +84,7 @@ def play(table, bots, until, limit=600):
 def test_castle_rock_hand_by_dragging_tiles_with_an_illegal_capture_and_its_recovery(page, tmp_path):
     table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", seed=2)
     try:
-        page.goto(table.url + "/")
-        page.locator("#tray svg").wait_for()
-        hands = PageHands(page, table)
-        bots = TableBots(table.runtime, seed=2, perform=hands.perform, press=hands.press, timeout=15)
+        hands, bots = by_hand(page, table, seed=2)
         found = []
 
         def illegal_or_over():
@@ -154,10 +159,7 @@ def wrongly_turned(table):
 def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page, tmp_path):
     table = LiveTable(tmp_path / "t.sqlite3", "broadway", seed=1)
     try:
-        page.goto(table.url + "/")
-        page.locator("#tray svg").wait_for()
-        hands = PageHands(page, table)
-        bots = TableBots(table.runtime, seed=1, perform=hands.perform, press=hands.press, timeout=15)
+        hands, bots = by_hand(page, table, seed=1)
         found = []
 
         def placement_due():
