@@ -3,6 +3,7 @@
 import os
 import random
 import threading
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -296,3 +297,25 @@ def test_a_pile_of_tiles_reads_as_a_stack_never_as_another_tile(vtray, link):
     vtray.remove("2-3")
     assert link.wait_for(lambda lk: [p.tile for p in Board(lk.cells, vtray.registry).placements]
                          == [Tile(6, 6)], WAIT)
+
+
+def test_a_speed_the_cpu_cannot_give_runs_fast_but_rests_half_the_time(tmp_path, monkeypatch):
+    """A real tray has its own chip: the emulator asked for more than the CPU gives rests as
+    long as it ran, or it would starve the host's threads of the GIL (the link, the table)."""
+    from dominotable.tray import virtual
+
+    rests = []
+    sleep = time.sleep
+
+    def rest(seconds):
+        if threading.current_thread().name == "virtual-tray":
+            rests.append(seconds)
+        sleep(seconds)
+
+    with VirtualTray(speed=1000, link_dir=tmp_path) as tray:
+        monkeypatch.setattr(virtual.time, "sleep", rest)
+        wall0, virt0 = time.monotonic(), tray.array.clock_ms()
+        sleep(1)
+        wall = time.monotonic() - wall0
+        rested, speed = sum(rests) / wall, (tray.array.clock_ms() - virt0) / 1000 / wall
+    assert 0.3 < rested < 0.7 and speed > 2, (rested, speed)
