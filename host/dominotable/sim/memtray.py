@@ -11,9 +11,8 @@ from __future__ import annotations
 from dominotray import wire
 
 from dominotable.rules.tiles import Tile
-from dominotable.tray.action import Action, ActionKind
+from dominotable.tray.action import Action, ActionKind, landing
 from dominotable.tray.board import Board
-from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import Geometry, default
 from dominotable.tray.tags import Half, Registry
 
@@ -29,23 +28,11 @@ class MemoryTray:
         self.extra: dict[int, tuple[int, bytes]] = {}  # cell -> a raw reading (stray tag, fault)
 
     def apply(self, action: Action) -> None:
-        tile = action.tile
-        if action.kind in (ActionKind.REMOVE, ActionKind.UNPAD, ActionKind.SLIDE):
-            if tile not in self.tiles:
-                raise TrayError(f"tile {tile} is not on the tray")
-            del self.tiles[tile]
-        if action.kind in (ActionKind.PLACE, ActionKind.SLIDE, ActionKind.PAD):
-            cells = self.geometry.pad[:2] if action.kind == ActionKind.PAD else tuple(action.cells)
-            if tile in self.tiles:
-                raise TrayError(f"tile {tile} is already on the tray")
-            if cells[1] not in self.geometry.neighbours(cells[0]):
-                raise TrayError(f"the halves of {tile} would not touch: "
-                                f"{self.geometry.label(cells[0])} and {self.geometry.label(cells[1])}")
-            taken = {c for pair in self.tiles.values() for c in pair}
-            for cell in cells:
-                if cell in taken:
-                    raise TrayError(f"{self.geometry.label(cell)} is already covered")
-            self.tiles[tile] = cells
+        taken = {c for pair in self.tiles.values() for c in pair}
+        cells = landing(action, self.geometry, self.tiles.get(action.tile), taken.__contains__)
+        self.tiles.pop(action.tile, None)
+        if cells is not None:
+            self.tiles[action.tile] = cells
 
     def apply_all(self, actions) -> None:
         for action in actions:

@@ -27,7 +27,7 @@ from dominotray.app import TrayApp
 from dominotray.emulator import ReaderArray
 
 from dominotable.rules.tiles import DominoSet, Tile
-from dominotable.tray.action import Action, ActionKind
+from dominotable.tray.action import Action, landing
 from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import Geometry, default
 from dominotable.tray.tags import Half, Registry
@@ -306,7 +306,7 @@ class VirtualTray:
                 return self.place(tile, to, facing)
             except TrayError:
                 for side, cell in enumerate(before):
-                    self.array.place(cell, self.uid(Half(parsed, side)))
+                    self.array.stack(cell, self.uid(Half(parsed, side)))
                 self._tiles[parsed] = before
                 raise
 
@@ -314,37 +314,16 @@ class VirtualTray:
         """Carry out one hand's step (tray/action.py) as a whole or not at all: a tile laid twice,
         a tile that is not there, a cell off the grid or covered, or halves that would not
         touch raise TrayError naming it, and the tray stays as it was."""
-        tile, kind, geo = action.tile, action.kind, self.geometry
+        tile = action.tile
         with self._lock:
             if tile not in self.dominoes:
                 raise TrayError(f"tile {tile} is not in the {self.dominoes.name} set")
             where = self._tiles.get(tile)
-            if kind == ActionKind.PLACE or kind == ActionKind.PAD:
-                if where is not None:
-                    raise TrayError(f"tile {tile} is already on the tray at {geo.label(where[0])} and {geo.label(where[1])}")
-            elif where is None:
-                raise TrayError(f"tile {tile} is not on the tray")
-            elif kind == ActionKind.UNPAD and not geo.is_pad(where[0]):
-                raise TrayError(f"tile {tile} is not on the scan pad")
-            if kind in (ActionKind.PLACE, ActionKind.SLIDE, ActionKind.PAD):
-                cells = geo.pad[:2] if kind == ActionKind.PAD else tuple(action.cells)
-                if kind != ActionKind.PAD:
-                    if len(cells) != 2:
-                        raise TrayError(f"a tile covers two cells, not {len(cells)}")
-                    for cell in cells:
-                        geo.coords(cell)  # on the playing grid
-                    if cells[1] not in geo.neighbours(cells[0]):
-                        raise TrayError(f"the halves of {tile} would not touch: {geo.label(cells[0])} and "
-                                        f"{geo.label(cells[1])}")
-                for cell in cells:
-                    if self.array.uid_at(cell) is not None and cell not in (where or ()):
-                        raise TrayError(f"{geo.label(cell)} is already covered")
+            cells = landing(action, self.geometry, where, lambda cell: self.array.uid_at(cell) is not None)
             if where is not None:
                 self.remove(tile)
-            if kind in (ActionKind.PLACE, ActionKind.SLIDE, ActionKind.PAD):
-                self.array.place(cells[0], self.uid(Half(tile, 0)))
-                self.array.place(cells[1], self.uid(Half(tile, 1)))
-                self._tiles[tile] = cells
+            if cells is not None:
+                self._put(tile, cells)
 
     def where(self, tile: str | Tile) -> tuple[int, int] | None:
         """Cells holding side 0 and side 1 of the tile, or None."""
