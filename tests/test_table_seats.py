@@ -19,6 +19,8 @@ from dominotable.app.seats import decide, seat_view
 from dominotable.app.session import Session
 from dominotable.app.storage import Store, replay
 from dominotable.rules.games.castle_rock.engine import CastleRock, place
+from dominotable.rules.seat_view import hand_size, unseen
+from dominotable.rules.tiles import Tile
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.ui.menu import Choice, Setup
@@ -127,6 +129,28 @@ def test_a_bot_decides_on_what_its_seat_sees_whatever_the_unseen_tiles_are():
         assert decide(game, seat, hand, seed=3) == before
         view = seat_view(game, seat, hand, random.Random(0))
         assert view.state.hands[seat] == tuple(hand) and not view.observed
+
+
+def test_a_seats_view_keeps_what_everyone_has_seen():
+    """Tiles shown are no secret: a hand shown at the end of a game (DB-7.4) is no hidden hand,
+    and a tile held face up (BW-7.3) stays with its owner in every redeal of the unseen tiles."""
+    from dominotable.rules.games.broadway.engine import Broadway
+    from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
+
+    doubles = DoublesInTheBoneyard.from_position(
+        "line: 4-0 0-2 2-4 4-1 1-3 3-4 4-5 5-0 0-6 6-1 1-5 5-2 2-6 6-3 3-5 5-6 6-4\n"
+        "P1: 1-2\nP2: 0-3\nP3: 0-1 2-3\nending: blocked\nshown: P2", observed=True)
+    assert [hand_size(doubles, seat) for seat in range(3)] == [1, 0, 2]
+
+    game = Broadway.from_position("hand: 1\nscores: 0 0\nturn: N\nN: 6-1 0-0\nE: 2-3 4-4\ntableau:\n  6-6")
+    game.push_notation("expose E 2-3")
+    game.push_notation("pass")  # 2-3 fits nowhere: back to East, face up
+    up = Tile(2, 3)
+    assert up in game.face_up() and up not in unseen(game)
+    for trial in range(5):
+        view = seat_view(game, 0, game.state.hands[0], random.Random(trial))
+        assert up in view.state.hands[1]
+        assert [len(h) for h in view.state.hands] == [len(h) for h in game.state.hands]
 
 
 def test_a_castle_rock_match_against_three_bots_session(tmp_path):

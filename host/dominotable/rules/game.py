@@ -50,7 +50,7 @@ from dominotable.rules.moves import Move
 from dominotable.rules.options import Options
 from dominotable.rules.outcome import Outcome, Termination
 from dominotable.rules.position import BadPosition, Position
-from dominotable.rules.tiles import DominoSet
+from dominotable.rules.tiles import DominoSet, Tile
 
 
 def replace_at(items: tuple, index: int, item) -> tuple:
@@ -259,6 +259,15 @@ class Game(ByMoveType, ABC):
     def brief(self) -> str | None:
         """One line on the position for `demo` between full pictures, or None for the picture."""
         return None
+
+    def shown_tiles(self) -> frozenset[Tile]:
+        """Observed mode: the tiles left in hands that the table has shown (none in a game
+        that never shows hands)."""
+        return frozenset()
+
+    def face_up(self) -> frozenset[Tile]:
+        """Tiles a player holds face up, seen by all (none in most games)."""
+        return frozenset()
 
     def resign(self, seat: int) -> Outcome:
         """The outcome if `seat` resigns now: its side loses, and the other sides with the

@@ -18,12 +18,13 @@ from dominotable.rules.tiles import Tile
 
 
 def unseen(game: Game) -> set[Tile]:
-    """Tiles no player has seen: the hands (the engine's guess at them) and the boneyard; every
-    tile while the table waits for the tiles dealt to be shown."""
+    """Tiles no player has seen: the hands (the engine's guess at them) but for tiles shown, and
+    the boneyard; every tile while the table waits for the tiles dealt to be shown."""
     if game.awaiting():
         return set(game.dset.tiles)
     s = game.state
-    tiles = {t for seat, hand in enumerate(s.hands) if seat not in _revealed(game) for t in hand}
+    public = _public(game)
+    tiles = {t for hand in s.hands for t in hand if t not in public}
     if hasattr(s, "deck"):
         tiles.update(s.deck[s.drawn:])
     return tiles
@@ -31,13 +32,15 @@ def unseen(game: Game) -> set[Tile]:
 
 def hand_size(game: Game, seat: int) -> int:
     """How many hidden tiles `seat` holds now (none once they were shown, or before the deal)."""
-    if game.is_over() or game.awaiting() == "lots" or seat in _revealed(game):
+    if game.is_over() or game.awaiting() == "lots":
         return 0
-    return len(game.state.hands[seat])
+    hand = game.state.hands[seat]
+    return 0 if set(hand) <= game.shown_tiles() else len(hand)
 
 
-def _revealed(game: Game) -> frozenset[int]:
-    return getattr(game.state, "revealed", frozenset())
+def _public(game: Game) -> frozenset[Tile]:
+    """Tiles in hands that every player has seen: the hands shown, the tiles held face up."""
+    return game.shown_tiles() | game.face_up()
 
 
 def seat_view(game: Game, seat: int, hand: Sequence[Tile], rng: random.Random) -> Game:
@@ -47,19 +50,18 @@ def seat_view(game: Game, seat: int, hand: Sequence[Tile], rng: random.Random) -
     s = view.state
     others = sorted(unseen(view) - set(hand))
     rng.shuffle(others)
+    public = _public(view)
     hands = []
     for k, held in enumerate(s.hands):
         if k == seat:
             hands.append(tuple(hand))
-        elif k in _revealed(view):
-            hands.append(held)
-        else:
-            hands.append(tuple(others[:len(held)]))
-            others = others[len(held):]
+            continue
+        kept = tuple(t for t in held if t in public)  # shown tiles stay with their owner
+        dealt = len(held) - len(kept)
+        hands.append(kept + tuple(others[:dealt]))
+        others = others[dealt:]
     s.hands = tuple(hands)
     if hasattr(s, "deck"):
         s.deck = s.deck[:s.drawn] + tuple(others)
-    if hasattr(s, "caps"):
-        s.caps = None
     view.observed = False
     return view
