@@ -56,7 +56,7 @@ def one_match(browser, game: str, folder: Path, seed: int, speed: float) -> list
             runtime = Runtime(hw, store, 20, seed=seed, choice=demo_choice(game), stop_when_over=True)
             holder["server"] = serve(runtime, WebConfig(), port=0)
 
-            def mark():
+            def mark(_screen):
                 session = runtime.session
                 moves = str(len(session.controller.game.moves)) if session is not None else "0"
                 judged.setdefault(moves, time.time() * 1000)

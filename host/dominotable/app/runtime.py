@@ -24,6 +24,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from PIL import Image
+
 from dominotable.app import catalog
 from dominotable.app.controller import Mode
 from dominotable.app.hardware import Hardware
@@ -34,6 +36,7 @@ from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Message, Setup
 from dominotable.ui.oled import screens
 from dominotable.ui.press import Press
+from dominotable.ui.screen import Screen
 
 log = logging.getLogger("dominotable.app")
 
@@ -72,7 +75,8 @@ class Runtime:
         self.changed = threading.Condition(self.lock)
         self._stop = threading.Event()
         self.spinner = 0  # the "tray lost" spinner's frame
-        self.observers: list[Callable[[], None]] = []  # front ends told of each frame shown (under the lock)
+        self._game_cells: frozenset[int] = frozenset()  # the current match's, for the tray's WATCH
+        self.observers: list[Callable[[Screen | None], None]] = []  # front ends told of each frame shown (under the lock)
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -147,6 +151,8 @@ class Runtime:
                 dirty = True
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
+                if self.session is not None:
+                    self._watch()
                 self._show()
             self.changed.notify_all()
 
@@ -155,13 +161,11 @@ class Runtime:
     def _board(self) -> None:
         if self.session is not None:
             self.session.on_board(self.hw.board())
-            self._watch()
 
     def _watch(self) -> None:
-        """Tell the tray which cells the game uses, and whether it awaits a draw over the pad."""
-        match = self.session.controller
-        self.hw.tray.link.watch(self.hw.geometry.game_cells(match.game.name),
-                                draw=match.reader.pad_draw() is not None)
+        """Tell the tray which cells the game uses, and whether it awaits a draw over the pad (a
+        commit or a button may start or end one); the link sends only what changed."""
+        self.hw.tray.link.watch(self._game_cells, draw=self.session.controller.reader.pad_draw() is not None)
 
     def _button(self, press: Press) -> None:
         if self.notice is not None:
@@ -224,19 +228,24 @@ class Runtime:
         self.session = session
         self.names = list(session.controller.names)
         self.match_id = session.controller.match_id
+        self._game_cells = self.hw.geometry.game_cells(session.controller.game.name)
         session.on_board(self.hw.board())
         self._watch()
 
     # --- the display -------------------------------------------------------------------------
 
-    def screen(self):
+    def screen(self, model: Screen | None = None) -> Image.Image:
+        """The frame to show now; `model`: the match's screen model, when already built."""
         if self.notice is not None:
             return screens.render(self.notice)
         if self.setup is not None:
             return screens.render(self.setup)
-        return screens.draw(self.session.screen(), self.spinner)
+        return screens.draw(model or self.session.screen(), self.spinner)
 
     def _show(self) -> None:
-        self.hw.display.show(self.screen())
+        """Show the frame, and tell the observers with the match's screen model (None while the
+        repairs notice or the setup menu shows), built once for all of them."""
+        model = self.session.screen() if self.notice is None and self.setup is None else None
+        self.hw.display.show(self.screen(model))
         for observer in self.observers:
-            observer()
+            observer(model)

@@ -31,6 +31,7 @@ from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.errors import TrayError
 from dominotable.tray.tags import Registry
+from dominotable.ui.screen import Screen
 from dominotable.ui.web import svg
 from dominotable.ui.web.server import Refused, WebServer
 
@@ -52,7 +53,7 @@ class WebTable:
         self._snap: dict[str, Any] = {"game": None, "tiles": [], "scores": [], "cells": [], "zones": [],
                                       "top": 6, "prompt": None, "prompt_title": None, "turn": "", "mode": "setup"}
         self._frame: Image.Image | None = None
-        self._png: tuple[int, str] | None = None
+        self._png: tuple[Image.Image, bytes, str] | None = None  # frame, PNG, data URL
         self._store: Store | None = None
         self._plots: dict[tuple[int, int], list[list[int]]] = {}
         self._lock = threading.Lock()  # the snapshot, swapped whole
@@ -67,7 +68,7 @@ class WebTable:
     def _on_frame(self, image: Image.Image) -> None:
         self._frame = image
 
-    def _observe(self) -> None:
+    def _observe(self, screen: Screen | None) -> None:
         rt = self.runtime
         session = rt.session
         snap: dict[str, Any] = {"game": None, "title": None, "match": None, "moves": 0, "turn": "", "scores": [],
@@ -94,7 +95,7 @@ class WebTable:
                 snap["prompt_title"], snap["prompt"] = "Menu", session.menu.model.title
             elif c.mode == Mode.OVER:
                 snap["prompt_title"], snap["prompt"] = "Match over", c.over_title
-            elif (screen := session.screen()).bot:  # what to do for a bot seat (and the cells it names)
+            elif screen is not None and screen.bot:  # what to do for a bot seat (and the cells it names)
                 snap["prompt_title"], snap["prompt"] = screen.title, screen.text
             elif c.notice is not None:
                 snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
@@ -151,18 +152,21 @@ class WebTable:
             oled=self._oled())
         return state
 
-    def frame(self) -> Image.Image | None:
-        return self._frame
-
-    def _oled(self) -> str | None:
+    def png(self) -> bytes | None:
+        """The OLED's frame as a PNG, encoded once per frame (the cache holds the frame itself,
+        whose id a later frame could reuse once it was freed)."""
         frame = self._frame
         if frame is None:
             return None
-        if self._png is None or self._png[0] != id(frame):
+        if self._png is None or self._png[0] is not frame:
             out = io.BytesIO()
             frame.save(out, "PNG")
-            self._png = (id(frame), "data:image/png;base64," + base64.b64encode(out.getvalue()).decode())
+            png = out.getvalue()
+            self._png = (frame, png, "data:image/png;base64," + base64.b64encode(png).decode())
         return self._png[1]
+
+    def _oled(self) -> str | None:
+        return None if self.png() is None else self._png[2]
 
     # --- controls (a worker thread) ---------------------------------------------------------
 

@@ -42,12 +42,12 @@ class Refused(Exception):
 
 
 class Table(Protocol):
-    """What the server needs from the table. `state()` and `frame()` are called in the server's
+    """What the server needs from the table. `state()` and `png()` are called in the server's
     thread and must be cheap and thread-safe; the others run in a worker thread."""
 
     def state(self) -> dict[str, Any]: ...
 
-    def frame(self) -> Image.Image | None: ...
+    def png(self) -> bytes | None: ...
 
     def tray(self, request: Any) -> None: ...
 
@@ -185,12 +185,12 @@ class WebServer:
         return web.json_response(state)
 
     async def _oled(self, request: web.Request) -> web.Response:
-        frame = self.table.frame()
-        if frame is None:
-            frame = Image.new("1", (128, 64))
-        out = io.BytesIO()
-        frame.save(out, "PNG")
-        return web.Response(body=out.getvalue(), content_type="image/png", headers={"Cache-Control": "no-store"})
+        png = self.table.png()
+        if png is None:
+            out = io.BytesIO()
+            Image.new("1", (128, 64)).save(out, "PNG")
+            png = out.getvalue()
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def _ws(self, request: web.Request) -> web.WebSocketResponse:
         if len(self.clients) >= MAX_CLIENTS:
