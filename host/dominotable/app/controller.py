@@ -350,7 +350,8 @@ class MatchController:
         game = self.game
         if not game.moves:
             return None
-        board = self._play_area(board)[0]
+        if self.seats is not None:
+            board = self.seats.without_racks(board)[0]  # the menu opens on any board: nothing recorded
         move = game.pop()
         try:
             same = self.reader.judge(board).same

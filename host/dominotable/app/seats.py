@@ -122,6 +122,22 @@ class BotSeats:
     def read(self, board: Board) -> tuple[Board, str | None]:
         """The board without the bots' racks, and the first problem with a rack (None if they
         hold what they should). A tile laid in the next free slot of a short hand is recorded."""
+        rest, found, stray = self.without_racks(board)
+        self.board = rest
+        if stray is not None:
+            seat = self._cells[next(c for c in stray.cells if c in self._cells)]
+            return rest, (f"lay the tile on {span(self.geometry, stray.cells)} in one slot of "
+                          f"{self.names[seat]}'s rack, or take it off the rack")
+        on_table = {p.tile for p in rest.placements}
+        for seat in self.racks:
+            problem = self._check(seat, found[seat], on_table)
+            if problem is not None:
+                return rest, problem
+        return rest, None
+
+    def without_racks(self, board: Board) -> tuple[Board, dict[int, dict[int, Tile]], Placement | None]:
+        """The board without the bots' racks, the tiles in each rack's slots, and a tile lying on
+        a rack in no slot; records nothing."""
         cells = list(board.cells)
         found: dict[int, dict[int, Tile]] = {seat: {} for seat in self.racks}
         stray: Placement | None = None
@@ -136,17 +152,7 @@ class BotSeats:
                 found[where[0]][where[1]] = p.tile
             for c in p.cells:
                 cells[c] = (wire.EMPTY, b"")
-        rest = self.board = Board(cells, board.registry, board.geometry)
-        if stray is not None:
-            seat = self._cells[next(c for c in stray.cells if c in self._cells)]
-            return rest, (f"lay the tile on {span(self.geometry, stray.cells)} in one slot of "
-                          f"{self.names[seat]}'s rack, or take it off the rack")
-        on_table = {p.tile for p in rest.placements}
-        for seat in self.racks:
-            problem = self._check(seat, found[seat], on_table)
-            if problem is not None:
-                return rest, problem
-        return rest, None
+        return Board(cells, board.registry, board.geometry), found, stray
 
     def _check(self, seat: int, rack: dict[int, Tile], on_table: set[Tile]) -> str | None:
         known, name = self.known[seat], self.names[seat]
