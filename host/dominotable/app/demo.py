@@ -206,6 +206,19 @@ def play(runtime, seed: int = 0, strategy: str = "greedy", timeout: float | None
     return bots
 
 
+def watch(runtime, db, explicit_db: bool, seed: int, transcript: bool, server=None) -> None:
+    """Bots play the runtime's match to its end (said line by line with `transcript`); then what
+    they did and where it was recorded. A page being served stays up until a signal."""
+    if transcript:
+        transcribe(runtime)
+    print(summary(runtime, play(runtime, seed=seed)))
+    print(recorded(runtime.match_id, db, explicit_db), flush=True)
+    if server is not None:
+        from dominotable.app.web import wait_for_signal
+
+        wait_for_signal()
+
+
 def transcribe(runtime) -> None:
     """Print what the screen says as text lines (ui/transcript.py), for a log or a pipe where
     the OLED's block art would be hundreds of lines."""

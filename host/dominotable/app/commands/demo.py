@@ -69,11 +69,11 @@ def table_demo(game: str, options: dict, args) -> int:
 
     from dominotable.app import config
     from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig
-    from dominotable.app.demo import demo_choice, play, recorded, summary, transcribe
+    from dominotable.app.demo import demo_choice, watch
     from dominotable.app.hardware import open_hardware
     from dominotable.app.recovery import open_for_table
     from dominotable.app.runtime import Runtime
-    from dominotable.app.web import start, wait_for_signal
+    from dominotable.app.web import start
 
     choice = demo_choice(game, args.players, options)
     choice.new_game(args.seed)  # options that do not go together: say so before opening anything
@@ -92,13 +92,7 @@ def table_demo(game: str, options: dict, args) -> int:
                               demo=True, repairs=repairs)
             if args.http:
                 server = start(runtime, cfg.web, args.http, explicit=True)
-            if not args.quiet and not drawn:
-                transcribe(runtime)
-            bots = play(runtime, seed=args.seed)
-            print(summary(runtime, bots))
-            print(recorded(runtime.match_id, db, bool(args.db)), flush=True)
-            if server is not None:
-                wait_for_signal()
+            watch(runtime, db, bool(args.db), args.seed, not args.quiet and not drawn, server)
     finally:
         if server is not None:
             server.stop()

@@ -49,11 +49,11 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from dominotable.app.commands.demo import BOT_LONG_PRESS
-    from dominotable.app.demo import TableBots, demo_choice, play, recorded, summary, transcribe
+    from dominotable.app.demo import TableBots, demo_choice, transcribe, watch
     from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
     from dominotable.app.offtray import OffTray
     from dominotable.app.runtime import Runtime
-    from dominotable.app.web import on_signals, start, wait_for_signal
+    from dominotable.app.web import on_signals, start
 
     cfg = config_module.load(args.config)
     explicit = args.http is not False
@@ -82,12 +82,7 @@ def run(args) -> int:
                                   choice=demo_choice(), stop_when_over=True, demo=True, repairs=repairs)
                 if explicit and listen is not None:
                     server = start(runtime, cfg.web, listen, explicit)
-                if transcript:
-                    transcribe(runtime)
-                print(summary(runtime, play(runtime, seed=args.seed or 0)))
-                print(recorded(runtime.match_id, db, bool(args.db)), flush=True)
-                if server is not None:
-                    wait_for_signal()
+                watch(runtime, db, bool(args.db), args.seed or 0, transcript, server)
                 return 0
             runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs,
                               prompt_after_ms=cfg.game.prompt_after_ms)
