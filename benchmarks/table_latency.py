@@ -41,6 +41,7 @@ from dominotable.app.runtime import Runtime
 from dominotable.app.storage import Store
 from dominotable.rules.tiles import DominoSet
 from dominotable.sim.memtray import MemoryTray
+from dominotable.sim.stats import percentile
 from dominotable.tray.action import ActionKind
 from dominotable.tray.board import Board
 from dominotable.tray.geometry import default
@@ -57,11 +58,6 @@ class CountingBus:
 
     def write_i2c_block_data(self, address, register, data):
         self.bytes += len(data) + 2
-
-
-def percentile(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 GAP = 0.06  # with the page: plays 60 ms apart (a table's come seconds apart; the demo settles in 60 ms)

@@ -27,6 +27,7 @@ import json
 import random
 import statistics
 
+from dominotable.sim.stats import percentile
 from dominotable.tray.geometry import default
 from dominotray import pins, wire
 from dominotray.app import TrayApp
@@ -190,11 +191,6 @@ def run(trials, quiet_trials, seed):
     return out
 
 
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p / 100 * len(values)))]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trials", type=int, default=200)
@@ -206,7 +202,7 @@ def main():
     result = {}
     for key, values in out.items():
         if values:
-            p95 = percentile(values, 95)
+            p95 = percentile(values, 0.95)
             result[f"p95_{key}_ms"] = round(p95, 1)
             result[f"p50_{key}_ms"] = round(statistics.median(values), 1)
             result[f"n_{key}"] = len(values)

@@ -28,6 +28,7 @@ from dominotable.app.hardware import open_hardware
 from dominotable.app.runtime import Runtime
 from dominotable.app.storage import Store
 from dominotable.app.web import serve
+from dominotable.sim.stats import percentile
 from dominotable.ui.oled.display import DisplayConfig
 
 WATCH = """() => {
@@ -37,11 +38,6 @@ WATCH = """() => {
     if (!(m in window.__seen)) { window.__seen[m] = 0; requestAnimationFrame(() => { window.__seen[m] = Date.now(); }); }
   }).observe(document.body, {attributes: true, attributeFilter: ["data-moves"]});
 }"""
-
-
-def percentile(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def one_match(browser, game: str, folder: Path, seed: int, speed: float) -> list[float]:

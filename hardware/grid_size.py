@@ -32,6 +32,7 @@ from dominotable.rules.hidden import Reveal
 from dominotable.sim.bots.shared import greedy_bot
 from dominotable.sim.hands.base import NoRoom
 from dominotable.sim.memtray import MemoryTray
+from dominotable.sim.stats import percentile
 from dominotable.tray.action import ActionKind
 from dominotable.tray.geometry import Geometry
 from dominotable.tray.tags import Registry
@@ -143,11 +144,6 @@ def play(spec, geometry: Geometry, registry_for, hands_wanted: int, seed: int):
     return extents.hands[:hands_wanted], matches
 
 
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p / 100 * len(values)))]
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=catalog.names())
@@ -188,7 +184,7 @@ def write(path: Path, name: str, hands, matches: int, seed: int) -> None:
     lines.append(f'layout = "{kind}"')
     for i, what in enumerate(("centred_cols", "centred_rows", "corner_cols", "corner_rows", "cells")):
         values = [h[i] for h in hands]
-        lines.append(f"{what} = {{ p50 = {percentile(values, 50)}, p99 = {percentile(values, 99)}, "
+        lines.append(f"{what} = {{ p50 = {percentile(values, 0.5)}, p99 = {percentile(values, 0.99)}, "
                      f"max = {max(values)} }}")
     shares = []
     for cols, rows in CANDIDATES:

@@ -39,6 +39,7 @@ from dominotable.rules.hidden import Reveal
 from dominotable.sim import crowd
 from dominotable.sim.hands.base import Hands, fitting, physical_board
 from dominotable.sim.memtray import MemoryTray
+from dominotable.sim.stats import percentile
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 from dominotable.ui.oled.display import DisplayConfig
@@ -361,13 +362,6 @@ def _watch_screens(runtime: Runtime, record: Record) -> None:
 
 
 # -- scoring ------------------------------------------------------------------------------------
-
-def percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
-
 
 def score(records: list[Record], prompt_after_ms: int = 2000) -> dict:
     trials = false_alarms = wrong_commits = 0

@@ -23,6 +23,14 @@ from dominotable.rules.options import Options
 from dominotable.sim.bots.shared import SHARED, play_out
 
 
+def percentile(values, q: float) -> float | None:
+    """The `q` quantile (0 to 1) of `values` by the nearest rank; None for no values."""
+    if not values:
+        return None
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
 def wilson(wins: int, deals: int, z: float = 1.959964) -> tuple[float, float]:
     """Wilson score interval for a proportion (95% by default)."""
     if deals == 0:
