@@ -19,8 +19,19 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from dominotable.rules.game import Game
+from dominotable.rules.tiles import MAX_PIP, DominoSet
 
 RANDOM, GREEDY = 0, 1
+
+
+# Tile facts by tile id (TILES[id] is the tile with that id), for the kernels' int lists.
+TILES = DominoSet(MAX_PIP).tiles
+A = [t.a for t in TILES]
+B = [t.b for t in TILES]
+PIPS = [t.pips for t in TILES]
+SUITS = [t.suits for t in TILES]
+DOUBLE = [t.is_double for t in TILES]
+DOUBLE_SIX_IDS = [t.id for t in DominoSet(6).tiles]
 
 
 class Playout(ABC):

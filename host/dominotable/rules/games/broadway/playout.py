@@ -16,15 +16,11 @@ from __future__ import annotations
 import random
 
 from dominotable.rules.games.broadway.engine import HAND_SIZE, POINTS, Broadway
-from dominotable.rules.playout import GREEDY, Playout, redeal_hidden, seeded
+from dominotable.rules.playout import DOUBLE_SIX_IDS, GREEDY, A, B, Playout, redeal_hidden, seeded
 from dominotable.rules.tiles import MAX_PIP, DominoSet, Tile
 
 PASS = -1
 W, OFF = 256, 128  # a hand's tableau spans at most 57 cells from the centre
-TILES = DominoSet(MAX_PIP).tiles
-A = [t.a for t in TILES]
-B = [t.b for t in TILES]
-DOUBLE_SIX_IDS = [t.id for t in DominoSet(6).tiles]
 
 
 def cell_of(x: int, y: int) -> int:

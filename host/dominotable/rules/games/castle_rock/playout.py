@@ -14,13 +14,18 @@ import random
 
 from dominotable.rules.games.castle_rock.engine import CastleRock, starting_row
 from dominotable.rules.games.castle_rock.solitaire import ANY_TIME, TABLEAU_EMPTY, CastleRockSolitaire
-from dominotable.rules.playout import GREEDY, Playout, redeal_hidden, seeded, sorted_shuffle
-from dominotable.rules.tiles import MAX_PIP, DominoSet
+from dominotable.rules.playout import (
+    DOUBLE_SIX_IDS,
+    GREEDY,
+    SUITS,
+    TILES,
+    Playout,
+    redeal_hidden,
+    seeded,
+    sorted_shuffle,
+)
 
 END, DRAW, CAPTURE = -1, -2, 1000
-TILES = DominoSet(MAX_PIP).tiles  # TILES[id] is the tile with that id
-SUITS = [t.suits for t in TILES]
-DOUBLE_SIX_IDS = [t.id for t in DominoSet(6).tiles]
 
 
 def found_at(row: list[int], j: int) -> tuple[int, ...]:

@@ -10,14 +10,10 @@ from __future__ import annotations
 import random
 
 from dominotable.rules.games.doubles_boneyard.engine import SEATS, DoublesInTheBoneyard
-from dominotable.rules.playout import GREEDY, Playout, redeal_hidden
-from dominotable.rules.tiles import MAX_PIP, DominoSet
+from dominotable.rules.playout import GREEDY, PIPS, TILES, A, B, Playout, redeal_hidden
+from dominotable.rules.tiles import MAX_PIP
 
 PASS = -1
-TILES = DominoSet(MAX_PIP).tiles
-A = [t.a for t in TILES]
-B = [t.b for t in TILES]
-PIPS = [t.pips for t in TILES]
 
 
 class DoublesPlayout(Playout):

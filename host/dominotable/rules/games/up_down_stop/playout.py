@@ -13,16 +13,20 @@ from __future__ import annotations
 import random
 
 from dominotable.rules.games.up_down_stop.engine import UpDownStop
-from dominotable.rules.playout import GREEDY, Playout, seeded, sorted_shuffle
-from dominotable.rules.tiles import MAX_PIP, DominoSet
+from dominotable.rules.playout import (
+    DOUBLE,
+    DOUBLE_SIX_IDS,
+    GREEDY,
+    SUITS,
+    TILES,
+    A,
+    B,
+    Playout,
+    seeded,
+    sorted_shuffle,
+)
 
 START, PUT_ASIDE, STOP, EXTEND = 0, 1, 2, 3
-TILES = DominoSet(MAX_PIP).tiles
-A = [t.a for t in TILES]
-B = [t.b for t in TILES]
-SUITS = [t.suits for t in TILES]
-DOUBLE = [t.is_double for t in TILES]
-DOUBLE_SIX_IDS = [t.id for t in DominoSet(6).tiles]
 
 
 class UpDownStopPlayout(Playout):
