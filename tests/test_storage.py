@@ -13,6 +13,7 @@ import time
 
 import pytest
 from dominotable.app import catalog, cli
+from dominotable.app.ratings import rate
 from dominotable.app.storage import DamagedDatabase, StorageError, Store, replay
 from dominotable.sim.bots.shared import play_out, random_bot
 
@@ -138,18 +139,16 @@ def test_unfinished_is_none_once_every_match_is_finished(tmp_path):
         store.finish(match_id, game)
 
 
-def test_leaderboard_counts_matches_wins_and_points_per_name_and_side(tmp_path):
+def test_ratings_count_stored_matches_and_wins_per_name_and_side(tmp_path):
     store = Store(tmp_path / "t.db")
     expected = {}
 
     def count(game, names):
         store.finish(record(store, game, names), game)
         for seat, name in enumerate(names):
-            side = game.side_of(seat)
-            row = expected.setdefault(name, [0, 0, 0])
+            row = expected.setdefault((game.name, name), [0, 0])
             row[0] += 1
-            row[1] += side in game.winners()
-            row[2] += game.scores[side]
+            row[1] += game.side_of(seat) in game.winners()
 
     for seed in (1, 2):
         count(scripted(seed=seed), ["Ann", "Bob"])
@@ -160,17 +159,14 @@ def test_leaderboard_counts_matches_wins_and_points_per_name_and_side(tmp_path):
     resigned = fresh(seed=9)
     match_id = store.start_match(resigned, ["bob", "Cy"])  # names match case-insensitively
     store.finish(match_id, resigned, ending="resigned", winners=[1])
-    expected["Bob"][0] += 1
-    expected["Cy"][0] += 1
-    expected["Cy"][1] += 1
+    expected["castle-rock", "Bob"][0] += 1
+    expected["castle-rock", "Cy"] = [1, 1]
     # an abandoned match counts for nobody
     abandoned = fresh(seed=10)
     store.finish(store.start_match(abandoned, ["Ann", "Eve"]), abandoned, ending="abandoned")
 
-    board = store.leaderboard()
-    assert {s.name: [s.matches, s.wins, s.points] for s in board} == expected
-    rates = [s.win_rate for s in board]
-    assert rates == sorted(rates, reverse=True)
+    boards = rate(store.matches())
+    assert {(b.game, p.name): [p.matches, p.wins] for b in boards for p in b.players} == expected
 
 
 def _append_until_killed(path, match_id, script, write_fd):

@@ -16,6 +16,7 @@ from openskill.models import PlackettLuce
 
 from dominotable.app import catalog
 from dominotable.app.storage import MatchRecord
+from dominotable.rules.outcome import Termination
 
 
 @dataclass
@@ -48,7 +49,7 @@ def rate(records: Iterable[MatchRecord]) -> list[GameBoard]:
     tables: dict[str, dict[str, Rated]] = {}
     for record in sorted(records, key=lambda r: r.id):
         result = record.result
-        if record.finished is None or not result or result.get("ending") == "abandoned" or record.demo or record.damaged:
+        if record.finished is None or not result or result.get("ending") == Termination.ABANDONED or record.demo or record.damaged:
             continue  # unfinished, abandoned, a bots' demo, or set aside as damaged
         table = tables.setdefault(record.game, {})
         sides: dict[int, list[Rated]] = {}

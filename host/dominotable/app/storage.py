@@ -143,18 +143,6 @@ class MatchRecord:
             {"hints": self.hints} if self.hints else {})
 
 
-@dataclass
-class Standing:
-    name: str
-    matches: int
-    wins: int
-    points: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.matches if self.matches else 0.0
-
-
 class Store:
     def __init__(self, path: str | Path, create: bool = True):
         """The database at `path`, opened to record matches (`create`: made if missing, checked
@@ -171,7 +159,8 @@ class Store:
             if not self.readonly:
                 self.db.executescript(SCHEMA)
                 self._migrate()
-            self.columns = {row[1] for row in self.db.execute("PRAGMA table_info(matches)")}
+            self._schema = {name: self._columns(name) for (name,) in
+                            self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
         except sqlite3.Error as exc:
             self._close_quietly()
             if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
@@ -214,17 +203,20 @@ class Store:
         return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
 
     def _migrate(self) -> None:
-        columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
+        columns = self._columns("matches")
         for name, kind in ADDED_COLUMNS:
             if name not in columns:  # a database from before the column
                 self.db.execute(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
-        if not self._has("seats", "kind"):  # a database from before bot seats
+        if "kind" not in self._columns("seats"):  # a database from before bot seats
             self.db.execute("ALTER TABLE seats ADD COLUMN kind TEXT NOT NULL DEFAULT 'human'")
+
+    def _columns(self, table: str) -> set[str]:
+        return {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
 
     def _has(self, table: str, column: str | None = None) -> bool:
         """Whether the file has `table` (and its `column`): a read-only file may predate them."""
-        columns = [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]
-        return bool(columns) and (column is None or column in columns)
+        columns = self._schema.get(table)
+        return columns is not None and (column is None or column in columns)
 
     def _check(self) -> None:
         problems = [line for (text,) in self.db.execute("PRAGMA quick_check") for line in str(text).splitlines()]
@@ -409,33 +401,6 @@ class Store:
     def resume(self, match_id: int) -> Game:
         """The engine of match `match_id`, rebuilt by replaying its recorded moves."""
         return replay(self.match(match_id))
-
-    def leaderboard(self) -> list[Standing]:
-        """Per player name over finished, not abandoned matches: best win rate, then most wins."""
-        table: dict[str, Standing] = {}
-        rows = self.db.execute(
-            "SELECT p.name, s.side, m.result FROM seats s "
-            "JOIN players p ON p.id = s.player_id JOIN matches m ON m.id = s.match_id "
-            f"WHERE m.finished IS NOT NULL AND {self.counted('m')} ORDER BY m.id, s.seat"
-        )
-        for name, side, result_text in rows:
-            result = parse_result(result_text)
-            if result is None or result["ending"] == Termination.ABANDONED:
-                continue
-            if not isinstance(side, int) or not 0 <= side < len(result["scores"]):  # a damaged seat
-                continue
-            name = name if isinstance(name, str) else str(name)
-            row = table.setdefault(name, Standing(name, 0, 0, 0))
-            row.matches += 1
-            row.wins += side in result["winners"]
-            row.points += result["scores"][side]
-        return sorted(table.values(), key=lambda s: (-s.win_rate, -s.wins, -s.points, s.name.lower()))
-
-    def counted(self, alias: str = "matches") -> str:
-        """An SQL condition on the matches table (as `alias`): the matches scores count, neither demos nor
-        set aside (a read-only database from before those columns has neither)."""
-        return " AND ".join([f"{alias}.demo = 0"] * ("demo" in self.columns) +
-                            [f"{alias}.damaged IS NULL"] * ("damaged" in self.columns)) or "1"
 
 
 def replay(record: MatchRecord | dict[str, Any]) -> Game:
