@@ -302,6 +302,15 @@ def _bitmap(bits):
     return bytes(out)
 
 
+def _unbitmap(body, at, what):
+    """The cell count (2 bytes at `at`) and the bitmap after it, as one bool per cell."""
+    cells = body[at] << 8 | body[at + 1]
+    bitmap = body[at + 2:]
+    if len(bitmap) != (cells + 7) // 8:
+        raise WireError("body", "%s bitmap has %d bytes for %d cells" % (what, len(bitmap), cells))
+    return [bool(bitmap[i >> 3] & (1 << (i & 7))) for i in range(cells)]
+
+
 def _put_cell(out, status, uid):
     if status == TAG:
         if not 1 <= len(uid) <= MAX_UID:
@@ -344,12 +353,8 @@ def decode_hello(body):
     if len(body) < 5 or len(body) < 5 + body[4] + 2:
         raise WireError("body", "HELLO too short")
     n = body[4]
-    cells = body[5 + n] << 8 | body[6 + n]
-    bitmap = body[7 + n:]
-    if len(bitmap) != (cells + 7) // 8:
-        raise WireError("body", "HELLO self-test bitmap has %d bytes for %d cells" % (len(bitmap), cells))
-    passed = [bool(bitmap[i >> 3] & (1 << (i & 7))) for i in range(cells)]
-    return Hello(body[0], (body[1], body[2], body[3]), bytes(body[5:5 + n]), cells, passed)
+    passed = _unbitmap(body, 5 + n, "HELLO self-test")
+    return Hello(body[0], (body[1], body[2], body[3]), bytes(body[5:5 + n]), len(passed), passed)
 
 
 def encode_snapshot(reason, cells):
@@ -475,15 +480,7 @@ def decode_watch(body):
         raise WireError("body", "WATCH too short")
     if body[0] & ~DRAW:
         raise WireError("body", "unknown WATCH flags 0x%02x" % body[0])
-    cells = body[1] << 8 | body[2]
-    bitmap = body[3:]
-    if len(bitmap) != (cells + 7) // 8:
-        raise WireError("body", "WATCH bitmap has %d bytes for %d cells" % (len(bitmap), cells))
-    mask = bytearray(cells)
-    for i in range(cells):
-        if bitmap[i >> 3] & (1 << (i & 7)):
-            mask[i] = 1
-    return Watch(body[0] & DRAW, mask)
+    return Watch(body[0] & DRAW, bytearray(_unbitmap(body, 1, "WATCH")))
 
 
 def _decode_empty(body):
