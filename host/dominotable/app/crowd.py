@@ -28,7 +28,7 @@ from pathlib import Path
 
 from dominotable.app import catalog
 from dominotable.app.config import Config, GameConfig, TrayConfig
-from dominotable.app.demo import BotError, TableBots, choose, demo_choice
+from dominotable.app.demo import BotError, TableBots, choose, demo_choice, with_next
 from dominotable.app.hardware import open_hardware
 from dominotable.app.runtime import Runtime
 from dominotable.app.storage import Store
@@ -167,7 +167,7 @@ class Crowd(TableBots):
         move, actions = fit
         moves = [move]
         if not actions:
-            implied = _with_next(game, hands, move, board, choose(_copy(game, moves), self.seed, self.strategy))
+            implied = with_next(game, hands, move, board, lambda after: choose(after, self.seed, self.strategy))
             if implied is None:
                 return None
             follow, actions = implied
@@ -190,8 +190,7 @@ class Crowd(TableBots):
 
     def _follow(self, plan: crowd.Plan, hands: Hands) -> crowd.Plan | None:
         """The next player's placement after the plan (with the end of turn it implies)."""
-        tray = MemoryTray(plan.board.registry, plan.board.geometry)
-        tray.tiles = {p.tile: p.cells for p in plan.board.placements}
+        tray = MemoryTray.of(plan.board)
         tray.apply_all(plan.actions)
         return next(self._placements(plan.expected, tray.board()), None)
 
@@ -225,7 +224,7 @@ class Crowd(TableBots):
                 follows = list(after.legal_moves())
                 self.rng.shuffle(follows)
                 for follow in follows[:10]:
-                    implied = _with_next(game, hands, move, board, follow)
+                    implied = with_next(game, hands, move, board, lambda _, follow=follow: follow)
                     if implied is not None and len(implied[1]) == 1 and implied[1][0].kind == ActionKind.PLACE:
                         yield crowd.Plan([move, follow], implied[1], _copy(game, [move, follow]), _copy(game, []),
                                          reader, board)
@@ -249,22 +248,6 @@ class Crowd(TableBots):
                 if crowd.reads(plan, {**tiles, tile: cells}) == crowd.WRONG:
                     return Action(ActionKind.PLACE, tile, cells)
         return None
-
-
-def _with_next(game: Game, hands: Hands, move: Move, board: Board, follow: Move) -> tuple[Move, list] | None:
-    """A move with no trace on the tray (Castle Rock's end of a turn) and the next move, when
-    the next move's actions read as both (as TableBots does, on `board`)."""
-    if _copy(game, [move]).is_over():
-        return None
-    game.push(move)
-    try:
-        actions = hands.actions(follow, board)
-    finally:
-        game.pop()
-    tray = MemoryTray(board.registry, board.geometry)
-    tray.tiles = {p.tile: p.cells for p in board.placements}
-    tray.apply_all(actions)
-    return (follow, actions) if actions and list(hands.reader.judge(tray.board()).moves) == [move, follow] else None
 
 
 def _copy(game: Game, moves: list[Move]) -> Game:

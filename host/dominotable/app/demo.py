@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 
 from dominotable.app import catalog
 from dominotable.app.controller import Mode
@@ -32,6 +33,27 @@ def choose(game: Game, seed: int, strategy: str = "greedy") -> Move:
     """The bots' move: the engine's strategy, its generator seeded by the seed and the move
     number, so the same position always gets the same move (a resumed match goes on alike)."""
     return catalog.spec(type(game)).strategies[strategy](random.Random(f"{seed}:{len(game.moves)}"))(game)
+
+
+def with_next(game: Game, hands: Hands, move: Move, board: Board,
+              follow_of: Callable[[Game], Move]) -> tuple[Move, list[Action]] | None:
+    """A move without a trace on the tray (Castle Rock's end of a turn) is implied by the next
+    player's placement where the reader reads the two together: then the bots just make the next
+    move (`follow_of` the game after `move`), as a player would, instead of pressing buttons.
+    That move and its steps on `board`, when they read as both moves; else None."""
+    game.push(move)
+    try:
+        if game.is_over():
+            return None
+        follow = follow_of(game)
+        actions = hands.actions(follow, board)
+    finally:
+        game.pop()
+    if not actions:
+        return None
+    after = MemoryTray.of(board)
+    after.apply_all(actions)
+    return (follow, actions) if list(hands.reader.judge(after.board()).moves) == [move, follow] else None
 
 
 class BotError(RuntimeError):
@@ -115,32 +137,14 @@ class TableBots:
             raise BotError(f"no legal move fits on the tray:\n{board}")
         move, actions = fit
         if not actions:
-            actions = self._with_next(game, hands, move, board)
+            implied = with_next(game, hands, move, board, lambda after: choose(after, self.seed, self.strategy))
+            actions = implied[1] if implied is not None else []
         if actions:
             self.perform(actions, self._read_on_pad)
         else:
             self._button_move(hands, move, board)
         self.moves += 1
         self._wait(lambda c: len(c.game.moves) != ply or c.game.is_over(), f"move {ply + 1} ({move})")
-
-    def _with_next(self, game: Game, hands: Hands, move: Move, board: Board) -> list[Action]:
-        """A move without a trace on the tray (Castle Rock's end of a turn) is implied by the
-        next player's placement where the reader reads the two together: then the bot just
-        makes the next move, as a player would, instead of pressing buttons."""
-        game.push(move)
-        try:
-            if game.is_over():
-                return []
-            follow = choose(game, self.seed, self.strategy)
-            actions = hands.actions(follow, board)
-        finally:
-            game.pop()
-        if not actions:
-            return []
-        after = MemoryTray(self.vtray.registry, self.vtray.geometry)
-        after.tiles = self.vtray.tiles()
-        after.apply_all(actions)
-        return actions if list(hands.reader.judge(after.board()).moves) == [move, follow] else []
 
     def _button_move(self, hands: Hands, move: Move, board: Board) -> None:
         """Through the in-game menu: a long select opens it, the button moves come first,

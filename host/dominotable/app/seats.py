@@ -320,8 +320,7 @@ class BotSeats:
     def _actions(self, seat: int, turn: list[Move], board: Board) -> list:
         """The physical steps of the rest of `seat`'s turn, up to the move ending it (which leaves
         no trace: the table makes it)."""
-        game, tray, pushed, actions = self.game, MemoryTray(board.registry, board.geometry), 0, []
-        tray.tiles = {p.tile: p.cells for p in board.placements}
+        game, tray, pushed, actions = self.game, MemoryTray.of(board), 0, []
         try:
             for move in turn:
                 if game.current_player != seat or not (_placed(move) or _taken(move)):

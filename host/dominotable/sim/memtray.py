@@ -27,6 +27,13 @@ class MemoryTray:
         self._uid = {half: uid for uid, half in registry.items()}
         self.extra: dict[int, tuple[int, bytes]] = {}  # cell -> a raw reading (stray tag, fault)
 
+    @classmethod
+    def of(cls, board: Board) -> MemoryTray:
+        """The tiles `board` shows, on an in-memory tray to plan steps on."""
+        tray = cls(board.registry, board.geometry)
+        tray.tiles = {p.tile: p.cells for p in board.placements}
+        return tray
+
     def apply(self, action: Action) -> None:
         taken = {c for pair in self.tiles.values() for c in pair}
         cells = landing(action, self.geometry, self.tiles.get(action.tile), taken.__contains__)

@@ -66,10 +66,8 @@ class Hands(ABC):
         """The steps from `board` to the engine's position: every tile off, then each move's
         steps from the first move on (a game whose position the tray shows more simply overrides
         this)."""
+        steps = [Action(ActionKind.REMOVE, p.tile) for p in board.placements]
         tray = MemoryTray(board.registry, self.geometry)
-        tray.tiles = {p.tile: p.cells for p in board.placements}
-        steps = [Action(ActionKind.REMOVE, tile) for tile in tray.tiles]
-        tray.tiles = {}
         scratch = type(self.game).from_dict({**self.game.to_dict(), "moves": []})
         replaying = type(self)(scratch, self.geometry)
         for move in self.game.moves:
