@@ -27,6 +27,7 @@ from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
 from table_helpers import ROW, rigged
 from table_seats import Person, PtyTable, SessionTable
+from tray_fixtures import until
 
 NAMES = ["ANN", "West bot", "North bot", "East bot"]
 BOTS = (1, 2, 3)
@@ -356,13 +357,12 @@ def test_a_person_lays_tiles_from_the_keyboard_on_the_simulated_table(tmp_path):
     try:
         with os.fdopen(slave, "r") as stream:
             keyboard = Keyboard(hw.buttons(), lambda: None, stream=stream, command=hands.command, out=Out()).start()
-            for line in [b":draw\r", b":draw r11c6\r", b":draw r11c7 right\r", b":plx\x7face 3-5 r4c1 down\r",
-                         b":remove 3-5\r"]:
-                os.write(master, line)
-                time.sleep(0.1)
+            os.write(master, b":draw\r:draw r11c6\r:draw r11c7 right\r:plx\x7face 3-5 r4c1 down\r:remove 3-5\r")
+            assert until(lambda: hands.aside, 10), "".join(said)  # the last line's work done
             keyboard.close()
     finally:
         os.close(master)
+        hw.close()
     text = "".join(said)
     assert "you drew" in text and len(hands.hand) == 1
     assert "error: r11c6 (cell 182) is already covered" not in text and "already covered" in text
@@ -371,7 +371,6 @@ def test_a_person_lays_tiles_from_the_keyboard_on_the_simulated_table(tmp_path):
     assert str(hands.aside.pop()) == "3-5" and hands.hand[0] not in vtray.tiles()
     assert len(hands.boneyard()) == 28 - 1 - 1
     assert hands.command("collect") == "boneyard: 27 tiles"
-    hw.close()
 
 
 # -- Broadway -----------------------------------------------------------------------------------

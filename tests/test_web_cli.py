@@ -5,7 +5,6 @@ explicitly, is one line and exit 2."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import socket
@@ -22,11 +21,9 @@ URL = re.compile(r"the table page: (http://\S+/)")
 def start(tmp_path, *argv):
     config = tmp_path / "config.toml"
     config.write_text('[tray]\nport = "none"\n[display]\nterminal = false\n[game]\nsettle_ms = 50\n')
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "cfg"))
     return subprocess.Popen([sys.executable, "-m", "dominotable", *argv, "--config", str(config)]
                             if argv[0] == "run" else [sys.executable, "-m", "dominotable", *argv],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def read_until(proc, pattern, timeout=30.0):
