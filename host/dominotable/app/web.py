@@ -276,8 +276,7 @@ class WebTable:
 
     def _hands(self, record) -> list[list[int]]:
         """The scores after every hand (for a match of one hand: after every scoring move)."""
-        count = self._db().move_count(record.id)
-        key = (record.id, count)
+        key = (record.id, record.plies)
         if key not in self._plots:
             full = self._db().match(record.id)
             game = catalog.load({**full.to_dict(), "moves": []})
