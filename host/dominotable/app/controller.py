@@ -72,6 +72,7 @@ class Notice:
 
     title: str
     text: str
+    note: bool = False  # what the table notes in play (not a problem): a bot's next step comes first
 
 
 class MatchController:
@@ -392,7 +393,7 @@ class MatchController:
         self.offer = None
         self.undo = self.instead = ()
         self.hinted = None
-        self.notice = Notice("At the table", note) if note else None
+        self.notice = Notice("At the table", note, note=True) if note else None
 
     def bot_instruction(self) -> Said | None:
         """What a person must do now for a bot seat (its turn, or a tile its rack waits for)."""

@@ -26,7 +26,7 @@ class Presenter:
         if c.mode == Mode.OVER:
             return Screen(ScreenKind.OVER, c.over_title, names=c.side_names(), points=list(c.game.scores),
                           target=_target(c.game))
-        said = c.bot_instruction() if c.notice is None or c.notice.title == "At the table" else None
+        said = c.bot_instruction() if c.notice is None or c.notice.note else None
         if said is not None:  # a bot seat's one next step comes before the table's note
             return Screen(ScreenKind.PROMPT, said.who, said.what, bot=str(said))
         if c.notice is not None:
