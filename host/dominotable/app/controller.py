@@ -103,8 +103,7 @@ class MatchController:
         self.notice: Notice | None = None if game.is_over() else self._restore_notice()
         self.problem: str | None = None  # the problem the tray shows now (the runtime may hold the LED on)
         self.problem_cells: tuple[int, ...] = ()  # the cells it is about (a front end may mark them)
-        self.offer: Move | None = None  # the (last) move a takeback would undo
-        self.undo: tuple[Move, ...] = ()  # with `offer`: every move it would undo, `offer` last
+        self.undo: tuple[Move, ...] = ()  # every move a takeback offered would undo, the last move last
         self.instead: tuple[Move, ...] = ()  # with `offer`: the moves the tray shows in their place
         self.warning: str | None = None  # a dead reader the table reads around
         self.over_title: str | None = self._result_title() if game.is_over() else None
@@ -161,6 +160,11 @@ class MatchController:
             self.mode = self._before_lost
             self.board = None  # judge the resynced tray afresh
             self._judged = True
+
+    @property
+    def offer(self) -> Move | None:
+        """The (last) move a takeback on offer would undo."""
+        return self.undo[-1] if self.undo else None
 
     @property
     def judged(self) -> Board | None:
@@ -238,7 +242,6 @@ class MatchController:
 
     def _offering(self, offer: tuple[tuple[Move, ...], tuple[Move, ...]], board: Board) -> None:
         (self.undo, self.instead), self.mode, self.problem = offer, Mode.TAKEBACK, None
-        self.offer = self.undo[-1]
         instead = f" and play {' '.join(map(str, self.instead))} instead" if self.instead else ""
         text = f"take back {' '.join(map(str, self.undo))}{instead}? press select"
         self.notice = Notice("Take back?", self.reader.in_tray_terms(text, board))
@@ -332,7 +335,7 @@ class MatchController:
     def _problem(self, title: str, text: str, fresh: bool, cells=(), pending: bool = False) -> None:
         self.problem_cells = tuple(cells)
         if self.mode == Mode.TAKEBACK:
-            self.mode, self.offer, self.undo, self.instead = Mode.PLAY, None, (), ()
+            self.mode, self.undo, self.instead = Mode.PLAY, (), ()
         if pending:  # hands at work: quiet, and prompted only if the tray stays like this
             self._held = Notice(title, text)
             if self.mode == Mode.PLAY:
@@ -390,7 +393,6 @@ class MatchController:
     def _play(self, note: str | None = None) -> None:
         self.mode = Mode.PLAY
         self.problem, self.problem_cells = None, ()
-        self.offer = None
         self.undo = self.instead = ()
         self.hinted = None
         self.notice = Notice("At the table", note, note=True) if note else None
