@@ -135,3 +135,47 @@ def why_not_show(who: str, held: int, tiles: tuple[Tile, ...], why_not_hold: Cal
         return IllegalMove(f"if {who} held {fmt(tiles)}, the other hands could not agree with their passes",
                            rule=pass_rule, tile=tiles[0])
     return None
+
+
+class ObservedHands:
+    """The engine's guess at the hidden hands, mixed into an engine whose state keeps `hands`,
+    `barred` (per seat, the unseen tiles its passes rule out), `revealed` (the seats whose hands
+    were shown) and `turn`; tiles held face up (`face_up()`) stay with their owners. The engine
+    says which unseen tiles a seat could play now (`_fitting(seat)`)."""
+
+    def ruled_out(self, seat: int) -> frozenset[Tile]:
+        """Observed mode: the unseen tiles `seat` cannot hold, having passed when they fitted."""
+        return self.state.barred[seat]
+
+    def to_show(self) -> list[int]:
+        """Observed mode: the seats that still owe the tiles left in their hands."""
+        s = self.state
+        return [seat for seat, hand in enumerate(s.hands) if hand and seat not in s.revealed]
+
+    def shown_tiles(self) -> frozenset[Tile]:
+        """Observed mode: the tiles left in hands that the table has shown."""
+        s = self.state
+        return frozenset(t for seat in s.revealed for t in s.hands[seat])
+
+    def _unseen(self) -> list[Tile]:
+        """Tiles in hands, neither shown nor face up: in observed mode the hands are a guess at them."""
+        s, up = self.state, self.face_up()
+        return sorted(t for seat, hand in enumerate(s.hands) if seat not in s.revealed for t in hand if t not in up)
+
+    def _arrange(self, fits: Callable[[Tile, int], bool]) -> Pools | None:
+        """The guessed hands rearranged so every unseen tile lies where `fits` and the passes allow."""
+        s = self.state
+        return arrange_hands(s.hands, s.barred, s.revealed, self.face_up(), fits)
+
+    def _holding(self, seat: int, tile: Tile) -> Pools | None:
+        return self._arrange(lambda t, at: t is not tile or at == seat)
+
+    def _show_arrangement(self, seat: int, tiles) -> Pools | None:
+        shown = frozenset(tiles)
+        return self._arrange(lambda t, at: (t in shown) == (at == seat))
+
+    def _pass_arrangement(self) -> Pools | None:
+        """A deal in which the player to move holds no unseen tile that could be played."""
+        turn = self.state.turn
+        fitting = self._fitting(turn)
+        return self._arrange(lambda t, seat: seat != turn or t not in fitting)

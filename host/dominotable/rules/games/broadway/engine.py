@@ -308,16 +308,6 @@ class Broadway(ObservedPlay, Game):
         """Exposed tiles that fit nowhere and went back to their owners face up (BW-7.3)."""
         return self.state.shown
 
-    def to_show(self) -> list[int]:
-        """Observed mode: the seats that still owe the tiles left in their hands (BW-10.5)."""
-        s = self.state
-        return [seat for seat, hand in enumerate(s.hands) if hand and seat not in s.revealed]
-
-    def shown_tiles(self) -> frozenset[Tile]:
-        """Observed mode: the tiles left in hands that the table has shown (BW-10.5)."""
-        s = self.state
-        return frozenset(t for seat in s.revealed for t in s.hands[seat])
-
     @property
     def in_sudden_death(self) -> bool:
         return self.state.number >= self.options.hands

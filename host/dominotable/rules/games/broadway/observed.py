@@ -16,7 +16,7 @@ from itertools import chain
 from dominotable.rules.errors import IllegalMove
 from dominotable.rules.game import applies, checks
 from dominotable.rules.games.broadway.seats import SEATS, parse_seat
-from dominotable.rules.hidden import Reveal, arrange_hands, why_not_owed, why_not_show
+from dominotable.rules.hidden import ObservedHands, Reveal, why_not_owed, why_not_show
 from dominotable.rules.moves import Move
 from dominotable.rules.tiles import Tile
 
@@ -24,18 +24,8 @@ OWED = {None: "a play or pass", "lead": "who leads (lead N, E, S or W)",
         "show": "the tiles left in each hand (show N ...)"}
 
 
-class ObservedPlay:
+class ObservedPlay(ObservedHands):
     """The observed-mode half of the Broadway engine."""
-
-    def ruled_out(self, seat: int) -> frozenset[Tile]:
-        """Observed mode: the unseen tiles `seat` cannot hold, having passed when they fitted (BW-10.3)."""
-        return self.state.barred[seat]
-
-    def _unseen(self) -> list[Tile]:
-        """Tiles in hands and not face up: in observed mode the hands are a guess at them."""
-        s = self.state
-        return sorted(t for seat, hand in enumerate(s.hands) if seat not in s.revealed
-                      for t in hand if t not in s.shown)
 
     def _holdable(self, seat: int) -> Iterable[Tile]:
         """The tiles `seat` may play: its hand, or in observed mode its face-up tiles and every
@@ -49,15 +39,6 @@ class ObservedPlay:
         if not any(s.barred):  # nothing rules a tile out yet: no need to search
             return own + tuple(self._unseen())
         return chain(own, (t for t in self._unseen() if self._why_not_hold(seat, t) is None))
-
-    def _arrange(self, fits) -> tuple | None:
-        """The guessed hands rearranged so every hidden tile lies where `fits` and the passes allow;
-        face-up and shown tiles stay with their owners."""
-        s = self.state
-        return arrange_hands(s.hands, s.barred, s.revealed, s.shown, fits)
-
-    def _holding(self, seat: int, tile: Tile) -> tuple | None:
-        return self._arrange(lambda t, at: t is not tile or at == seat)
 
     def _why_not_hold(self, seat: int, tile: Tile) -> IllegalMove | None:
         s = self.state
@@ -92,10 +73,6 @@ class ObservedPlay:
                                "to play", "BW-10.3")
         return None
 
-    def _pass_arrangement(self) -> tuple | None:
-        fitting = self._fitting(self.state.turn)
-        return self._arrange(lambda t, seat: seat != self.state.turn or t not in fitting)
-
     def _guessed_reveals(self) -> Iterator[Move]:
         s = self.state
         if s.awaiting == "lead":
@@ -120,10 +97,6 @@ class ObservedPlay:
         held = 0 if seat in s.revealed else len(s.hands[seat])
         return why_not_show(SEATS[seat], held, move.tiles, lambda tile: self._why_not_hold(seat, tile),
                             lambda: self._show_arrangement(seat, move.tiles) is not None, ("BW-10.5", "BW-10.3"))
-
-    def _show_arrangement(self, seat: int, tiles) -> tuple | None:
-        shown = frozenset(tiles)
-        return self._arrange(lambda t, at: (t in shown) == (at == seat))
 
     @applies(Reveal)
     def _reveal(self, move: Reveal) -> None:

@@ -72,7 +72,7 @@ class DBState(State):
     awaiting: str | None = None  # observed mode: "lots" or "show", the reveal owed (DB-7)
     ending: str | None = None  # "out" or "blocked" once the game under way has ended
     barred: tuple[frozenset, ...] = (frozenset(),) * SEATS  # tiles each seat's passes rule out (DB-7.3)
-    shown: frozenset = frozenset()  # seats whose hands were shown (DB-7.4)
+    revealed: frozenset = frozenset()  # seats whose hands were shown (DB-7.4)
 
 
 def pips(hand) -> int:
@@ -126,7 +126,7 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
         if any(name not in names for name in shown):
             raise BadPosition(f"shown: seats are {', '.join(names)}")
         s = DBState(lead_draw=(), hands=hands, line=line, turn=names.index(turn_name), game_no=number,
-                    scores=scores, shown=frozenset(names.index(name) for name in shown))
+                    scores=scores, revealed=frozenset(names.index(name) for name in shown))
         if ending is None:
             if shown:
                 raise BadPosition("shown: hands are shown only once a game has ended (write its ending)")
@@ -135,7 +135,7 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
             raise BadPosition("ending: only at a real table (observed) does an ended game (out or blocked) "
                               "wait for the table")
         s.ending = ending
-        if any(hand and seat not in s.shown for seat, hand in enumerate(hands)):
+        if any(hand and seat not in s.revealed for seat, hand in enumerate(hands)):
             s.awaiting = "show"  # rule DB-7.4
         elif len(self._outcome(s)[1]) > 1:
             s.awaiting = "lots"  # rule DB-7.1
@@ -178,7 +178,7 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
         s.turn = leader
         s.ending = None
         s.barred = (frozenset(),) * SEATS  # tiles each seat's passes rule out (DB-7.3)
-        s.shown = frozenset()
+        s.revealed = frozenset()
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -278,7 +278,7 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
         s = self.state
         if self.observed:
             s.hands = self._pass_arrangement()
-            s.barred = tuple(b | self._fitting() if i == s.turn else b for i, b in enumerate(s.barred))
+            s.barred = tuple(b | self._fitting(s.turn) if i == s.turn else b for i, b in enumerate(s.barred))
         s.turn = (s.turn + 1) % SEATS  # rule DB-1.2
 
     @applies(Play)
@@ -309,7 +309,7 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
             seat = self.side_names().index(move.seat)
             s.hands = self._show_arrangement(seat, move.tiles)
             s.hands = tuple(move.tiles if i == seat else h for i, h in enumerate(s.hands))
-            s.shown = s.shown | {seat}
+            s.revealed = s.revealed | {seat}
             self._end_game(s.ending)
         elif s.ending is None:  # rule DB-7.1: the first leader
             s.lead_draw = tuple(zip(range(SEATS), move.tiles))
@@ -320,7 +320,7 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
     def _end_game(self, how: str) -> None:
         s = self.state
         s.ending = how
-        if self.observed and any(h and i not in s.shown for i, h in enumerate(s.hands)):
+        if self.observed and any(h and i not in s.revealed for i, h in enumerate(s.hands)):
             s.awaiting = "show"  # rule DB-7.4
             return
         self._score()
@@ -404,16 +404,6 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
         """The game under way in the match, from 1."""
         return self.state.game_no
 
-    def to_show(self) -> list[int]:
-        """Observed mode: the seats that still owe the tiles left in their hands (DB-7.4)."""
-        s = self.state
-        return [seat for seat, hand in enumerate(s.hands) if hand and seat not in s.shown]
-
-    def shown_tiles(self) -> frozenset[Tile]:
-        """Observed mode: the tiles left in hands that the table has shown (DB-7.4)."""
-        s = self.state
-        return frozenset(t for seat in s.shown for t in s.hands[seat])
-
     def hands_played(self) -> int:
         """Games finished so far in this match (benchmarks/playouts.py counts them)."""
         return len(self.state.results)
@@ -441,7 +431,7 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
             out.append(f"line  {line_text(s.line)}    open ends {s.line.ends[LEFT]} | {s.line.ends[RIGHT]}")
         for i, hand in enumerate(s.hands):
             mark = ">" if i == s.turn else " "
-            if self.observed and i not in s.shown:
+            if self.observed and i not in s.revealed:
                 out.append(f"{mark} {names[i]}  {len(hand)} hidden")
             else:
                 out.append(f"{mark} {names[i]}  {fmt(hand) or '(out)'}  [{pips(hand)} pips]")

@@ -4,7 +4,7 @@ kept consistent with every play, pass and show, and the reveals the table owes.
 The doubles drawn for the lead are named (`lots`); any unseen tile may be played and is
 swapped into the player's guessed hand first; a pass bars the unseen tiles that fit from the
 passer's hand; a finished game waits for each hand to be shown (`show P2 3-5 1-2`).
-`ObservedPlay` is mixed into the engine, whose state it reads: `hands`, `barred`, `shown`,
+`ObservedPlay` is mixed into the engine, whose state it reads: `hands`, `barred`, `revealed`,
 `awaiting`, `line`, `turn`.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from dominotable.rules.errors import IllegalMove
 from dominotable.rules.game import checks
-from dominotable.rules.hidden import Reveal, arrange_hands, why_not_owed, why_not_show
+from dominotable.rules.hidden import ObservedHands, Reveal, why_not_owed, why_not_show
 from dominotable.rules.line import fits
 from dominotable.rules.moves import Move
 from dominotable.rules.tiles import Tile
@@ -23,17 +23,8 @@ OWED = {None: "a play or pass", "lots": "the doubles drawn (lots)",
         "show": "the tiles left in each hand (show P1 ...)"}
 
 
-class ObservedPlay:
+class ObservedPlay(ObservedHands):
     """The observed-mode half of the Doubles in the Boneyard engine."""
-
-    def ruled_out(self, seat: int) -> frozenset[Tile]:
-        """Observed mode: the unseen tiles `seat` cannot hold, having passed when they fitted (DB-7.3)."""
-        return self.state.barred[seat]
-
-    def _unseen(self) -> list[Tile]:
-        """Tiles in no shown hand: in observed mode the hands are only a guess at them."""
-        s = self.state
-        return sorted(t for i, h in enumerate(s.hands) if i not in s.shown for t in h)
 
     def _playable(self) -> list[Tile]:
         """The tiles the current seat might play: its hand, or in observed mode any unseen tile
@@ -45,22 +36,10 @@ class ObservedPlay:
             return self._unseen()
         return [t for t in self._unseen() if t not in s.barred[s.turn] and self._holding(s.turn, t) is not None]
 
-    def _arrange(self, fits) -> tuple | None:
-        """The guessed hands rearranged so every unseen tile lies where `fits` and the passes allow."""
-        s = self.state
-        return arrange_hands(s.hands, s.barred, s.shown, frozenset(), fits)
-
-    def _holding(self, seat: int, tile: Tile) -> tuple | None:
-        return self._arrange(lambda t, at: t is not tile or at == seat)
-
-    def _fitting(self) -> frozenset:
+    def _fitting(self, seat: int) -> frozenset:
+        """Unseen tiles that fit the line (whoever holds them)."""
         s = self.state
         return frozenset(t for t in self._unseen() if fits(t, s.line))
-
-    def _pass_arrangement(self) -> tuple | None:
-        s = self.state
-        fitting = self._fitting()
-        return self._arrange(lambda t, seat: seat != s.turn or t not in fitting)
 
     def lots_seats(self) -> list[int]:
         """The seats that draw doubles now: all three before the first game, the two tied
@@ -75,7 +54,7 @@ class ObservedPlay:
             yield Reveal("lots", tuple(d for _, d in doubles))
             return
         for seat in range(self.players):
-            if s.hands[seat] and seat not in s.shown:
+            if s.hands[seat] and seat not in s.revealed:
                 yield Reveal("show", tuple(sorted(s.hands[seat])), names[seat])
 
     @checks(Reveal)
@@ -114,14 +93,10 @@ class ObservedPlay:
                                    tile=doubles[0])
             return None
 
-        held = 0 if seat in s.shown else len(s.hands[seat])
+        held = 0 if seat in s.revealed else len(s.hands[seat])
         return why_not_show(move.seat, held, move.tiles, why_not_hold,
                             lambda: self._show_arrangement(seat, move.tiles) is not None, ("DB-7.4", "DB-7.3"),
                             refuse=no_doubles)
-
-    def _show_arrangement(self, seat: int, tiles) -> tuple | None:
-        shown = frozenset(tiles)
-        return self._arrange(lambda t, at: (t in shown) == (at == seat))
 
     def _why_not_pass(self, who: str) -> IllegalMove | None:
         """DB-7.3: a pass is the player's word, refused only if no deal agrees with it."""
@@ -132,7 +107,7 @@ class ObservedPlay:
             return IllegalMove(f"{who} leads, and any tile opens the line, so {who} cannot be unable to play",
                                rule="DB-7.3")
         ends = " nor ".join(map(str, s.line.ends))
-        fitting = self._fitting()
+        fitting = self._fitting(s.turn)
         others = [t for t in self._unseen() if t not in fitting and t not in s.barred[s.turn]]
         if not others:
             return IllegalMove(f"every unseen tile fits {ends.replace('nor', 'or')}, so {who} cannot be unable "
