@@ -36,9 +36,7 @@ def search_bot(kernel: type[Playout], rng: random.Random, playouts: int | None =
         root = kernel.of(game)
         seat = root.to_move()
         candidates = root.legal()
-        texts = [root.notation(m) for m in candidates]
-        best = candidates[halving(root, seat, candidates, rng, playouts, seconds)]
-        return moves[texts[candidates.index(best)]]
+        return moves[root.notation(candidates[halving(root, seat, candidates, rng, playouts, seconds)])]
 
     return choose
 

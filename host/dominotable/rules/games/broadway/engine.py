@@ -127,6 +127,12 @@ class Tableau(NamedTuple):
         return self.order[0][0] if self.order else None
 
 
+def opening_pip(number: int, hands: int, top: int) -> int:
+    """Hand k opens on double 6-k; sudden death starts again at double-six (BW-2.1, BW-8.2)."""
+    k = number if number < hands else number - hands
+    return top - k % (top + 1)
+
+
 class Exposure(NamedTuple):
     """A tile its owner showed by accident, which the owner's left-hand opponent places (BW-7)."""
 
@@ -196,10 +202,8 @@ class Broadway(ObservedPlay, Game):
         return tuple(tuple(sorted(tiles[seat * HAND_SIZE:(seat + 1) * HAND_SIZE])) for seat in range(4))
 
     def double_of(self, number: int) -> Tile:
-        """Hand k opens on double 6-k; sudden death starts again at double-six (BW-2.1, BW-8.2)."""
-        k = number if number < self.options.hands else number - self.options.hands
-        top = self.dset.top
-        return Tile(top - k % (top + 1), top - k % (top + 1))
+        pip = opening_pip(number, self.options.hands, self.dset.top)
+        return Tile(pip, pip)
 
     def _initial_state(self) -> BroadwayState:
         return self._hand_state(BroadwayState(), 0)

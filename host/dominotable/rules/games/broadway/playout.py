@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from dominotable.rules.games.broadway.engine import HAND_SIZE, POINTS, Broadway
+from dominotable.rules.games.broadway.engine import HAND_SIZE, POINTS, Broadway, opening_pip
 from dominotable.rules.playout import DOUBLE_SIX_IDS, GREEDY, A, B, Playout, redeal_hidden, seeded
 from dominotable.rules.tiles import MAX_PIP, DominoSet, Tile
 
@@ -86,8 +86,7 @@ class BroadwayPlayout(Playout):
         (self.rng or seeded(Broadway, self.seed, f"deal {number}")).shuffle(tiles)
         for seat in range(4):
             self.hands[seat][:] = sorted(tiles[seat * HAND_SIZE:(seat + 1) * HAND_SIZE])
-        k = number if number < self.max_hands else number - self.max_hands
-        pip = self.top - k % (self.top + 1)
+        pip = opening_pip(number, self.max_hands, self.top)
         double = Tile(pip, pip).id
         self.number = number
         self.turn = next(seat for seat in range(4) if double in self.hands[seat])
@@ -193,7 +192,7 @@ class BroadwayPlayout(Playout):
         return False
 
     def _lead(self) -> int:
-        pip = self.top - (self.number if self.number < self.max_hands else self.number - self.max_hands) % (self.top + 1)
+        pip = opening_pip(self.number, self.max_hands, self.top)
         centre = cell_of(0, 0)
         return ((centre << 16 | centre + (1 if self.turn % 2 == 0 else W)) << 4 | pip) << 4 | pip
 
