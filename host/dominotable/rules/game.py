@@ -53,6 +53,11 @@ from dominotable.rules.position import BadPosition, Position
 from dominotable.rules.tiles import DominoSet, Tile
 
 
+def seeded(engine: type[Game], seed: int, label: object) -> random.Random:
+    """The generator `engine(seed=seed).rng(label)` gives, without building the engine."""
+    return random.Random(f"{engine.name}:{seed}:{label}")
+
+
 def replace_at(items: tuple, index: int, item) -> tuple:
     """`items` with position `index` holding `item` (states keep tuples, so copies are cheap)."""
     changed = list(items)
@@ -281,7 +286,7 @@ class Game(ByMoveType, ABC):
     # -- provided --------------------------------------------------------------------------
 
     def rng(self, label: object) -> random.Random:
-        return random.Random(f"{self.name}:{self.seed}:{label}")
+        return seeded(type(self), self.seed, label)
 
     def legal_moves(self) -> LegalMoves:
         """A view of the legal moves in this position."""

@@ -91,11 +91,6 @@ class Playout(ABC):
         """As the engine's `hands_played()` (benchmarks count hands per second)."""
 
 
-def seeded(engine: type[Game], seed: int, label: object) -> random.Random:
-    """The generator `engine(seed=seed).rng(label)` gives, without building the engine."""
-    return random.Random(f"{engine.name}:{seed}:{label}")
-
-
 def sorted_shuffle(tiles, rng: random.Random) -> list[int]:
     """`tiles` in an order that depends only on the set of them and `rng`."""
     order = sorted(tiles)

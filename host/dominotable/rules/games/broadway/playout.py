@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import random
 
+from dominotable.rules.game import seeded
 from dominotable.rules.games.broadway.engine import HAND_SIZE, POINTS, Broadway, opening_pip
-from dominotable.rules.playout import DOUBLE_SIX_IDS, GREEDY, A, B, Playout, redeal_hidden, seeded
+from dominotable.rules.playout import DOUBLE_SIX_IDS, GREEDY, A, B, Playout, redeal_hidden
 from dominotable.rules.tiles import MAX_PIP, DominoSet, Tile
 
 PASS = -1

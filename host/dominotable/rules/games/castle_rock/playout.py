@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from dominotable.rules.game import seeded
 from dominotable.rules.games.castle_rock.engine import CastleRock, starting_row
 from dominotable.rules.games.castle_rock.solitaire import ANY_TIME, TABLEAU_EMPTY, CastleRockSolitaire
 from dominotable.rules.playout import (
@@ -21,7 +22,6 @@ from dominotable.rules.playout import (
     TILES,
     Playout,
     redeal_hidden,
-    seeded,
     sorted_shuffle,
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from dominotable.rules.game import seeded
 from dominotable.rules.games.up_down_stop.engine import UpDownStop
 from dominotable.rules.playout import (
     DOUBLE,
@@ -22,7 +23,6 @@ from dominotable.rules.playout import (
     A,
     B,
     Playout,
-    seeded,
     sorted_shuffle,
 )
 
