@@ -14,7 +14,7 @@ import re
 
 from dominotable.reading.prompts import span
 from dominotable.reading.reader import Verdict
-from dominotable.reading.step import StepReader, first_move, handling, loose, problem, waiting
+from dominotable.reading.step import StepReader, first_move, handling, on_its_way, problem, waiting
 from dominotable.rules.games.broadway.engine import (
     SEATS,
     Broadway,
@@ -116,9 +116,7 @@ class BroadwayReader(StepReader):
         if not new:
             return Verdict()
         verdict = first_move([self.read_place(anchor, p, board) for p in new])
-        if verdict.problem and loose(new[0], [by_tile[t] for t in known], self.geometry):
-            return handling(verdict.problem, verdict.cells)
-        return verdict
+        return on_its_way(verdict, new[0], [by_tile[t] for t in known], self.geometry)
 
     def where(self, anchor, first: Cell, second: Cell) -> tuple[int, int] | None:
         try:

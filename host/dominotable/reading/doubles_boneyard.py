@@ -15,7 +15,7 @@ from dominotable.reading.step import (
     first_move,
     half_cell,
     handling,
-    loose,
+    on_its_way,
     problem,
     waiting,
 )
@@ -103,9 +103,7 @@ class DoublesBoneyardReader(StepReader):
                 verdicts.append(problem(f"{placement.tile} touches both open ends; move it against one "
                                         f"of them (rule DB-8.3)", placement.cells))
         verdict = first_move(verdicts) or self.misplaced(new[0], ends)
-        if verdict.problem and loose(new[0], [placed[t] for t in in_line], self.geometry):
-            return handling(verdict.problem, verdict.cells)
-        return verdict
+        return on_its_way(verdict, new[0], [placed[t] for t in in_line], self.geometry)
 
     def read_reveal(self, word: str, placed: dict, board: Board) -> Verdict:
         """Observed play (DB-8.5): the doubles drawn for the lead are read over the scan pad by

@@ -29,10 +29,13 @@ def handling(text: str, cells=()) -> Verdict:
     return problem(text, cells, pending=True)
 
 
-def loose(placement: Placement, layout: list[Placement], geometry) -> bool:
-    """Whether `placement` touches none of the tiles of `layout`: a tile on its way."""
+def on_its_way(verdict: Verdict, placement: Placement, layout: list[Placement], geometry) -> Verdict:
+    """`verdict` on a new tile; its problem is hands at work (`handling`) while the tile touches
+    none of the tiles of `layout`: a tile on its way."""
     near = {n for cell in placement.cells for n in geometry.neighbours(cell)}
-    return not any(cell in near for p in layout for cell in p.cells)
+    if verdict.problem and not any(cell in near for p in layout for cell in p.cells):
+        return handling(verdict.problem, verdict.cells)
+    return verdict
 
 
 def waiting(text: str) -> Verdict:
