@@ -42,6 +42,20 @@ def test_state_names_game_turn_scores_tray_and_pad(table):
     assert len(state["rack"]) == 28  # the double-six set, none on the tray
 
 
+def test_the_trays_cells_and_zones_are_fetched_apart_from_the_updates(table):
+    """The state names the drawing of the cells and the game's zones (it changes once a game),
+    and the updates carry only what changes with a play."""
+    table.until(lambda c: c.mode in (Mode.PLAY, Mode.RESTORE), "the match started")
+    state = table.get("/api/state")[1]
+    assert "svg" not in state and state["zones"]
+    status, picture = table.get(state["base"])
+    assert status == 200 and picture.startswith(b"<svg")
+    assert all(f'>{zone}<'.encode() in picture for zone in state["zones"])
+    assert len(json.dumps(state)) < len(picture)
+    status, answer = table.get("/tray.svg?zones=castle-row,nowhere")
+    assert status == 400 and b"no zone 'nowhere'" in answer
+
+
 def test_oled_png_is_the_frame_the_display_was_sent(table):
     table.until(lambda c: True, "the table")
     status, body = table.get("/oled.png")

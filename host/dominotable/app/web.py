@@ -147,7 +147,7 @@ class WebTable:
             pad=f"{pad.a}-{pad.b}" if pad is not None else None,
             cells=snap["cells"], zones=snap["zones"], rack=rack, faults=self.faults,
             layout=svg.Layout(self.geometry).to_dict(),
-            svg=svg.base(self.geometry, tuple(snap["zones"])),
+            base="/tray.svg?zones=" + ",".join(snap["zones"]),
             overlay=svg.overlay(self.geometry, settled, highlight=snap["cells"], ghosts=ghosts),
             oled=self._oled())
         return state

@@ -28,6 +28,8 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 from PIL import Image
 
+from dominotable.tray.errors import TrayError
+from dominotable.tray.geometry import Geometry
 from dominotable.ui.web import svg
 
 COALESCE = 0.01  # seconds: changes within this time go out as one update (a tile placed over several scans)
@@ -44,6 +46,8 @@ class Refused(Exception):
 class Table(Protocol):
     """What the server needs from the table. `state()` and `png()` are called in the server's
     thread and must be cheap and thread-safe; the others run in a worker thread."""
+
+    geometry: Geometry  # the tray drawn
 
     def state(self) -> dict[str, Any]: ...
 
@@ -104,6 +108,7 @@ class WebServer:
         app.add_routes([
             web.get("/", self._html("table.html")), web.get("/scores", self._html("scores.html")),
             web.get("/static/{name}", self._static), web.get("/oled.png", self._oled),
+            web.get("/tray.svg", self._tray_svg),
             web.get("/api/state", self._state), web.get("/ws", self._ws),
             web.post("/api/tray", self._control(self.table.tray)), web.post("/api/button", self._control(self._button)),
             web.post("/api/fault", self._control(self.table.fault)),
@@ -191,6 +196,16 @@ class WebServer:
             Image.new("1", (128, 64)).save(out, "PNG")
             png = out.getvalue()
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-store"})
+
+    async def _tray_svg(self, request: web.Request) -> web.Response:
+        """The tray's cells and the named zones (`?zones=a,b`): what the state's `base` names, fetched
+        once per game instead of sent with every update."""
+        zones = tuple(zone for zone in request.query.get("zones", "").split(",") if zone)
+        try:
+            picture = svg.base(self.table.geometry, zones)
+        except TrayError as exc:
+            raise web.HTTPBadRequest(text=str(exc)) from None
+        return web.Response(text=picture, content_type="image/svg+xml")
 
     async def _ws(self, request: web.Request) -> web.WebSocketResponse:
         if len(self.clients) >= MAX_CLIENTS:

@@ -38,15 +38,25 @@ async function post(path, body) {
 
 let shown = {base: null, overlay: null, oled: null, rack: null};
 
+function drawOverlay() {
+  const group = $("#tray g.overlay");
+  if (group && state.overlay !== shown.overlay) { group.innerHTML = state.overlay; shown.overlay = state.overlay; }
+}
+
 function render(s) {
   state = s;
   $("#repairs").hidden = !s.repairs.length;
   $("#repairs").textContent = s.repairs.join(" ");
-  if (s.svg !== shown.base) { // the cells and zones: once per game
-    $("#tray").innerHTML = s.svg.replace("</svg>", '<g class="overlay"></g></svg>');
-    shown.base = s.svg; shown.overlay = null;
+  if (s.base !== shown.base) { // the cells and zones: fetched once per game
+    shown.base = s.base; shown.overlay = null;
+    fetch(s.base).then((r) => r.text()).then((picture) => {
+      if (shown.base !== s.base) return; // another game meanwhile
+      $("#tray").innerHTML = picture.replace("</svg>", '<g class="overlay"></g></svg>');
+      shown.overlay = null;
+      drawOverlay();
+    });
   }
-  if (s.overlay !== shown.overlay) { $("#tray g.overlay").innerHTML = s.overlay; shown.overlay = s.overlay; }
+  drawOverlay();
   if (s.oled && s.oled !== shown.oled) { $("#oled").src = s.oled; shown.oled = s.oled; }
   $("#game").textContent = s.title ? `${s.title}, match ${s.match}` : "choosing a match (setup menu)";
   $("#turn").textContent = s.turn ? `${s.turn} to play` : "";
