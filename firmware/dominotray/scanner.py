@@ -189,6 +189,13 @@ class Scanner:
                 self._at[i] = at
         self._rings = rings
 
+    def _expired(self):
+        now = self.clock_ms()
+        for at in self._changed_at.values():
+            if now - at > self.recent_ms:
+                return True
+        return False
+
     def _pick(self):
         """The next cell of the schedule (stride scheduling over the rings), or None."""
         if not self.sweeps:
@@ -212,10 +219,11 @@ class Scanner:
         self._pass[best] += self.periods[best] / len(ring)
         if self._at[best] >= len(ring):
             self._at[best] = 0
-            self._rebuild()  # a new round: expire "recently changed", refresh the hot ring
-            ring = self._rings[best]
-            if not ring:
-                return self._pick()
+            if self._expired():  # a new round: "recently changed" cells leave the hot ring
+                self._rebuild()  # (a change of state or of the host's WATCH rebuilds at once)
+                ring = self._rings[best]
+                if not ring:
+                    return self._pick()
         cell = ring[self._at[best]]
         self._at[best] += 1
         return cell
