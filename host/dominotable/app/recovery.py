@@ -117,15 +117,13 @@ def _restore(store: Store, row: dict, moves: dict[int, tuple[str, str]], others:
         why = f"moves after {len(plies)} were lost"
     _insert(store, "matches", {**row, "damaged": why})
     for seat, (name, side) in enumerate(_seats(row)):
-        store.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
-        store.db.execute("INSERT INTO seats (match_id, seat, side, player_id) "
-                         "SELECT ?, ?, ?, id FROM players WHERE name = ?", (match_id, seat, side, name))
+        store.add_seat(match_id, seat, side, name)
     store.db.executemany("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
                          [(match_id, ply, notation, time) for ply, (notation, time) in enumerate(plies, 1)])
     for table, other in others:
         if table == "seats":  # the seat as rebuilt, with the rest of what the salvaged row says
             extra = {c: v for c, v in other.items() if c not in ("match_id", "seat", "side", "player_id")
-                     and c in _columns(store, "seats")}
+                     and c in store.columns("seats")}
             if extra:
                 store.db.execute(f"UPDATE seats SET {', '.join(f'{c} = ?' for c in extra)} "
                                  "WHERE match_id = ? AND seat = ?", [*extra.values(), match_id, other.get("seat")])
@@ -135,13 +133,10 @@ def _restore(store: Store, row: dict, moves: dict[int, tuple[str, str]], others:
 
 
 def _insert(store: Store, table: str, row: dict, conflict: str = "") -> None:
-    columns = [c for c in row if c in _columns(store, table)]
+    columns = [c for c in row if c in store.columns(table)]
     store.db.execute(f"INSERT {conflict} INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
                      [row[c] for c in columns])
 
-
-def _columns(store: Store, table: str) -> set[str]:
-    return {info[1] for info in store.db.execute(f"PRAGMA table_info({table})")}
 
 
 def _why_damaged(row: dict, moves: list[str]) -> str | None:

@@ -159,7 +159,7 @@ class Store:
             if not self.readonly:
                 self.db.executescript(SCHEMA)
                 self._migrate()
-            self._schema = {name: self._columns(name) for (name,) in
+            self._schema = {name: self.columns(name) for (name,) in
                             self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
         except sqlite3.Error as exc:
             self._close_quietly()
@@ -203,15 +203,22 @@ class Store:
         return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
 
     def _migrate(self) -> None:
-        columns = self._columns("matches")
+        columns = self.columns("matches")
         for name, kind in ADDED_COLUMNS:
             if name not in columns:  # a database from before the column
                 self.db.execute(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
-        if "kind" not in self._columns("seats"):  # a database from before bot seats
+        if "kind" not in self.columns("seats"):  # a database from before bot seats
             self.db.execute("ALTER TABLE seats ADD COLUMN kind TEXT NOT NULL DEFAULT 'human'")
 
-    def _columns(self, table: str) -> set[str]:
+    def columns(self, table: str) -> set[str]:
+        """The columns the file's `table` has now."""
         return {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+
+    def add_seat(self, match_id: int, seat: int, side: int, name: str, kind: str = "human") -> None:
+        """A seat of a match and the player named there (made if new)."""
+        self.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
+        self.db.execute("INSERT INTO seats (match_id, seat, side, player_id, kind) "
+                        "SELECT ?, ?, ?, id, ? FROM players WHERE name = ?", (match_id, seat, side, kind, name))
 
     def _has(self, table: str, column: str | None = None) -> bool:
         """Whether the file has `table` (and its `column`): a read-only file may predate them."""
@@ -260,12 +267,7 @@ class Store:
             )
             match_id = cur.lastrowid
             for seat, name in enumerate(names):
-                self.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
-                self.db.execute(
-                    "INSERT INTO seats (match_id, seat, side, player_id, kind) "
-                    "SELECT ?, ?, ?, id, ? FROM players WHERE name = ?",
-                    (match_id, seat, game.side_of(seat), "bot" if seat in bots else "human", name),
-                )
+                self.add_seat(match_id, seat, game.side_of(seat), name, "bot" if seat in bots else "human")
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
