@@ -38,6 +38,12 @@ def found_at(row: list[int], j: int) -> tuple[int, ...]:
     return (j << 1,)
 
 
+def greedy_capture(caps: list[int], rand) -> int:
+    """The greedy bots' capture: one that takes three tiles if any, else any, at random."""
+    triples = [c for c in caps if c & 1]
+    return triples[int(rand() * len(triples))] if triples else caps[int(rand() * len(caps))]
+
+
 def scan(row: list[int]) -> list[int]:
     caps: list[int] = []
     for j in range(1, len(row) - 1):
@@ -72,11 +78,7 @@ class RowKernel(Playout):
         last = len(row) - 2
         for j in (start - 1, start):  # the two tiles now either side of the gap
             if 1 <= j <= last:
-                common = SUITS[row[j - 1]] & SUITS[row[j + 1]]
-                if common:
-                    kept.append(j << 1)
-                    if common & SUITS[row[j]]:
-                        kept.append(j << 1 | 1)
+                kept += found_at(row, j)
         caps[:] = kept
         return taken
 
@@ -220,8 +222,7 @@ class CastleRockPlayout(RowKernel):
                 if greedy:
                     if not n:
                         break
-                    triples = [c for c in caps if c & 1]
-                    code = triples[int(rand() * len(triples))] if triples else caps[int(rand() * n)]
+                    code = greedy_capture(caps, rand)
                 else:
                     i = int(rand() * (n + 1))
                     if i == n:
@@ -258,8 +259,7 @@ class SolitairePlayout(RowKernel):
     def of(cls, game: CastleRockSolitaire) -> SolitairePlayout:
         s = game.state
         k = cls.__new__(cls)
-        k.any_time = game.options.draw == ANY_TIME
-        k.empty_wins = game.options.win == TABLEAU_EMPTY
+        k._options(game.options)
         k.row = [t.id for t in s.row]
         k.caps = scan(k.row)
         k.deck = [t.id for t in s.deck]
@@ -272,13 +272,16 @@ class SolitairePlayout(RowKernel):
         if options is not None:
             return super().new(players, options, seed)
         k = cls.__new__(cls)
-        k.any_time, k.empty_wins = True, False  # the default options
+        k._options(CastleRockSolitaire.Options())
         k.deck = DOUBLE_SIX_IDS[:]
         seeded(cls.engine, seed, "deal").shuffle(k.deck)
         k.row, k.drawn = k.deck[:3], 3
         k.caps = scan(k.row)
         k.captured, k.won, k.over, k.hand_over = 0, False, False, False
         return k
+
+    def _options(self, opts) -> None:
+        self.any_time, self.empty_wins = opts.draw == ANY_TIME, opts.win == TABLEAU_EMPTY
 
     def redeal(self, seat: int, rng: random.Random) -> SolitairePlayout:
         k = SolitairePlayout.__new__(SolitairePlayout)
@@ -318,8 +321,7 @@ class SolitairePlayout(RowKernel):
             n = len(caps)
             can_draw = drawn < size and (any_time or not n)
             if greedy and n:
-                triples = [c for c in caps if c & 1]
-                code = triples[int(rand() * len(triples))] if triples else caps[int(rand() * n)]
+                code = greedy_capture(caps, rand)
             else:
                 i = int(rand() * (n + can_draw))
                 code = -1 if i == n else caps[i]

@@ -29,16 +29,18 @@ from dominotable.rules.playout import (
 START, PUT_ASIDE, STOP, EXTEND = 0, 1, 2, 3
 
 
+NON_DOUBLES_SIX = sum(not DOUBLE[t] for t in DOUBLE_SIX_IDS)
+
+
 class UpDownStopPlayout(Playout):
     engine = UpDownStop
     search_budget = 1000  # few decisions, short games: more playouts beat the look-ahead by more
 
     @classmethod
     def of(cls, game: UpDownStop) -> UpDownStopPlayout:
-        s, opts = game.state, game.options
+        s = game.state
         k = cls.__new__(cls)
-        k.cycle, k.limit, k.max_reshuffles = opts.set + 1, opts.columns, opts.reshuffles
-        k.both_ways, k.free_scrap = opts.both_ways, opts.free_scrap
+        k._options(game.options)
         k.non_doubles = game.rules.non_doubles
         k.rng = game.rng
         k.draw = [t.id for t in s.draw]
@@ -62,8 +64,8 @@ class UpDownStopPlayout(Playout):
         if options is not None:
             return super().new(players, options, seed)
         k = cls.__new__(cls)
-        k.cycle, k.limit, k.max_reshuffles, k.both_ways, k.free_scrap = 7, 2, 1, False, False  # the defaults
-        k.non_doubles = 21
+        k._options(UpDownStop.Options())  # the defaults: the double-six set
+        k.non_doubles = NON_DOUBLES_SIX
         k.rng = lambda label: seeded(UpDownStop, seed, label)
         k.draw = DOUBLE_SIX_IDS[:]
         k.rng("deal").shuffle(k.draw)
@@ -72,6 +74,10 @@ class UpDownStopPlayout(Playout):
         k.reshuffles = k.open = k.placed = 0
         k.over = k.hand_over = False
         return k
+
+    def _options(self, opts) -> None:
+        self.cycle, self.limit, self.max_reshuffles = opts.set + 1, opts.columns, opts.reshuffles
+        self.both_ways, self.free_scrap = opts.both_ways, opts.free_scrap
 
     def redeal(self, seat: int, rng: random.Random) -> UpDownStopPlayout:
         k = UpDownStopPlayout.__new__(UpDownStopPlayout)
