@@ -41,8 +41,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PARTS = tomllib.loads((HERE / "data" / "parts.toml").read_text())["parts"]
 META = tomllib.loads((HERE / "data" / "parts.toml").read_text())["meta"]
+ROWS_PER_BOARD = tomllib.loads((HERE / "data" / "parts.toml").read_text())["board"]["rows_per_board"]
 BOM_COLUMNS = ["reference", "qty", "value", "mpn", "manufacturer", "unit_usd", "source"]
-ROWS_PER_BOARD = 2
 # Bought, not on the netlist: (part key, quantity as a function of the tray)
 EXTRAS = (("psu", lambda w: 1), ("usb_cable", lambda w: 1), ("pcb_main", lambda w: 1),
           ("pcb_row", lambda w: w["boards"]), ("tag", lambda w: 2 * 28 + 4))

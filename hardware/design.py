@@ -13,6 +13,7 @@ the latency figures follow the driver's real command sequence.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import sys
@@ -26,6 +27,7 @@ from dominotray.scanner import Scanner
 HERE = Path(__file__).resolve().parent
 DATA = tomllib.loads((HERE / "data" / "parts.toml").read_text())
 TRAY = tomllib.loads((HERE / "tray.toml").read_text())
+SPI_HZ = tomllib.loads((HERE / "wiring.toml").read_text())["spi"]["baudrate"]
 PARTS = DATA["parts"]
 BOARD = DATA["board"]
 RF = DATA["rf"]
@@ -35,13 +37,11 @@ BOM_BEGIN, BOM_END = "<!-- design.py: bom begin -->", "<!-- design.py: bom end -
 COLS, ROWS = TRAY["tray"]["columns"], TRAY["tray"]["rows"]
 PAD = len(TRAY["scan_pad"]["cells"])
 CELLS = COLS * ROWS + PAD
-ROWS_PER_SEGMENT = 2  # a row board carries two cell rows (400 x 50 mm)
+ROWS_PER_SEGMENT = BOARD["rows_per_board"]
 SEGMENTS = math.ceil(ROWS / ROWS_PER_SEGMENT)
 C_READERS = 8  # design (c): readers, each switching CELLS / 8 coils
-_DEFAULTS = dict(zip(Scanner.__init__.__code__.co_varnames[Scanner.__init__.__code__.co_argcount
-                                                           - len(Scanner.__init__.__defaults__):],
-                     Scanner.__init__.__defaults__))
-LOOKAHEAD, IDLE_LOOKAHEAD, IDLE_MS = _DEFAULTS["lookahead"], _DEFAULTS["idle_lookahead"], _DEFAULTS["idle_ms"]
+_DEFAULTS = inspect.signature(Scanner).parameters
+LOOKAHEAD, IDLE_LOOKAHEAD, IDLE_MS = (_DEFAULTS[name].default for name in ("lookahead", "idle_lookahead", "idle_ms"))
 
 
 def read_costs_ms() -> dict[str, float]:
@@ -166,8 +166,8 @@ def power_w(name: str) -> dict[str, float]:
         idle = C_READERS * c["lpcd_ua"] / 1000 + 2 * c["idd_total_ma"] / 8  # LPCD polling
         scan = C_READERS * c["idd_total_ma"] * 0.6
         peak = C_READERS * c["idd_total_ma"]
-        logic_ma += math.ceil(CELLS / 8) * 0.01 + 2 * CELLS * 0  # PIN bias only on the selected coil: 2 x 10 mA
-        logic_ma += C_READERS * 10
+        logic_ma += math.ceil(CELLS / 8) * PARTS["shift_register"]["icc_ua"] / 1000
+        logic_ma += C_READERS * PARTS["pin_diode"]["bias_ma"]  # each reader's selected coil: its two diodes in series
     to_w = lambda ma: (ma + mcu + logic_ma) * v / 1000 / eff  # noqa: E731
     return {"idle": to_w(idle), "scanning": to_w(scan), "peak": to_w(peak)}
 
@@ -214,7 +214,7 @@ def bus(name: str) -> dict[str, float]:
     r_in = PARTS["reader"]["input_pf"]
     mcu = PARTS["pico"]["gpio_drive_ohm"]
     lvc = PARTS["octal_buffer"]["output_ohm"]
-    half_period = 1e9 / 4_000_000 / 2
+    half_period = 1e9 / SPI_HZ / 2
     if name == "a":  # every reader on one net snaking through every row
         length = CELLS * pitch
         rise = rise_ns(mcu, CELLS, r_in, length)
@@ -289,7 +289,7 @@ def report() -> str:
         f"nothing has changed for {IDLE_MS / 1000:.0f} s).",
         "",
         "| design | parts USD | USD/cell | idle W | scanning W | peak W | worst anywhere ms | worst beside ms "
-        "| bus length m | rise ns (vs 125 ns half-period at 4 MHz) |",
+        f"| bus length m | rise ns (vs {1e9 / SPI_HZ / 2:.0f} ns half-period at {SPI_HZ / 1e6:g} MHz) |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, title in NAMES.items():

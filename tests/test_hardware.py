@@ -129,3 +129,22 @@ def test_an_erc_error_is_caught(tmp_path):
                             cwd=tmp_path)
     count = int(re.search(r"errors (\d+)", result.stdout).group(1))
     assert count >= 1, result.stdout[-2000:]
+
+
+def test_the_schematics_antenna_network_is_the_nearest_e12_of_the_computed_one():
+    """circuit.py's matching parts are the E12 values nearest what design.py computes from the coil,
+    per side of the balanced network (twice the single-ended series and parallel capacitors)."""
+    import math
+
+    circuit = _load("circuit")
+    antenna = design.antenna()
+    e12 = (1.0, 1.2, 1.5, 1.8, 2.2, 2.7, 3.3, 3.9, 4.7, 5.6, 6.8, 8.2, 10.0)
+
+    def nearest(pf):
+        decade = 10 ** math.floor(math.log10(pf))
+        return min((m * decade for m in e12), key=lambda value: abs(value - pf))
+
+    per_side = {"c0": antenna["c0_pf"], "c1": 2 * antenna["c1_pf"], "c2": 2 * antenna["c2_pf"]}  # balanced
+    for part, pf in per_side.items():
+        assert circuit.VALUES[part.upper()] == f"{nearest(pf):.0f}pF", part
+    assert circuit.VALUES["L0"] == f"{design.RF['emc_l_uh']:.1f}uH"
