@@ -4,6 +4,7 @@ SQLite file. Fast settings: a short settle time and the tray emulator ten times 
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from dominotable.app.config import Config, GameConfig, TrayConfig
@@ -44,6 +45,49 @@ def open_table(cfg: Config | None = None, speed: float = SPEED):
     frames = Frames()
     hw.display.sinks.append(frames)
     return hw, frames
+
+
+class ThreadedTable:
+    """The whole simulated table run by the runtime in its own thread (which owns the database
+    connection), for a test's hands on the virtual tray: the pty, the mock buttons, the emulated
+    OLED (frames kept), a real SQLite file. `before_start(runtime)` runs once the runtime exists
+    (a test's chance to serve the page)."""
+
+    def __init__(self, db, choice, *, seed: int = 1, settle_ms: int = SETTLE_MS, before_start=None,
+                 timeout: float = 15.0, **runtime_options):
+        self.hw, self.frames = open_table()
+        self.vtray = self.hw.tray.virtual
+        self.db = db
+        self.runtime: Runtime | None = None
+        self.error: BaseException | None = None
+        ready = threading.Event()
+
+        def run():
+            try:
+                with Store(db) as store:
+                    self.runtime = Runtime(self.hw, store, settle_ms, seed=seed, choice=choice, **runtime_options)
+                    if before_start is not None:
+                        before_start(self.runtime)
+                    self.runtime.start()
+                    ready.set()
+                    self.runtime.run()
+            except BaseException as exc:  # the test's waits name it
+                self.error = exc
+                ready.set()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert ready.wait(timeout) and self.error is None, self.error
+
+    @property
+    def controller(self):
+        return self.runtime.session.controller
+
+    def close(self):
+        if self.runtime is not None:
+            self.runtime.stop()
+        self.thread.join(timeout=5)
+        self.hw.close()
 
 
 def bot_match(db: Path, game: str, seed: int = 0, players: int | None = None, timeout: float = 60.0,

@@ -19,6 +19,7 @@ import re
 from dominotable.app import catalog
 from dominotable.rules.games.castle_rock.engine import place
 from dominotable.tray.action import Action, ActionKind
+from table_match import ThreadedTable
 
 PLACE = re.compile(r"^slot (\d+) \((\d+)-(\d+)\) -> .*?(r\d+c\d+)-(r\d+c\d+)(?:, the (\d+) on (r\d+c\d+))?")
 TAKE = re.compile(r"^take (.+) off the (?:row|tray)")
@@ -350,49 +351,14 @@ class SessionTable:
         self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
 
 
-class PtyTable:
-    """The whole simulated table, run by the runtime in its own thread: the virtual tray behind
-    a real pty, the mock buttons, the emulated OLED, a real SQLite file."""
+class PtyTable(ThreadedTable):
+    """The whole simulated table in its own thread, as a person at it sees and handles it."""
 
     def __init__(self, db, choice, seed: int = 1, timeout: float = 30.0):
-        import threading
-
-        from dominotable.app.runtime import Runtime
-        from dominotable.app.storage import Store
-        from table_match import SETTLE_MS, open_table
-
-        self.hw, self.frames = open_table()
-        self.vtray = self.hw.tray.virtual
+        super().__init__(db, choice, seed=seed)
         self.geometry = self.vtray.geometry
         self.buttons = self.hw.buttons()
         self.timeout = timeout
-        self.runtime = None
-        ready = threading.Event()
-
-        self.error = None
-
-        def run():
-            try:
-                with Store(db) as store:
-                    self.runtime = Runtime(self.hw, store, SETTLE_MS, seed=seed, choice=choice).start()
-                    ready.set()
-                    self.runtime.run()
-            except BaseException as exc:  # shown by `until`
-                self.error = exc
-                raise
-
-        self.thread = threading.Thread(target=run, daemon=True)
-        self.thread.start()
-        assert ready.wait(10)
-
-    def close(self):
-        self.runtime.stop()
-        self.thread.join(timeout=5)
-        self.hw.close()
-
-    @property
-    def controller(self):
-        return self.runtime.session.controller
 
     @property
     def names(self):

@@ -16,7 +16,7 @@ from dominotable.app.demo import demo_choice
 from dominotable.app.runtime import Runtime
 from dominotable.app.storage import Store, replay
 from dominotable.tray.geometry import default as default_geometry
-from table_match import SETTLE_MS, SHORT, bot_match, open_table
+from table_match import SETTLE_MS, SHORT, ThreadedTable, bot_match, open_table
 
 GAMES = sorted(set(SHORT) - {"castle-rock-solitaire"})  # the solitaire: through the demo command below
 
@@ -35,27 +35,12 @@ def test_whole_match_through_the_pty_scores_as_the_engine_replaying_it(game, tmp
     assert len(frames.images) >= 3 and all(f.size == (128, 64) for f in frames.images)
 
 
-class Table:
-    """A table run by the runtime in its own thread (which owns the database connection), the
-    test's hands on the virtual tray."""
+class Table(ThreadedTable):
+    """The table in its own thread, the test's hands on the virtual tray."""
 
     def __init__(self, tmp_path, game, players=None):
-        self.hw, self.frames = open_table()
-        self.tray = self.hw.tray.virtual
-        self.db = tmp_path / "table.sqlite3"
-        choice = demo_choice(game, players, SHORT[game])
-        self.runtime = None
-        ready = threading.Event()
-
-        def run():
-            with Store(self.db) as store:
-                self.runtime = Runtime(self.hw, store, SETTLE_MS, seed=1, choice=choice).start()
-                ready.set()
-                self.runtime.run()
-
-        self.thread = threading.Thread(target=run, daemon=True)
-        self.thread.start()
-        assert ready.wait(10)
+        super().__init__(tmp_path / "table.sqlite3", demo_choice(game, players, SHORT[game]))
+        self.tray = self.vtray
 
     def stored_moves(self):
         with Store(self.db) as store:
@@ -84,10 +69,6 @@ class Table:
     def moves(self, n):
         self.until(lambda s: len(s.controller.game.moves) == n and s.controller.mode == Mode.PLAY and s.screen().kind == "play", f"{n} moves")
 
-    def close(self):
-        self.runtime.stop()
-        self.thread.join(timeout=5)
-        self.hw.close()
 
 
 @pytest.fixture
