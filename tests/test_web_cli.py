@@ -14,6 +14,8 @@ import time
 import urllib.request
 
 import pytest
+from tray_fixtures import until
+from web_table import post
 
 URL = re.compile(r"the table page: (http://\S+/)")
 
@@ -105,24 +107,16 @@ def test_a_newcomer_opens_the_printed_page_chooses_a_game_and_plays_by_hand(tmp_
     try:
         url = read_until(proc, URL)[0][1]
 
-        def post(path, body):
-            request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
-                                             headers={"Content-Type": "application/json"})
-            with urllib.request.urlopen(request, timeout=10) as response:
-                assert json.loads(response.read()) == {"ok": True}
+        def shows(check, what):
+            assert until(lambda: check(state(url)), 20), f"waited for {what}: {state(url)['prompt']!r}"
 
-        def until(check, what):
-            deadline = time.monotonic() + 20
-            while not check(now := state(url)):
-                assert time.monotonic() < deadline, f"waited for {what}: {now['prompt']!r}"
-                time.sleep(0.05)
-
-        until(lambda s: s["prompt"] == "Choose a game", "the setup menu")
+        shows(lambda s: s["prompt"] == "Choose a game", "the setup menu")
         for button in ("down", "down", "select", "up", "select", "long-select"):
-            post("api/button", {"button": button})
-        until(lambda s: s["game"] == "castle-rock-solitaire" and s["mode"] == "play", "the match")
-        post("api/tray", {"action": "place", "tile": "3-5", "cells": [64, 80]})  # upright at r4c0-r5c0
-        until(lambda s: s["moves"] == 1, "the draw read")
+            assert post(url, "api/button", {"button": button}) == (200, {"ok": True})
+        shows(lambda s: s["game"] == "castle-rock-solitaire" and s["mode"] == "play", "the match")
+        answer = post(url, "api/tray", {"action": "place", "tile": "3-5", "cells": [64, 80]})  # upright at r4c0-r5c0
+        assert answer == (200, {"ok": True})
+        shows(lambda s: s["moves"] == 1, "the draw read")
         now = state(url)
         assert now["last"]["what"] == "draw 3-5" and now["tray"] == [{"tile": "3-5", "cells": [64, 80]}]
         proc.send_signal(signal.SIGTERM)
@@ -142,18 +136,11 @@ def test_a_damaged_database_is_said_on_the_page(tmp_path):
     proc = start(tmp_path, "run", "--db", str(db), "--http", "127.0.0.1:0")
     try:
         url = read_until(proc, URL)[0][1]
-        deadline = time.monotonic() + 10
-        while (now := state(url))["prompt"] is None:  # the table starting
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        assert until(lambda: state(url)["prompt"] is not None, 10)  # the table starting
+        now = state(url)
         assert now["repairs"] and now["prompt_title"] == "Repaired" and now["prompt"] == " ".join(now["repairs"])
-        request = urllib.request.Request(url + "api/button", data=b'{"button": "select"}', method="POST",
-                                         headers={"Content-Type": "application/json"})
-        urllib.request.urlopen(request, timeout=10).read()
-        deadline = time.monotonic() + 10
-        while state(url)["prompt_title"] == "Repaired":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        assert post(url, "api/button", {"button": "select"}) == (200, {"ok": True})
+        assert until(lambda: state(url)["prompt_title"] != "Repaired", 10)
         assert state(url)["prompt"] == "Choose a game" and state(url)["repairs"] == now["repairs"]
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0

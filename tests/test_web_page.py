@@ -20,6 +20,7 @@ from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.ui.oled import screens
 from PIL import Image
+from tray_fixtures import until
 from web_table import LiveTable
 
 
@@ -102,9 +103,7 @@ def test_castle_rock_hand_by_dragging_tiles_with_an_illegal_capture_and_its_reco
             notice = table.controller.notice
         assert notice.text == prompt and table.controller.alarms > alarms  # the alarm sounded
         shown = screens.prompt(notice.title, notice.text).convert("1").tobytes()
-        deadline = time.monotonic() + 5
-        while mirror(page) != shown and time.monotonic() < deadline:
-            time.sleep(0.05)
+        until(lambda: mirror(page) == shown, 5)
         assert mirror(page) == shown == table.frames.images[-1].convert("1").tobytes()  # pixel-exact
         assert len(table.controller.game.moves) == moves
         screenshot(page, "table-page.png", tmp_path)

@@ -46,15 +46,19 @@ class LiveTable(ThreadedTable):
         return _call(urllib.request.Request((base or self.url) + path))
 
     def post(self, path: str, body, base: str | None = None, headers: dict | None = None):
-        data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        request = urllib.request.Request((base or self.url) + path, data=data, method="POST",
-                                         headers={"Content-Type": "application/json", **(headers or {})})
-        return _call(request)
+        return post(base or self.url, path, body, headers)
 
     def close(self):
         super().close()
         if self.server is not None:
             self.server.stop()
+
+
+def post(url: str, path: str, body, headers: dict | None = None):
+    """POST `body` (JSON, or bytes as they are) to `url` + `path`: the status and the answer."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return _call(urllib.request.Request(url + path, data=data, method="POST",
+                                        headers={"Content-Type": "application/json", **(headers or {})}))
 
 
 def _call(request):
