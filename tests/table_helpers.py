@@ -1,6 +1,9 @@
-"""Helpers for the table tests: rigged Castle Rock positions and boards built from Layouts."""
+"""Helpers for the table tests: rigged Castle Rock positions, boards built from Layouts, and a
+session fed from an in-memory tray through a fake clock."""
 
 from dominotable.app import catalog
+from dominotable.app.session import Session
+from dominotable.app.storage import Store
 from dominotable.rules.games.castle_rock.engine import CastleRock
 from dominotable.rules.tiles import DOUBLE_SIX
 from dominotable.sim.memtray import MemoryTray
@@ -46,3 +49,84 @@ def with_tiles(layout, **changes):
         if cells is not None:
             out.tiles[tile] = cells
     return out
+
+
+# -- a session fed from an in-memory tray through a fake clock (the session and hands tests) --------
+
+SETTLE = 400
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, ms):
+        self.now += ms / 1000
+
+
+class Table:
+    """A session over a real SQLite store, fed boards from a MemoryTray through a fake clock."""
+
+    def __init__(self, tmp_path, game, names=None, layout=None, resumed=False):
+        self.clock = Clock()
+        self.store = Store(tmp_path / "table.db")
+        self.game = game
+        self.layout = layout or MemoryTray(REGISTRY, GEO)
+        if resumed:
+            self.session = Session.resume(self.store, resumed, GEO, settle_ms=SETTLE, clock=self.clock)
+            self.game = self.session.controller.game
+        else:
+            self.session = Session.start(self.store, game, names or game.side_names(), GEO, settle_ms=SETTLE,
+                                         clock=self.clock)
+        self.reader = self.session.controller.reader
+        self.hands = catalog.hands_for(self.game, GEO)
+
+    def show(self, layout=None, settle=True):
+        """Send the layout's board; with `settle`, let it settle and tick."""
+        if layout is not None:
+            self.layout = layout
+        self.session.on_board(self.layout.board())
+        if settle:
+            self.clock.advance(SETTLE)
+            self.session.tick()
+
+    def act(self, *actions, settle=True):
+        self.layout.apply_all(actions)
+        self.show(settle=settle)
+
+    def play(self, move):
+        self.act(*self.hands.actions(move, self.layout.board()))
+
+    def press(self, *events):
+        for event in events:
+            self.session.on_button(event)
+
+    def menu(self, item):
+        """Choose `item` in the in-game menu and confirm it."""
+        self.press("long-select")
+        items = self.session.screen().model.items
+        index = next(i for i, label in enumerate(items) if label.startswith(item))
+        self.press(*["down"] * index, "select", "up", "select")
+
+    @property
+    def screen(self):
+        return self.session.screen()
+
+    def stored(self):
+        return self.store.match(self.session.controller.match_id).moves
+
+
+def started(tmp_path, game, **kwargs):
+    """A table whose tray already shows the engine's position (the session is playing)."""
+    table = Table(tmp_path, game, **kwargs)
+    _, table.layout = laid(game, table.layout)
+    table.show()
+    assert table.session.controller.mode == "play"
+    return table
+
+
+def cr9(tmp_path, **kwargs):
+    return started(tmp_path, rigged("1-6 0-6 0-0 2-4 4-4 0-4 1-1 1-5", ["1-4 3-3", "5-5 6-6"], **kwargs))

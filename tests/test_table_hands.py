@@ -9,8 +9,7 @@ from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
 from dominotable.sim.memtray import MemoryTray
 from dominotray import wire
-from table_helpers import GEO, REGISTRY, T, column, rigged, with_tiles
-from test_table_session import SETTLE, Table, cr9, started
+from table_helpers import GEO, REGISTRY, SETTLE, T, Table, column, cr9, rigged, started, with_tiles
 
 PROMPT_AFTER = 2000
 
