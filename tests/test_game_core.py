@@ -1,6 +1,8 @@
 """The framework every engine fits (rules/game.py, moves.py, outcome.py): the legal-move view,
 move dispatch by type, shallow state copies, outcomes and resignations."""
 
+import random
+
 import pytest
 from dominotable.rules.games.broadway.engine import Broadway
 from dominotable.rules.games.castle_rock.engine import END, CastleRock
@@ -45,6 +47,28 @@ def test_push_copies_the_state_and_pop_restores_the_very_same_object(cls):
     assert game.state is not before and type(game.state) is type(before)
     game.pop()
     assert game.state is before
+
+
+@pytest.mark.parametrize("cls", GAMES)
+def test_a_look_ahead_or_back_leaves_the_game_as_it_was(cls):
+    """`kept()`: whatever a block pushes or pops, even when it fails, the game is restored."""
+    game = cls(seed=3)
+    bot = random_bot(random.Random(1))
+    for _ in range(3):
+        if not game.is_over():
+            game.push(bot(game))
+    state, moves, text = game.state, game.moves, game.to_json()
+    with game.kept():
+        game.pop()
+        while not game.is_over():
+            game.push(bot(game))
+    assert game.state is state and game.moves == moves and game.to_json() == text
+    with pytest.raises(RuntimeError), game.kept():
+        game.pop()
+        raise RuntimeError("a look back that fails")
+    assert game.state is state and game.moves == moves
+    game.pop()  # and it plays on as before
+    assert game.moves == moves[:-1]
 
 
 def test_outcome_is_none_until_the_rules_end_the_match():

@@ -277,12 +277,9 @@ class MatchController:
         if not count:
             return verdict
         game = self.game
-        undone = [game.pop() for _ in range(count)][::-1]
-        try:
+        with game.kept():
+            undone = [game.pop() for _ in range(count)][::-1]
             whole = self.reader.judge(board)
-        finally:
-            for move in undone:
-                game.push(move, trusted=True)
         if whole.problem is not None:
             return whole
         if list(whole.moves[:count]) == undone:
@@ -356,11 +353,9 @@ class MatchController:
             return None
         if self.seats is not None:
             board = self.seats.without_racks(board)[0]  # the menu opens on any board: nothing recorded
-        move = game.pop()
-        try:
+        with game.kept():
+            move = game.pop()
             same = self.reader.judge(board).same
-        finally:
-            game.push(move, trusted=True)
         return move if same else None
 
     def _offer(self, board: Board) -> tuple[tuple[Move, ...], tuple[Move, ...]] | None:
@@ -377,12 +372,9 @@ class MatchController:
         for depth in (1, 2, 3):
             if len(game.moves) < depth:
                 return None
-            undone = tuple(reversed([game.pop() for _ in range(depth)]))
-            try:
+            with game.kept():
+                undone = tuple(reversed([game.pop() for _ in range(depth)]))
                 verdict = self.reader.judge(board)
-            finally:
-                for move in undone:
-                    game.push(move, trusted=True)
             if depth == 1 and verdict.same and verdict.note is None:
                 return undone, ()
             if verdict.moves and verdict.moves != undone and (depth == 1 or len(verdict.moves) < depth) \

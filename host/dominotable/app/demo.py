@@ -41,14 +41,12 @@ def with_next(game: Game, hands: Hands, move: Move, board: Board,
     player's placement where the reader reads the two together: then the bots just make the next
     move (`follow_of` the game after `move`), as a player would, instead of pressing buttons.
     That move and its steps on `board`, when they read as both moves; else None."""
-    game.push(move)
-    try:
+    with game.kept():
+        game.push(move)
         if game.is_over():
             return None
         follow = follow_of(game)
         actions = hands.actions(follow, board)
-    finally:
-        game.pop()
     if not actions:
         return None
     after = MemoryTray.of(board)

@@ -259,12 +259,10 @@ class BotSeats:
         end = self._implied()
         if end is None:
             return None
-        game.push(end)
-        try:
+        with game.kept():
+            game.push(end)
             turn = self.turn() if game.current_player == seat else []
             return _placed(turn[0]) if turn else None
-        finally:
-            game.pop()
 
     def _implied(self) -> Move | None:
         """The move that ends a person's turn when the next bot's placement is read (CR-10.5), if
@@ -301,11 +299,9 @@ class BotSeats:
         if end is None:
             return None
         who = self.names[game.current_player]
-        game.push(end)
-        try:
+        with game.kept():
+            game.push(end)
             said = self._next_step(board) if not game.is_over() and not self.short() else None
-        finally:
-            game.pop()
         return Said(said.who, f"after {who}: {said.what}") if said is not None else None
 
     def _next_step(self, board: Board) -> Said | None:
@@ -320,8 +316,8 @@ class BotSeats:
     def _actions(self, seat: int, turn: list[Move], board: Board) -> list:
         """The physical steps of the rest of `seat`'s turn, up to the move ending it (which leaves
         no trace: the table makes it)."""
-        game, tray, pushed, actions = self.game, MemoryTray.of(board), 0, []
-        try:
+        game, tray, actions = self.game, MemoryTray.of(board), []
+        with game.kept():
             for move in turn:
                 if game.current_player != seat or not (_placed(move) or _taken(move)):
                     break
@@ -332,10 +328,6 @@ class BotSeats:
                 tray.apply_all(made)
                 actions += made
                 game.push(move)
-                pushed += 1
-        finally:
-            for _ in range(pushed):
-                game.pop()
         return actions
 
     def _say(self, seat: int, actions) -> list[str]:
@@ -386,8 +378,8 @@ class BotSeats:
 
     def vet(self, moves: Sequence[Move]) -> str | None:
         """Why the moves read off the tray are not the turns the bots were told to make, or None."""
-        game, pushed = self.game, 0
-        try:
+        game = self.game
+        with game.kept():
             for move in moves:
                 seat = game.current_player
                 if self.is_bot(seat) and not game.awaiting():
@@ -398,10 +390,6 @@ class BotSeats:
                     if _taken(move) and wanted and _taken(wanted[0]) and move != wanted[0]:
                         self._reorder(wanted, move)
                 game.push(move)
-                pushed += 1
-        finally:
-            for _ in range(pushed):
-                game.pop()
         return None
 
     def _differs(self, seat: int, move: Move, wanted: list[Move]) -> str | None:

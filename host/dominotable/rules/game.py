@@ -43,6 +43,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from dominotable.rules.errors import BadOption, DominoError, IllegalMove
@@ -346,6 +347,16 @@ class Game(ByMoveType, ABC):
     @property
     def moves(self) -> list[Move]:
         return list(self._history)
+
+    @contextmanager
+    def kept(self) -> Iterator[Game]:
+        """For a look ahead or back: whatever the block pushes or pops, the game is as it was
+        after it (the states are restored, not replayed)."""
+        state, history, before = self.state, self._history[:], self._before[:]
+        try:
+            yield self
+        finally:
+            self.state, self._history[:], self._before[:] = state, history, before
 
     # -- serialization ---------------------------------------------------------------------
 
