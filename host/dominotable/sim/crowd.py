@@ -130,9 +130,9 @@ def slide(t: Table, plan: Plan) -> Game | None:
     last = _placing(plan)
     if last is None:
         return None
-    before = _tiles(plan.board)
-    for action in plan.actions[:-1]:
-        before = _apply(before, action)
+    tray = MemoryTray.of(plan.board)
+    tray.apply_all(plan.actions[:-1])
+    before = tray.tiles
     for dr, dc in t.rng.sample([(0, 2), (0, -2), (2, 0), (-2, 0), (0, 3), (3, 0)], 6):
         cells = _shifted(plan.board.geometry, last.cells[:2], dr, dc)
         if cells is None or not _free_in(before, plan.board, cells) or reads(plan, {**before, last.tile: cells}) == WRONG:
@@ -145,15 +145,6 @@ def slide(t: Table, plan: Plan) -> Game | None:
         t.mark("play")
         return plan.expected
     return None
-
-
-def _apply(tiles: dict, action: Action) -> dict:
-    tiles = dict(tiles)
-    if action.kind in (ActionKind.PLACE, ActionKind.SLIDE):
-        tiles[action.tile] = action.cells[:2]
-    elif action.kind == ActionKind.REMOVE:
-        tiles.pop(action.tile, None)
-    return tiles
 
 
 def _free_in(tiles: dict, board: Board, cells) -> bool:
