@@ -44,8 +44,7 @@ class Presenter:
         elif labels:
             note = f"hold select: {', '.join(labels).lower()}"
         elif c.last:
-            who, what, points = c.last
-            note = f"{who} {what}" + (f" {points:+d}" if points else "")
+            note = str(c.last)
         else:
             note = ""
         return Screen(ScreenKind.PLAY, text=note, names=c.side_names(), points=list(game.scores),

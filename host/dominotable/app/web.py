@@ -87,7 +87,7 @@ class WebTable:
                         turn=c.seat_name(seat) if seat is not None and c.mode != Mode.OVER else "",
                         scores=[{"name": n, "points": p} for n, p in zip(c.side_names(), game.scores)],
                         target=game.options.target, top=game.dset.top,
-                        last=c.last._asdict() if c.last else None,
+                        last=c.last._asdict() if c.last else None, last_text=str(c.last) if c.last else None,
                         zones=[z for z, games in self.geometry.zone_games.items() if game.name in games])
             if c.mode == Mode.LOST:
                 snap["prompt_title"], snap["prompt"] = "Tray lost", "the tray is not answering: check its USB cable"
@@ -139,7 +139,7 @@ class WebTable:
             rack = [f"{t.a}-{t.b}" for t in DominoSet(snap["top"]) if t not in truth]
         pad = next((t for t, c in settled if self.geometry.is_pad(c[0])), None)
         state = {k: snap.get(k) for k in ("game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title", "problem",
-                                          "warning", "scores", "target", "last")}
+                                          "warning", "scores", "target", "last", "last_text")}
         state["repairs"] = snap.get("repairs", [])
         state.update(
             virtual=self.virtual,

@@ -23,6 +23,14 @@ class LastPlay(NamedTuple):
     what: str
     points: int | None
 
+    @property
+    def gained(self) -> str:
+        """The points it scored, signed (" +3"), or nothing."""
+        return f" {self.points:+d}" if self.points else ""
+
+    def __str__(self) -> str:
+        return f"{self.who} {self.what}{self.gained}"
+
 
 @dataclass
 class Screen:

@@ -24,9 +24,8 @@ def line(screen: Screen) -> str | None:
     if screen.kind == ScreenKind.OVER:
         return f"{screen.title}. final scores: {scores_text(screen)}"
     if screen.kind == ScreenKind.PLAY and screen.last:
-        who, what, points = screen.last
-        gained = f" {points:+d}" if points else ""
-        return f"{who}: {what}{gained}  | {scores_text(screen)}"
+        last = screen.last
+        return f"{last.who}: {last.what}{last.gained}  | {scores_text(screen)}"
     return None
 
 

@@ -21,7 +21,7 @@ function live(s) {
     return box;
   }));
   $("#live-turn").textContent = s.mode === "over" ? (s.prompt || "") : s.turn ? `${s.turn} to play` : "";
-  $("#live-last").textContent = s.last ? `${s.last.who} ${s.last.what}${s.last.points ? ` (${s.last.points > 0 ? "+" : ""}${s.last.points})` : ""}` : "";
+  $("#live-last").textContent = s.last_text || "";
   document.body.dataset.moves = s.moves;
   const key = `${s.match}:${s.mode === "over"}`;
   if (key !== seen) { seen = key; refresh(); }

@@ -65,7 +65,7 @@ function render(s) {
   $("#prompt").textContent = s.prompt || "";
   $("#prompt-box").className = s.problem ? "problem" : "";
   $("#target").textContent = s.target ? `playing to ${s.target}` : "";
-  $("#last").textContent = s.last ? `last: ${s.last.who} ${s.last.what}${s.last.points ? ` (${s.last.points > 0 ? "+" : ""}${s.last.points})` : ""}` : "";
+  $("#last").textContent = s.last_text ? `last: ${s.last_text}` : "";
   const body = $("#scores tbody");
   body.replaceChildren(...s.scores.map((side) => {
     const row = document.createElement("tr");
