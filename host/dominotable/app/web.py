@@ -53,6 +53,7 @@ class WebTable:
         self._snap: dict[str, Any] = {"game": None, "tiles": [], "scores": [], "cells": [], "zones": [],
                                       "top": 6, "prompt": None, "prompt_title": None, "turn": "", "mode": "setup"}
         self._frame: Image.Image | None = None
+        self._layout = svg.Layout(self.geometry).to_dict()  # where the page finds the cell under the pointer
         self._png: tuple[Image.Image, bytes, str] | None = None  # frame, PNG, data URL
         self._store: Store | None = None
         self._plots: dict[tuple[int, int], list[list[int]]] = {}
@@ -146,7 +147,7 @@ class WebTable:
             tray=[{"tile": f"{t.a}-{t.b}", "cells": list(c)} for t, c in settled if not self.geometry.is_pad(c[0])],
             pad=f"{pad.a}-{pad.b}" if pad is not None else None,
             cells=snap["cells"], zones=snap["zones"], rack=rack, faults=self.faults,
-            layout=svg.Layout(self.geometry).to_dict(),
+            layout=self._layout,
             base="/tray.svg?zones=" + ",".join(snap["zones"]),
             overlay=svg.overlay(self.geometry, settled, highlight=snap["cells"], ghosts=ghosts),
             oled=self._oled())

@@ -54,7 +54,7 @@ function render(s) {
       $("#tray").innerHTML = picture.replace("</svg>", '<g class="overlay"></g></svg>');
       shown.overlay = null;
       drawOverlay();
-    });
+    }).catch(() => { if (shown.base === s.base) shown.base = null; }); // the next update tries again
   }
   drawOverlay();
   if (s.oled && s.oled !== shown.oled) { $("#oled").src = s.oled; shown.oled = s.oled; }
