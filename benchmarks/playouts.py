@@ -27,7 +27,7 @@ import random
 import statistics
 import time
 
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.sim.bots.shared import random_bot
 
 DOUBLES = "doubles-in-the-boneyard"

@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import damage  # noqa: E402 (the tests' damage kinds)
-from dominotable.app.recovery import recover  # noqa: E402
-from dominotable.app.storage import Store  # noqa: E402
+from dominotable.store.recovery import recover  # noqa: E402
+from dominotable.store.storage import Store  # noqa: E402
 
 
 def open_times(path: Path, runs: int) -> tuple[float, float]:

@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.sim.bots.shared import play_out
 
 TARGET_MS = 200

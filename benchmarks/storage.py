@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from dominotable.app import catalog
-from dominotable.app.storage import Store
+from dominotable.games import catalog
 from dominotable.sim.bots.shared import play_out, random_bot
+from dominotable.store.storage import Store
 
 
 def main() -> None:

@@ -34,14 +34,14 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from dominotable.app import catalog
-from dominotable.app.controller import Mode
 from dominotable.app.demo import choose
 from dominotable.app.runtime import Runtime
-from dominotable.app.storage import Store
+from dominotable.games import catalog
+from dominotable.match.controller import Mode
 from dominotable.rules.tiles import DominoSet
 from dominotable.sim.memtray import MemoryTray
 from dominotable.sim.stats import percentile
+from dominotable.store.storage import Store
 from dominotable.tray.action import ActionKind
 from dominotable.tray.board import Board
 from dominotable.tray.geometry import default
@@ -141,10 +141,9 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
         runtime = Runtime(hw, store, 0, seed=seed, choice=choice, stop_when_over=True)
         server = None
         if clients is not None:
-            from dominotable.app.config import WebConfig
-            from dominotable.app.web import serve
+            from dominotable.ui.web.table import serve
 
-            server = serve(runtime, WebConfig(), port=0)
+            server = serve(runtime, "127.0.0.1", 0)
             clients.follow(server.url)
             while len(server.clients) < clients.count:
                 time.sleep(0.01)

@@ -26,7 +26,7 @@ import time
 import tomllib
 from pathlib import Path
 
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.hidden import Reveal
 from dominotable.sim.bots.shared import greedy_bot

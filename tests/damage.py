@@ -20,9 +20,9 @@ import sqlite3
 import struct
 from pathlib import Path
 
-from dominotable.app import catalog
-from dominotable.app.storage import Store
+from dominotable.games import catalog
 from dominotable.sim.bots.shared import play_out, random_bot
+from dominotable.store.storage import Store
 
 GAMES = (("castle-rock", 2, {"hands": 1}), ("broadway", 4, {"hands": 1}),
          ("doubles-in-the-boneyard", 3, {"target": 50}), ("up-down-stop", 1, {}))

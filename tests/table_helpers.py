@@ -1,14 +1,14 @@
 """Helpers for the table tests: rigged Castle Rock positions, boards built from Layouts, and a
 session fed from an in-memory tray through a fake clock."""
 
-from dominotable.app import catalog
-from dominotable.app.session import Session
-from dominotable.app.storage import Store
+from dominotable.games import catalog
 from dominotable.rules.games.castle_rock.engine import CastleRock
 from dominotable.rules.tiles import DOUBLE_SIX
 from dominotable.sim.memtray import MemoryTray
+from dominotable.store.storage import Store
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
+from dominotable.ui.session import Session
 from table_sim import hands_of
 
 T = DOUBLE_SIX.parse

@@ -11,7 +11,7 @@ from dominotable.app.config import Config, GameConfig, TrayConfig
 from dominotable.app.demo import demo_choice, play
 from dominotable.app.hardware import open_hardware
 from dominotable.app.runtime import Runtime
-from dominotable.app.storage import Store
+from dominotable.store.storage import Store
 from dominotable.ui.controls import ButtonsConfig
 from dominotable.ui.oled.display import DisplayConfig
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import re
 
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.games.castle_rock.engine import place
 from dominotable.tray.action import Action, ActionKind
 from table_match import ThreadedTable
@@ -292,11 +292,11 @@ class SessionTable:
     """A session fed from an in-memory tray through a fake clock: the fast table."""
 
     def __init__(self, tmp_path, game, names, bots, settle_ms: int = 400):
-        from dominotable.app.session import Session
-        from dominotable.app.storage import Store
         from dominotable.sim.memtray import MemoryTray
+        from dominotable.store.storage import Store
         from dominotable.tray.geometry import default
         from dominotable.tray.tags import Registry
+        from dominotable.ui.session import Session
 
         self.geometry = default()
         self.names = names

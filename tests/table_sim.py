@@ -6,7 +6,7 @@ not touch), so a bot's actions that would fail on the virtual tray fail here too
 
 from __future__ import annotations
 
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict
 from dominotable.rules.game import Game

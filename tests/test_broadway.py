@@ -4,7 +4,7 @@ import json
 import random
 
 import pytest
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.errors import (
     BadOption,
     DominoError,

@@ -16,16 +16,16 @@ import time
 
 import damage
 import pytest
-from dominotable.app import catalog
 from dominotable.app import demo as bots
 from dominotable.app.cli import main
 from dominotable.app.commands.tray import sim_command
 from dominotable.app.config import Config, DisplayConfig, TrayConfig
 from dominotable.app.demo import demo_choice
 from dominotable.app.hardware import Keyboard, open_hardware
-from dominotable.app.ratings import rate
-from dominotable.app.storage import Store
+from dominotable.games import catalog
 from dominotable.rules.tiles import DominoSet
+from dominotable.store.ratings import rate
+from dominotable.store.storage import Store
 from dominotable.tray.errors import TrayError
 from dominotable.tray.tags import Registry
 from dominotable.tray.virtual import VirtualTray

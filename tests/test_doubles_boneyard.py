@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.errors import IllegalMove, InvalidNotation
 from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,

@@ -22,13 +22,14 @@ from pathlib import Path
 
 import damage
 import pytest
-from dominotable.app import catalog, cli, config
-from dominotable.app.session import Session
-from dominotable.app.storage import Store
+from dominotable.app import cli, config
+from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
+from dominotable.store.storage import Store
 from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import default as default_geometry
 from dominotable.tray.tags import Registry
+from dominotable.ui.session import Session
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

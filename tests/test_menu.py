@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 
 import pytest
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.errors import BadOption
 from dominotable.rules.options import Options, option
 from dominotable.ui.menu import (

@@ -8,8 +8,8 @@ Every trial must end at the expected engine, with no false alarm (no buzzer, and
 prompt while the tray is legal or in a legal transition shorter than the prompt pause) and no
 wrong commit. The full 300+ trials and the timings live in benchmarks/hands.py."""
 
+import crowd_table as crowd
 import pytest
-from dominotable.app import crowd
 
 GAMES = ("castle-rock", "doubles-in-the-boneyard", "broadway")
 TRIALS = 24  # per game, over two tables at once: every scenario at least once

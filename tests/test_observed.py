@@ -10,7 +10,7 @@ import itertools
 import random
 
 import pytest
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.errors import IllegalMove, InvalidNotation
 from dominotable.rules.games.castle_rock.engine import END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire, DrawTile

@@ -5,7 +5,7 @@ the full engine ends in the same scores."""
 import random
 
 import pytest
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.playout import GREEDY, RANDOM
 from hypothesis import given, settings
 from hypothesis import strategies as st

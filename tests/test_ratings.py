@@ -2,8 +2,8 @@
 the Boneyard, two-player teams for Broadway; abandoned and unfinished matches count for
 nobody; names are one player whatever their case."""
 
-from dominotable.app.ratings import rate
-from dominotable.app.storage import MatchRecord
+from dominotable.store.ratings import rate
+from dominotable.store.storage import MatchRecord
 
 
 def match(id_, game, names, sides, winners, ending="played", finished=True):

@@ -13,9 +13,9 @@ import sqlite3
 import damage
 import pytest
 from dominotable.app import cli
-from dominotable.app.recovery import open_for_table, read_records
 from dominotable.app.runtime import Runtime
-from dominotable.app.storage import DamagedDatabase, Store
+from dominotable.store.recovery import open_for_table, read_records
+from dominotable.store.storage import DamagedDatabase, Store
 from dominotable.ui.oled import screens
 from dominotable.ui.press import Press
 from table_match import SETTLE_MS, open_table
@@ -95,7 +95,7 @@ def test_records_are_read_without_the_schema_or_any_index(recorded, tmp_path):
 def test_rows_of_every_other_table_go_back_with_their_match(tmp_path, monkeypatch):
     """Bot seats, racks and hints come back with their match, and so do the rows of a table the
     recovery does not know by name (a later feature's): each is read by its shape in the schema."""
-    from dominotable.app import recovery, storage
+    from dominotable.store import recovery, storage
 
     schema = storage.SCHEMA.replace("CREATE TABLE IF NOT EXISTS moves", "CREATE TABLE IF NOT EXISTS notes (\n"
                                     "    match_id INTEGER NOT NULL REFERENCES matches(id),\n"

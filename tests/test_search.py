@@ -4,8 +4,8 @@ import json
 import random
 
 import pytest
-from dominotable.app import catalog
 from dominotable.app.cli import main
+from dominotable.games import catalog
 from dominotable.sim import tournament
 from dominotable.sim.bots.shared import random_bot
 

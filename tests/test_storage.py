@@ -12,10 +12,11 @@ import sqlite3
 import time
 
 import pytest
-from dominotable.app import catalog, cli
-from dominotable.app.ratings import rate
-from dominotable.app.storage import DamagedDatabase, StorageError, Store, replay
+from dominotable.app import cli
+from dominotable.games import catalog
 from dominotable.sim.bots.shared import play_out, random_bot
+from dominotable.store.ratings import rate
+from dominotable.store.storage import DamagedDatabase, StorageError, Store, replay
 
 SHORT = {"castle-rock": {"hands": 1}, "broadway": {"hands": 1}, "doubles-in-the-boneyard": {"target": 50}}
 
@@ -318,7 +319,7 @@ def test_history_of_a_match_played_at_the_table(tmp_path, capsys, name):
 
 def test_leaderboard_command(db, capsys):
     """Per game, the openskill ratings of app/ratings.py (tests/test_ratings.py checks them)."""
-    from dominotable.app.ratings import rate
+    from dominotable.store.ratings import rate
 
     code, out, _ = run(capsys, "leaderboard", "--db", str(db))
     assert code == 0

@@ -4,7 +4,7 @@ import random
 import re
 
 import pytest
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.reading.broadway import BroadwayReader
 from dominotable.rules.games.broadway.engine import (
     Broadway,

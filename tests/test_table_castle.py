@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.games.castle_rock.engine import DRAW, END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
 from dominotable.sim.bots.shared import random_bot

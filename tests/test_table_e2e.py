@@ -11,10 +11,10 @@ import time
 import pytest
 from dominotable.app.cli import main
 from dominotable.app.config import load as load_config
-from dominotable.app.controller import Mode
 from dominotable.app.demo import demo_choice
 from dominotable.app.runtime import Runtime
-from dominotable.app.storage import Store, replay
+from dominotable.match.controller import Mode
+from dominotable.store.storage import Store, replay
 from dominotable.tray.geometry import default as default_geometry
 from table_match import SETTLE_MS, SHORT, ThreadedTable, bot_match, open_table
 
@@ -194,7 +194,7 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
     """From power-on with the buttons only (gpiozero mock pins): choose the first game, go up
     to Start, accept the prefilled names, play; then menu -> Resign -> Yes ends the match
     (recorded as resigned), and select opens the setup menu again with the names kept."""
-    from dominotable.app import catalog
+    from dominotable.games import catalog
     hw, frames = open_table()
     buttons = hw.buttons()
     try:

@@ -16,7 +16,7 @@ import time
 
 import table_match
 from dominotable.app.demo import choose
-from dominotable.app.storage import Store, replay
+from dominotable.store.storage import Store, replay
 
 GAME = "castle-rock-solitaire"
 SEED = 11

@@ -15,16 +15,16 @@ import random
 import re
 import time
 
-from dominotable.app.seats import decide, seat_view
-from dominotable.app.session import Session
-from dominotable.app.storage import Store, replay
+from dominotable.match.seats import decide, seat_view
 from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.seat_view import hand_size, unseen
 from dominotable.rules.tiles import Tile
+from dominotable.store.storage import Store, replay
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
+from dominotable.ui.session import Session
 from table_helpers import ROW, rigged
 from table_seats import Person, PtyTable, SessionTable
 from tray_fixtures import until
@@ -174,7 +174,7 @@ def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path
     row (CR-10.4), its tile lying flat (CR-10.1): each is refused with a prompt, nothing is
     recorded, and once put right the turn goes on; the tile put back in its slot offers the
     takeback, which gives the bot its tile back."""
-    from dominotable.app import seats
+    from dominotable.match import seats
 
     monkeypatch.setattr(seats, "STRATEGIES", ("greedy",))  # this deal: East bot places, then captures
     table = SessionTable(tmp_path, castle_rock(), NAMES, BOTS)
@@ -409,7 +409,7 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
     """BW-11.2: the tile as the bot placed it, its halves as the screen says; the same tile
     turned round, or laid where it also fits but the bot did not choose, is refused with the
     screen's instruction, and nothing is recorded until the tile lies as told."""
-    from dominotable.app import seats
+    from dominotable.match import seats
     from dominotable.rules.games.broadway.engine import Broadway, Place
 
     monkeypatch.setattr(seats, "STRATEGIES", ("greedy",))  # a tile that also fits elsewhere, this deal
@@ -463,7 +463,7 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
 def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path):
     """BW-10.5: at the end of a blocked hand the table shows each bot's tiles left itself, from
     its rack; the person then takes them out of the rack (the hand is over) before the next deal."""
-    from dominotable.app.seats import BotSeats
+    from dominotable.match.seats import BotSeats
     from dominotable.rules.games.broadway.engine import Broadway
     from dominotable.sim.memtray import MemoryTray
     from dominotable.tray.tags import Registry
@@ -508,7 +508,7 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
 def test_the_solitaire_hint_is_the_solvers_next_step():
     """Castle Rock Solitaire: the hint is the solver's move (a draw, or its next capture) at
     every position of a game the solver plays to its end."""
-    from dominotable.app.hints import hint
+    from dominotable.match.hints import hint
     from dominotable.rules.games.castle_rock.capture import Capture
     from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
     from dominotable.sim.bots.castle_rock import solver_bot

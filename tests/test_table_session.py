@@ -4,8 +4,7 @@ tray lost/back and the in-game menu, driven by scripted boards and a fake clock.
 import random
 
 import pytest
-from dominotable.app import catalog
-from dominotable.app.storage import Store
+from dominotable.games import catalog
 from dominotable.rules.games.castle_rock.engine import END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import (
     CastleRockSolitaire,
@@ -13,6 +12,7 @@ from dominotable.rules.games.castle_rock.solitaire import (
 from dominotable.sim.bots.castle_rock import solver_bot
 from dominotable.sim.bots.shared import random_bot
 from dominotable.sim.memtray import MemoryTray
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.ui.oled.screens import draw
 from dominotray import wire

@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.reading.up_down_stop import UpDownStopReader
 from dominotable.rules.games.up_down_stop.engine import (
     DOWN,

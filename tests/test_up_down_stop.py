@@ -4,7 +4,7 @@ import random
 from collections import Counter
 
 import pytest
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.errors import IllegalMove, InvalidNotation
 from dominotable.rules.games.up_down_stop.engine import (
     DOWN,

@@ -12,7 +12,7 @@ import socket
 
 import pytest
 from dominotable.app.config import listen_address
-from dominotable.app.controller import Mode
+from dominotable.match.controller import Mode
 from PIL import Image
 from web_table import LiveTable
 
@@ -213,9 +213,9 @@ def test_repairs_of_the_database_are_on_the_page(tmp_path):
 
 
 def test_history_plots_the_score_after_every_hand(tmp_path):
-    from dominotable.app import catalog
     from dominotable.app.demo import choose
-    from dominotable.app.storage import Store
+    from dominotable.games import catalog
+    from dominotable.store.storage import Store
 
     db = tmp_path / "t.sqlite3"
     game = catalog.engine("doubles-in-the-boneyard")(players=3, options={"target": 100}, seed=4)

@@ -11,12 +11,12 @@ import io
 import time
 
 from browser import PageHands, browser, page, screenshot  # noqa: F401 (fixtures)
-from dominotable.app import catalog
-from dominotable.app.controller import Mode
 from dominotable.app.demo import TableBots
-from dominotable.app.storage import Store
+from dominotable.games import catalog
+from dominotable.match.controller import Mode
 from dominotable.rules.games.broadway.engine import SEATS
 from dominotable.sim.memtray import MemoryTray
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.ui.oled import screens
 from PIL import Image

@@ -9,10 +9,9 @@ import time
 import urllib.error
 import urllib.request
 
-from dominotable.app.config import WebConfig
 from dominotable.app.demo import demo_choice
-from dominotable.app.web import serve
 from dominotable.ui.menu import Choice
+from dominotable.ui.web.table import serve
 from table_match import SETTLE_MS, SHORT, ThreadedTable
 
 
@@ -26,7 +25,7 @@ class LiveTable(ThreadedTable):
         self.server = None
 
         def with_page(runtime):
-            self.server = serve(runtime, WebConfig(token=token), host=host, port=0)
+            self.server = serve(runtime, host, 0, token)
 
         super().__init__(db, choice, seed=seed, settle_ms=settle_ms, before_start=with_page,
                          stop_when_over=stop_when_over, repairs=repairs)

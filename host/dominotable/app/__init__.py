@@ -1,1 +1,1 @@
-"""The application: the CLI and its commands, the table runtime and session, storage, config."""
+"""The application: the CLI and its commands, the configuration, and the table runtime that wires the layers."""

@@ -15,8 +15,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from dominotable.app import catalog
-from dominotable.app.controller import Mode
+from dominotable.games import catalog
+from dominotable.match.controller import Mode
 from dominotable.rules.game import Game, Move
 from dominotable.sim.hands.base import Hands, fitting, physical_board
 from dominotable.sim.hands.base import perform as perform_actions

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from dominotable.app import catalog
 from dominotable.app.cli import Parser
+from dominotable.games import catalog
 from dominotable.rules.errors import UnknownGame
 
 # common(parser, default) adds a command's common options, each with default=default(its own

@@ -26,17 +26,17 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from dominotable.app import catalog
-from dominotable.app.controller import Mode
 from dominotable.app.hardware import Hardware
-from dominotable.app.session import Session
-from dominotable.app.storage import Store
+from dominotable.games import catalog
+from dominotable.match.controller import Mode
 from dominotable.rules.errors import DominoError
+from dominotable.store.storage import Store
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Message, Setup
 from dominotable.ui.oled import screens
 from dominotable.ui.press import Press
 from dominotable.ui.screen import Screen
+from dominotable.ui.session import Session
 
 log = logging.getLogger("dominotable.app")
 

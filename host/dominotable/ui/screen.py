@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
 
+from dominotable.match.last_play import LastPlay
 from dominotable.ui.menu import Model
 
 
@@ -16,20 +16,6 @@ class ScreenKind(StrEnum):
     LOST = "lost"  # the tray is unplugged: a spinner
     OVER = "over"  # final scores
     MENU = "menu"  # a menu model from ui.menu
-
-
-class LastPlay(NamedTuple):
-    who: str
-    what: str
-    points: int | None
-
-    @property
-    def gained(self) -> str:
-        """The points it scored, signed (" +3"), or nothing."""
-        return f" {self.points:+d}" if self.points else ""
-
-    def __str__(self) -> str:
-        return f"{self.who} {self.what}{self.gained}"
 
 
 @dataclass

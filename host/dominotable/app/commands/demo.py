@@ -71,9 +71,9 @@ def table_demo(game: str, options: dict, args) -> int:
     from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig
     from dominotable.app.demo import demo_choice, watch
     from dominotable.app.hardware import open_hardware
-    from dominotable.app.recovery import open_for_table
     from dominotable.app.runtime import Runtime
     from dominotable.app.web import start
+    from dominotable.store.recovery import open_for_table
 
     choice = demo_choice(game, args.players, options)
     choice.new_game(args.seed)  # options that do not go together: say so before opening anything

@@ -6,8 +6,8 @@ import json
 
 from dominotable.app import config
 from dominotable.app.commands.replay import match_lines, replay_with_names
-from dominotable.app.storage import MatchRecord, StorageError, Store
 from dominotable.rules.outcome import Termination
+from dominotable.store.storage import MatchRecord, StorageError, Store
 
 
 def add_db_arguments(parser) -> None:

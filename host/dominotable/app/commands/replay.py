@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dominotable.app.storage import StorageError, replay
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
 from dominotable.rules.outcome import Termination
+from dominotable.store.storage import StorageError, replay
 
 
 def register(subparsers) -> None:

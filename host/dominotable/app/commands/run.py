@@ -26,7 +26,7 @@ import sys
 
 from dominotable.app import config as config_module
 from dominotable.app.config import listen_address
-from dominotable.app.recovery import open_for_table
+from dominotable.store.recovery import open_for_table
 
 DEMO_SPEED = 30.0  # the bots' demo: the virtual tray thirty times as fast as a real one
 DEMO_SETTLE_MS = 60

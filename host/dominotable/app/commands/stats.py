@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from dominotable.app import catalog
 from dominotable.app.gameargs import add_game_command, parse_game_args
+from dominotable.games import catalog
 from dominotable.sim import stats
 
 

@@ -4,7 +4,7 @@ piece of view state there is: which page of the play screen is up (up/down turn 
 
 from __future__ import annotations
 
-from dominotable.app.controller import MatchController, Mode
+from dominotable.match.controller import MatchController, Mode
 from dominotable.ui.menu import Model
 from dominotable.ui.screen import Screen, ScreenKind
 

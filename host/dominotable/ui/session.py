@@ -11,16 +11,16 @@ that shows it (presenter.py) and the in-game menu (match_menu.py), joined to the
 
 from __future__ import annotations
 
-from dominotable.app import catalog
-from dominotable.app.controller import MatchController, Mode
-from dominotable.app.match_menu import Back, ButtonMove, MatchMenu, MenuAction, NewMatch, Resign, ShowHint, TakeBack
-from dominotable.app.presenter import Presenter
-from dominotable.app.seats import BotSeats
-from dominotable.app.storage import Store, replay
+from dominotable.games import catalog
+from dominotable.match.controller import MatchController, Mode
+from dominotable.match.seats import BotSeats
 from dominotable.rules.game import Game
+from dominotable.store.storage import Store, replay
 from dominotable.tray.board import Board
 from dominotable.tray.geometry import Geometry
 from dominotable.tray.link import TrayEvent
+from dominotable.ui.match_menu import Back, ButtonMove, MatchMenu, MenuAction, NewMatch, Resign, ShowHint, TakeBack
+from dominotable.ui.presenter import Presenter
 from dominotable.ui.press import Press
 from dominotable.ui.screen import Screen
 

@@ -14,8 +14,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dominotable.app import catalog
-from dominotable.app.seats import decide
+from dominotable.games import catalog
+from dominotable.match.seats import decide
 from dominotable.rules.game import Game
 from dominotable.rules.games.castle_rock.capture import Capture, analyse
 from dominotable.rules.games.castle_rock.engine import CastleRock

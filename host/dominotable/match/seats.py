@@ -32,8 +32,7 @@ from typing import NamedTuple
 
 from dominotray import wire
 
-from dominotable.app import catalog
-from dominotable.app.storage import Store
+from dominotable.games import catalog
 from dominotable.reading.prompts import span
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
@@ -43,6 +42,7 @@ from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.hands.base import Hands, NoRoom
 from dominotable.sim.memtray import MemoryTray
+from dominotable.store.storage import Store
 from dominotable.tray.action import ActionKind
 from dominotable.tray.board import Board, Placement
 from dominotable.tray.geometry import Geometry, Rack

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from dominotable.app import catalog
-from dominotable.app.storage import MatchRecord
+from dominotable.games import catalog
 from dominotable.rules.outcome import Termination
+from dominotable.store.storage import MatchRecord
 
 
 @dataclass

@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from dominotable.app import catalog
+from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
 from dominotable.rules.outcome import Termination

@@ -26,20 +26,20 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dominotable.app import catalog
+import crowd
 from dominotable.app.config import Config, GameConfig, TrayConfig
 from dominotable.app.demo import BotError, TableBots, choose, demo_choice, with_next
 from dominotable.app.hardware import open_hardware
 from dominotable.app.runtime import Runtime
-from dominotable.app.storage import Store
+from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game, Move
 from dominotable.rules.games.castle_rock.capture import Capture
 from dominotable.rules.hidden import Reveal
-from dominotable.sim import crowd
 from dominotable.sim.hands.base import Hands, fitting, physical_board
 from dominotable.sim.memtray import MemoryTray
 from dominotable.sim.stats import percentile
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 from dominotable.ui.oled.display import DisplayConfig

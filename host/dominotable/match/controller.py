@@ -47,15 +47,15 @@ from enum import StrEnum
 
 from dominotray import wire
 
-from dominotable.app.hints import Hint, hint
-from dominotable.app.seats import BotSeats, Said
-from dominotable.app.storage import Store
+from dominotable.match.hints import Hint, hint
+from dominotable.match.last_play import LastPlay
+from dominotable.match.seats import BotSeats, Said
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict, in_motion
 from dominotable.rules.game import Game, Move
 from dominotable.rules.outcome import Termination
+from dominotable.store.storage import Store
 from dominotable.tray.board import Board, Status
-from dominotable.ui.screen import LastPlay
 
 
 class Mode(StrEnum):

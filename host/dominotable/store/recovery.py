@@ -27,9 +27,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from dominotable.app import catalog
-from dominotable.app.storage import SCHEMA, DamagedDatabase, Store, parse_result, replay
+from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
+from dominotable.store.storage import SCHEMA, DamagedDatabase, Store, parse_result, replay
 
 HEADER = b"SQLite format 3\x00"
 WAL_MAGIC = (0x377F0682, 0x377F0683)

@@ -1,0 +1,341 @@
+"""The web page wired to the table: `WebTable` is what the server (ui/web/server.py) knows of
+the runtime, and `serve()` starts it beside a runtime.
+
+The runtime calls `_observe` after each frame it shows (in its own thread, under its lock):
+that takes a small snapshot of the match (plain values, no drawing) and wakes the server.
+Everything costly (the tray's SVG, the frame's PNG, JSON) is done in the server's thread from
+that snapshot. The OLED mirror is the frame the display was sent (a display sink).
+
+Controls go the physical way: tray actions through the virtual tray (firmware, emulated
+readers, pty, link), buttons through the mock pins, faults into the virtual tray."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from dominotable.games import catalog
+from dominotable.match.controller import Mode
+from dominotable.rules.errors import DominoError
+from dominotable.rules.tiles import DominoSet, Tile
+from dominotable.sim.memtray import MemoryTray
+from dominotable.store.ratings import rate
+from dominotable.store.storage import StorageError, Store
+from dominotable.tray.action import Action, ActionKind
+from dominotable.tray.errors import TrayError
+from dominotable.tray.tags import Registry
+from dominotable.ui.screen import Screen
+from dominotable.ui.web import svg
+from dominotable.ui.web.server import Refused, WebServer
+
+CELL_NAMES = re.compile(r"\br(\d+)c(\d+)\b|\b(pad-left|pad-right)\b|\(cell (\d+)\)")
+FAULTS = ("unplug", "replug", "dead", "alive", "flicker", "noise")
+
+
+class WebTable:
+    def __init__(self, runtime):
+        self.runtime = runtime
+        self.hw = runtime.hw
+        self.geometry = runtime.hw.geometry
+        self.vtray = runtime.hw.tray.virtual
+        self.virtual = self.vtray is not None
+        self.buttons = runtime.hw.buttons()
+        self.database = runtime.store.path  # the scoreboard reads it through a connection of its own
+        self.server: WebServer | None = None
+        self.faults: dict[str, Any] = {"unplugged": False, "dead": [], "flicker": {}, "noise": 0.0}
+        self._snap: dict[str, Any] = {"game": None, "tiles": [], "scores": [], "cells": [], "zones": [],
+                                      "top": 6, "prompt": None, "prompt_title": None, "turn": "", "mode": "setup"}
+        self._frame: Image.Image | None = None
+        self._layout = svg.Layout(self.geometry).to_dict()  # where the page finds the cell under the pointer
+        self._png: tuple[Image.Image, bytes, str] | None = None  # frame, PNG, data URL
+        self._store: Store | None = None
+        self._plots: dict[tuple[int, int], list[list[int]]] = {}
+        self._lock = threading.Lock()  # the snapshot, swapped whole
+
+    # --- from the runtime's thread ---------------------------------------------------------
+
+    def attach(self, server: WebServer) -> None:
+        self.server = server
+        self.hw.display.sinks.append(self._on_frame)
+        self.runtime.observers.append(self._observe)
+
+    def _on_frame(self, image: Image.Image) -> None:
+        self._frame = image
+
+    def _observe(self, screen: Screen | None) -> None:
+        rt = self.runtime
+        session = rt.session
+        snap: dict[str, Any] = {"game": None, "title": None, "match": None, "moves": 0, "turn": "", "scores": [],
+                                "target": None, "last": None, "prompt": None, "prompt_title": None, "zones": [],
+                                "top": self._snap["top"], "mode": "setup"}
+        if session is None:
+            board = self.hw.board()
+            model = rt.setup.current if rt.setup is not None else None
+            snap["prompt"] = model.title if model is not None else None
+        else:
+            c = session.controller
+            game = c.game
+            board = c.settled or c.board or self.hw.board()
+            seat = game.current_player
+            snap.update(game=game.name, title=game.title, match=c.match_id, moves=len(game.moves), mode=str(c.mode),
+                        turn=c.seat_name(seat) if seat is not None and c.mode != Mode.OVER else "",
+                        scores=[{"name": n, "points": p} for n, p in zip(c.side_names(), game.scores)],
+                        target=game.options.target, top=game.dset.top,
+                        last=c.last._asdict() if c.last else None, last_text=str(c.last) if c.last else None,
+                        zones=[z for z, games in self.geometry.zone_games.items() if game.name in games])
+            if c.mode == Mode.LOST:
+                snap["prompt_title"], snap["prompt"] = "Tray lost", "the tray is not answering: check its USB cable"
+            elif session.menu is not None:
+                snap["prompt_title"], snap["prompt"] = "Menu", session.menu.model.title
+            elif c.mode == Mode.OVER:
+                snap["prompt_title"], snap["prompt"] = "Match over", c.over_title
+            elif screen is not None and screen.bot:  # what to do for a bot seat (and the cells it names)
+                snap["prompt_title"], snap["prompt"] = screen.title, screen.text
+            elif c.notice is not None:
+                snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
+            snap["problem"] = c.problem
+            snap["warning"] = c.warning  # a dead reader the game is played around
+        if rt.notice is not None:  # the repairs, said (as on the OLED) until a button is pressed
+            snap["prompt_title"], snap["prompt"] = rt.notice.title, rt.notice.text
+        snap["repairs"] = list(rt.repairs)  # what was repaired before the table could start
+        snap["tiles"] = [(p.tile, p.cells) for p in board.placements]
+        marked = c.problem_cells if session is not None and c.problem is not None else ()
+        named = self._named_cells(f"{snap['prompt'] or ''} {snap.get('warning') or ''}")
+        snap["cells"] = sorted(set(named) | set(marked))
+        with self._lock:
+            self._snap = snap
+        if self.server is not None:
+            self.server.publish()
+
+    def _named_cells(self, text: str) -> list[int]:
+        """The cells a prompt names: r4c6, pad-left, (cell 53)."""
+        geo, cells = self.geometry, []
+        for row, col, pad, number in CELL_NAMES.findall(text):
+            if row and int(row) < geo.rows and int(col) < geo.columns:
+                cells.append(geo.cell(int(row), int(col)))
+            elif pad:
+                cells.append(geo.pad[geo.pad_names.index(pad)])
+            elif number and int(number) < geo.cells:
+                cells.append(int(number))
+        return sorted(set(cells))
+
+    # --- from the server's thread ----------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        with self._lock:
+            snap = self._snap
+        settled = snap["tiles"]
+        ghosts, rack = [], []
+        if self.virtual:
+            truth = self.vtray.tiles()
+            shown = set(settled)
+            ghosts = [(t, c) for t, c in truth.items() if (t, tuple(c)) not in shown]
+            rack = [f"{t.a}-{t.b}" for t in DominoSet(snap["top"]) if t not in truth]
+        pad = next((t for t, c in settled if self.geometry.is_pad(c[0])), None)
+        state = {k: snap.get(k) for k in ("game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title", "problem",
+                                          "warning", "scores", "target", "last", "last_text")}
+        state["repairs"] = snap.get("repairs", [])
+        state.update(
+            virtual=self.virtual,
+            tray=[{"tile": f"{t.a}-{t.b}", "cells": list(c)} for t, c in settled if not self.geometry.is_pad(c[0])],
+            pad=f"{pad.a}-{pad.b}" if pad is not None else None,
+            cells=snap["cells"], zones=snap["zones"], rack=rack, faults=self.faults,
+            layout=self._layout,
+            base="/tray.svg?zones=" + ",".join(snap["zones"]),
+            overlay=svg.overlay(self.geometry, settled, highlight=snap["cells"], ghosts=ghosts),
+            oled=self._oled())
+        return state
+
+    def png(self) -> bytes | None:
+        """The OLED's frame as a PNG, encoded once per frame (the cache holds the frame itself,
+        whose id a later frame could reuse once it was freed)."""
+        frame = self._frame
+        if frame is None:
+            return None
+        if self._png is None or self._png[0] is not frame:
+            out = io.BytesIO()
+            frame.save(out, "PNG")
+            png = out.getvalue()
+            self._png = (frame, png, "data:image/png;base64," + base64.b64encode(png).decode())
+        return self._png[1]
+
+    def _oled(self) -> str | None:
+        return None if self.png() is None else self._png[2]
+
+    # --- controls (a worker thread) ---------------------------------------------------------
+
+    def tray(self, request: dict) -> None:
+        if not self.virtual:
+            raise Refused("the tray is a real one: move its tiles by hand")
+        kinds = [k.value for k in ActionKind]
+        kind = request.get("action")
+        if kind not in kinds:
+            raise Refused(f"action must be one of {', '.join(kinds)}, not {_show(kind)}")
+        tile, first = self._tile(request.get("tile"))
+        cells: tuple[int, ...] = ()
+        if kind in (ActionKind.PLACE, ActionKind.SLIDE):
+            given = request.get("cells")
+            if (not isinstance(given, list) or len(given) != 2
+                    or not all(isinstance(c, int) and not isinstance(c, bool) for c in given)):
+                raise Refused(f"cells must be two cell numbers [a, b], one for each half of {tile}, not {_show(given)}")
+            for cell in given:
+                if not 0 <= cell < self.geometry.playing:
+                    raise Refused(f"cell {cell} does not exist: the playing cells are 0-{self.geometry.playing - 1}")
+            cells = tuple(given) if first == tile.a else tuple(reversed(given))
+        try:
+            self.vtray.apply(Action(ActionKind(kind), tile, cells))
+        except TrayError as exc:
+            raise Refused(str(exc)) from None
+
+    def _tile(self, text) -> tuple[Tile, int]:
+        """The tile named "3-5" in the set of the match (its first-named pips)."""
+        with self._lock:
+            top = self._snap["top"]
+        if not isinstance(text, str):
+            raise Refused(f"tile must be written like \"3-5\", not {_show(text)}")
+        try:
+            tile = DominoSet(top).parse(text)
+        except DominoError as exc:
+            raise Refused(f"unknown tile: {exc}") from None
+        return tile, int(text.strip().split("-")[0])
+
+    def button(self, name: str) -> None:
+        if self.buttons is None:
+            raise Refused("the buttons are real ones: press them at the table")
+        self.buttons.press(name)
+
+    def fault(self, request: dict) -> None:
+        if not self.virtual:
+            raise Refused("faults can be injected only into the virtual tray")
+        kind = request.get("fault")
+        if kind not in FAULTS:
+            raise Refused(f"fault must be one of {', '.join(FAULTS)}, not {_show(kind)}")
+        vt, faults = self.vtray, self.faults
+        if kind == "unplug":
+            vt.unplug()
+            faults["unplugged"] = True
+        elif kind == "replug":
+            vt.replug()
+            faults["unplugged"] = False
+        elif kind == "noise":
+            p = _probability(request)
+            vt.to_host.bit_flip = vt.to_host.garbage = p
+            faults["noise"] = p
+        else:
+            cell = request.get("cell")
+            if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < self.geometry.cells:
+                raise Refused(f"cell must be a cell number 0-{self.geometry.cells - 1}, not {_show(cell)}")
+            if kind == "flicker":
+                p = _probability(request)
+                vt.set_flicker(cell, p)
+                faults["flicker"] = {**faults["flicker"], str(cell): p}
+            else:
+                vt.set_dead(cell, kind == "dead")
+                dead = set(faults["dead"]) | {cell} if kind == "dead" else set(faults["dead"]) - {cell}
+                faults["dead"] = sorted(dead)
+
+    # --- the scoreboard (the server's one database thread) ----------------------------------
+
+    def _db(self) -> Store:
+        if self._store is None:
+            if not Path(self.database).is_file():
+                raise Refused(f"no database at {self.database}")
+            self._store = Store(self.database, create=False)
+        return self._store
+
+    def leaderboard(self) -> list[dict[str, Any]]:
+        try:
+            records = self._db().matches()
+        except Refused:
+            return []
+        return [{"game": b.game, "title": b.title,
+                 "players": [{"name": p.name, "rating": round(p.rating, 2), "matches": p.matches, "wins": p.wins,
+                              "win_rate": round(p.win_rate, 3)} for p in b.players]} for b in rate(records)]
+
+    def history(self, limit: int = 20) -> list[dict[str, Any]]:
+        try:
+            records = [r for r in self._db().matches() if r.damaged is None][:limit]  # set aside: not replayable
+        except Refused:
+            return []
+        out = []
+        for record in records:
+            names = _side_names(record)
+            result = record.result or {}
+            out.append({"id": record.id, "game": record.game, "title": catalog.engine(record.game).title,
+                        "names": names, "started": record.started, "finished": record.finished,
+                        "ending": result.get("ending"), "scores": result.get("scores"),
+                        "winners": [names[w] for w in result.get("winners", []) if w < len(names)],
+                        "target": record.options.get("target"), "hands": self._hands(record)})
+        return out
+
+    def _hands(self, record) -> list[list[int]]:
+        """The scores after every hand (for a match of one hand: after every scoring move)."""
+        key = (record.id, record.plies)
+        if key not in self._plots:
+            full = self._db().match(record.id)
+            game = catalog.load({**full.to_dict(), "moves": []})
+            by_hand: list[list[int]] = []
+            by_move: list[list[int]] = []
+            hand = game.hands_played()
+            for notation in full.moves:
+                before = list(game.scores)
+                game.push_notation(notation)
+                if game.hands_played() != hand:  # a new deal: the scores as the last hand left them
+                    hand = game.hands_played()
+                    by_hand.append(list(game.scores))
+                if game.scores != before:
+                    by_move.append(list(game.scores))
+            if not by_hand or by_hand[-1] != game.scores:
+                by_hand.append(list(game.scores))
+            self._plots[key] = by_hand if len(by_hand) > 1 else by_move
+        return self._plots[key]
+
+    def replay(self, match_id: int, step: int) -> dict[str, Any]:
+        try:
+            record = self._db().match(match_id)
+        except StorageError as exc:
+            raise Refused(str(exc)) from None
+        step = max(0, min(step, len(record.moves)))
+        game = catalog.load({**record.to_dict(), "moves": record.moves[:step]})
+        tray = MemoryTray(Registry.virtual(game.dset), self.geometry)
+        try:
+            tray.apply_all(catalog.hands_for(game, self.geometry).setup(tray.board()))
+        except DominoError:
+            pass  # a position the hands cannot lay out: the tray stays as far as it got
+        return {"title": game.title, "geometry": self.geometry, "tiles": list(tray.tiles.items()),
+                "zones": [z for z, games in self.geometry.zone_games.items() if game.name in games],
+                "step": step, "steps": len(record.moves), "move": record.moves[step - 1] if step else None,
+                "names": _side_names(record), "scores": list(game.scores)}
+
+
+def _side_names(record) -> list[str]:
+    sides: dict[int, list[str]] = {}
+    for name, side in zip(record.names, record.sides or range(len(record.names))):
+        sides.setdefault(side, []).append(name)
+    return [" & ".join(sides[side]) for side in sorted(sides)]
+
+
+def _show(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _probability(request: dict) -> float:
+    p = request.get("probability")
+    if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0 <= p <= 1:
+        raise Refused(f"probability must be a number from 0 to 1, not {_show(p)}")
+    return float(p)
+
+
+def serve(runtime, host: str, port: int, token: str = "") -> WebServer:
+    """Start the page for `runtime` (before `runtime.start()`); raises OSError if the address is taken."""
+    table = WebTable(runtime)
+    server = WebServer(table, host, port, token)
+    table.attach(server)
+    return server.start()
