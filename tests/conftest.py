@@ -5,7 +5,7 @@ real user's configuration or data (each test gets its own XDG config and data di
 import re
 
 import pytest
-from dominotable.match.controller import Notice
+from dominotable.match.status import Notice
 from dominotable.reading.reader import Verdict
 
 ENGINE_COORDINATES = re.compile(r"\(-?\d+,\s*-?\d+\)")

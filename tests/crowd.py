@@ -277,17 +277,17 @@ def out_of_turn(t: Table, plan: Plan, other: Plan | None, committed: Callable[[o
     t.sleep(t.rng.uniform(0.3, 1.0))
     t.act(lift(wrong.tile), f"lift {wrong.tile}", MOVING)
     if t.rng.random() < 0.5:
-        t.until(lambda c: c.mode == "takeback", "Take back? offered")
+        t.until(lambda c: c.status.mode == "takeback", "Take back? offered")
         t.sleep(t.rng.uniform(0.2, 0.6))
         t.mark("confirm")
         t.press("select")
         undone = len(other.game.moves) + len(other.moves) - 1
-        t.until(lambda c: c.mode == "play" and len(c.game.moves) == undone, "the takeback")
+        t.until(lambda c: c.status.mode == "play" and len(c.game.moves) == undone, "the takeback")
         plain(t, plan)
     else:
         t.sleep(t.rng.uniform(0.2, 0.6))
         plain(t, plan, mark=False)
-        t.until(lambda c: c.mode == "takeback" and c.instead, "take back and play instead? offered")
+        t.until(lambda c: c.status.mode == "takeback" and c.status.instead, "take back and play instead? offered")
         t.sleep(t.rng.uniform(0.2, 0.6))
         t.mark("confirm")
         t.press("select")

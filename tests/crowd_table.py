@@ -119,7 +119,7 @@ class Crowd(TableBots):
             expected = self._trial(trial, plan, hands)
             self._wait(lambda c: same_position(c.game, expected), "the table at the expected position")
             truth = self.vtray.cells()
-            self._wait(lambda c: c.judged is not None and c.judged.cells == truth, "the table caught up with the tray")
+            self._wait(lambda c: c.tracker.judged is not None and c.tracker.judged.cells == truth, "the table caught up with the tray")
             trial.reached = True
         except BotError as error:  # a failed trial: this match ends, the next one goes on
             self.record.note("failure", f"{self.game_name} {trial.scenario}: {error}")

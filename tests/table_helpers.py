@@ -2,6 +2,8 @@
 session fed from an in-memory tray through a fake clock."""
 
 from dominotable.games import catalog
+from dominotable.match import opening
+from dominotable.match.referee import Table as Reflexes
 from dominotable.rules.games.castle_rock.engine import CastleRock
 from dominotable.rules.tiles import DOUBLE_SIX
 from dominotable.sim.memtray import MemoryTray
@@ -76,13 +78,12 @@ class Table:
         self.game = game
         self.layout = layout or MemoryTray(REGISTRY, GEO)
         if resumed:
-            self.session = Session.resume(self.store, resumed, GEO, settle_ms=SETTLE, clock=self.clock)
-            self.game = self.session.controller.game
+            self.session = Session(opening.resume(self.store, resumed, GEO, Reflexes(SETTLE, clock=self.clock)))
+            self.game = self.session.referee.game
         else:
-            self.session = Session.start(self.store, game, names or game.side_names(), GEO, settle_ms=SETTLE,
-                                         clock=self.clock)
-        self.reader = self.session.controller.reader
-        self.hands = catalog.hands_for(self.game, GEO)
+            self.session = Session(opening.start(self.store, game, names or game.side_names(), GEO,
+                                                 table=Reflexes(SETTLE, clock=self.clock)))
+        self.reader = self.session.referee.judge.reader
 
     def show(self, layout=None, settle=True):
         """Send the layout's board; with `settle`, let it settle and tick."""
@@ -100,6 +101,11 @@ class Table:
     def play(self, move):
         self.act(*self.hands.actions(move, self.layout.board()))
 
+    @property
+    def hands(self):
+        """The game's hands, on a copy of the live engine."""
+        return catalog.hands_for(self.game.copy(), GEO)
+
     def press(self, *events):
         for event in events:
             self.session.on_button(event)
@@ -116,7 +122,7 @@ class Table:
         return self.session.screen()
 
     def stored(self):
-        return self.store.match(self.session.controller.match_id).moves
+        return self.store.match(self.session.referee.seating.match_id).moves
 
 
 def started(tmp_path, game, **kwargs):
@@ -124,7 +130,7 @@ def started(tmp_path, game, **kwargs):
     table = Table(tmp_path, game, **kwargs)
     _, table.layout = laid(game, table.layout)
     table.show()
-    assert table.session.controller.mode == "play"
+    assert table.session.referee.status.mode == "play"
     return table
 
 

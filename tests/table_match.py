@@ -80,8 +80,8 @@ class ThreadedTable:
         assert ready.wait(timeout) and self.error is None, self.error
 
     @property
-    def controller(self):
-        return self.runtime.session.controller
+    def referee(self):
+        return self.runtime.session.referee
 
     def close(self):
         if self.runtime is not None:
@@ -104,6 +104,6 @@ def bot_match(db: Path, game: str, seed: int = 0, players: int | None = None, ti
                 before(runtime)
             play(runtime, seed=seed, timeout=timeout)
             record = store.match(runtime.match_id)
-            return runtime.session.controller.game, record, frames
+            return runtime.session.referee.game, record, frames
     finally:
         hw.close()

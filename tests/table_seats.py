@@ -66,7 +66,7 @@ class Person:
 
     def rack(self, who: str):
         position = who.removesuffix(" bot").lower()
-        return next(r for r in self.geo.racks(self.t.game.name) if r.name == position)
+        return next(r for r in self.geo.racks(catalog.spec(self.t.game).racks) if r.name == position)
 
     def draw(self):
         tile = self.rng.choice(sorted(self.pile))
@@ -194,14 +194,14 @@ class Person:
         return tray.board()
 
     def in_rack(self, cells) -> bool:
-        return any(set(cells) <= rack.cells for rack in self.geo.racks(self.t.game.name))
+        return any(set(cells) <= rack.cells for rack in self.geo.racks(catalog.spec(self.t.game).racks))
 
     def my_turn(self, screen) -> None:
         if self.t.game.name == "broadway":
             return self.broadway_turn()
         finished = f": after {self.t.names[self.me]}: " in screen.bot or "end turn" in screen.text
         if not finished:
-            hands = catalog.hands_for(self.t.game, self.geo)
+            hands = catalog.hands_for(self.t.game.copy(), self.geo)
             tile = self.rng.choice(self.mine)
             self.mine.remove(tile)
             for action in hands.actions(place(tile), self.table_board()):
@@ -259,7 +259,7 @@ class Person:
         from dominotable.sim.hands.base import NoRoom
 
         game = self.t.game
-        hands = catalog.hands_for(game, self.geo)
+        hands = catalog.hands_for(game.copy(), self.geo)
         hands.keep_clear(frozenset(c for r in self.geo.racks(game.name) for c in r.cells))
         board = self.table_board()
         moves = [m for m in game.legal_moves() if isinstance(m, Place) and m.tile in self.mine]
@@ -292,6 +292,9 @@ class SessionTable:
     """A session fed from an in-memory tray through a fake clock: the fast table."""
 
     def __init__(self, tmp_path, game, names, bots, settle_ms: int = 400):
+        from dominotable.match import opening
+        from dominotable.match.referee import Table as Reflexes
+        from dominotable.match.seats import SeatKind
         from dominotable.sim.memtray import MemoryTray
         from dominotable.store.storage import Store
         from dominotable.tray.geometry import default
@@ -304,12 +307,13 @@ class SessionTable:
         self.settle_ms = settle_ms
         self.store = Store(tmp_path / "table.db")
         self.layout = MemoryTray(Registry.virtual(game.dset), self.geometry)
-        self.session = Session.start(self.store, game, names, self.geometry, bots, settle_ms=settle_ms,
-                                     clock=lambda: self.now)
+        kinds = [SeatKind.BOT if seat in bots else SeatKind.HUMAN for seat in range(len(names))]
+        self.session = Session(opening.start(self.store, game, names, self.geometry, kinds,
+                                             Reflexes(settle_ms, clock=lambda: self.now)))
 
     @property
     def game(self):
-        return self.session.controller.game
+        return self.session.referee.game
 
     def tiles(self):
         return dict(self.layout.tiles)
@@ -362,11 +366,11 @@ class PtyTable(ThreadedTable):
 
     @property
     def names(self):
-        return self.controller.names
+        return self.referee.seating.names
 
     @property
     def game(self):
-        return self.controller.game
+        return self.referee.game
 
     def tiles(self):
         return self.vtray.tiles()
@@ -411,7 +415,7 @@ class PtyTable(ThreadedTable):
     def settle(self):
         """Until the table has judged exactly what lies on the tray."""
         cells = self.vtray.cells()
-        self.until(lambda: (judged := self.controller.judged) is not None and judged.cells == cells,
+        self.until(lambda: (judged := self.referee.tracker.judged) is not None and judged.cells == cells,
                    "the tray judged")
 
     def screen(self):

@@ -24,12 +24,12 @@ import damage
 import pytest
 from dominotable.app import cli, config
 from dominotable.games import catalog
+from dominotable.match import opening
 from dominotable.rules.errors import DominoError
 from dominotable.store.storage import Store
 from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import default as default_geometry
 from dominotable.tray.tags import Registry
-from dominotable.ui.session import Session
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -190,7 +190,7 @@ def test_no_stored_field_gives_a_traceback(table_db, data):
             match_id = store.unfinished()
             if match_id is not None:
                 with contextlib.suppress(DominoError):
-                    Session.resume(store, match_id, default_geometry())
+                    opening.resume(store, match_id, default_geometry())
 
 
 # --- exported matches ---------------------------------------------------------------------------

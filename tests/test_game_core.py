@@ -4,6 +4,7 @@ move dispatch by type, shallow state copies, outcomes and resignations."""
 import random
 
 import pytest
+from dominotable.rules.errors import SealedGame
 from dominotable.rules.games.broadway.engine import Broadway
 from dominotable.rules.games.castle_rock.engine import END, CastleRock
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
@@ -50,25 +51,34 @@ def test_push_copies_the_state_and_pop_restores_the_very_same_object(cls):
 
 
 @pytest.mark.parametrize("cls", GAMES)
-def test_a_look_ahead_or_back_leaves_the_game_as_it_was(cls):
-    """`kept()`: whatever a block pushes or pops, even when it fails, the game is restored."""
+def test_a_look_ahead_or_back_on_a_copy_leaves_the_game_as_it_was(cls):
+    """`copy()`: whatever a copy pushes or pops, the game is as it was; a sealed (live) game
+    refuses push and pop outside `changing()`, and its copies are not sealed."""
     game = cls(seed=3)
     bot = random_bot(random.Random(1))
     for _ in range(3):
         if not game.is_over():
             game.push(bot(game))
     state, moves, text = game.state, game.moves, game.to_json()
-    with game.kept():
-        game.pop()
-        while not game.is_over():
-            game.push(bot(game))
+    ahead = game.copy()
+    ahead.pop()
+    while not ahead.is_over():
+        ahead.push(bot(ahead))
     assert game.state is state and game.moves == moves and game.to_json() == text
-    with pytest.raises(RuntimeError), game.kept():
+    game.seal()
+    with pytest.raises(SealedGame):
         game.pop()
-        raise RuntimeError("a look back that fails")
+    with pytest.raises(SealedGame):
+        game.push(bot(game.copy()))
     assert game.state is state and game.moves == moves
-    game.pop()  # and it plays on as before
+    copy = game.copy()
+    copy.pop()
+    assert copy.moves == moves[:-1] and game.moves == moves
+    with game.changing():
+        game.pop()  # the committer's way: and it plays on as before
     assert game.moves == moves[:-1]
+    with pytest.raises(SealedGame):
+        game.pop()
 
 
 def test_outcome_is_none_until_the_rules_end_the_match():

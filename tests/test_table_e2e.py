@@ -13,7 +13,7 @@ from dominotable.app.cli import main
 from dominotable.app.config import load as load_config
 from dominotable.app.demo import demo_choice
 from dominotable.app.runtime import Runtime
-from dominotable.match.controller import Mode
+from dominotable.match.status import Mode
 from dominotable.store.storage import Store, replay
 from dominotable.tray.geometry import default as default_geometry
 from table_match import SETTLE_MS, SHORT, ThreadedTable, bot_match, open_table
@@ -67,7 +67,7 @@ class Table(ThreadedTable):
         return self.session.screen().text
 
     def moves(self, n):
-        self.until(lambda s: len(s.controller.game.moves) == n and s.controller.mode == Mode.PLAY and s.screen().kind == "play", f"{n} moves")
+        self.until(lambda s: len(s.referee.game.moves) == n and s.referee.status.mode == Mode.PLAY and s.screen().kind == "play", f"{n} moves")
 
 
 
@@ -86,17 +86,17 @@ def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
     after the prompt pause, without the alarm (the moved tile may be judged while it is away:
     a tile lifted off the closed end is a capture no captures can complete, an alarm)."""
     t, geo = solitaire, default_geometry()
-    t.until(lambda s: s.controller.mode == Mode.PLAY, "the empty row accepted")
+    t.until(lambda s: s.referee.status.mode == Mode.PLAY, "the empty row accepted")
     row = sorted(geo.zone("castle-row"))
     top = [c for c in row if geo.coords(c)[0] == 4]  # the row's upper cells, left to right
-    alarms = t.session.controller.alarms
+    alarms = t.session.referee.status.alarms
 
     t.tray.place_tag(top[5], bytes.fromhex("04deadbeef0001"))  # a tag the registry does not know
     assert "04deadbeef0001" in t.prompt("unknown tag")
     t.tray.remove(top[5])
-    assert t.session.controller.alarms == alarms + 1
+    assert t.session.referee.status.alarms == alarms + 1
 
-    deck = t.session.controller.game.deck().tiles
+    deck = t.session.referee.game.deck().tiles
     first, second, third = deck[0], deck[1], deck[2]
     for i, tile in enumerate((first, second, third)):  # three draws, upright at the open end
         t.tray.place(f"{tile.a}-{tile.b}", top[i], "down")
@@ -113,8 +113,8 @@ def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
     t.tray.slide(f"{first.a}-{first.b}", top[0], "down")
     t.until(lambda s: s.screen().kind == "play", "the row put back")
 
-    assert len(t.session.controller.game.moves) == 3 and t.stored_moves() == 3
-    assert alarms + 1 <= t.session.controller.alarms <= alarms + 2
+    assert len(t.session.referee.game.moves) == 3 and t.stored_moves() == 3
+    assert alarms + 1 <= t.session.referee.status.alarms <= alarms + 2
 
 
 def test_unplugged_mid_turn_and_replugged_the_game_is_intact(solitaire):
@@ -124,20 +124,20 @@ def test_unplugged_mid_turn_and_replugged_the_game_is_intact(solitaire):
     t = solitaire
     geo = default_geometry()
     top = [c for c in sorted(geo.zone("castle-row")) if geo.coords(c)[0] == 4]
-    t.until(lambda s: s.controller.mode == Mode.PLAY, "the empty row accepted")
-    deck = t.session.controller.game.deck().tiles
+    t.until(lambda s: s.referee.status.mode == Mode.PLAY, "the empty row accepted")
+    deck = t.session.referee.game.deck().tiles
     for i in range(2):
         t.tray.place(f"{deck[i].a}-{deck[i].b}", top[i], "down")
     t.moves(2)
     lost_frames = len(t.frames.images)
     t.tray.unplug()
-    t.until(lambda s: s.controller.mode == Mode.LOST and s.screen().kind == "lost", "the tray lost")
+    t.until(lambda s: s.referee.status.mode == Mode.LOST and s.screen().kind == "lost", "the tray lost")
     t.tray.place(f"{deck[2].a}-{deck[2].b}", top[2], "down")
     time.sleep(0.3)  # the spinner turns; nothing is judged while the tray is away
-    assert len(t.session.controller.game.moves) == 2
+    assert len(t.session.referee.game.moves) == 2
     t.tray.replug(reboot=True)
     t.moves(3)
-    assert [str(m).split()[-1] for m in t.session.controller.game.moves] == [str(deck[i]) for i in range(3)]
+    assert [str(m).split()[-1] for m in t.session.referee.game.moves] == [str(deck[i]) for i in range(3)]
     assert t.stored_moves() == 3
     assert len(t.frames.images) - lost_frames >= 3  # tray lost, its spinner turning, the game again
 
@@ -220,13 +220,13 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
                 press("select")  # "P1", ... prefilled: one select accepts
             assert runtime.setup is None and runtime.session is not None
             press(settle=0.3)  # the empty tray settles: the new match's position
-            assert runtime.session.controller.mode == "play"
-            assert runtime.session.controller.names == [f"P{i + 1}" for i in range(first.default_players)]
+            assert runtime.session.referee.status.mode == "play"
+            assert list(runtime.session.referee.seating.names) == [f"P{i + 1}" for i in range(first.default_players)]
             match_id = runtime.match_id
             press("long-select")
             items = runtime.session.menu.model.items
             press(*["down"] * items.index("Resign"), "select", "up", "select")
-            assert runtime.session.controller.mode == "over"
+            assert runtime.session.referee.status.mode == "over"
             assert store.match(match_id).result["ending"] == "resigned"
             press("select")
             assert runtime.setup is not None and runtime.setup.last_names == runtime.names

@@ -17,7 +17,7 @@ PROMPT_AFTER = 2000
 def watched(table):
     """Record every problem prompt the table shows, and every alarm, from now on."""
     seen = {"alarms": [], "prompts": []}
-    table.session.controller.on_alarm = lambda: seen["alarms"].append(table.session.screen().text)
+    table.session.referee.status.on_alarm = lambda: seen["alarms"].append(table.session.screen().text)
     tick = table.session.tick
 
     def watching():
@@ -68,7 +68,7 @@ def test_bug1_the_turns_captures_are_final_once_the_turn_closes(tmp_path):
     table.show(with_tiles(row, t0_1=None, t5_5=column(4)))
     assert table.stored() == ["0-5", "x0-1", "end", "5-5"]
     table.show(with_tiles(row, t0_1=None, t0_0=None, t5_5=column(4)))
-    assert table.stored() == ["0-5", "x0-1", "end", "5-5"] and table.session.controller.alarms == 1
+    assert table.stored() == ["0-5", "x0-1", "end", "5-5"] and table.session.referee.status.alarms == 1
 
 
 def test_bug2_captures_not_needing_the_new_tile_are_the_previous_players(tmp_path):
@@ -109,7 +109,7 @@ def test_bug3_a_wrong_second_tile_gets_its_fix_prompt_not_a_takeback(tmp_path):
     table.show()
     assert table.screen.title == "Fix the tray"
     assert table.screen.text == "4-6 must touch the open 4 at r5c8 (cell 88) with its 4 (rule DB-8.3)"
-    assert table.session.controller.alarms == 1 and table.stored() == ["2-4"]
+    assert table.session.referee.status.alarms == 1 and table.stored() == ["2-4"]
 
 
 def test_bug3_a_lifted_last_tile_offers_its_takeback(tmp_path):
@@ -118,7 +118,7 @@ def test_bug3_a_lifted_last_tile_offers_its_takeback(tmp_path):
     table.show(MemoryTray(REGISTRY, GEO))
     assert (table.screen.title, table.screen.text) == ("Take back?", "take back 2-4? press select")
     table.press("select")
-    assert table.stored() == [] and table.session.controller.alarms == 0
+    assert table.stored() == [] and table.session.referee.status.alarms == 0
 
 
 def test_a_different_tile_in_place_of_the_lifted_one_is_take_back_and_play_instead(tmp_path):
@@ -129,7 +129,7 @@ def test_a_different_tile_in_place_of_the_lifted_one_is_take_back_and_play_inste
     swapped = with_tiles(table.layout, t1_4=None, t3_3=column(8))
     table.show(swapped)
     assert table.screen.text == "take back 1-4 and play 3-3 instead? press select"
-    assert table.session.controller.alarms == 0
+    assert table.session.referee.status.alarms == 0
     table.press("select")
     assert table.stored() == ["3-3"] and table.screen.kind == "play"
 
@@ -141,7 +141,7 @@ def test_bug4_a_dead_reader_outside_the_games_cells_is_a_warning(tmp_path):
     table.show()
     assert table.screen.kind == "play" and table.screen.text == "reader r11c15 (cell 191) dead (not used by this game)"
     table.play(place(T("1-4")))
-    assert table.stored() == ["1-4"] and table.session.controller.alarms == 0
+    assert table.stored() == ["1-4"] and table.session.referee.status.alarms == 0
 
 
 def test_bug4_a_dead_reader_inside_is_named_and_read_around(tmp_path):
@@ -168,7 +168,7 @@ def test_bug5_a_tile_in_the_second_band_while_the_first_has_room(tmp_path):
     row = table.layout
     table.show(with_tiles(row, t1_4=column(3, band=1)))
     assert table.screen.text == "stand 1-4 in the first band (rows 4 and 5), after 1-5: it still has room (rule CR-10.2)"
-    assert table.stored() == [] and table.session.controller.alarms == 1
+    assert table.stored() == [] and table.session.referee.status.alarms == 1
     table.show(with_tiles(row, t1_4=column(12)))
     assert table.stored() == ["1-4"]
 
@@ -223,7 +223,7 @@ def test_a_lift_seen_late_still_offers_take_back_and_play_instead(tmp_path):
     assert table.stored() == ["2-2", "end", "3-3"]
     table.show(with_tiles(row, t3_3=column(4)))
     assert table.screen.text == "take back 2-2 end 3-3 and play 3-3 instead? press select"
-    assert table.session.controller.alarms == 0
+    assert table.session.referee.status.alarms == 0
     table.press("select")
     assert table.stored() == ["3-3"] and table.game.current_player == 0 and table.screen.kind == "play"
 
@@ -280,9 +280,9 @@ def test_a_prompt_goes_as_soon_as_the_tray_is_put_right(tmp_path):
     table = cr9(tmp_path, placed=None)
     row = table.layout
     table.show(with_tiles(row, t1_4=column(8), t3_3=column(9)))
-    assert table.screen.title == "Fix the tray" and table.session.controller.alarms == 1
+    assert table.screen.title == "Fix the tray" and table.session.referee.status.alarms == 1
     table.show(with_tiles(row, t1_4=column(8)), settle=False)
     assert table.screen.kind == "play" and table.stored() == []
     table.clock.advance(SETTLE)
     table.session.tick()
-    assert table.stored() == ["1-4"] and table.session.controller.alarms == 1
+    assert table.stored() == ["1-4"] and table.session.referee.status.alarms == 1

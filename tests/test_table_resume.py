@@ -109,7 +109,7 @@ def test_a_stopped_match_resumes_after_the_table_is_restored_from_its_moves(tmp_
 
     def stop_after_8(runtime):
         def run():
-            while runtime.session is None or len(runtime.session.controller.game.moves) < 8:
+            while runtime.session is None or len(runtime.session.referee.game.moves) < 8:
                 time.sleep(0.005)
             runtime.stop()
         threading.Thread(target=run, daemon=True).start()

@@ -15,10 +15,12 @@ import random
 import re
 import time
 
-from dominotable.match.seats import decide, seat_view
+from dominotable.games import catalog
+from dominotable.match import opening
 from dominotable.rules.games.castle_rock.engine import CastleRock, place
-from dominotable.rules.seat_view import hand_size, unseen
+from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
+from dominotable.sim.bots.turn import decide
 from dominotable.store.storage import Store, replay
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
@@ -53,7 +55,7 @@ def play_at(table: PtyTable, seat: int) -> tuple[Person, object, set[str]]:
     """A person at `seat` plays the match at the pty table to its end: the person, the final
     game and the titles of the screens seen on the way."""
     try:
-        table.until(lambda: table.controller.judged is not None, "the first board")
+        table.until(lambda: table.referee.tracker.judged is not None, "the first board")
         person = Person(table, seat, seed=1)
         shown = set()
         while person.step():
@@ -74,9 +76,10 @@ def fit_the_oled(screens) -> None:
 def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
     geo = default()
     for game, hand in (("castle-rock", 2), ("broadway", 7)):  # most tiles a hand holds (CR-4.3, BW-2.2)
-        racks = geo.racks(game)
-        zones = [cells for name, cells in geo.zones.items()  # but the whole grid: a game without bots
-                 if game in geo.zone_games[name] and len(cells) < geo.playing]
+        spec = catalog.spec(game)
+        racks = geo.racks(spec.racks)
+        zones = [geo.zone(name) for name in spec.zones  # but the whole grid: a game without bots
+                 if len(geo.zone(name)) < geo.playing]
         assert zones
         for i, rack in enumerate(racks):
             assert len(rack.slots) >= hand
@@ -86,9 +89,9 @@ def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
     assert [r.name for r in geo.racks("castle-rock")][:4] == ["south", "west", "north", "east"]
     assert len(geo.racks("castle-rock")) == CastleRock.max_players
     assert [r.name for r in geo.racks("broadway")] == ["north", "east", "south", "west"]  # the engine's seats
-    assert geo.racks("castle-rock-solitaire") == ()  # one player: no bot seats
+    assert geo.racks(catalog.spec("castle-rock-solitaire").racks) == ()  # one player: no bot seats
     racks = frozenset(c for rack in geo.racks("castle-rock") for c in rack.cells)
-    assert racks <= geo.game_cells("castle-rock")  # the tray reads them first, as the row
+    assert racks <= catalog.spec("castle-rock").cells(geo)  # the tray reads them first, as the row
 
 
 def test_setup_menu_makes_seats_bots_named_after_their_racks():
@@ -116,7 +119,8 @@ def test_a_bot_decides_on_what_its_seat_sees_whatever_the_unseen_tiles_are():
         game.push(rng.choice(list(game.legal_moves())))
     seat = game.current_player
     hand = list(game.state.hands[seat])
-    before = decide(game, seat, hand, seed=3)
+    strategy = catalog.spec(game).strategy()
+    before = decide(game, seat, hand, 3, strategy)
     s = game.state
     for trial in range(5):
         others = [t for k, h in enumerate(s.hands) if k != seat for t in h] + list(s.deck[s.drawn:])
@@ -127,7 +131,7 @@ def test_a_bot_decides_on_what_its_seat_sees_whatever_the_unseen_tiles_are():
             hands.append(tuple(hand) if k == seat else tuple(others[:sizes[k]]))
             others = others[sizes[k]:] if k != seat else others
         s.hands, s.deck = tuple(hands), s.deck[:s.drawn] + tuple(others)
-        assert decide(game, seat, hand, seed=3) == before
+        assert decide(game, seat, hand, 3, strategy) == before
         view = seat_view(game, seat, hand, random.Random(0))
         assert view.state.hands[seat] == tuple(hand) and not view.observed
 
@@ -163,7 +167,7 @@ def test_a_castle_rock_match_against_three_bots_session(tmp_path):
     person = Person(table, 0, seed=1)
     fit_the_oled(play_out(table, person))
     game = table.game
-    record = table.store.match(table.session.controller.match_id)
+    record = table.store.match(table.session.referee.seating.match_id)
     assert game.is_over() and record.bots == [1, 2, 3]
     assert replay(record).scores == game.scores == record.result["scores"]
     assert len(record.hints) == person.hints > 0 and record.racks == {}
@@ -174,10 +178,9 @@ def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path
     row (CR-10.4), its tile lying flat (CR-10.1): each is refused with a prompt, nothing is
     recorded, and once put right the turn goes on; the tile put back in its slot offers the
     takeback, which gives the bot its tile back."""
-    from dominotable.match import seats
-
-    monkeypatch.setattr(seats, "STRATEGIES", ("greedy",))  # this deal: East bot places, then captures
     table = SessionTable(tmp_path, castle_rock(), NAMES, BOTS)
+    table.session.referee.seats.strategy = catalog.spec("castle-rock").strategy("greedy")  # this deal: East bot
+    # places, then captures
     table.settle()
     person = Person(table, 0, seed=2, first_column=1)  # the row from column 1: the closed end has room
     while not table.screen().bot.startswith("East bot: slot"):
@@ -208,10 +211,10 @@ def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path
     table.take(right)
     table.put(right, (geo.cell(4, end), geo.cell(4, end + 1)))  # lying flat at the open end: being stood up?
     table.settle()
-    table.now += table.session.controller.prompt_after_ms / 1000  # prompted once it stays so, no alarm
+    table.now += table.session.referee.tracker.prompt_after_ms / 1000  # prompted once it stays so, no alarm
     table.session.tick()
     assert f"stand {right} upright at the open end (rule CR-10.1)" in table.screen().text
-    assert len(table.game.moves) == moves and table.session.controller.alarms >= 2
+    assert len(table.game.moves) == moves and table.session.referee.status.alarms >= 2
     table.take(right)
     table.put(right, (geo.cell(4, end), geo.cell(5, end)))
     table.settle()
@@ -223,7 +226,7 @@ def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path
     assert table.screen().title == "Take back?"
     table.press("select")
     assert len(table.game.moves) == moves and table.screen().bot == told
-    assert table.store.match(table.session.controller.match_id).racks[3][slot] == str(right)
+    assert table.store.match(table.session.referee.seating.match_id).racks[3][slot] == str(right)
     table.take(right)
     table.put(right, (geo.cell(4, end), geo.cell(5, end)))
     table.settle()
@@ -231,7 +234,7 @@ def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path
 
     assert table.screen().bot.startswith("East bot: take ")  # the rest of its turn, once the tile is read
     play_out(table, person)
-    record = table.store.match(table.session.controller.match_id)
+    record = table.store.match(table.session.referee.seating.match_id)
     assert replay(record).scores == table.game.scores == record.result["scores"]
 
 
@@ -240,14 +243,14 @@ def test_the_hint_for_the_worked_example_is_the_whole_row(tmp_path):
     order, the screen model carries them for drawing, and the store records the hint."""
     game = rigged("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 4-1", ["3-3", "5-5"], placed=True)
     store = Store(tmp_path / "t.db")
-    session = Session.start(store, game, ["ANN", "BOB"], default())
-    session.controller.mode = "play"
-    session.controller.hint()
+    session = Session(opening.start(store, game, ["ANN", "BOB"], default()))
+    session.referee.status.mode = "play"
+    session.referee.hint()
     screen = session.screen()
     assert screen.title == "Hint"
     assert screen.text == "take x4-4 x2-4 x0-6+0-0+0-4 x1-1 x1-6+1-5+1-4: 9 tiles, the whole row"
     assert sorted(screen.take) == sorted(str(t) for t in ROW("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 4-1"))
-    hints = store.match(session.controller.match_id).hints
+    hints = store.match(session.referee.seating.match_id).hints
     assert [(h["ply"], h["seat"], h["hint"]) for h in hints] == [(0, 0, screen.text)]
     session.on_button("select")  # put away
     assert session.screen().title != "Hint"
@@ -274,10 +277,10 @@ def host(db: str, state: str) -> None:
     person writes down where every tile lies (tiles outlive the process: after the crash they
     still lie there) and the parent kills the process."""
     table = PtyTable(db, Choice(CastleRock, {"hands": 1}, 4, NAMES, BOTS), seed=5)
-    table.until(lambda: table.controller.judged is not None, "the first board")
+    table.until(lambda: table.referee.tracker.judged is not None, "the first board")
     person = Person(table, 0, seed=1)
     while person.step():
-        known = table.controller.seats.known
+        known = {seat: hold.rack for seat, hold in table.referee.position.holds.items()}
         if len(table.game.moves) >= 20 and max(map(len, known.values())) == 2 and table.screen().kind != "hint":
             with open(state + ".new", "w") as f:
                 json.dump(person.memory(), f)
@@ -308,8 +311,8 @@ def test_killed_mid_match_the_bots_hands_come_back_from_the_store(tmp_path):
 
     table = PtyTable(db, None, seed=5)
     try:
-        controller = table.controller
-        assert controller.resumed and controller.seats.known == {
+        referee = table.referee
+        assert referee.seating.resumed and {seat: h.rack for seat, h in referee.position.holds.items()} == {
             seat: {slot: table.game.dset.parse(t) for slot, t in rack.items()} for seat, rack in record.racks.items()}
         assert table.screen().title == "Restore the table" and "tiles face down in slots" in table.screen().text
         with open(state) as f:
@@ -323,7 +326,7 @@ def test_killed_mid_match_the_bots_hands_come_back_from_the_store(tmp_path):
         assert not any(t in table.screen().text for t in rack.values())
         person.lay_out()
         table.settle()
-        assert controller.mode == "play"
+        assert referee.status.mode == "play"
         while person.step():
             pass
         final = table.game
@@ -400,7 +403,7 @@ def test_two_broadway_hands_against_three_bots_session(tmp_path):
     table = SessionTable(tmp_path, Broadway(options={"hands": 2}, seed=3, observed=True), BW_NAMES, (0, 1, 3))
     table.settle()
     fit_the_oled(play_out(table, Person(table, 2, seed=1)))
-    record = table.store.match(table.session.controller.match_id)
+    record = table.store.match(table.session.referee.seating.match_id)
     assert table.game.hands_played() >= 2 and sum(m.startswith("lead ") for m in record.moves) >= 2
     assert replay(record).scores == table.game.scores == record.result["scores"]
 
@@ -409,11 +412,11 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
     """BW-11.2: the tile as the bot placed it, its halves as the screen says; the same tile
     turned round, or laid where it also fits but the bot did not choose, is refused with the
     screen's instruction, and nothing is recorded until the tile lies as told."""
-    from dominotable.match import seats
     from dominotable.rules.games.broadway.engine import Broadway, Place
 
-    monkeypatch.setattr(seats, "STRATEGIES", ("greedy",))  # a tile that also fits elsewhere, this deal
     table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), BW_NAMES, (0, 1, 3))
+    table.session.referee.seats.strategy = catalog.spec("broadway").strategy("greedy")  # a tile that also fits
+    # elsewhere, this deal
     table.settle()
     person = Person(table, 2, seed=1)
     turned = elsewhere = False
@@ -426,19 +429,20 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
         rack = default().racks("broadway")[game.current_player]
         slot = next(cells for t, cells in table.tiles().items() if t is tile)
         assert slot in rack.slots
-        wanted = table.session.controller.seats.turn()[0]
-        hands = table.session.controller.seats.hands
+        referee = table.session.referee
+        wanted = referee.seats.turn(referee.position, referee.area)[0][0]
+        hands = referee.seats.hands.on(game.copy())
         others = [p for p in game.seat_moves(game.current_player) if isinstance(p, Place) and p.tile is tile
                   and p != wanted]
         for other in others[:1] if not elsewhere else []:
-            place = next(a for a in hands.actions(other, table.session.controller.area) if a.kind == "place")
+            place = next(a for a in hands.actions(other, table.session.referee.area) if a.kind == "place")
             table.take(tile)
             table.put(tile, place.cells)
             table.settle()
             assert table.screen().text.startswith(f"{BW_NAMES[game.current_player]} plays {tile} elsewhere: ")
             elsewhere = True
         if not turned and not tile.is_double:
-            place = next(a for a in hands.actions(wanted, table.session.controller.area) if a.kind == "place")
+            place = next(a for a in hands.actions(wanted, table.session.referee.area) if a.kind == "place")
             if tile in table.tiles():
                 table.take(tile)
             table.put(tile, place.cells[::-1])
@@ -447,7 +451,7 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
             assert table.screen().title == "Fix the tray" and (str(tile) in text or f"{tile.b}-{tile.a}" in text)
             turned = True
         if turned or elsewhere:
-            assert len(table.game.moves) == moves and table.session.controller.alarms
+            assert len(table.game.moves) == moves and table.session.referee.status.alarms
             table.take(tile)
             table.put(tile, slot)  # back in its slot: the instruction again
             table.settle()
@@ -456,14 +460,15 @@ def test_broadway_a_bot_tile_turned_round_or_at_the_wrong_end_is_prompted_and_pu
             break
     assert turned and elsewhere
     play_out(table, person)
-    record = table.store.match(table.session.controller.match_id)
+    record = table.store.match(table.session.referee.seating.match_id)
     assert replay(record).scores == table.game.scores == record.result["scores"]
 
 
 def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path):
     """BW-10.5: at the end of a blocked hand the table shows each bot's tiles left itself, from
     its rack; the person then takes them out of the rack (the hand is over) before the next deal."""
-    from dominotable.match.seats import BotSeats
+    from dominotable.match.position import Hold, Play, Position
+    from dominotable.match.seats import SeatKind, TableSeats
     from dominotable.rules.games.broadway.engine import Broadway
     from dominotable.sim.memtray import MemoryTray
     from dominotable.tray.tags import Registry
@@ -474,41 +479,39 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
         game.push(rng.choice(list(game.legal_moves())))
     game.state.awaiting = "show"  # test set-up: the hand blocked here (BW-6.2), as _end_hand leaves it
     geo = default()
-    store = Store(tmp_path / "t.db")
-    match = store.start_match(game, BW_NAMES, bots=(0, 1, 3))
     racks = geo.racks("broadway")
-    held = {seat: {k + 1: str(t) for k, t in enumerate(game.state.hands[seat])} for seat in (0, 1, 3)}
-    seats = BotSeats(game, geo, (0, 1, 3), BW_NAMES, 7, store, match, held)
+    held = {seat: {k + 1: t for k, t in enumerate(game.state.hands[seat])} for seat in (0, 1, 3)}
+    kinds = [SeatKind.HUMAN if seat == 2 else SeatKind.BOT for seat in range(4)]
+    seats = TableSeats(racks, kinds, BW_NAMES, 7, catalog.hands_for(game, geo), catalog.spec(game).strategy())
+    p = Position(game, {seat: Hold(dict(rack)) for seat, rack in held.items()})
     tray = MemoryTray(Registry.virtual(game.dset), geo)
     for seat, rack in held.items():
         for slot, tile in rack.items():
-            tray.place(game.dset.parse(tile), racks[seat].slots[slot - 1])
-    board, problem = seats.read(tray.board())
-    assert problem is None and not seats.short()
+            tray.place(tile, racks[seat].slots[slot - 1])
+    board, problem, dealt = seats.read(p, tray.board())
+    assert problem is None and not dealt and not seats.short(p)
     shown = []
-    while (move := seats.traceless()) is not None:
+    while (move := seats.traceless(p, board)[0]) is not None:
         seat = "NESW".index(move.seat)
-        assert sorted(map(str, move.tiles)) == sorted(held[seat].values())
-        seats.played([move], len(game.moves) + 1, [game.current_player])
-        game.push(move)
+        assert sorted(move.tiles) == sorted(held[seat].values())
+        p.apply(Play(move))
         shown.append(seat)
-        assert store.match(match).racks.get(seat) is None  # no longer the bot's hand
+        assert not p.holds[seat].rack and p.holds[seat].spent  # no longer the bot's hand, still in its rack
     assert sorted(shown) == [s for s in (0, 1, 3) if held[s]]
-    notes = seats.short()
+    notes = seats.short(p)
     assert all(n.what.startswith("hand over: take the tiles out of slot") for n in notes)
     assert [n.who for n in notes] == [BW_NAMES[seat] for seat in sorted(shown)]
-    assert seats.read(tray.board())[1] is None  # still there: not a problem, a step
+    assert seats.read(p, tray.board())[1] is None  # still there: not a problem, a step
     for seat in shown:
-        for slot in held[seat]:
-            tray.apply(Action(ActionKind.REMOVE, game.dset.parse(held[seat][slot])))
-    seats.read(tray.board())
-    assert not any(seats.spent.values())
+        for tile in held[seat].values():
+            tray.apply(Action(ActionKind.REMOVE, tile))
+    _, _, cleared = seats.read(p, tray.board())
+    assert cleared and not any(h.spent for h in p.holds.values())
 
 
 def test_the_solitaire_hint_is_the_solvers_next_step():
     """Castle Rock Solitaire: the hint is the solver's move (a draw, or its next capture) at
     every position of a game the solver plays to its end."""
-    from dominotable.match.hints import hint
     from dominotable.rules.games.castle_rock.capture import Capture
     from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
     from dominotable.sim.bots.castle_rock import solver_bot
@@ -518,7 +521,7 @@ def test_the_solitaire_hint_is_the_solvers_next_step():
     kinds = set()
     while not game.is_over():
         move = solver(game)
-        shown = hint(game)
+        shown = catalog.spec(game).hint(game)
         if isinstance(move, Capture):
             assert shown.take == move.tiles and shown.text.startswith(f"take {move}:")
         else:
@@ -534,13 +537,15 @@ def test_resuming_a_bot_match_on_a_tray_without_racks_names_the_problem(tmp_path
     import tomllib
 
     import pytest
+    from dominotable.match.seats import SeatKind
     from dominotable.rules.errors import DominoError
     from dominotable.tray.geometry import Geometry, packaged_path
 
     store = Store(tmp_path / "t.db")
-    match = Session.start(store, castle_rock(), NAMES, default(), BOTS).controller.match_id
+    kinds = [SeatKind.BOT if seat in BOTS else SeatKind.HUMAN for seat in range(len(NAMES))]
+    match = opening.start(store, castle_rock(), NAMES, default(), kinds).seating.match_id
     data = tomllib.loads(packaged_path().read_text())
     del data["racks"]
     with pytest.raises(DominoError, match="racks for 0 of Castle Rock's seats, not for its bot seats West bot, "
                                           r"North bot, East bot: see \[racks\] in tray.toml"):
-        Session.resume(store, match, Geometry(data))
+        opening.resume(store, match, Geometry(data))

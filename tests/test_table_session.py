@@ -29,8 +29,8 @@ def test_new_match_waits_for_the_table_to_be_set_up(tmp_path):
     assert table.screen.text == f"lay out the starting row left to right: {dealt}"
     for action in table.hands.setup(table.layout.board()):
         table.act(action)
-    assert table.session.controller.mode == "play" and table.screen.kind == "play"
-    assert table.screen.turn == f"P{game.current_player + 1}" and table.session.controller.alarms == 0
+    assert table.session.referee.status.mode == "play" and table.screen.kind == "play"
+    assert table.screen.turn == f"P{game.current_player + 1}" and table.session.referee.status.alarms == 0
 
 
 def test_judges_only_after_the_tray_settles(tmp_path):
@@ -51,7 +51,7 @@ def test_judges_only_after_the_tray_settles(tmp_path):
     table.clock.advance(SETTLE / 2)
     table.session.tick()
     table.show(with_tiles(full, t4_4=None))
-    assert table.stored() == ["1-4", "x4-4"] and table.session.controller.alarms == 0
+    assert table.stored() == ["1-4", "x4-4"] and table.session.referee.status.alarms == 0
 
 
 def test_illegal_capture_prompt_alarm_once_and_recovery(tmp_path):
@@ -59,20 +59,20 @@ def test_illegal_capture_prompt_alarm_once_and_recovery(tmp_path):
     on once the tray is legal again."""
     alarms = []
     table = started(tmp_path, rigged("6-6 0-0 0-1", ["0-5 3-3", "5-5 4-4"]))
-    table.session.controller.on_alarm = lambda: alarms.append(1)
+    table.session.referee.status.on_alarm = lambda: alarms.append(1)
     table.play(place(T("0-5")))
     before = table.layout
     table.show(with_tiles(before, t6_6=None))  # nothing can ever take the closed end's 6-6
     assert table.screen.kind == "prompt" and table.screen.title == "Fix the tray"
     assert table.screen.text == ("put 6-6 back at the closed end, before 0-0: 6-6 is at an end of the row, "
                                  "so nothing pinches it (rule CR-5.1)")
-    assert alarms == [1] and table.session.controller.alarms == 1 and table.session.controller.problem == table.screen.text
+    assert alarms == [1] and table.session.referee.status.alarms == 1 and table.session.referee.status.problem == table.screen.text
     table.show(with_tiles(before, t6_6=None, t3_3=(GEO.cell(0, 0), GEO.cell(0, 1))))  # same problem
-    assert table.session.controller.alarms == 1 and table.stored() == ["0-5"]
+    assert table.session.referee.status.alarms == 1 and table.stored() == ["0-5"]
     table.show(before)
-    assert table.screen.kind == "play" and table.stored() == ["0-5"] and table.session.controller.problem is None
+    assert table.screen.kind == "play" and table.stored() == ["0-5"] and table.session.referee.status.problem is None
     table.show(with_tiles(before, t0_1=None))
-    assert table.stored() == ["0-5", "x0-1"] and table.session.controller.alarms == 1
+    assert table.stored() == ["0-5", "x0-1"] and table.session.referee.status.alarms == 1
 
 
 def test_removals_a_legal_capture_can_complete_are_a_capture_in_progress(tmp_path):
@@ -83,7 +83,7 @@ def test_removals_a_legal_capture_can_complete_are_a_capture_in_progress(tmp_pat
     table.play(place(T("1-4")))
     before = table.layout
     table.show(with_tiles(before, t2_4=None))
-    assert table.screen.kind == "play" and table.session.controller.alarms == 0
+    assert table.screen.kind == "play" and table.session.referee.status.alarms == 0
     table.clock.advance(2000 - SETTLE - 1)
     table.session.tick()
     assert table.screen.kind == "play"
@@ -93,7 +93,7 @@ def test_removals_a_legal_capture_can_complete_are_a_capture_in_progress(tmp_pat
         "Fix the tray", "finish the capture: take 4-4 too, or put 2-4 back (rule CR-5.3)")
     table.show(with_tiles(before, t2_4=None, t4_4=None))
     assert table.screen.kind == "play" and table.stored() == ["1-4", "x4-4", "x2-4"]
-    assert table.session.controller.alarms == 0
+    assert table.session.referee.status.alarms == 0
 
 
 @pytest.mark.parametrize("change,prompt,pending", [
@@ -116,7 +116,7 @@ def test_each_illegal_action_is_refused_then_recovers(tmp_path, change, prompt, 
         assert table.screen.kind == "play"
         table.clock.advance(2000)
         table.session.tick()
-    assert (table.screen.text, table.session.controller.alarms, table.stored()) == (prompt, int(not pending), ["1-4"])
+    assert (table.screen.text, table.session.referee.status.alarms, table.stored()) == (prompt, int(not pending), ["1-4"])
     table.show(good)
     assert table.screen.kind == "play"
     table.show(with_tiles(good, t4_4=None))
@@ -131,7 +131,7 @@ def test_tile_at_the_wrong_end(tmp_path):
     table.show()
     table.act(Action(ActionKind.PLACE, T("1-4"), column(0)))
     assert table.screen.text == "move 1-4 to the open end of the row, after 1-5 (rule CR-4.1)"
-    assert table.stored() == [] and table.session.controller.alarms == 1
+    assert table.stored() == [] and table.session.referee.status.alarms == 1
 
 
 def test_unknown_tag_and_lone_half_are_named_then_cleared(tmp_path):
@@ -143,34 +143,34 @@ def test_unknown_tag_and_lone_half_are_named_then_cleared(tmp_path):
     table.show()
     assert table.screen.title == "Check the tray"
     assert table.screen.text == "unknown tag 04112233445566 at r10c3 (cell 163)"
-    assert table.session.controller.alarms == 1
+    assert table.session.referee.status.alarms == 1
     clean.extra.clear()
     table.show(with_tiles(clean))
-    assert table.screen.kind == "play" and table.session.controller.alarms == 1
+    assert table.screen.kind == "play" and table.session.referee.status.alarms == 1
 
 
 def test_moves_are_committed_before_the_screen_changes(tmp_path):
-    """Every accepted move is in the database before the display shows it."""
+    """Every accepted move is in the database before the display or the engine shows it, and a
+    turn's moves are written in one transaction."""
     table = cr9(tmp_path, placed=None)
     seen = []
-    append = table.store.append_move
+    commit = table.store.commit
 
-    def spy(match_id, ply, notation):
-        seen.append(("before-commit", ply, notation, table.session.screen().last))
-        append(match_id, ply, notation)
-        seen.append(("committed", ply, Store(table.store.path).move_count(match_id)))
+    def spy(match_id, keep, moves, holds=None):
+        seen.append(("before-commit", keep, list(moves), table.session.screen().last, len(table.game.moves)))
+        commit(match_id, keep, moves, holds)
+        seen.append(("committed", Store(table.store.path).move_count(match_id)))
 
-    table.store.append_move = spy
+    table.store.commit = spy
     table.play(place(T("1-4")))
     table.act(Action(ActionKind.REMOVE, T("1-5")), Action(ActionKind.REMOVE, T("1-1")), Action(ActionKind.REMOVE, T("0-4")))
-    assert seen[0] == ("before-commit", 1, "1-4", None)
-    assert seen[1] == ("committed", 1, 1)
-    captures = [s[1:3] for s in seen if s[0] == "before-commit"][1:]
-    assert [ply for ply, _ in captures] == [2, 3, 4]
-    assert sorted(notation for _, notation in captures) == ["x0-4", "x1-1", "x1-5"]
-    assert all(s[3] == ("P1", "1-4", None) for s in seen[2:] if s[0] == "before-commit")
-    assert [s[2] for s in seen if s[0] == "committed"] == [1, 2, 3, 4]
-    assert table.screen.last == ("P1", " ".join(n for _, n in captures), None)
+    assert seen[0] == ("before-commit", 0, ["1-4"], None, 0)
+    assert seen[1] == ("committed", 1)
+    _, keep, captures, last, engine = seen[2]
+    assert keep == 1 and engine == 1 and last == ("P1", "1-4", None)
+    assert sorted(captures) == ["x0-4", "x1-1", "x1-5"]  # the three captures, all or nothing
+    assert seen[3] == ("committed", 4)
+    assert table.screen.last == ("P1", " ".join(captures), None)
 
 
 def test_takeback_by_restoring_the_tray_and_select(tmp_path):
@@ -181,7 +181,7 @@ def test_takeback_by_restoring_the_tray_and_select(tmp_path):
     table.play(place(T("1-4")))
     table.show(before)
     assert table.screen.title == "Take back?" and table.screen.text == "take back 1-4? press select"
-    assert table.session.controller.alarms == 0 and table.stored() == ["1-4"]
+    assert table.session.referee.status.alarms == 0 and table.stored() == ["1-4"]
     table.press("select")
     assert table.game.moves == [] and table.stored() == [] and table.screen.kind == "play"
     table.play(place(T("3-3")))
@@ -189,7 +189,7 @@ def test_takeback_by_restoring_the_tray_and_select(tmp_path):
     table.show(with_tiles(placed, t4_4=None))
     assert table.stored() == ["3-3", "x4-4"]
     table.show(placed)  # 4-4 stood back in its place: the turn is open, so no question (rule CR-10.4)
-    assert table.screen.kind == "play" and table.session.controller.last.what == "put back x4-4"
+    assert table.screen.kind == "play" and table.session.referee.status.last.what == "put back x4-4"
     assert table.stored() == ["3-3"] and table.game.row()[-1] == T("3-3")
 
 
@@ -234,19 +234,19 @@ def test_resume_waits_for_the_restored_table(tmp_path):
         else:
             first.menu("End turn")
     stored = first.stored()
-    match_id = first.session.controller.match_id
+    match_id = first.session.referee.seating.match_id
     table = Table(tmp_path, None, resumed=match_id)
     assert [str(m) for m in table.game.moves] == stored
     table.show()
     expected = table.reader.expected()
-    assert (table.screen.title, table.screen.text) == ("Restore the table", f"restore the table: {expected}")
+    assert (table.screen.title, table.screen.text) == ("Restore the table", expected)
     partial = MemoryTray(REGISTRY, GEO)
     actions = table.hands.setup(partial.board())
     table.show(partial)
     for action in actions:
-        assert table.session.controller.mode == "restore"
+        assert table.session.referee.status.mode == "restore"
         table.act(action)
-    assert table.session.controller.mode == "play" and table.session.controller.alarms == 0
+    assert table.session.referee.status.mode == "play" and table.session.referee.status.alarms == 0
     assert table.reader.judge(first.layout.board()).same
 
 
@@ -266,18 +266,18 @@ def test_resign_ends_the_match(tmp_path):
     """Resigning: the side to move loses, the best other side wins, recorded as resigned."""
     table = cr9(tmp_path, placed=None)
     table.menu("Resign")
-    record = table.store.match(table.session.controller.match_id)
+    record = table.store.match(table.session.referee.seating.match_id)
     assert record.result == {"ending": "resigned", "scores": [0, 0], "winners": [1]}
     assert table.screen.kind == "over" and table.screen.title == "P1 resigned"
     table.press("select")
-    assert table.session.controller.wants_new_match
+    assert table.session.referee.wants_new_match
 
 
 def test_new_match_abandons(tmp_path):
     table = cr9(tmp_path, placed=None)
     table.menu("New match")
-    assert table.session.controller.wants_new_match
-    assert table.store.match(table.session.controller.match_id).result["ending"] == "abandoned"
+    assert table.session.referee.wants_new_match
+    assert table.store.match(table.session.referee.seating.match_id).result["ending"] == "abandoned"
 
 
 @pytest.mark.parametrize("observed", [False, True])
@@ -302,18 +302,18 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
         ref.push(move)
         if move == END and (ref.is_over() or ref.hand_number() != hand):
             table.menu("End turn")
-            assert table.session.controller.mode == ("over" if ref.is_over() else "play")
+            assert table.session.referee.status.mode == ("over" if ref.is_over() else "play")
         if any(action.kind == ActionKind.PAD for action in actions):  # a draw: each tile read before the next
             for action in actions:
                 table.act(action)
         elif actions:
             table.act(*actions)
         assert table.reader.shown_row() == hands.reader.shown_row()
-    assert table.session.controller.mode == "over" and table.session.controller.alarms == 0
+    assert table.session.referee.status.mode == "over" and table.session.referee.status.alarms == 0
     assert table.game.scores == ref.scores
-    record = table.store.match(table.session.controller.match_id)
+    record = table.store.match(table.session.referee.seating.match_id)
     assert record.result["scores"] == ref.scores and record.result["winners"] == ref.winners()
-    assert Store(table.store.path).resume(table.session.controller.match_id).scores == ref.scores
+    assert Store(table.store.path).resume(table.session.referee.seating.match_id).scores == ref.scores
     assert table.screen.kind == "over" and table.screen.title.startswith("Won by ")
 
 
@@ -330,9 +330,9 @@ def test_whole_solitaire_from_bot_actions(tmp_path, observed):
         table.act(*hands.actions(move, table.layout.board()))
         ref.push(move)
         assert table.game.row() == ref.row()
-    assert table.session.controller.mode == "over" and table.session.controller.alarms == 0
+    assert table.session.referee.status.mode == "over" and table.session.referee.status.alarms == 0
     assert table.game.scores == ref.scores and table.game.winners() == ref.winners()
-    assert table.store.match(table.session.controller.match_id).result["scores"] == ref.scores
+    assert table.store.match(table.session.referee.seating.match_id).result["scores"] == ref.scores
     assert table.screen.title == ("Won by P1" if ref.winners() else "Match over")
 
 
@@ -360,7 +360,7 @@ def draw_table(tmp_path, **kwargs):
     """An observed Castle Rock table, set up (row clear), waiting for the draw for dealer."""
     table = Table(tmp_path, CastleRock(players=3, seed=9, observed=True), names=["Ann", "Bo", "Cy"], **kwargs)
     table.show()
-    assert table.session.controller.mode == "play"
+    assert table.session.referee.status.mode == "play"
     return table
 
 
@@ -374,16 +374,16 @@ def test_draw_for_dealer_over_the_scan_pad_is_pushed_as_lots(tmp_path):
     table.act(Action(ActionKind.PAD, T("5-6")), settle=False)
     table.clock.advance(SETTLE - 1)
     table.session.tick()
-    assert table.session.controller.drawn == ()  # not settled yet
+    assert table.session.referee.tracker.drawn == ()  # not settled yet
     table.clock.advance(1)
     table.session.tick()
-    assert table.session.controller.drawn == (T("5-6"),)
+    assert table.session.referee.tracker.drawn == (T("5-6"),)
     assert table.screen.text == "Ann drew 5-6. Bo: hold the tile you drew for dealer over the scan pad"
     for previous, tile in (("5-6", "0-0"), ("0-0", "1-3")):
         table.act(Action(ActionKind.UNPAD, T(previous)))
         table.act(Action(ActionKind.PAD, T(tile)))
     assert [str(m) for m in table.game.moves] == ["lots 5-6 0-0 1-3"] == table.stored()
-    assert table.session.controller.drawn == () and table.session.controller.alarms == 0
+    assert table.session.referee.tracker.drawn == () and table.session.referee.status.alarms == 0
     assert table.screen.text == "lay out the starting row (4 tiles) upright in the row, left to right"
     table.act(Action(ActionKind.UNPAD, T("1-3")))
     assert table.game.moves == [table.game.parse_move("lots 5-6 0-0 1-3")]
@@ -396,12 +396,12 @@ def test_draw_refuses_a_tile_twice_with_one_alarm(tmp_path):
     table.act(Action(ActionKind.PAD, T("5-6")))
     table.act(Action(ActionKind.UNPAD, T("5-6")))
     table.act(Action(ActionKind.PAD, T("5-6")))
-    assert table.session.controller.problem == "5-6 was drawn by Ann: take it off; Bo, hold the tile you drew for dealer (rule CR-10.8)"
-    assert table.session.controller.alarms == 1 and table.session.controller.drawn == (T("5-6"),)
+    assert table.session.referee.status.problem == "5-6 was drawn by Ann: take it off; Bo, hold the tile you drew for dealer (rule CR-10.8)"
+    assert table.session.referee.status.alarms == 1 and table.session.referee.tracker.drawn == (T("5-6"),)
     table.act(Action(ActionKind.UNPAD, T("5-6")))
-    assert table.session.controller.problem is None and table.screen.text.startswith("Ann drew 5-6. Bo:")
+    assert table.session.referee.status.problem is None and table.screen.text.startswith("Ann drew 5-6. Bo:")
     table.act(Action(ActionKind.PAD, T("2-2")))
-    assert table.session.controller.drawn == (T("5-6"), T("2-2")) and table.game.moves == []
+    assert table.session.referee.tracker.drawn == (T("5-6"), T("2-2")) and table.game.moves == []
 
 
 def test_takeback_and_resume_restart_the_draw(tmp_path):
@@ -418,11 +418,11 @@ def test_takeback_and_resume_restart_the_draw(tmp_path):
     assert table.screen.text == "take 1-3 off the scan pad. Ann: hold the tile you drew for dealer over the scan pad"
     table.act(Action(ActionKind.UNPAD, T("1-3")))
     table.act(Action(ActionKind.PAD, T("4-4")))
-    assert table.session.controller.drawn == (T("4-4"),)
+    assert table.session.referee.tracker.drawn == (T("4-4"),)
 
-    resumed = Table(tmp_path, None, layout=table.layout, resumed=table.session.controller.match_id)
+    resumed = Table(tmp_path, None, layout=table.layout, resumed=table.session.referee.seating.match_id)
     resumed.show()
-    assert resumed.session.controller.mode == "play" and resumed.session.controller.drawn == ()
+    assert resumed.session.referee.status.mode == "play" and resumed.session.referee.tracker.drawn == ()
     resumed.act(Action(ActionKind.UNPAD, T("4-4")))
     assert resumed.screen.text == "Ann: hold the tile you drew for dealer over the scan pad"
     for tile in ("4-4", "0-1", "2-3"):

@@ -4,6 +4,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from dominotable.games import catalog
 from dominotable.tray import geometry
 from dominotable.tray.errors import TrayError
 
@@ -34,8 +35,8 @@ def test_neighbours_stay_on_the_grid_and_the_pad_pairs_with_itself():
 
 def test_zones_for_the_five_games():
     geo = geometry.default()
-    games = {g for names in geo.zone_games.values() for g in names}
-    assert games == {"broadway", "doubles-in-the-boneyard", "castle-rock", "castle-rock-solitaire", "up-down-stop"}
+    used = {name for spec in catalog.GAMES for name in spec.zones}
+    assert used == set(geo.zones)  # every zone is some game's, and every game's zone is on the tray
     assert len(geo.zone("open")) == 192
     assert geo.zone("castle-row") == frozenset(range(64, 96))
     assert geo.zone("uds-column-1").isdisjoint(geo.zone("scrap"))
@@ -83,10 +84,10 @@ def test_the_wiring_serves_exactly_the_cells_of_the_geometry():
     assert (pins.COLS, pins.ROWS, pins.PAD_CELLS, pins.CELLS) == (geo.columns, geo.rows, len(geo.pad), geo.cells)
 
 
-def test_game_cells_are_the_zones_naming_the_game_and_the_pad():
+def test_a_games_cells_are_its_zones_its_racks_and_the_pad():
     geo = geometry.default()
-    castle = geo.game_cells("castle-rock")
+    castle = catalog.spec("castle-rock").cells(geo)
     racks = {c for rack in geo.racks("castle-rock") for c in rack.cells}  # bot seats' hands
     assert castle == geo.zone("castle-row") | geo.zone("castle-row-2") | geo.zone("captures") | set(geo.pad) | racks
-    assert len(geo.game_cells("broadway")) == geo.cells
-    assert geo.game_cells("no-such-game") == frozenset(geo.pad)
+    assert len(catalog.spec("broadway").cells(geo)) == geo.cells
+    assert geo.cells_of(()) == frozenset(geo.pad) and geo.racks("no-such-racks") == ()

@@ -13,7 +13,7 @@ import time
 from browser import PageHands, browser, page, screenshot  # noqa: F401 (fixtures)
 from dominotable.app.demo import TableBots
 from dominotable.games import catalog
-from dominotable.match.controller import Mode
+from dominotable.match.status import Mode
 from dominotable.rules.games.broadway.engine import SEATS
 from dominotable.sim.memtray import MemoryTray
 from dominotable.store.storage import Store
@@ -35,8 +35,8 @@ def mirror(page) -> bytes:
 
 def snapshot(table):
     with table.runtime.lock:
-        c = table.controller
-        return type(c.game).from_dict(c.game.to_dict()), c.mode, table.runtime.session.menu is None
+        r = table.referee
+        return r.game.copy(), r.status.mode, table.runtime.session.menu is None
 
 
 def illegal_capture(table):
@@ -91,30 +91,30 @@ def test_castle_rock_hand_by_dragging_tiles_with_an_illegal_capture_and_its_reco
         def illegal_or_over():
             if not found:
                 found.extend(illegal_capture(table) or [])
-            return bool(found) or table.controller.game.is_over()
+            return bool(found) or table.referee.game.is_over()
 
         play(table, bots, illegal_or_over)
         assert found, "no illegal capture came up in the hand"
         tile, cells, prompt = found
-        moves, alarms = len(table.controller.game.moves), table.controller.alarms
+        moves, alarms = len(table.referee.game.moves), table.referee.status.alarms
         hands.do(Action(ActionKind.REMOVE, tile))  # dragged off the tray: a capture the rules refuse
         page.locator("#prompt", has_text=prompt).wait_for(timeout=10_000)
         with table.runtime.lock:
-            notice = table.controller.notice
-        assert notice.text == prompt and table.controller.alarms > alarms  # the alarm sounded
+            notice = table.referee.status.notice
+        assert notice.text == prompt and table.referee.status.alarms > alarms  # the alarm sounded
         shown = screens.prompt(notice.title, notice.text).convert("1").tobytes()
         until(lambda: mirror(page) == shown, 5)
         assert mirror(page) == shown == table.frames.images[-1].convert("1").tobytes()  # pixel-exact
-        assert len(table.controller.game.moves) == moves
+        assert len(table.referee.game.moves) == moves
         screenshot(page, "table-page.png", tmp_path)
 
         hands.do(Action(ActionKind.PLACE, tile, cells))  # put back where it stood
-        table.until(lambda c: c.problem is None, "the row put right")
+        table.until(lambda r: r.status.problem is None, "the row put right")
         page.locator("#prompt-box:not(.problem)").wait_for(timeout=10_000)
-        assert len(table.controller.game.moves) == moves
+        assert len(table.referee.game.moves) == moves
 
-        play(table, bots, lambda: table.controller.game.is_over())
-        game = table.controller.game
+        play(table, bots, lambda: table.referee.game.is_over())
+        game = table.referee.game
         with Store(table.db) as store:
             record = store.match(table.runtime.match_id)
         assert record.finished is not None and record.moves == [str(m) for m in game.moves]
@@ -167,16 +167,16 @@ def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page
 
         play(table, bots, placement_due)
         tile, wrong, right, refusal = found
-        moves = len(table.controller.game.moves)
+        moves = len(table.referee.game.moves)
         hands.do(Action(ActionKind.PLACE, tile, wrong))
         page.locator("#prompt", has_text=refusal).wait_for(timeout=10_000)
-        seat = SEATS[table.controller.game.current_player]
+        seat = SEATS[table.referee.game.current_player]
         assert f"Broadway: {seat} plays tiles" in refusal and f"turn {tile} (rule BW-11.2)" in refusal
         assert page.locator("#tray rect.named").count() == 2  # the refused tile's two cells
-        assert len(table.controller.game.moves) == moves
+        assert len(table.referee.game.moves) == moves
 
         hands.do(Action(ActionKind.SLIDE, tile, right))  # turned on the page: r while dragging
-        table.until(lambda c: len(c.game.moves) == moves + 1 and c.problem is None, "the placement taken")
+        table.until(lambda r: len(r.game.moves) == moves + 1 and r.status.problem is None, "the placement taken")
         page.locator("#prompt-box:not(.problem)").wait_for(timeout=10_000)
 
         page.keyboard.press("m")  # the buttons on the keys: m holds select, the in-game menu opens
@@ -184,7 +184,7 @@ def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page
         page.keyboard.press("w")  # up from the first item: the last one, Back
         page.keyboard.press("Enter")
         table.until(lambda c: table.runtime.session.menu is None, "the menu closed")
-        assert len(table.controller.game.moves) == moves + 1
+        assert len(table.referee.game.moves) == moves + 1
     finally:
         table.close()
 
@@ -198,14 +198,14 @@ def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
         bots = TableBots(table.runtime, seed=3).start()
         try:
             deadline = time.monotonic() + 60
-            while not table.controller.game.is_over():
+            while not table.referee.game.is_over():
                 assert time.monotonic() < deadline and bots.error is None, bots.error
                 seen.add((tuple(page.locator("#live-scores .points").all_inner_texts()),
                           page.locator("#live-turn").inner_text(), page.locator("body").get_attribute("data-moves")))
                 time.sleep(0.05)
         finally:
             bots.stop()
-        final = [str(s) for s in table.controller.game.scores]
+        final = [str(s) for s in table.referee.game.scores]
         page.locator("#live-scores .points").first.wait_for()
         page.wait_for_function("(want) => [...document.querySelectorAll('#live-scores .points')]"
                                ".map((e) => e.textContent).join(',') === want", arg=",".join(final))

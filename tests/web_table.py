@@ -35,7 +35,7 @@ class LiveTable(ThreadedTable):
         deadline = time.monotonic() + timeout
         while True:
             with self.runtime.lock:
-                if self.runtime.session is not None and predicate(self.controller):
+                if self.runtime.session is not None and predicate(self.referee):
                     return
             if time.monotonic() > deadline:
                 raise AssertionError(f"waited for {what}; the table shows {self.get('/api/state')[1].get('prompt')!r}")

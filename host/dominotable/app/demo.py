@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from dominotable.games import catalog
-from dominotable.match.controller import Mode
+from dominotable.match.status import Mode
 from dominotable.rules.game import Game, Move
 from dominotable.sim.hands.base import Hands, fitting, physical_board
 from dominotable.sim.hands.base import perform as perform_actions
@@ -32,7 +32,7 @@ from dominotable.ui.transcript import Transcript
 def choose(game: Game, seed: int, strategy: str = "greedy") -> Move:
     """The bots' move: the engine's strategy, its generator seeded by the seed and the move
     number, so the same position always gets the same move (a resumed match goes on alike)."""
-    return catalog.spec(type(game)).strategies[strategy](random.Random(f"{seed}:{len(game.moves)}"))(game)
+    return catalog.spec(game).strategy(strategy)(random.Random(f"{seed}:{len(game.moves)}"))(game.copy())
 
 
 def with_next(game: Game, hands: Hands, move: Move, board: Board,
@@ -41,12 +41,12 @@ def with_next(game: Game, hands: Hands, move: Move, board: Board,
     player's placement where the reader reads the two together: then the bots just make the next
     move (`follow_of` the game after `move`), as a player would, instead of pressing buttons.
     That move and its steps on `board`, when they read as both moves; else None."""
-    with game.kept():
-        game.push(move)
-        if game.is_over():
-            return None
-        follow = follow_of(game)
-        actions = hands.actions(follow, board)
+    game = game.copy()
+    game.push(move)
+    if game.is_over():
+        return None
+    follow = follow_of(game)
+    actions = hands.on(game.copy()).actions(follow, board)
     if not actions:
         return None
     after = MemoryTray.of(board)
@@ -100,7 +100,7 @@ class TableBots:
         nothing while the table is not waiting for a move (a menu, the tray lost)."""
         with self.runtime.lock:
             session = self.runtime.session
-            if session is None or not _ready(session) or session.controller.seats is not None:
+            if session is None or not _ready(session) or session.referee.seats is not None:
                 return  # a match with bot seats: a person does what the screen says for the bots
         try:
             self._turn()
@@ -114,8 +114,7 @@ class TableBots:
             while not self._stop.is_set() and not rt.stopped:
                 session = rt.session
                 if session is not None and _ready(session):
-                    game = session.controller.game
-                    return type(game).from_dict(game.to_dict()), session.controller.mode == Mode.RESTORE
+                    return session.referee.game.copy(), session.referee.status.mode == Mode.RESTORE
                 rt.changed.wait(0.05)
         return None, False
 
@@ -126,7 +125,7 @@ class TableBots:
         hands = catalog.hands_for(game, self.vtray.geometry)
         if restoring:
             self.perform(hands.setup(physical_board(self.vtray)))
-            self._wait(lambda c: c.mode != Mode.RESTORE, f"the table set up as {hands.reader.expected()}")
+            self._wait(lambda r: r.status.mode != Mode.RESTORE, f"the table set up as {hands.reader.expected()}")
             return
         ply = len(game.moves)
         board = physical_board(self.vtray)
@@ -142,7 +141,7 @@ class TableBots:
         else:
             self._button_move(hands, move, board)
         self.moves += 1
-        self._wait(lambda c: len(c.game.moves) != ply or c.game.is_over(), f"move {ply + 1} ({move})")
+        self._wait(lambda r: len(r.game.moves) != ply or r.game.is_over(), f"move {ply + 1} ({move})")
 
     def _button_move(self, hands: Hands, move: Move, board: Board) -> None:
         """Through the in-game menu: a long select opens it, the button moves come first,
@@ -155,8 +154,8 @@ class TableBots:
 
     def _read_on_pad(self, tile) -> None:
         """Wait until the session has judged a board with `tile` held over the scan pad."""
-        def read(match):
-            board = match.judged
+        def read(referee):
+            board = referee.tracker.judged
             held = board.on_pad() if board is not None else None
             return held is not None and held.tile is tile
         self._wait(read, f"{tile} held over the scan pad")
@@ -165,7 +164,7 @@ class TableBots:
         rt = self.runtime
         deadline = time.monotonic() + self.timeout
         with rt.changed:
-            while not (rt.session is None or done(rt.session.controller) or rt.stopped or self._stop.is_set()):
+            while not (rt.session is None or done(rt.session.referee) or rt.stopped or self._stop.is_set()):
                 if time.monotonic() > deadline:
                     screen = rt.session.screen()
                     raise BotError(f"the table did not take {what} within {self.timeout:g} s; it shows "
@@ -192,7 +191,7 @@ def demo_choice(game: str = "castle-rock", players: int | None = None, options: 
 
 def _ready(session) -> bool:
     """The session waits for a move (not in a menu, not lost, not over)."""
-    return session.menu is None and session.controller.mode in (Mode.PLAY, Mode.RESTORE)
+    return session.menu is None and session.referee.status.mode in (Mode.PLAY, Mode.RESTORE)
 
 
 def play(runtime, seed: int = 0, strategy: str = "greedy", timeout: float | None = None) -> TableBots:
@@ -236,9 +235,9 @@ def recorded(match_id: int, db, explicit: bool) -> str:
 
 def summary(runtime, bots: TableBots) -> str:
     """What a bots' match came to: moves, frames, scores and winners by player name."""
-    match = runtime.session.controller
-    game = match.game
-    names = match.side_names()
+    referee = runtime.session.referee
+    game = referee.game
+    names = referee.seating.side_names(game)
     winners = game.winners()
     return "\n".join([
         f"{game.title}: {len(game.moves)} moves ({bots.moves} made by the bots on the tray or with the buttons), "

@@ -28,7 +28,10 @@ from PIL import Image
 
 from dominotable.app.hardware import Hardware
 from dominotable.games import catalog
-from dominotable.match.controller import Mode
+from dominotable.match import opening
+from dominotable.match.referee import Table
+from dominotable.match.seats import SeatKind
+from dominotable.match.status import Mode
 from dominotable.rules.errors import DominoError
 from dominotable.store.storage import Store
 from dominotable.tray.link import Event, TrayEvent
@@ -147,7 +150,7 @@ class Runtime:
                 dirty |= self.session.tick()
                 self._after_session()
             spinner = int(time.monotonic() * 8)
-            if spinner != self.spinner and self.session is not None and self.session.controller.mode == Mode.LOST:
+            if spinner != self.spinner and self.session is not None and self.session.referee.status.mode == Mode.LOST:
                 dirty = True
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
@@ -165,7 +168,7 @@ class Runtime:
     def _watch(self) -> None:
         """Tell the tray which cells the game uses, and whether it awaits a draw over the pad (a
         commit or a button may start or end one); the link sends only what changed."""
-        self.hw.tray.link.watch(self._game_cells, draw=self.session.controller.reader.pad_draw() is not None)
+        self.hw.tray.link.watch(self._game_cells, draw=self.session.referee.judge.reader.pad_draw() is not None)
 
     def _button(self, press: Press) -> None:
         if self.notice is not None:
@@ -180,26 +183,26 @@ class Runtime:
             self._after_session()
 
     def _after_session(self) -> None:
-        match = self.session.controller
-        if match.wants_new_match and not self.stop_when_over:
+        referee = self.session.referee
+        if referee.wants_new_match and not self.stop_when_over:
             self.session = None
             self._open_setup()
-        elif match.mode == Mode.OVER and self.stop_when_over:
+        elif referee.status.mode == Mode.OVER and self.stop_when_over:
             self._stop.set()
 
     # --- matches -----------------------------------------------------------------------------
 
     def _open_setup(self) -> None:
-        racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.name)] for spec in catalog.GAMES}
+        racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.racks)] for spec in catalog.GAMES}
         self.setup = Setup([spec.engine for spec in catalog.GAMES], self.names, racks)
         self.match_id = None
 
     def _new_match(self, choice: Choice) -> None:
         seed = self.seed if self.seed is not None else time.time_ns() % 2**31
-        observed = {"observed": True} if self.observed else {}
-        game = choice.game(players=choice.players, options=dict(choice.options), seed=seed, **observed)
-        self._attach(Session.start(self.store, game, choice.names, self.hw.geometry, choice.bots, demo=self.demo,
-                                   **self._session_options()))
+        game = catalog.spec(choice.game).new(choice.players, dict(choice.options), seed, self.observed)
+        kinds = [SeatKind.BOT if seat in choice.bots else SeatKind.HUMAN for seat in range(len(choice.names))]
+        self._attach(Session(opening.start(self.store, game, choice.names, self.hw.geometry, kinds, self._table(),
+                                           demo=self.demo)))
 
     def _resume_unfinished(self) -> bool:
         """Resume the latest unfinished match; one that no longer replays is set aside instead."""
@@ -215,20 +218,20 @@ class Runtime:
         return False
 
     def _resume(self, match_id: int) -> None:
-        session = Session.resume(self.store, match_id, self.hw.geometry, **self._session_options())
-        if session.controller.game.is_over():  # cut off between its last move and recording the result
-            self.store.finish(match_id, session.controller.game)
-        self._attach(session)
+        referee = opening.resume(self.store, match_id, self.hw.geometry, self._table())
+        if referee.game.is_over():  # cut off between its last move and recording the result
+            self.store.finish(match_id, referee.game)
+        self._attach(Session(referee))
 
-    def _session_options(self) -> dict:
-        return {"settle_ms": self.settle_ms, "clock": self.clock, "on_alarm": self.hw.controls.illegal,
-                "prompt_after_ms": self.prompt_after_ms}
+    def _table(self) -> Table:
+        return Table(self.settle_ms, self.prompt_after_ms, self.clock, self.hw.controls.illegal)
 
     def _attach(self, session: Session) -> None:
         self.session = session
-        self.names = list(session.controller.names)
-        self.match_id = session.controller.match_id
-        self._game_cells = self.hw.geometry.game_cells(session.controller.game.name)
+        referee = session.referee
+        self.names = list(referee.seating.names)
+        self.match_id = referee.seating.match_id
+        self._game_cells = referee.spec.cells(self.hw.geometry)
         session.on_board(self.hw.board())
         self._watch()
 

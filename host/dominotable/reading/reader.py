@@ -1,8 +1,9 @@
 """How one game is read off the tray: the contract between the table and each game.
 
 A reader is a pure function of (the engine's state, a settled board). It holds no state of its
-own, so the controller can ask it about any position: the current one, the one before the last
-move (to recognise a takeback), or the one a resumed match must be restored to.
+own, so the judge can ask it about any position: the current one, the one before the last move
+(to recognise a takeback), or the one a resumed match must be restored to, each on a copy of the
+engine (`on(copy)`), since a reading pushes and pops while it looks ahead.
 
 - `judge(board)` compares a settled board with the engine (a template: an invalid board's first
   fault, nothing once the match is over, else the game's `read`): the tray may show the same
@@ -30,6 +31,7 @@ How a bot makes a move physically is not the reader's business: that is its hand
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -97,6 +99,13 @@ class Reader(ABC):
     def __init__(self, game: Game, geometry: Geometry):
         self.game = game
         self.geometry = geometry
+
+    def on(self, game: Game) -> Reader:
+        """This reader asking about `game`: a copy of the live engine, which a reading may push
+        and pop while it looks ahead (the live one is sealed)."""
+        other = copy.copy(self)
+        other.game = game
+        return other
 
     def judge(self, board: Board) -> Verdict:
         if not board.is_valid():

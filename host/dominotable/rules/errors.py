@@ -29,3 +29,7 @@ class IllegalMove(DominoError):
         self.tile = tile
         prefix = f"rule {rule}: " if rule else ""
         super().__init__(prefix + message)
+
+
+class SealedGame(RuntimeError):
+    """Code other than the match's committer tried to push or pop the live engine: a bug."""

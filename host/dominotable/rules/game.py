@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
-from dominotable.rules.errors import BadOption, DominoError, IllegalMove
+from dominotable.rules.errors import BadOption, DominoError, IllegalMove, SealedGame
 from dominotable.rules.moves import Move
 from dominotable.rules.options import Options
 from dominotable.rules.outcome import Outcome, Termination
@@ -186,6 +186,7 @@ class Game(ByMoveType, ABC):
         self.dset = DominoSet(options.set)
         self._history: list[Move] = []
         self._before: list[Any] = []  # the state before each move, for pop (two lists: no tuple per move)
+        self._sealed = False
         self.state = self._initial_state()
 
     # -- what each game supplies ---------------------------------------------------------
@@ -312,6 +313,8 @@ class Game(ByMoveType, ABC):
 
         `trusted=True` skips the check, for a move just taken from `legal_moves()` (bots, playouts).
         """
+        if self._sealed:
+            raise SealedGame(f"the live {self.title} engine changes only through its committer; ask a copy()")
         if not trusted:
             error = self.why_illegal(move)
             if error is not None:
@@ -339,6 +342,8 @@ class Game(ByMoveType, ABC):
         return move
 
     def pop(self) -> Move:
+        if self._sealed:
+            raise SealedGame(f"the live {self.title} engine changes only through its committer; ask a copy()")
         if not self._history:
             raise IndexError("no move to take back")
         self.state = self._before.pop()
@@ -348,15 +353,28 @@ class Game(ByMoveType, ABC):
     def moves(self) -> list[Move]:
         return list(self._history)
 
+    def copy(self) -> Game:
+        """An independent copy of the match: the same position and history. Pushing or popping
+        the copy never touches this game (states are immutable values, so it costs one list copy);
+        a copy is never sealed. Every look ahead or back is asked of a copy."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._history, new._before, new._sealed = self._history[:], self._before[:], False
+        return new
+
+    def seal(self) -> None:
+        """Make this the live engine of a match: `push` and `pop` raise SealedGame unless inside
+        `changing()`, which only the match's committer uses. Queries still work."""
+        self._sealed = True
+
     @contextmanager
-    def kept(self) -> Iterator[Game]:
-        """For a look ahead or back: whatever the block pushes or pops, the game is as it was
-        after it (the states are restored, not replayed)."""
-        state, history, before = self.state, self._history[:], self._before[:]
+    def changing(self) -> Iterator[Game]:
+        """Unseal for one change (the committer's, once the store has it)."""
+        sealed, self._sealed = self._sealed, False
         try:
             yield self
         finally:
-            self.state, self._history[:], self._before[:] = state, history, before
+            self._sealed = sealed
 
     # -- serialization ---------------------------------------------------------------------
 

@@ -50,7 +50,8 @@ CREATE TABLE IF NOT EXISTS matches (
     result TEXT,                    -- JSON {"ending", "scores", "winners"} once finished
     observed INTEGER NOT NULL DEFAULT 0, -- 1: played at the table (hidden hands, Game observed mode)
     demo INTEGER NOT NULL DEFAULT 0,     -- 1: a bots' demo match
-    damaged TEXT                         -- why the match was set aside, else NULL
+    damaged TEXT,                        -- why the match was set aside, else NULL
+    holds TEXT                           -- JSON: what each seat the table plays holds (match/position.py)
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -86,7 +87,7 @@ CREATE TABLE IF NOT EXISTS moves (
 # Columns added to `matches` after the first schema, in order (new columns go at the end, here
 # and in SCHEMA alike, so that a migrated file and a new one have the same column order).
 ADDED_COLUMNS = (("observed", "INTEGER NOT NULL DEFAULT 0"), ("demo", "INTEGER NOT NULL DEFAULT 0"),
-                 ("damaged", "TEXT"))
+                 ("damaged", "TEXT"), ("holds", "TEXT"))
 
 
 class StorageError(DominoError):
@@ -117,7 +118,8 @@ class MatchRecord:
     demo: bool = False
     damaged: str | None = None  # why the match was set aside
     bots: list[int] = field(default_factory=list)  # the seats the table plays
-    racks: dict[int, dict[int, str]] = field(default_factory=dict)  # bot seat -> slot -> tile, as last read
+    racks: dict[int, dict[int, str]] = field(default_factory=dict)  # bot seat -> slot -> tile (before `holds`)
+    holds: dict[str, Any] = field(default_factory=dict)  # seat -> what a seat the table plays holds
     hints: list[dict[str, Any]] = field(default_factory=list)  # {"ply", "seat", "hint", "time"}
     moves: list[str] = field(default_factory=list)
     times: list[str] = field(default_factory=list)
@@ -274,6 +276,26 @@ class Store:
             raise
         return match_id
 
+    def commit(self, match_id: int, keep: int, moves: list[str], holds: dict[str, Any] | None = None) -> None:
+        """One change of a match, all or nothing: its moves after the first `keep` taken back,
+        `moves` recorded after them, and (if given) what the seats the table plays hold. When
+        this returns, the change is on disk."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply > ?", (match_id, keep))
+            for ply, notation in enumerate(moves, keep + 1):
+                self.db.execute("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
+                                (match_id, ply, notation, now()))
+            if holds is not None:
+                self.db.execute("UPDATE matches SET holds = ? WHERE id = ?", (json.dumps(holds), match_id))
+            self.db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            self.db.execute("ROLLBACK")
+            raise StorageError(f"match {match_id} has no move {keep}, or there is no such match") from None
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
     def append_move(self, match_id: int, ply: int, notation: str) -> None:
         """Commit move number `ply` (1-based); when this returns, the move is on disk."""
         try:
@@ -339,7 +361,7 @@ class Store:
         if not all(isinstance(side, int) for side in record.sides):
             raise StorageError(f"match {match_id} is damaged: its seats are not stored as numbers")
         self._seats_and_hints([record])
-        if self._has("racks"):
+        if self._has("racks") and not record.holds:  # a match from before the holds
             for seat, slot, tile in self.db.execute(
                     "SELECT seat, slot, tile FROM racks WHERE match_id = ? ORDER BY seat, slot", (match_id,)):
                 if isinstance(seat, int) and isinstance(slot, int) and isinstance(tile, str):  # else damaged
@@ -468,4 +490,11 @@ def _record(cursor: sqlite3.Cursor, row: tuple) -> MatchRecord:
     record.game, record.options, record.seed, record.players, record.names, record.result = (
         values["game"], options, values["seed"], values["players"], names, result)
     record.started, record.finished = values["started"], values["finished"]
+    try:
+        holds = json.loads(values.get("holds") or "{}")
+        record.holds = holds if isinstance(holds, dict) else {}
+        record.racks = {int(seat): {int(slot): tile for slot, tile in hold["rack"].items()}
+                        for seat, hold in record.holds.items() if hold.get("rack")}
+    except (ValueError, TypeError, KeyError, AttributeError):
+        record.damaged = "what its bot seats hold cannot be read"
     return record

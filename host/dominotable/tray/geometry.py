@@ -53,7 +53,6 @@ class Geometry:
             if not (0 <= r0 <= r1 < self.rows and 0 <= c0 <= c1 < self.columns):
                 raise TrayError(f"{source}: zone {name} lies outside the {self.columns}x{self.rows} grid")
             self.zones[name] = frozenset(self.cell(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
-        self.zone_games = {name: tuple(zone.get("games", ())) for name, zone in zones.items()}
         self._neighbours = [self._neighbours_of(cell) for cell in range(self.cells)]  # a hot path
         self._racks: dict[str, tuple[Rack, ...]] = {}
         for group, spec in data.get("racks", {}).items():
@@ -62,8 +61,7 @@ class Geometry:
                               for name in spec["order"])
             except KeyError as exc:
                 raise TrayError(f"{source}: racks.{group}: missing key {exc.args[0]!r}") from None
-            for game in spec.get("games", ()):
-                self._racks[game] = racks
+            self._racks[group] = racks
 
     def _slots(self, bands, where: str) -> tuple[tuple[int, int], ...]:
         """The slots of a rack's bands: `{row, cols = [a, b]}` or `{col, rows = [a, b]}`, two cells each."""
@@ -81,9 +79,9 @@ class Geometry:
                 raise TrayError(f"{where}: {exc}") from None
         return tuple(slots)
 
-    def racks(self, game: str) -> tuple[Rack, ...]:
-        """The racks for `game`'s bot seats, in seat order; () if the tray has none for it."""
-        return self._racks.get(game, ())
+    def racks(self, group: str | None) -> tuple[Rack, ...]:
+        """The racks of `group` (tray.toml `[racks.GROUP]`), in seat order; () if the tray has none."""
+        return self._racks.get(group, ()) if group is not None else ()
 
     def coords(self, cell: int) -> tuple[int, int]:
         """(row, col) of a playing cell."""
@@ -125,13 +123,12 @@ class Geometry:
                 out.append(self.cell(r, c))
         return tuple(out)
 
-    def game_cells(self, game: str) -> frozenset[int]:
-        """The cells a game uses: the zones that name it, its bot seats' racks, and the scan pad."""
+    def cells_of(self, zones, racks: str | None = None) -> frozenset[int]:
+        """The cells a game uses: its zones, its racks, and the scan pad."""
         cells = set(self.pad)
-        for name, games in self.zone_games.items():
-            if game in games:
-                cells |= self.zones[name]
-        for rack in self.racks(game):
+        for name in zones:
+            cells |= self.zone(name)
+        for rack in self.racks(racks):
             cells |= rack.cells
         return frozenset(cells)
 

@@ -100,7 +100,7 @@ def run(args) -> int:
 
                     url = server.url
                     keys["o"] = lambda: webbrowser.open(url)
-                hands = OffTray(hw.tray.virtual, lambda: runtime.session.controller.game.dset.tiles
+                hands = OffTray(hw.tray.virtual, lambda: runtime.session.referee.game.dset.tiles
                                 if runtime.session is not None else ()) if hw.simulated else None
                 keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime) if hw.simulated else None,
                                     keys=keys, command=hands.command if hands is not None else None).start()

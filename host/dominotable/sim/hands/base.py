@@ -11,6 +11,7 @@ restore). The hands of a bot seat tell a person what to do; the demo's do it the
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
@@ -40,6 +41,12 @@ class Hands(ABC):
         self.game = game
         self.geometry = geometry
         self.reader = self.Reader(game, geometry)
+
+    def on(self, game: Game) -> Hands:
+        """These hands working on `game` (a copy of the live engine: planning pushes and pops)."""
+        other = copy.copy(self)
+        other.game, other.reader = game, self.reader.on(game)
+        return other
 
     @abstractmethod
     def actions(self, move: Move, board: Board) -> list[Action]: ...

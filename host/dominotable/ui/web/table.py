@@ -21,7 +21,7 @@ from typing import Any
 from PIL import Image
 
 from dominotable.games import catalog
-from dominotable.match.controller import Mode
+from dominotable.match.status import Mode
 from dominotable.rules.errors import DominoError
 from dominotable.rules.tiles import DominoSet, Tile
 from dominotable.sim.memtray import MemoryTray
@@ -79,16 +79,18 @@ class WebTable:
             model = rt.setup.current if rt.setup is not None else None
             snap["prompt"] = model.title if model is not None else None
         else:
-            c = session.controller
-            game = c.game
-            board = c.settled or c.board or self.hw.board()
+            r = session.referee
+            c = r.status
+            game = r.game
+            board = r.tracker.settled or r.tracker.board or self.hw.board()
             seat = game.current_player
-            snap.update(game=game.name, title=game.title, match=c.match_id, moves=len(game.moves), mode=str(c.mode),
-                        turn=c.seat_name(seat) if seat is not None and c.mode != Mode.OVER else "",
-                        scores=[{"name": n, "points": p} for n, p in zip(c.side_names(), game.scores)],
+            snap.update(game=game.name, title=game.title, match=r.seating.match_id, moves=len(game.moves),
+                        mode=str(c.mode),
+                        turn=r.seating.seat_name(game, seat) if seat is not None and c.mode != Mode.OVER else "",
+                        scores=[{"name": n, "points": p} for n, p in zip(r.seating.side_names(game), game.scores)],
                         target=game.options.target, top=game.dset.top,
                         last=c.last._asdict() if c.last else None, last_text=str(c.last) if c.last else None,
-                        zones=[z for z, games in self.geometry.zone_games.items() if game.name in games])
+                        zones=list(r.spec.zones))
             if c.mode == Mode.LOST:
                 snap["prompt_title"], snap["prompt"] = "Tray lost", "the tray is not answering: check its USB cable"
             elif session.menu is not None:
@@ -309,7 +311,7 @@ class WebTable:
         except DominoError:
             pass  # a position the hands cannot lay out: the tray stays as far as it got
         return {"title": game.title, "geometry": self.geometry, "tiles": list(tray.tiles.items()),
-                "zones": [z for z, games in self.geometry.zone_games.items() if game.name in games],
+                "zones": list(catalog.spec(game).zones),
                 "step": step, "steps": len(record.moves), "move": record.moves[step - 1] if step else None,
                 "names": _side_names(record), "scores": list(game.scores)}
 

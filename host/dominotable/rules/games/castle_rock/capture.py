@@ -39,6 +39,9 @@ class Capture(Move):
     def __str__(self) -> str:
         return "x" + "+".join(str(t) for t in self.tiles)
 
+    def taken(self) -> tuple[Tile, ...]:
+        return self.tiles
+
 
 def parse_capture(text: str, dset: DominoSet) -> Capture:
     """Inverse of `str(capture)`: `x3-5` or `x2-4+4-4+0-4` (the leading x is optional)."""

@@ -1,0 +1,69 @@
+"""What the players may do now besides laying tiles, as typed actions: the game's button moves
+(End turn, Pass, an exposure), take back, a hint, resign, a new match. The OLED's menu and the
+page's controls offer the same list (`available`), each action exactly when it applies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from dominotable.match.status import Mode
+from dominotable.rules.game import Move
+
+if TYPE_CHECKING:
+    from dominotable.match.referee import Referee
+
+
+@dataclass(frozen=True)
+class ButtonMove:
+    """A move made with the buttons (End turn, Pass, an exposure)."""
+
+    move: Move
+    label: str
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    move: Move  # the last move, which the tray no longer shows (or the players want undone)
+
+    @property
+    def label(self) -> str:
+        return f"Take back {self.move}"
+
+
+@dataclass(frozen=True)
+class ShowHint:
+    label = "Hint"
+
+
+@dataclass(frozen=True)
+class Resign:
+    label = "Resign"
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    label = "New match"
+
+
+Action = ButtonMove | TakeBack | ShowHint | Resign | NewMatch
+
+
+def available(referee: Referee) -> list[Action]:
+    """The actions that apply now. A seat the table plays makes its own button moves (the table
+    makes them once its turn is done on the tray), so none is offered while it is to move."""
+    mode, board = referee.status.mode, referee.tracker.board
+    actions: list[Action] = []
+    if mode in (Mode.OVER, Mode.RESTORE, Mode.LOST):
+        return [NewMatch()]
+    seat = referee.game.current_player
+    if not (referee.seats is not None and referee.seats.plays(seat)):
+        actions += [ButtonMove(move, label) for label, move in referee.button_moves(board)]
+    if mode == Mode.TAKEBACK:
+        actions.append(TakeBack(referee.status.undo[-1]))
+    elif board is not None:
+        before = referee.takeback_candidate(board)
+        if before is not None:
+            actions.append(TakeBack(before))
+    return actions + [ShowHint(), Resign(), NewMatch()]

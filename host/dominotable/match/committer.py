@@ -1,0 +1,76 @@
+"""The committer: the one place the live position changes, and only after the store has the change.
+
+A decision's effects are first made on a copy of the position (so an effect that cannot be made
+raises before anything is written), then written to the store in one transaction (the moves
+taken back and made, and what the seats the table plays hold), and only then made on the live
+position, with the same code (`Position.apply`). The store and the engine cannot disagree: if the
+write fails (the store raises StoreUnavailable: a full disk, a file gone read-only), the live
+position is as it was and the move was never played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dominotable.match.last_play import LastPlay
+from dominotable.match.position import Effect, Play, Position, Undo
+from dominotable.rules.outcome import Termination
+from dominotable.store.storage import Store
+
+
+class Committer:
+    def __init__(self, store: Store, match_id: int, live: Position, seat_name):
+        self.store = store
+        self.match_id = match_id
+        self.live = live
+        self.seat_name = seat_name
+        live.game.seal()
+
+    def commit(self, effects: Sequence[Effect], revised: Sequence = ()) -> LastPlay | None:
+        """Write `effects`, then make them; the last play they make (who, what, points), if any."""
+        live = self.live
+        after = live.copy()
+        last = LastPlay(self.seat_name(live.game.current_player), "put back " + " ".join(map(str, revised)),
+                        None) if revised else None
+        seat = before = None
+        played: list = []
+        for effect in effects:
+            if isinstance(effect, Play):
+                mover = after.game.current_player
+                if mover != seat or not played:  # the last play is the last seat's moves
+                    seat, before, played = mover, list(after.game.scores), []
+                played.append(effect.move)
+            after.apply(effect)
+        old, new = [str(m) for m in live.game.moves], [str(m) for m in after.game.moves]
+        keep = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+        holds = after.holds_dict() if after.holds_dict() != live.holds_dict() else None
+        self.store.commit(self.match_id, keep, new[keep:], holds)
+        with live.game.changing():
+            for effect in effects:
+                live.apply(effect)
+        if after.game.is_over():
+            self.store.finish(self.match_id, live.game)
+        if played:
+            side = live.game.side_of(seat) if seat is not None else 0
+            gained = live.game.scores[side] - before[side]
+            last = LastPlay(self.seat_name(seat), " ".join(map(str, played)), gained or None)
+        return last
+
+    def take_back(self, count: int = 1) -> LastPlay:
+        """Take back the last `count` moves."""
+        undone = self.live.game.moves[-count:]
+        self.commit([Undo()] * count)
+        return LastPlay(self.seat_name(self.live.game.current_player), f"took back {' '.join(map(str, undone))}", None)
+
+    def resign(self, seat: int) -> LastPlay:
+        game = self.live.game
+        outcome = game.resign(seat)
+        self.store.finish(self.match_id, game, outcome.termination, list(outcome.winners))
+        return LastPlay(self.seat_name(seat), "resigned", None)
+
+    def abandon(self) -> None:
+        """An unfinished match is recorded as abandoned (no winners)."""
+        self.store.finish(self.match_id, self.live.game, Termination.ABANDONED, [])
+
+    def hinted(self, seat: int | None, text: str) -> None:
+        self.store.add_hint(self.match_id, len(self.live.game.moves), seat, text)

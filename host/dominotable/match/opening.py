@@ -1,0 +1,57 @@
+"""Opening a match for the table: a new one, recorded before its first move, or one resumed from
+the store (its engine replayed, what its seats hold as last committed), each as a Referee."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dominotable.games import catalog
+from dominotable.games.spec import GameSpec
+from dominotable.match.committer import Committer
+from dominotable.match.judge import Judge
+from dominotable.match.position import Hold, Position
+from dominotable.match.referee import Referee, Table
+from dominotable.match.seating import Seating
+from dominotable.match.seats import SeatKind, TableSeats
+from dominotable.rules.game import Game
+from dominotable.store.storage import Store, replay
+from dominotable.tray.geometry import Geometry
+
+
+def start(store: Store, game: Game, names: Sequence[str], geometry: Geometry, kinds: Sequence[SeatKind] = (),
+          table: Table = Table(), demo: bool = False) -> Referee:
+    """A new match of `game`, recorded in `store` (`demo`: as a bots' demo); `kinds`: each seat's
+    (default: people)."""
+    kinds = tuple(kinds) or (SeatKind.HUMAN,) * len(names)
+    played = [seat for seat, kind in enumerate(kinds) if kind != SeatKind.HUMAN]
+    match_id = store.start_match(game, list(names), demo, played)
+    holds = {seat: Hold() for seat in played}
+    return _referee(store, catalog.spec(game), game, Seating(match_id, tuple(names), kinds), geometry, table, holds)
+
+
+def resume(store: Store, match_id: int, geometry: Geometry, table: Table = Table()) -> Referee:
+    """A stored match rebuilt by replay; it waits until the tray shows its position."""
+    record = store.match(match_id)
+    game = replay(record)
+    kinds = tuple(SeatKind.BOT if seat in record.bots else SeatKind.HUMAN for seat in range(len(record.names)))
+    holds = {}
+    for seat in record.bots:
+        if str(seat) in record.holds:
+            holds[seat] = Hold.from_dict(seat, record.holds[str(seat)], game)
+        else:  # a database from before the holds: the racks as last read
+            holds[seat] = Hold({slot: game.dset.parse(t) for slot, t in record.racks.get(seat, {}).items()})
+    seating = Seating(match_id, tuple(record.names), kinds, resumed=True)
+    return _referee(store, catalog.spec(game), game, seating, geometry, table, holds)
+
+
+def _referee(store: Store, spec: GameSpec, game: Game, seating: Seating, geometry: Geometry, table: Table,
+             holds: dict[int, Hold]) -> Referee:
+    def seat_name(seat: int | None) -> str:
+        return seating.seat_name(game, seat)
+
+    seats = None
+    if holds:
+        seats = TableSeats(geometry.racks(spec.racks), seating.kinds, seating.names, game.seed,
+                           spec.hands_for(game, geometry), spec.strategy())
+    judge = Judge(spec.reader_for(game, geometry), seats, seat_name, spec.cells(geometry))
+    return Referee(spec, seating, judge, Committer(store, seating.match_id, Position(game, holds), seat_name), table)

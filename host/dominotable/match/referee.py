@@ -1,0 +1,188 @@
+"""The referee: one match at the table, wiring the tracker (when a board has settled), the judge
+(what it means, asked of copies) and the committer (the store, then the live position). Inputs:
+
+- `on_board(board)` for every snapshot, `tick()` often: a settled board is judged once;
+- `lost()` / `back()`: the tray link dropped and came back;
+- `take_back()`, `button_move(move)`, `resign()`, `abandon()`, `hint()`: what the players choose.
+
+What the table says now is `status` (status.py); what a person must do for a seat the table
+plays is `instruction()`. A board goes down once (tracker -> judge -> committer) and the screen
+is read from the status and the position on the way back up.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dominotable.games.spec import GameSpec
+from dominotable.match.actions import Action, available
+from dominotable.match.committer import Committer
+from dominotable.match.decision import Commit
+from dominotable.match.judge import Context, Judge
+from dominotable.match.position import Play, Position
+from dominotable.match.seating import Seating
+from dominotable.match.status import Mode, Notice, Status
+from dominotable.match.steps import Said, instruction
+from dominotable.match.tracker import Tracker
+from dominotable.rules.game import Game, Move
+from dominotable.tray.board import Board
+
+
+@dataclass(frozen=True)
+class Table:
+    """How this table reacts: the settle time, the pause before prompting hands at work, its clock
+    and its alarm (buzzer and LED)."""
+
+    settle_ms: int = 400
+    prompt_after_ms: int = 2000
+    clock: Callable[[], float] = time.monotonic
+    on_alarm: Callable[[], None] | None = None
+
+
+class Referee:
+    def __init__(self, spec: GameSpec, seating: Seating, judge: Judge, committer: Committer, table: Table):
+        self.spec, self.seating, self.judge, self.committer = spec, seating, judge, committer
+        self.seats = judge.seats
+        self.tracker = Tracker(table.settle_ms, table.prompt_after_ms, table.clock)
+        self.status = Status(table.on_alarm)
+        self.area: Board | None = None  # the board last judged, without the racks
+        self.wants_new_match = False
+        self._before_lost = Mode.RESTORE
+        if self.game.is_over():
+            self.status.over(self.result_title())
+        else:
+            self.status.show(judge.restore(self.position, None, seating.resumed), fresh=False)
+
+    @property
+    def position(self) -> Position:
+        return self.committer.live
+
+    @property
+    def game(self) -> Game:
+        """The live engine (sealed: ask a copy to look ahead)."""
+        return self.committer.live.game
+
+    # -- the tray -------------------------------------------------------------------------------
+
+    def on_board(self, board: Board) -> None:
+        if self.tracker.see(board) and not self.tick() and self.status.problem is not None \
+                and self.status.mode == Mode.PLAY and self.judge.clears(self.position, board):
+            self.status.play()
+
+    def tick(self) -> bool:
+        """Judge a board that has settled, or show a held prompt; True if the screen may change."""
+        if self.status.mode in (Mode.LOST, Mode.OVER):
+            return False
+        due = self.tracker.due()
+        if due is not None:
+            self._decide(*due)
+            return True
+        held = self.tracker.held_due()
+        if held is not None:
+            self.status.notice, self.status.problem = Notice(held.title, held.text), held.text
+            return True
+        return False
+
+    def lost(self) -> None:
+        if self.status.mode != Mode.LOST:
+            self._before_lost, self.status.mode = self.status.mode, Mode.LOST
+            self.tracker.lose()
+
+    def back(self) -> None:
+        if self.status.mode == Mode.LOST:
+            self.status.mode = self._before_lost
+            self.tracker.back()
+
+    def _decide(self, board: Board, fresh: bool) -> None:
+        status, tracker = self.status, self.tracker
+        offered = status.mode == Mode.TAKEBACK
+        decision = self.judge.judge(self.position, board, Context(
+            status.mode == Mode.RESTORE, self.seating.resumed, fresh, status.undo if offered else None,
+            status.instead if offered else (), tracker.where, tracker.draw))
+        reading = decision.reading
+        status.warning, tracker.draw = reading.warning, reading.draw
+        if reading.area is not None:
+            self.area, tracker.where = reading.area, {p.tile: p.cells for p in reading.area.placements}
+        then = decision
+        if isinstance(decision, Commit):
+            status.last = self.committer.commit(decision.effects, decision.revised) or status.last
+            if self.game.is_over():
+                status.over(self.result_title())
+                return
+            then = decision.then
+        tracker.held = status.show(then, fresh)
+
+    def _again(self) -> None:
+        """Judge the unchanged tray again: the engine changed under it (a button, a takeback)."""
+        board = self.tracker.again()
+        if board is not None and self.status.mode not in (Mode.LOST, Mode.OVER):
+            self._decide(board, fresh=False)
+
+    # -- the players' choices -------------------------------------------------------------------
+
+    def take_back(self) -> None:
+        """Undo the last move (or, answering an offer, every move it named)."""
+        status = self.status
+        count = len(status.undo) if status.mode == Mode.TAKEBACK and status.undo else 1
+        status.last, self.tracker.draw = self.committer.take_back(count), None
+        status.play()
+        self._again()
+
+    def button_move(self, move: Move) -> None:
+        problem = self.game.why_illegal(move)
+        if problem is not None:
+            reader = self.judge.reader.on(self.game.copy())
+            self.status.notice = Notice("Not now", reader.explain(problem, self.tracker.settled))
+            return
+        self.status.last = self.committer.commit([Play(move)])
+        if self.game.is_over():
+            self.status.over(self.result_title())
+            return
+        self.status.play()
+        self._again()
+
+    def resign(self) -> None:
+        seat = self.game.current_player
+        self.status.last = self.committer.resign(seat if seat is not None else 0)
+        self.status.over(f"{self.seating.seat_name(self.game, seat)} resigned")
+
+    def abandon(self) -> None:
+        """New match: an unfinished match is recorded as abandoned (no winners)."""
+        if self.status.mode != Mode.OVER:
+            self.committer.abandon()
+            self.status.over("Match abandoned")
+        self.wants_new_match = True
+
+    def hint(self) -> None:
+        """Show a hint for the player to move, and record that one was asked for."""
+        seat = self.game.current_player
+        hand = self.position.holds[seat].hand() if self.seats is not None and self.seats.plays(seat) else None
+        hint = self.spec.hint(self.game, hand, self.game.seed)
+        self.committer.hinted(seat, hint.text)
+        self.status.show_hint(hint.text, hint.take)
+
+    # -- questions ------------------------------------------------------------------------------
+
+    def actions(self) -> list[Action]:
+        return available(self)
+
+    def button_moves(self, board: Board | None) -> list[tuple[str, Move]]:
+        if self.status.mode in (Mode.OVER, Mode.RESTORE):
+            return []
+        return self.judge.reader.on(self.game.copy()).button_moves(board)
+
+    def takeback_candidate(self, board: Board) -> Move | None:
+        return self.judge.takeback_candidate(self.position, board)
+
+    def instruction(self) -> Said | None:
+        """What a person must do now for a seat the table plays."""
+        if self.seats is None or self.status.mode != Mode.PLAY or self.area is None:
+            return None
+        return instruction(self.seats, self.position, self.area)
+
+    def result_title(self) -> str:
+        winners = self.game.winners()
+        names = self.seating.side_names(self.game)
+        return ("Won by " + ", ".join(names[w] for w in winners)) if winners else "Match over"
