@@ -113,7 +113,7 @@ class Table:
     def menu(self, item):
         """Choose `item` in the in-game menu and confirm it."""
         self.press("long-select")
-        items = self.session.screen().model.items
+        items = self.session.screen().menu.items
         index = next(i for i, label in enumerate(items) if label.startswith(item))
         self.press(*["down"] * index, "select", "up", "select")
 

@@ -350,7 +350,7 @@ class SessionTable:
 
     def menu(self, item, confirm=False):
         self.press("long-select")
-        items = self.screen().model.items
+        items = self.screen().menu.items
         index = next(i for i, label in enumerate(items) if label.startswith(item))
         self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
 
@@ -432,7 +432,7 @@ class PtyTable(ThreadedTable):
     def menu(self, item, confirm=False):
         self.press("long-select")
         self.until(lambda: self.runtime.session.menu is not None, "the menu")
-        items = self.screen().model.items
+        items = self.screen().menu.items
         index = next(i for i, label in enumerate(items) if label.startswith(item))
         self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
         self.until(lambda: self.runtime.session.menu is None, "the menu closed")

@@ -15,8 +15,6 @@ from dominotable.ui.menu import (
     NameEntry,
     NumberChoice,
     Setup,
-    actions_menu,
-    confirm_action,
 )
 from dominotable.ui.oled import screens
 
@@ -86,13 +84,24 @@ def test_wheel_holds_letters_digits_space_and_actions():
 
 
 def test_in_game_actions_and_their_questions():
-    menu = actions_menu(["resign", "pass", "new"])
-    assert menu.items == ["Pass", "Resign", "New match", "Back to the game"]
-    assert press(menu, "down", "select").value == "resign"
-    question = confirm_action("takeback", "3-5")
-    assert question.title == "Take back 3-5?"
-    assert press(question, "up", "select").value is True
-    assert confirm_action("pass", "Ann").title == "Ann: pass?"
+    from dominotable.match import actions
+    from dominotable.rules.moves import PASS
+    from dominotable.ui.match_menu import MatchMenu
+
+    offered = [actions.ButtonMove(PASS, "Pass"), actions.Resign(), actions.NewMatch()]
+    menu = MatchMenu(offered, "Ann")
+    assert menu.model.items == ["Pass", "Resign", "New match", "Back to the game"]
+    for key in ("down", "select"):
+        menu.handle(key)
+    assert menu.model.title == "Ann: resign the match?" and not menu.done
+    menu.handle("up")
+    menu.handle("select")
+    assert menu.done and menu.chosen == actions.Resign()
+    menu = MatchMenu(offered, "Ann")
+    menu.handle("select")
+    assert menu.model.title == "Ann: pass?"
+    menu.handle("select")  # the question starts on No
+    assert menu.done and menu.chosen is None
 
 
 # -- setup from power-on ------------------------------------------------------------------------

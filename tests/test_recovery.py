@@ -145,7 +145,7 @@ def test_the_oled_says_the_database_was_repaired_until_a_button_is_pressed(recor
                 runtime.step(0.01)
             # then the table goes on: here it resumes the latest unfinished match recovered
             assert runtime.session is not None and runtime.session.referee.status.mode == "restore"
-            assert frames.images[-1].tobytes() == runtime.screen().tobytes()
+            assert frames.images[-1].tobytes() == screens.draw(runtime.screen()).tobytes()
     finally:
         hw.close()
 

@@ -212,7 +212,7 @@ def test_end_turn_and_its_takeback_through_the_menu(tmp_path):
     table.play(place(T("1-4")))
     assert "end turn" in table.screen.text
     table.press("long-select")
-    assert table.screen.model.items == ["End turn", "Hint", "Resign", "New match", "Back to the game"]
+    assert table.screen.menu.items == ["End turn", "Hint", "Resign", "New match", "Back to the game"]
     table.press("long-select")
     table.menu("End turn")
     assert table.stored() == ["1-4", "end"] and table.game.current_player == 1

@@ -224,7 +224,7 @@ def transcribe(runtime) -> None:
     """Print what the screen says as text lines (ui/transcript.py), for a log or a pipe where
     the OLED's block art would be hundreds of lines."""
     transcript = Transcript()
-    runtime.observers.append(lambda screen: screen is not None and transcript(screen))
+    runtime.observers.append(transcript)
 
 
 def recorded(match_id: int, db, explicit: bool) -> str:

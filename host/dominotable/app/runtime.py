@@ -24,8 +24,6 @@ import threading
 import time
 from collections.abc import Callable
 
-from PIL import Image
-
 from dominotable.app.hardware import Hardware
 from dominotable.games import catalog
 from dominotable.match import opening
@@ -38,7 +36,7 @@ from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Message, Setup
 from dominotable.ui.oled import screens
 from dominotable.ui.press import Press
-from dominotable.ui.screen import Screen
+from dominotable.ui.screen import Screen, ScreenKind
 from dominotable.ui.session import Session
 
 log = logging.getLogger("dominotable.app")
@@ -79,7 +77,7 @@ class Runtime:
         self._stop = threading.Event()
         self.spinner = 0  # the "tray lost" spinner's frame
         self._game_cells: frozenset[int] = frozenset()  # the current match's, for the tray's WATCH
-        self.observers: list[Callable[[Screen | None], None]] = []  # front ends told of each frame shown (under the lock)
+        self.observers: list[Callable[[Screen], None]] = []  # front ends told of each screen shown (under the lock)
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -237,18 +235,18 @@ class Runtime:
 
     # --- the display -------------------------------------------------------------------------
 
-    def screen(self, model: Screen | None = None) -> Image.Image:
-        """The frame to show now; `model`: the match's screen model, when already built."""
+    def screen(self) -> Screen:
+        """What every front end shows now: the repairs said until a button is pressed, the setup
+        menu, or the match."""
         if self.notice is not None:
-            return screens.render(self.notice)
+            return Screen(ScreenKind.PROMPT, self.notice.title, self.notice.text)
         if self.setup is not None:
-            return screens.render(self.setup)
-        return screens.draw(model or self.session.screen(), self.spinner)
+            return Screen(ScreenKind.MENU, self.setup.title, menu=self.setup)
+        return self.session.screen()
 
     def _show(self) -> None:
-        """Show the frame, and tell the observers with the match's screen model (None while the
-        repairs notice or the setup menu shows), built once for all of them."""
-        model = self.session.screen() if self.notice is None and self.setup is None else None
-        self.hw.display.show(self.screen(model))
+        """Show the frame, and tell the observers, with the one screen built for all of them."""
+        screen = self.screen()
+        self.hw.display.show(screens.draw(screen, self.spinner))
         for observer in self.observers:
-            observer(model)
+            observer(screen)

@@ -9,4 +9,5 @@ from dominotable.sim.hands.up_down_stop import UpDownStopHands
 
 SPEC = GameSpec(UpDownStop, UpDownStopReader, UpDownStopHands, "up-down-stop.md",
                 zones=("uds-column-1", "uds-column-2", "uds-column-3", "uds-column-4", "scrap", "discard"),
-                strategies=with_search(UpDownStopPlayout, UP_DOWN_STOP), bot="search", playout=UpDownStopPlayout)
+                strategies=with_search(UpDownStopPlayout, UP_DOWN_STOP), bot="search", playout=UpDownStopPlayout,
+                lower_wins=True)

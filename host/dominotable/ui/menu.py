@@ -10,7 +10,7 @@ a long select backs out of a list, a number or a question). The models:
   adds the letter or does DEL/OK, a long select finishes;
 - `Setup`: from power-on, the game, its options and player count, then each seat: a person (and
   their name) or, for a game the tray has racks for, a bot played with real tiles;
-- `actions_menu` / `confirm_action`: the in-game menu (pass, take back, resign, new match).
+- `describe`: a model as plain data, for the page.
 """
 
 from __future__ import annotations
@@ -295,27 +295,17 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-ACTIONS = {
-    "pass": "Pass",
-    "takeback": "Take back",
-    "resign": "Resign",
-    "new": "New match",
-    "back": "Back to the game",
-}
-
-
-def actions_menu(available: list[str]) -> ListMenu:
-    """The in-game menu (opened with a long select) offering `available` actions, then Back."""
-    keys = [key for key in ACTIONS if key in available and key != "back"] + ["back"]
-    return ListMenu("Menu", [ACTIONS[key] for key in keys], keys)
-
-
-def confirm_action(action: str, detail: str = "") -> Confirm:
-    """The question before an action; `detail` names the move or the player."""
-    questions = {
-        "pass": f"{detail or 'You'}: pass?",
-        "takeback": f"Take back {detail or 'the last move'}?",
-        "resign": f"{detail or 'You'}: resign the match?",
-        "new": "End this match and start a new one?",
-    }
-    return Confirm(questions[action])
+def describe(model: Model) -> dict[str, Any]:
+    """A menu model as plain data, for a front end that is not the OLED: what it asks and the
+    answers it offers (the setup menu: its current question)."""
+    if isinstance(model, Setup):
+        return {**describe(model.current), "stage": model.stage}
+    if isinstance(model, ListMenu):
+        return {"type": "list", "title": model.title, "items": list(model.items), "selected": model.selected}
+    if isinstance(model, NumberChoice):
+        return {"type": "number", "title": model.title, "value": model.number, "low": model.low, "high": model.high}
+    if isinstance(model, Confirm):
+        return {"type": "confirm", "title": model.title, "yes": model.yes}
+    if isinstance(model, NameEntry):
+        return {"type": "name", "title": model.title, "text": model.text, "wheel": model.wheel}
+    return {"type": "message", "title": model.title, "text": getattr(model, "text", "")}

@@ -1,38 +1,95 @@
-"""The screen model: what a front end shows, as data. The app's presenter builds it from the
-match; the OLED draws it (`ui.oled.screens.draw`), and any other front end may draw it too."""
+"""The screen: what every front end shows now, as one typed value. The presenter decides it; the
+OLED draws it (`ui.oled.screens.draw`), the page receives it as JSON (`to_dict`), a venue shows it;
+none of them derives anything from the match or parses its text.
+
+- `title`, `text`: the prompt (a fix to make, what to do for a seat the table plays, a hint, the
+  menu's question); a front end pages or wraps the text, never cuts it;
+- `turn`: whose turn it is, when the prompt does not say otherwise; `scores`: a line per side;
+- `cells`: the cells and rack slots the screen is about, for a front end to mark; `take`: a
+  hint's capture plan, the tiles in order;
+- `alarms`: how many times the table has sounded the alarm; a front end sounds as it grows.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from dominotable.match.last_play import LastPlay
-from dominotable.ui.menu import Model
+from dominotable.rules.tiles import Tile
+from dominotable.ui.menu import Model, describe
 
 
 class ScreenKind(StrEnum):
     PLAY = "play"  # pages: whose turn, the scores, the last play (`page` picks one)
     PROMPT = "prompt"  # a title and a text: set up the table, fix the tray, take back?
-    LOST = "lost"  # the tray is unplugged: a spinner
+    LOST = "lost"  # the tray is not answering: a spinner, and why
     OVER = "over"  # final scores
-    MENU = "menu"  # a menu model from ui.menu
+    MENU = "menu"  # a menu model from ui.menu (the setup menu, the in-game menu)
 
 
-@dataclass
+@dataclass(frozen=True)
+class Score:
+    name: str
+    points: int
+    to_move: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
+    """Which match the screen is about (for the page and a venue)."""
+
+    name: str
+    title: str
+    match: int
+    moves: int
+    mode: str  # the referee's mode: restore, play, takeback, lost, over
+    zones: tuple[str, ...] = ()  # the tray's zones it uses, for drawing
+    top: int = 6  # the set's highest pip
+    lower_wins: bool = False  # the scores run down (a solitaire's tiles left)
+
+
+@dataclass(frozen=True)
 class Screen:
     kind: ScreenKind
     title: str = ""
     text: str = ""
-    names: list[str] = field(default_factory=list)
-    points: list[int] = field(default_factory=list)
-    target: int | None = None
-    current: int | None = None  # the side to move, among `names`
     turn: str = ""
+    scores: tuple[Score, ...] = ()
+    target: int | None = None
     last: LastPlay | None = None
     page: int = 0
-    model: Model | None = None
-    bot: str = ""  # what a person must do for a bot seat now, "West bot: ..." (the prompt's title and text)
-    take: tuple[str, ...] = ()  # a hint's capture plan: the tiles to take, in order
+    menu: Model | None = None
+    cells: tuple[int, ...] = ()
+    take: tuple[str, ...] = ()
+    seat: str = ""  # the text is what a person must do for this seat the table plays
+    problem: str | None = None  # the tray shows a problem (the LED may stay on)
+    warning: str | None = None  # a dead reader played around
+    alarms: int = 0
+    game: Game | None = None
+    tray: tuple[tuple[Tile, tuple[int, ...]], ...] = ()  # the tiles as the table last read them
 
     def pages(self) -> int:
         return 3 if self.last else 2
+
+    @property
+    def bot(self) -> str:
+        """What a person must do for a seat the table plays, "West bot: ...", or ""."""
+        return f"{self.title}: {self.text}" if self.seat else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "kind": str(self.kind), "title": self.title, "text": self.text, "turn": self.turn,
+            "scores": [{"name": s.name, "points": s.points, "to_move": s.to_move} for s in self.scores],
+            "target": self.target, "last": self.last._asdict() if self.last else None,
+            "last_text": str(self.last) if self.last else None,
+            "menu": describe(self.menu) if self.menu is not None else None,
+            "cells": list(self.cells), "take": list(self.take), "seat": self.seat, "problem": self.problem,
+            "warning": self.warning, "alarms": self.alarms,
+            "tray": [{"tile": f"{t.a}-{t.b}", "cells": list(cells)} for t, cells in self.tray],
+            "game": None if game is None else {
+                "name": game.name, "title": game.title, "match": game.match, "moves": game.moves, "mode": game.mode,
+                "zones": list(game.zones), "top": game.top, "lower_wins": game.lower_wins},
+        }

@@ -12,7 +12,7 @@ from dominotable.ui.screen import Screen, ScreenKind
 
 def scores_text(screen: Screen) -> str:
     target = f" (to {screen.target})" if screen.target else ""
-    return ", ".join(f"{name} {points}" for name, points in zip(screen.names, screen.points)) + target
+    return ", ".join(f"{s.name} {s.points}" for s in screen.scores) + target
 
 
 def line(screen: Screen) -> str | None:

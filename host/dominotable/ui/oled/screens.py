@@ -348,12 +348,14 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
     if screen.kind == ScreenKind.LOST:
         return tray_lost(frame, size=size)
     if screen.kind == ScreenKind.MENU:
-        return render(screen.model, size)
+        return render(screen.menu, size)
+    names, points = [s.name for s in screen.scores], [s.points for s in screen.scores]
     if screen.kind == ScreenKind.OVER:
-        return scores(screen.names, screen.points, screen.target, title=screen.title, size=size)
+        return scores(names, points, screen.target, title=screen.title, size=size)
     page = screen.page % screen.pages()
     if page == 0:
         return turn(screen.turn, screen.text, size)
     if page == 1:
-        return scores(screen.names, screen.points, screen.target, screen.current, size=size)
+        current = next((side for side, s in enumerate(screen.scores) if s.to_move), None)
+        return scores(names, points, screen.target, current, size=size)
     return last_play(*screen.last, size)

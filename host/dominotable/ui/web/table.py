@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import io
-import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,6 @@ from typing import Any
 from PIL import Image
 
 from dominotable.games import catalog
-from dominotable.match.status import Mode
 from dominotable.rules.errors import DominoError
 from dominotable.rules.tiles import DominoSet, Tile
 from dominotable.sim.memtray import MemoryTray
@@ -30,11 +28,10 @@ from dominotable.store.storage import StorageError, Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.errors import TrayError
 from dominotable.tray.tags import Registry
-from dominotable.ui.screen import Screen
+from dominotable.ui.screen import Screen, ScreenKind
 from dominotable.ui.web import svg
 from dominotable.ui.web.server import Refused, WebServer
 
-CELL_NAMES = re.compile(r"\br(\d+)c(\d+)\b|\b(pad-left|pad-right)\b|\(cell (\d+)\)")
 FAULTS = ("unplug", "replug", "dead", "alive", "flicker", "noise")
 
 
@@ -68,64 +65,25 @@ class WebTable:
     def _on_frame(self, image: Image.Image) -> None:
         self._frame = image
 
-    def _observe(self, screen: Screen | None) -> None:
-        rt = self.runtime
-        session = rt.session
-        snap: dict[str, Any] = {"game": None, "title": None, "match": None, "moves": 0, "turn": "", "scores": [],
-                                "target": None, "last": None, "prompt": None, "prompt_title": None, "zones": [],
-                                "top": self._snap["top"], "mode": "setup"}
-        if session is None:
-            board = self.hw.board()
-            model = rt.setup.current if rt.setup is not None else None
-            snap["prompt"] = model.title if model is not None else None
-        else:
-            r = session.referee
-            c = r.status
-            game = r.game
-            board = r.tracker.settled or r.tracker.board or self.hw.board()
-            seat = game.current_player
-            snap.update(game=game.name, title=game.title, match=r.seating.match_id, moves=len(game.moves),
-                        mode=str(c.mode),
-                        turn=r.seating.seat_name(game, seat) if seat is not None and c.mode != Mode.OVER else "",
-                        scores=[{"name": n, "points": p} for n, p in zip(r.seating.side_names(game), game.scores)],
-                        target=game.options.target, top=game.dset.top,
-                        last=c.last._asdict() if c.last else None, last_text=str(c.last) if c.last else None,
-                        zones=list(r.spec.zones))
-            if c.mode == Mode.LOST:
-                snap["prompt_title"], snap["prompt"] = "Tray lost", "the tray is not answering: check its USB cable"
-            elif session.menu is not None:
-                snap["prompt_title"], snap["prompt"] = "Menu", session.menu.model.title
-            elif c.mode == Mode.OVER:
-                snap["prompt_title"], snap["prompt"] = "Match over", c.over_title
-            elif screen is not None and screen.bot:  # what to do for a bot seat (and the cells it names)
-                snap["prompt_title"], snap["prompt"] = screen.title, screen.text
-            elif c.notice is not None:
-                snap["prompt_title"], snap["prompt"] = c.notice.title, c.notice.text
-            snap["problem"] = c.problem
-            snap["warning"] = c.warning  # a dead reader the game is played around
-        if rt.notice is not None:  # the repairs, said (as on the OLED) until a button is pressed
-            snap["prompt_title"], snap["prompt"] = rt.notice.title, rt.notice.text
-        snap["repairs"] = list(rt.repairs)  # what was repaired before the table could start
-        snap["tiles"] = [(p.tile, p.cells) for p in board.placements]
-        marked = c.problem_cells if session is not None and c.problem is not None else ()
-        named = self._named_cells(f"{snap['prompt'] or ''} {snap.get('warning') or ''}")
-        snap["cells"] = sorted(set(named) | set(marked))
+    def _observe(self, screen: Screen) -> None:
+        """The screen the runtime just showed, kept for the server's thread (a dict of plain values)."""
+        shown = screen.to_dict()
+        game = screen.game
+        snap: dict[str, Any] = {
+            "screen": shown, "game": game.name if game else None, "title": game.title if game else None,
+            "match": game.match if game else None, "moves": game.moves if game else 0,
+            "mode": game.mode if game else "setup", "turn": screen.turn,
+            "scores": [{"name": s.name, "points": s.points} for s in screen.scores], "target": screen.target,
+            "last": shown["last"], "last_text": shown["last_text"], "problem": screen.problem,
+            "warning": screen.warning, "zones": list(game.zones) if game else [],
+            "top": game.top if game else self._snap["top"], "cells": sorted(set(screen.cells)),
+            "repairs": list(self.runtime.repairs),
+            "tiles": list(screen.tray) if game else [(p.tile, p.cells) for p in self.hw.board().placements]}
+        snap["prompt_title"], snap["prompt"] = _prompt(screen)
         with self._lock:
             self._snap = snap
         if self.server is not None:
             self.server.publish()
-
-    def _named_cells(self, text: str) -> list[int]:
-        """The cells a prompt names: r4c6, pad-left, (cell 53)."""
-        geo, cells = self.geometry, []
-        for row, col, pad, number in CELL_NAMES.findall(text):
-            if row and int(row) < geo.rows and int(col) < geo.columns:
-                cells.append(geo.cell(int(row), int(col)))
-            elif pad:
-                cells.append(geo.pad[geo.pad_names.index(pad)])
-            elif number and int(number) < geo.cells:
-                cells.append(int(number))
-        return sorted(set(cells))
 
     # --- from the server's thread ----------------------------------------------------------
 
@@ -314,6 +272,18 @@ class WebTable:
                 "zones": list(catalog.spec(game).zones),
                 "step": step, "steps": len(record.moves), "move": record.moves[step - 1] if step else None,
                 "names": _side_names(record), "scores": list(game.scores)}
+
+
+def _prompt(screen: Screen) -> tuple[str | None, str | None]:
+    """The page's prompt line: a title and a text, or nothing in play."""
+    if screen.kind == ScreenKind.PLAY:
+        return None, None
+    if screen.kind == ScreenKind.MENU:
+        question = screen.menu.current.title if hasattr(screen.menu, "current") else screen.menu.title
+        return ("Menu" if screen.game else None), question
+    if screen.kind == ScreenKind.OVER:
+        return "Match over", screen.title
+    return screen.title, screen.text
 
 
 def _side_names(record) -> list[str]:
