@@ -137,7 +137,7 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
 
         store.append_move = timed_append
         cls = catalog.engine("castle-rock")
-        choice = Choice(cls, {"hands": 1}, 4, ["ANN", "BOB", "CAT", "DAN"])
+        choice = Choice(cls, cls.Options(hands=1), 4, ["ANN", "BOB", "CAT", "DAN"])
         runtime = Runtime(hw, store, 0, seed=seed, choice=choice, stop_when_over=True)
         server = None
         if clients is not None:

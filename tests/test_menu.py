@@ -159,7 +159,7 @@ def test_setup_walks_game_options_players_and_names():
     press(setup, "up", "up", *["up"] * 15, "select")  # past OK to A, on to P
     press(setup, *["down"] * 13, "select", "long-select")  # back to C, done
     assert setup.done
-    assert setup.value == Choice(Toy, {"set": 9, "target": 150, "fast": True}, 3, ["ANN", "BOB", "PC"])
+    assert setup.value == Choice(Toy, Toy.Options(set=9, target=150, fast=True), 3, ["ANN", "BOB", "PC"])
 
 
 def test_setup_says_why_it_cannot_start_and_returns_to_the_options():
@@ -198,7 +198,8 @@ def test_setup_over_the_registered_games_starts_each_with_defaults():
         press(setup, "up", "select")  # Start is the last row
         while not setup.done:
             press(setup, "select")  # each seat's default name
-        game = setup.value.new_game(seed=1)
+        choice = setup.value
+        game = choice.game(players=choice.players, options=choice.options, seed=1)
         assert type(game) is cls and game.players == cls.default_players
         assert setup.value.names == [f"P{seat + 1}" for seat in range(game.players)]
 

@@ -260,7 +260,7 @@ def test_a_castle_rock_match_against_three_bots_through_the_pty(tmp_path):
     """The same person at the whole simulated table: real pty, tray firmware, link, buttons
     (the hints through the menu), OLED frames, SQLite."""
     db = tmp_path / "table.sqlite3"
-    table = PtyTable(db, Choice(CastleRock, {"hands": 1}, 4, NAMES, BOTS), seed=5)
+    table = PtyTable(db, Choice(CastleRock, CastleRock.Options(hands=1), 4, NAMES, BOTS), seed=5)
     person, final, shown = play_at(table, 0)
     assert {"East bot", "North bot", "West bot", "Hint"} <= shown
     with Store(db) as store:
@@ -276,7 +276,7 @@ def host(db: str, state: str) -> None:
     """The table and the person in one process. Once the bots hold tiles (one of them two), the
     person writes down where every tile lies (tiles outlive the process: after the crash they
     still lie there) and the parent kills the process."""
-    table = PtyTable(db, Choice(CastleRock, {"hands": 1}, 4, NAMES, BOTS), seed=5)
+    table = PtyTable(db, Choice(CastleRock, CastleRock.Options(hands=1), 4, NAMES, BOTS), seed=5)
     table.until(lambda: table.referee.tracker.judged is not None, "the first board")
     person = Person(table, 0, seed=1)
     while person.step():
@@ -387,7 +387,7 @@ def test_a_broadway_match_against_three_bots_through_the_pty(tmp_path):
     from dominotable.rules.games.broadway.engine import Broadway
 
     db = tmp_path / "table.sqlite3"
-    _, final, shown = play_at(PtyTable(db, Choice(Broadway, {"hands": 1}, 4, BW_NAMES, (0, 1, 3)), seed=3), 2)
+    _, final, shown = play_at(PtyTable(db, Choice(Broadway, Broadway.Options(hands=1), 4, BW_NAMES, (0, 1, 3)), seed=3), 2)
     assert {"North bot", "East bot", "West bot"} <= shown
     with Store(db) as store:
         record = store.match(store.matches()[0].id)

@@ -16,10 +16,11 @@ from table_match import SETTLE_MS, SHORT, ThreadedTable
 
 
 class LiveTable(ThreadedTable):
-    def __init__(self, db, game: str = "castle-rock", players: int | None = None, options: dict | None = None,
+    def __init__(self, db, game: str | None = "castle-rock", players: int | None = None, options: dict | None = None,
                  seed: int = 1, names: list[str] | None = None, host: str = "127.0.0.1", token: str = "",
                  settle_ms: int = SETTLE_MS, stop_when_over: bool = False, repairs: list[str] | None = None):
-        choice = demo_choice(game, players, SHORT[game] if options is None else options)
+        """`game`: the match to start; None: the setup menu first."""
+        choice = None if game is None else demo_choice(game, players, SHORT[game] if options is None else options)
         if names is not None:
             choice = Choice(choice.game, choice.options, choice.players, names)
         self.server = None
@@ -31,11 +32,14 @@ class LiveTable(ThreadedTable):
                          stop_when_over=stop_when_over, repairs=repairs)
         self.url = f"http://127.0.0.1:{self.server.port}"
 
-    def until(self, predicate, what: str, timeout: float = 10.0):
+    def until(self, predicate, what: str, timeout: float = 10.0, session: bool = True):
+        """Wait until `predicate(referee)` (with `session=False`: `predicate(runtime)`)."""
         deadline = time.monotonic() + timeout
         while True:
             with self.runtime.lock:
-                if self.runtime.session is not None and predicate(self.referee):
+                if not session and predicate(self.runtime):
+                    return
+                if session and self.runtime.session is not None and predicate(self.referee):
                     return
             if time.monotonic() > deadline:
                 raise AssertionError(f"waited for {what}; the table shows {self.get('/api/state')[1].get('prompt')!r}")

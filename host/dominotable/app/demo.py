@@ -172,21 +172,16 @@ class TableBots:
                 rt.changed.wait(0.05)
 
 
-SHORT = {  # options for a quick demo match of each game (given options win)
-    "castle-rock": {"hands": 1},
-    "broadway": {"hands": 1},
-    "doubles-in-the-boneyard": {"target": 50},
-}
 NAMES = ["ANN", "BOB", "CAT", "DAN", "EVE", "FAY"]
 
 
-def demo_choice(game: str = "castle-rock", players: int | None = None, options: dict | None = None) -> Choice:
-    """The match a demo plays: `game` with its short options, bots named ANN, BOB, ..."""
-    cls = catalog.engine(game)
-    chosen = {**SHORT.get(cls.name, {}), **(options or {})}
+def demo_choice(game: str = catalog.DEMO, players: int | None = None, options: dict | None = None) -> Choice:
+    """The match a demo plays: `game` with its short options (given options win), bots named ANN,
+    BOB, ..."""
+    spec = catalog.spec(game)
     if players is None:
-        players = max(cls.min_players, min(cls.default_players, 2))
-    return Choice(cls, chosen, players, NAMES[:players])
+        players = max(spec.engine.min_players, min(spec.engine.default_players, 2))
+    return Choice(spec.engine, spec.options.from_dict({**spec.demo, **(options or {})}), players, NAMES[:players])
 
 
 def _ready(session) -> bool:

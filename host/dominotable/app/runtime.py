@@ -197,7 +197,7 @@ class Runtime:
 
     def _new_match(self, choice: Choice) -> None:
         seed = self.seed if self.seed is not None else time.time_ns() % 2**31
-        game = catalog.spec(choice.game).new(choice.players, dict(choice.options), seed, self.observed)
+        game = catalog.spec(choice.game).new(choice.players, choice.options, seed, self.observed)
         kinds = [SeatKind.BOT if seat in choice.bots else SeatKind.HUMAN for seat in range(len(choice.names))]
         self._attach(Session(opening.start(self.store, game, choice.names, self.hw.geometry, kinds, self._table(),
                                            demo=self.demo)))

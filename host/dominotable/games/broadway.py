@@ -7,4 +7,5 @@ from dominotable.rules.games.broadway.playout import BroadwayPlayout
 from dominotable.sim.hands.broadway import BroadwayHands
 
 SPEC = GameSpec(Broadway, BroadwayReader, BroadwayHands, "broadway.md", zones=("open", "tableau"), racks="broadway",
-                strategies=with_search(BroadwayPlayout), bot="search", playout=BroadwayPlayout)
+                strategies=with_search(BroadwayPlayout), bot="search", playout=BroadwayPlayout,
+                demo={"hands": 1})

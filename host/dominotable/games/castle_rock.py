@@ -47,7 +47,7 @@ def solver_step(game: Game, hand: Sequence[Tile] | None, seed: int, spec: GameSp
 
 CASTLE_ROCK = GameSpec(CastleRock, CastleRockReader, CastleRockHands, "castle-rock.md", zones=ZONES,
                        racks="castle-rock", strategies=with_search(CastleRockPlayout), bot="search",
-                       playout=CastleRockPlayout, own_hint=best_captures)
+                       playout=CastleRockPlayout, own_hint=best_captures, demo={"hands": 1})
 SOLITAIRE_SPEC = GameSpec(CastleRockSolitaire, CastleRockSolitaireReader, CastleRockSolitaireHands,
                           "castle-rock-solitaire.md", zones=ZONES, strategies=with_search(SolitairePlayout, SOLITAIRE),
                           bot="search", playout=SolitairePlayout, own_hint=solver_step)

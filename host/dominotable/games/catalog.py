@@ -16,6 +16,7 @@ from dominotable.tray.geometry import Geometry
 GAMES: list[GameSpec] = [broadway.SPEC, castle_rock.CASTLE_ROCK, castle_rock.SOLITAIRE_SPEC, doubles_boneyard.SPEC,
                          up_down_stop.SPEC]
 _BY_NAME = {spec.name: spec for spec in GAMES}
+DEMO = castle_rock.CASTLE_ROCK.name  # the game `demo` plays by default
 
 
 def register(spec: GameSpec) -> None:

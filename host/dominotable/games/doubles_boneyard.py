@@ -7,4 +7,5 @@ from dominotable.rules.games.doubles_boneyard.playout import DoublesPlayout
 from dominotable.sim.hands.doubles_boneyard import DoublesBoneyardHands
 
 SPEC = GameSpec(DoublesInTheBoneyard, DoublesBoneyardReader, DoublesBoneyardHands, "doubles-in-the-boneyard.md",
-                zones=("open",), strategies=with_search(DoublesPlayout), bot="search", playout=DoublesPlayout)
+                zones=("open",), strategies=with_search(DoublesPlayout), bot="search", playout=DoublesPlayout,
+                demo={"target": 50})

@@ -51,6 +51,7 @@ class GameSpec:
     playout: type[Playout] | None = None  # the fast kernel for search and benchmarks (rules/playout.py)
     observed: bool = True  # at the table, hands and boneyard are hidden (the engine's observed mode)
     lower_wins: bool = False  # the score counts against the player (tiles left)
+    demo: Mapping[str, object] = field(default_factory=dict)  # options for a short demo match
     own_hint: HintProvider = no_hint_of_its_own
 
     @property

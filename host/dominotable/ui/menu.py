@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dominotable.rules.errors import DominoError
+from dominotable.rules.options import Options
 from dominotable.ui.press import Press
 
 
@@ -134,13 +135,10 @@ class Choice:
     seats are bots."""
 
     game: type
-    options: dict[str, Any]
+    options: Options  # the game's own options dataclass
     players: int
     names: list[str]
     bots: tuple[int, ...] = ()
-
-    def new_game(self, seed: int):
-        return self.game(players=self.players, options=self.options, seed=seed)
 
 
 START = "Start"
@@ -254,7 +252,8 @@ class Setup(Model):
     def _next_seat(self) -> None:
         seat = len(self.names)
         if seat == self.players:
-            self._finish(Choice(self.game, dict(self.options), self.players, list(self.names), tuple(self.bots)))
+            self._finish(Choice(self.game, self.game.Options.from_dict(self.options), self.players, list(self.names),
+                                tuple(self.bots)))
         elif seat < len(self.racks.get(self.game, ())):
             self._go("seat", ListMenu(f"Seat {seat + 1}", ["Player", f"Bot ({self._position(seat)})"],
                                       ["player", "bot"]))

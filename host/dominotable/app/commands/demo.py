@@ -19,6 +19,7 @@ import random
 from dominotable.app.cli import ranged
 from dominotable.app.config import listen_address
 from dominotable.app.gameargs import add_game_command, parse_game_args
+from dominotable.games import catalog
 from dominotable.sim.bots.shared import greedy_bot
 
 SPEEDS = (0.1, 1000.0)  # the virtual tray's speeds a demo may ask for
@@ -48,7 +49,7 @@ BOT_LONG_PRESS = 0.25  # how long the bots hold select to open the menu (people:
 
 
 def register(subparsers) -> None:
-    add_game_command(subparsers, "demo", common, run, default_game="castle-rock",
+    add_game_command(subparsers, "demo", common, run, default_game=catalog.DEMO,
                      help="watch bots play a whole match on the simulated table",
                      description="Bots play a whole match of GAME on the simulated table: tiles placed on "
                                  "the virtual tray, judged by the table, shown on the emulated OLED.")
@@ -76,7 +77,8 @@ def table_demo(game: str, options: dict, args) -> int:
     from dominotable.store.recovery import open_for_table
 
     choice = demo_choice(game, args.players, options)
-    choice.new_game(args.seed)  # options that do not go together: say so before opening anything
+    choice.game(players=choice.players, options=choice.options, seed=args.seed)  # options that do not go
+    # together: say so before opening anything
     drawn = not args.quiet and sys.stdout.isatty()  # else a text transcript, not block art in a log
     cfg = Config(tray=TrayConfig(port="none"), display=DisplayConfig(frames=args.frames, terminal=drawn),
                  game=GameConfig(settle_ms=args.settle_ms))

@@ -98,7 +98,7 @@ class WebTable:
             ghosts = [(t, c) for t, c in truth.items() if (t, tuple(c)) not in shown]
             rack = [f"{t.a}-{t.b}" for t in DominoSet(snap["top"]) if t not in truth]
         pad = next((t for t, c in settled if self.geometry.is_pad(c[0])), None)
-        state = {k: snap.get(k) for k in ("game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title", "problem",
+        state = {k: snap.get(k) for k in ("screen", "game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title", "problem",
                                           "warning", "scores", "target", "last", "last_text")}
         state["repairs"] = snap.get("repairs", [])
         state.update(
