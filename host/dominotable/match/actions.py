@@ -59,7 +59,7 @@ def available(referee: Referee) -> list[Action]:
         return [NewMatch()]
     seat = referee.game.current_player
     if not (referee.seats is not None and referee.seats.plays(seat)):
-        actions += [ButtonMove(move, label) for label, move in referee.button_moves(board)]
+        actions += [ButtonMove(move, label) for label, move in referee.button_moves()]
     if mode == Mode.TAKEBACK:
         actions.append(TakeBack(referee.status.undo[-1]))
     elif board is not None:

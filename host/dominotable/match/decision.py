@@ -11,7 +11,8 @@ A Decision is one of:
 - `TakeBack`: offer to take back to the position before `undo` (and play `instead` there).
 
 Every decision also carries what the judge read on the way (`Reading`): the board without the
-racks, a dead reader played around, and the draw over the scan pad read so far.
+racks, a dead reader played around, the draw over the scan pad read so far, and the moves the
+buttons may make there (End turn, Pass), so that showing the decision asks the reader nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Reading:
     area: Board | None = None  # the board without the racks of the seats the table plays
     warning: str | None = None  # a dead reader the table reads around
     draw: PadDraw | None = None  # the draw over the scan pad, as far as it has been read
+    buttons: tuple[tuple[str, Move], ...] = ()  # the moves the buttons may make on this board, labelled
 
 
 @dataclass(frozen=True)

@@ -72,11 +72,11 @@ class Judge:
             area, racks, dealt = self.seats.read(p, board)
             effects += dealt
         if racks is not None:
-            reading = Reading(area, warning, ctx.draw)
+            reading = Reading(area, warning, ctx.draw, self._buttons(p.game, area))
             then = self.restore(p, racks, ctx.resumed) if ctx.restoring else Prompt("Fix the tray", racks)
             return _decided(effects, then, reading=reading)
         verdict, draw = self._read(p.game, area, ctx.draw)
-        reading = Reading(area, warning, draw)
+        reading = Reading(area, warning, draw, self._buttons(p.game, area))
         if ctx.restoring and not verdict.same:
             return _decided(effects, self.restore(p, verdict.problem, ctx.resumed), reading=reading)
         verdict, revised = self._revise(p, area, verdict, ctx, effects)
@@ -105,7 +105,7 @@ class Judge:
                     _make(p, effects, Play(move))
                 draw = None
             verdict, draw = self._read(p.game, area, draw)
-        reading = Reading(area, warning, draw)
+        reading = Reading(area, warning, draw, self._buttons(p.game, area))
         if p.game.is_over():
             return Commit(tuple(effects), None, revised, reading)
         if verdict.same:
@@ -156,6 +156,9 @@ class Judge:
             draw = copy.copy(draw)
             draw.tiles = list(draw.tiles)
         return (draw.read(area) if verdict.same else verdict), draw
+
+    def _buttons(self, game: Game, area: Board) -> tuple[tuple[str, Move], ...]:
+        return tuple(self.reader.on(game.copy()).button_moves(area))
 
     def _revise(self, p: Position, area: Board, verdict: Verdict, ctx: Context, effects: list[Effect]
                 ) -> tuple[Verdict, tuple[Move, ...]]:

@@ -102,7 +102,7 @@ class Referee:
             status.mode == Mode.RESTORE, self.seating.resumed, fresh, status.undo if offered else None,
             status.instead if offered else (), tracker.where, tracker.draw))
         reading = decision.reading
-        status.warning, tracker.draw = reading.warning, reading.draw
+        status.warning, tracker.draw, status.buttons = reading.warning, reading.draw, reading.buttons
         if reading.area is not None:
             self.area, tracker.where = reading.area, {p.tile: p.cells for p in reading.area.placements}
         then = decision
@@ -168,10 +168,10 @@ class Referee:
     def actions(self) -> list[Action]:
         return available(self)
 
-    def button_moves(self, board: Board | None) -> list[tuple[str, Move]]:
-        if self.status.mode in (Mode.OVER, Mode.RESTORE):
-            return []
-        return self.judge.reader.on(self.game.copy()).button_moves(board)
+    def button_moves(self) -> list[tuple[str, Move]]:
+        """The moves the buttons may make on the tray as last judged (none while restoring or after
+        the match)."""
+        return [] if self.status.mode in (Mode.OVER, Mode.RESTORE) else list(self.status.buttons)
 
     def takeback_candidate(self, board: Board) -> Move | None:
         return self.judge.takeback_candidate(self.position, board)

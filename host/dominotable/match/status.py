@@ -46,6 +46,7 @@ class Status:
         self.undo: tuple[Move, ...] = ()  # every move a takeback on offer would undo, the last move last
         self.instead: tuple[Move, ...] = ()  # ... and the moves the tray shows in their place
         self.warning: str | None = None  # a dead reader the table reads around
+        self.buttons: tuple[tuple[str, Move], ...] = ()  # the moves the buttons may make now, labelled
         self.last: LastPlay | None = None
         self.over_title: str | None = None
         self.hint: str | None = None  # the hint on show

@@ -50,7 +50,7 @@ class Presenter:
     def _play(self, common: dict, dead: tuple[int, ...]) -> Screen:
         r = self.referee
         status = r.status
-        labels = [label for label, _ in r.button_moves(r.tracker.settled)]
+        labels = [label for label, _ in r.button_moves()]
         if status.warning:
             note = status.warning
         elif labels:
