@@ -1,7 +1,8 @@
 """The OLED: a luma device that is sent a frame only when the frame changed.
 
 A full 128x64 frame costs about 23 ms on a 400 kHz I2C bus, so `Display.show` compares
-each frame with the last one sent and skips the bus when nothing changed. On the Pi the
+each frame with the last one sent and skips the bus when nothing changed, and sends only the
+columns that changed when something did (ram.py). On the Pi the
 device is luma.oled's `ssd1306` or `sh1106` on `luma.core.interface.serial.i2c`, with bus
 and address from the configuration. The emulated display is luma.core's `dummy` device;
 its frames also go to a folder of PNGs, to the terminal (Unicode half blocks, two pixel
@@ -24,6 +25,7 @@ from PIL import Image
 
 from dominotable.rules.errors import DominoError
 from dominotable.settings import setting
+from dominotable.ui.oled.ram import ram_of
 
 Sink = Callable[[Image.Image], None]
 
@@ -51,6 +53,7 @@ class Display:
     def __init__(self, device, sinks: list[Sink] | None = None):
         self.device = device
         self.sinks = sinks or []
+        self.ram = ram_of(device)  # an SSD1306 or SH1106: only what changed goes over the bus
         self._last: bytes | None = None
         self.sent = 0  # frames that went to the device
 
@@ -65,12 +68,19 @@ class Display:
         pixels = image.tobytes()
         if pixels == self._last:
             return False
-        self.device.display(image if self.device.mode == "1" else image.convert(self.device.mode))
+        if self.ram is not None:
+            self.ram.update(self.device.preprocess(image))
+        else:
+            self.device.display(image if self.device.mode == "1" else image.convert(self.device.mode))
         self._last = pixels
         self.sent += 1
         for sink in self.sinks:
             sink(image)
         return True
+
+    def terminal(self) -> TerminalView | None:
+        """The terminal the emulated OLED is drawn in, if any."""
+        return next((sink for sink in self.sinks if isinstance(sink, TerminalView)), None)
 
     def close(self) -> None:
         self.device.cleanup()
