@@ -32,8 +32,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the recorder is a test tool
-from oled_chips import RecordingSerial, bus_bytes  # noqa: E402
-
 from dominotable.app.commands.demo import BOT_LONG_PRESS  # noqa: E402
 from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig  # noqa: E402
 from dominotable.app.demo import demo_choice, play  # noqa: E402
@@ -43,6 +41,7 @@ from dominotable.games import catalog  # noqa: E402
 from dominotable.store.recovery import open_for_table  # noqa: E402
 from dominotable.ui.oled.display import Display  # noqa: E402
 from dominotable.ui.oled.ram import pack  # noqa: E402
+from oled_chips import RecordingSerial, bus_bytes  # noqa: E402
 
 SETTLE_MS = 60  # the demo command's
 SPEED = 30.0

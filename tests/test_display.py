@@ -268,7 +268,8 @@ EDITS = st.one_of(
 
 
 @settings(max_examples=12, deadline=None)
-@given(driver=st.sampled_from(sorted(DRIVERS)), rotate=st.integers(0, 3), edits=st.lists(EDITS, min_size=1, max_size=10))
+@given(driver=st.sampled_from(sorted(DRIVERS)), rotate=st.integers(0, 3),
+       edits=st.lists(EDITS, min_size=1, max_size=10))
 def test_after_any_partial_updates_the_controller_ram_holds_the_last_frame(driver, rotate, edits):
     """Every recorded byte replayed into a model of the controller's RAM (noise at power-on):
     after each frame, the panel's part of it is that frame, as the device is mounted."""
