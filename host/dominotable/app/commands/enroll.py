@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dominotable.app.cli import ranged
+from dominotable.app.progress import bar
 from dominotable.rules.tiles import DominoSet
 from dominotable.tray.enroll import LAYOUTS, Enroller
 from dominotable.tray.errors import EnrollError
@@ -63,7 +64,7 @@ def run(args) -> int:
     with TrayLink(args.port, serial_number=args.serial_number) as link:
         enroller = Enroller(link, registry, prompt_waiting if args.mode == "layout" else prompt,
                             votes=getattr(args, "votes", 5), settle=getattr(args, "settle", 1.5),
-                            timeout=args.timeout)
+                            timeout=args.timeout, progress=bar)
         if args.mode == "layout":
             result = enroller.by_layout(args.layout, fresh=args.fresh)
         else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from dominotable.app.gameargs import add_game_command, parse_game_args
+from dominotable.app.progress import bar
 from dominotable.games import catalog
 from dominotable.sim import stats
 
@@ -38,6 +39,6 @@ def run(args) -> int:
         return 0
     params = {key[5:]: True for key, value in vars(args).items() if key.startswith("flag_") and value}
     report = stats.run(cls, deals=args.deals, seed=args.seed, strategy=args.strategy, players=args.players,
-                       options=args.options, params=params, strategies=catalog.spec(cls).strategies)
+                       options=args.options, params=params, strategies=catalog.spec(cls).strategies, progress=bar)
     print(json.dumps(report) if args.json else stats.format_report(report))
     return 0
