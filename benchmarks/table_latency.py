@@ -5,12 +5,12 @@ Greedy bots play Castle Rock (4 players, one hand per match) through the real ch
 thread: each physical move (`reader.actions`) changes an in-memory tray, which is sent as a
 full-tray SNAPSHOT frame (every one of the 194 cells, as the tray's heartbeat snapshot);
 the clock starts when the frame's last byte goes into the link's decoder (`wire.Decoder`,
-as `TrayLink` runs it) and stops when `Display.show` hands the new frame to luma.oled's real
-`ssd1306` class (on an I2C bus that only counts bytes). In between: cells -> Board -> the
-runtime's event step -> Session (settle time 0: the settle wait is deliberate, not latency)
--> reader.judge -> push -> SQLite commit -> screen drawn -> frame sent. The commit (WAL,
-synchronous=FULL: an fsync) is timed separately and reported apart; the target (p99 < 5 ms)
-is for the rest.
+as `TrayLink` runs it) and stops when `Display.show` hands the new frame to the writer of
+luma.oled's real `ssd1306` (ui/oled/ram.py, on an I2C bus that only counts bytes). In
+between: cells -> Board -> the runtime's event step -> Session (settle time 0: the settle
+wait is deliberate, not latency) -> reader.judge -> push -> SQLite commit -> screen drawn ->
+frame sent. The commit (WAL, synchronous=FULL: an fsync) is timed separately and reported
+apart; the target (p99 < 5 ms) is for the rest.
 
 With `--clients N` the same matches are played twice in one run, without and then with the
 table page served (app/web.py) and N WebSocket clients following it on loopback (another
@@ -116,13 +116,13 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
     cells = {"now": layout.cells()}
     display = open_display(DisplayConfig(driver="ssd1306"), bus=CountingBus())
     handed = {}
-    device_display = display.device.display
+    update = display.ram.update
 
     def display_spy(image):
         handed["at"] = time.perf_counter()
-        device_display(image)
+        return update(image)
 
-    display.device.display = display_spy
+    display.ram.update = display_spy
     hw = SimpleNamespace(board=lambda: Board(cells["now"], registry, geometry), display=display,
                          controls=SimpleNamespace(illegal=lambda: None), events=queue.Queue(), geometry=geometry,
                          tray=SimpleNamespace(virtual=None, link=SimpleNamespace(watch=lambda *a, **k: None)),

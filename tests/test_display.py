@@ -1,4 +1,6 @@
-"""OLED screens against reference PNGs, and what the real luma drivers put on the I2C bus.
+"""OLED screens against reference PNGs, and what the real luma drivers put on the I2C bus: only
+the changed bytes, and after any frames the controller's RAM (a model replaying every byte)
+holds the last one.
 
 The reference PNGs in tests/reference/ were written by running these tests with
 DOMINOTABLE_WRITE_REFERENCES=1 and checked by eye; rerun that way after changing a screen
@@ -7,14 +9,20 @@ on purpose, look at the new PNGs, and commit them.
 
 import io
 import os
+import random
 import sys
 from pathlib import Path
 
 import pytest
 from dominotable.ui.oled import screens
 from dominotable.ui.oled.display import Display, DisplayConfig, DisplayError, open_display, to_braille, to_text
+from dominotable.ui.oled.ram import pack
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from luma.core.device import dummy
-from PIL import Image, ImageChops
+from luma.oled.device import sh1106, ssd1306
+from oled_chips import COMMAND, DATA, SH1106, SSD1306, RecordingSerial, bus_bytes
+from PIL import Image, ImageChops, ImageDraw
 
 REFERENCE = Path(__file__).parent / "reference"
 WRITE = os.environ.get("DOMINOTABLE_WRITE_REFERENCES") == "1"
@@ -95,7 +103,7 @@ def test_long_prompt_is_cut_with_an_ellipsis_at_the_smallest_size():
     assert len(lines) * screens.line_height(size) <= 50
 
 
-# -- the real drivers on a recording I2C bus ---------------------------------------------------
+# -- the real drivers on a recording I2C bus, and on a recording serial interface ---------------
 
 class RecordingBus:
     """Stands in for smbus2.SMBus: the physical edge. Records every block write."""
@@ -117,7 +125,12 @@ def pages(image: Image.Image) -> list[int]:
     return [sum(1 << b for b in range(8) if px[x, 8 * page + b]) for page in range(8) for x in range(128)]
 
 
-def test_ssd1306_frame_is_exact_bytes_and_an_unchanged_frame_sends_nothing():
+def transfers(bus_writes):
+    """The bus's block writes as the serial interface's calls: control byte 0x00 a command, 0x40 data."""
+    return [(COMMAND if register == 0x00 else DATA, bytes(chunk)) for _, register, chunk in bus_writes]
+
+
+def test_ssd1306_starts_as_luma_does_at_the_configured_address_and_skips_unchanged_frames():
     bus = RecordingBus()
     display = open_display(DisplayConfig(driver="ssd1306", address=0x3D), bus=bus)
     init = bus.take()
@@ -134,48 +147,174 @@ def test_ssd1306_frame_is_exact_bytes_and_an_unchanged_frame_sends_nothing():
         [0xAF],  # ...then display on
     ]
     assert [byte for _, register, chunk in init if register == 0x40 for byte in chunk] == [0] * 1024
+    chip = SSD1306()
+    chip.replay(transfers(init))
     frame = screens.prompt("Fix the tray", "Put 2-4 back between 0-0 and 4-4")
 
     assert display.show(frame)
     writes = bus.take()
-    assert writes[0] == (0x3D, 0x00, [0x21, 0, 127, 0x22, 0, 7])  # column and page address windows
-    data = writes[1:]
-    assert all(address == 0x3D and register == 0x40 and len(chunk) == 32 for address, register, chunk in data)
-    assert [byte for _, _, chunk in data for byte in chunk] == pages(frame)
+    assert all(address == 0x3D and len(chunk) <= 32 for address, _, chunk in writes)
+    assert sum(len(chunk) for _, register, chunk in writes if register == 0x40) < 1024  # the blank stays
+    chip.replay(transfers(writes))
+    assert same(chip.image(), frame)
 
     assert not display.show(frame.copy())
     assert bus.take() == []
     assert display.sent == 1
 
-    assert display.show(screens.tray_lost(1))
-    assert len(bus.take()) == 33
+
+def test_frames_are_packed_in_the_controllers_page_order():
+    noise = Image.frombytes("1", (128, 64), random.Random(1).randbytes(1024))
+    for image in (screens.menu("Choose a game", GAMES, 2), noise):
+        assert b"".join(pack(image)) == bytes(pages(image))
 
 
-def test_ssd1306_rotated_half_a_turn_sends_the_frame_upside_down():
-    bus = RecordingBus()
-    display = open_display(DisplayConfig(driver="ssd1306", rotate=2), bus=bus)
-    bus.take()
-    frame = screens.turn("Ann")
-    display.show(frame)
-    data = [byte for _, register, chunk in bus.take() if register == 0x40 for byte in chunk]
-    assert data == pages(frame.rotate(180))
+DRIVERS = {"ssd1306": (ssd1306, SSD1306), "sh1106": (sh1106, SH1106)}
 
 
-def test_sh1106_sends_page_by_page_and_skips_unchanged_frames():
-    bus = RecordingBus()
-    display = open_display(DisplayConfig(driver="sh1106"), bus=bus)
-    bus.take()
+def on_chip(driver: str, rotate: int = 0):
+    """The real luma device on a recording serial interface, and a model of its controller that
+    has seen its start-up."""
+    cls, model = DRIVERS[driver]
+    serial = RecordingSerial()
+    display = Display(cls(serial, rotate=rotate))
+    chip = model()
+    chip.replay(serial.take())
+    return display, serial, chip
+
+
+def luma_sends(driver: str, frame: Image.Image):
+    """What luma's own display() sends for a frame (the whole RAM), after its start-up."""
+    serial = RecordingSerial()
+    device = DRIVERS[driver][0](serial)
+    start = serial.take()
+    device.display(frame)
+    return start, serial.take()
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_one_changed_pixel_sends_a_handful_of_bytes(driver):
+    display, serial, chip = on_chip(driver)
     frame = screens.menu("Choose a game", GAMES, 2)
     display.show(frame)
-    writes = bus.take()
-    commands = [w for w in writes if w[1] == 0x00]
-    assert [c[2][0] for c in commands] == [0xB0 + page for page in range(8)]
-    data = [byte for _, register, chunk in writes if register == 0x40 for byte in chunk]
-    # the SH1106 has 132 columns; luma centres 128 of them, so its column offset is 2
-    assert commands[0][2] == [0xB0, 0x02, 0x10]
-    assert data == pages(frame)
-    assert not display.show(frame)
-    assert bus.take() == []
+    chip.replay(serial.take())
+    changed = frame.copy()
+    changed.putpixel((77, 42), 1 - frame.getpixel((77, 42)))  # column 77, page 5
+
+    assert display.show(changed)
+    writes = serial.take()
+    byte = bytes([pack(changed)[5][77]])
+    if driver == "ssd1306":  # a one-column, one-page window, then its byte
+        assert writes == [(COMMAND, bytes([0x21, 77, 77, 0x22, 5, 5])), (DATA, byte)]
+        assert bus_bytes(writes) == 11
+    else:  # page 5, column 77 + 2 = 0x4F in two nibbles (the panel starts at RAM column 2)
+        assert writes == [(COMMAND, bytes([0xB5, 0x0F, 0x14])), (DATA, byte)]
+        assert bus_bytes(writes) == 8
+    chip.replay(writes)
+    assert same(chip.image(), changed)
+
+
+def test_changes_far_apart_go_in_separate_windows_and_a_block_in_one():
+    """A window costs 10 bytes besides its data (two transfers, six command bytes): columns
+    closer than that go in one window, and so do the pages of a block."""
+    display, serial, _ = on_chip("ssd1306")
+    blank = Image.new("1", (128, 64))
+    display.show(blank)
+
+    def sent(*pixels, box=None):
+        frame = blank.copy()
+        for xy in pixels:
+            frame.putpixel(xy, 1)
+        if box:
+            ImageDraw.Draw(frame).rectangle(box, fill=1)
+        display.show(frame)
+        windows = [payload for kind, payload in serial.take() if kind == COMMAND]
+        display.show(blank)
+        serial.take()
+        return windows
+
+    assert sent((10, 42), (100, 42)) == [bytes([0x21, 10, 10, 0x22, 5, 5]), bytes([0x21, 100, 100, 0x22, 5, 5])]
+    assert sent((10, 42), (19, 42)) == [bytes([0x21, 10, 19, 0x22, 5, 5])]  # 8 bytes between: cheaper sent
+    assert sent((10, 42), (10, 20)) == [bytes([0x21, 10, 10, 0x22, 2, 5])]  # 4 bytes of data, not 2 windows
+    assert sent((100, 42), (10, 20)) == [bytes([0x21, 10, 10, 0x22, 2, 2]), bytes([0x21, 100, 100, 0x22, 5, 5])]
+    assert sent(box=(20, 8, 59, 31)) == [bytes([0x21, 20, 59, 0x22, 1, 3])]
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_frame_changing_every_byte_is_sent_whole_as_luma_sends_it(driver):
+    display, serial, chip = on_chip(driver)
+    noise = Image.frombytes("1", (128, 64), bytes(b | 0x01 for b in random.Random(2).randbytes(1024)))
+    inverse = noise.point(lambda v: 255 - v)  # every page byte differs from the noise's
+    display.show(noise)
+    chip.replay(serial.take())
+
+    assert display.show(inverse)
+    writes = serial.take()
+    assert writes == luma_sends(driver, inverse)[1]
+    assert bus_bytes(writes) == {"ssd1306": 2 + 6 + 2 + 1024, "sh1106": 8 * (2 + 3 + 2 + 128)}[driver]
+    chip.replay(writes)
+    assert same(chip.image(), inverse)
+    luma = DRIVERS[driver][1]()  # the model reads luma's own full frames as the frame, too
+    for writes in luma_sends(driver, noise):
+        luma.replay(writes)
+    assert same(luma.image(), noise)
+
+
+EDITS = st.one_of(
+    st.tuples(st.just("screen"), st.integers(0, len(SCREENS) - 1)),
+    st.tuples(st.just("box"), st.integers(0, 127), st.integers(0, 63), st.integers(1, 40), st.integers(1, 20)),
+    st.tuples(st.just("pixel"), st.integers(0, 127), st.integers(0, 63)),
+)
+
+
+@settings(max_examples=12, deadline=None)
+@given(driver=st.sampled_from(sorted(DRIVERS)), rotate=st.integers(0, 3),
+       edits=st.lists(EDITS, min_size=1, max_size=10))
+def test_after_any_partial_updates_the_controller_ram_holds_the_last_frame(driver, rotate, edits):
+    """Every recorded byte replayed into a model of the controller's RAM (noise at power-on):
+    after each frame, the panel's part of it is that frame, as the device is mounted."""
+    display, serial, chip = on_chip(driver, rotate)
+    frame = Image.new("1", (128, 64))
+    names = sorted(SCREENS)
+    for edit in edits:
+        frame = frame.copy()
+        if edit[0] == "screen":
+            frame = SCREENS[names[edit[1]]]().convert("1")
+        elif edit[0] == "box":
+            _, x, y, w, h = edit
+            ImageDraw.Draw(frame).rectangle((x, y, x + w, y + h), fill=1 - frame.getpixel((x, y)))
+        else:
+            frame.putpixel(edit[1:], 1 - frame.getpixel(edit[1:]))
+        shown = frame.rotate(90, expand=True) if rotate % 2 else frame  # the device's size
+        display.show(shown)
+        chip.replay(serial.take())
+        assert same(chip.image(), display.device.preprocess(shown))
+
+
+def test_after_a_failed_transfer_the_next_frame_is_sent_whole():
+    class Flaky(RecordingSerial):
+        fail = False
+
+        def data(self, data):
+            if self.fail:
+                self.fail = False
+                raise OSError(121, "Remote I/O error")  # a loose wire: luma's i2c says device not found
+            super().data(data)
+
+    serial = Flaky()
+    display = Display(ssd1306(serial))
+    chip = SSD1306()
+    chip.replay(serial.take())
+    first, second = screens.tray_lost(0), screens.tray_lost(1)
+    display.show(first)
+    serial.fail = True
+    with pytest.raises(OSError):
+        display.show(second)
+    assert display.show(second)  # tried again: the RAM may hold anything now
+    writes = serial.take()
+    assert writes[-2:] == luma_sends("ssd1306", second)[1]
+    chip.replay(writes)
+    assert same(chip.image(), second)
 
 
 def test_missing_i2c_bus_is_a_display_error_naming_bus_and_address(monkeypatch):

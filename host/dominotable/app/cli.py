@@ -38,7 +38,8 @@ def ranged(kind: type, low: float, high: float, what: str):
 
 def build_parser() -> Parser:
     parser = Parser(prog="dominotable", description="The instrumented domino table.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser,
+                                help=f"what to do (default: {DEFAULT_COMMAND}); `dominotable COMMAND --help` tells more")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{info.name}").register(sub)
     return parser

@@ -23,8 +23,9 @@ Adder = Callable[[argparse.ArgumentParser, Callable], None]
 
 
 def add_game_command(subparsers, name: str, common: Adder, func, default_game: str | None = None,
-                     **kwargs) -> argparse.ArgumentParser:
-    """Register subcommand `name`, whose common options `common` adds (see Adder)."""
+                     extra: Callable | None = None, **kwargs) -> argparse.ArgumentParser:
+    """Register subcommand `name`, whose common options `common` adds (see Adder), and
+    `extra(parser, cls)` more flags once the game is known."""
     parser = subparsers.add_parser(name, add_help=False, **kwargs)
     parser.add_argument("-h", "--help", action="store_true",
                         help="show this help; after GAME, show that game's flags too")
@@ -33,7 +34,7 @@ def add_game_command(subparsers, name: str, common: Adder, func, default_game: s
                         help=f"one of: {', '.join(catalog.names())}" +
                              (f" (default {default_game})" if default_game else ""))
     parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-    parser.set_defaults(func=func, _phase_one=parser, _common=common, _default_game=default_game)
+    parser.set_defaults(func=func, _phase_one=parser, _common=common, _extra=extra, _default_game=default_game)
     return parser
 
 
@@ -50,7 +51,7 @@ def game_parser(prog: str, cls, common: Adder, extra: Callable | None = None) ->
     return parser
 
 
-def parse_game_args(args: argparse.Namespace, prog: str, extra: Callable | None = None):
+def parse_game_args(args: argparse.Namespace, prog: str):
     """Phase two. Returns the game class, or None after printing help (so exit 0); fills `args` with the
     merged common options and `args.options` (the game's Options, validated)."""
     if args.game is None:  # --help without GAME lists every game, not the default game's flags
@@ -61,7 +62,7 @@ def parse_game_args(args: argparse.Namespace, prog: str, extra: Callable | None 
             raise UnknownGame(f"name a GAME: one of {', '.join(catalog.names())}")
         args.game = args._default_game
     cls = catalog.engine(args.game)
-    parser = game_parser(prog, cls, args._common, extra)
+    parser = game_parser(prog, cls, args._common, args._extra)
     if args.help:
         parser.print_help()
         return None

@@ -58,6 +58,15 @@ class Hardware:
             return MockButtons(self.controls)
         return None
 
+    def say(self, line: str, about: str = "note") -> None:
+        """A line for whoever watches the terminal: under the OLED drawn there, kept by every
+        redraw in place of the last line `about` the same thing; else printed."""
+        view = self.display.terminal()
+        if view is not None:
+            view.say(line, about)
+        else:
+            print(line, flush=True)
+
     def close(self) -> None:
         self.controls.close()
         self.tray.close()

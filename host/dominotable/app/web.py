@@ -4,8 +4,9 @@ end a table serving it."""
 from __future__ import annotations
 
 import signal
-import sys
 import threading
+from collections.abc import Callable
+from functools import partial
 
 from dominotable.app.config import WebConfig
 from dominotable.rules.errors import DominoError
@@ -13,9 +14,11 @@ from dominotable.ui.web.server import WebServer
 from dominotable.ui.web.table import serve
 
 
-def start(runtime, cfg: WebConfig, listen: tuple[str, int], explicit: bool) -> WebServer | None:
-    """The page for `runtime` on `listen`, its address printed. An address already in use is an
-    error when it was asked for on the command line, else only a warning (the table runs on)."""
+def start(runtime, cfg: WebConfig, listen: tuple[str, int], explicit: bool,
+          say: Callable[[str], None] = partial(print, flush=True)) -> WebServer | None:
+    """The page for `runtime` on `listen`, its address said (`say`: printed, or kept under the
+    OLED drawn in the terminal). An address already in use is an error when it was asked for on
+    the command line, else only said (the table runs on)."""
     host, port = listen
     try:
         server = serve(runtime, host, port, cfg.token)
@@ -23,9 +26,9 @@ def start(runtime, cfg: WebConfig, listen: tuple[str, int], explicit: bool) -> W
         why = f"cannot serve the table page on {host}:{port}: {exc.strerror or exc}"
         if explicit:
             raise DominoError(why + " (choose another with --http HOST:PORT, or --http off)") from None
-        print(f"{why}; running without it (--http HOST:PORT picks another address)", file=sys.stderr, flush=True)
+        say(f"{why}; running without it (--http HOST:PORT picks another address)")
         return None
-    print(f"the table page: {server.url}  (scoreboard: {server.url}scores)", flush=True)
+    say(f"the table page: {server.url}  (scoreboard: {server.url}scores)")
     return server
 
 

@@ -15,12 +15,16 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from dominotable.rules.errors import BadOption
 from dominotable.rules.game import Game
 from dominotable.rules.options import Options
 from dominotable.sim.bots.shared import SHARED, play_out
+
+# progress(total, unit): a context (a progress bar) giving a step to call once per unit done
+Progress = Callable[[int, str], AbstractContextManager[Callable[[], object]]]
 
 
 def percentile(values, q: float) -> float | None:
@@ -69,8 +73,9 @@ def _block(wins: int, deals: int) -> dict[str, Any]:
 
 def run(cls: type[Game], deals: int, seed: int = 0, strategy: str = "random", players: int | None = None,
         options: Options | None = None, params: dict[str, Any] | None = None,
-        strategies: Mapping[str, Callable] = SHARED) -> dict[str, Any]:
-    """Play `deals` seeded matches with every seat using `strategy`; return the report as a dict."""
+        strategies: Mapping[str, Callable] = SHARED, progress: Progress | None = None) -> dict[str, Any]:
+    """Play `deals` seeded matches with every seat using `strategy`; return the report as a dict.
+    `progress(total, unit)`: a context giving a step to call after each deal (a bar)."""
     if deals < 1:
         raise BadOption(f"--deals must be at least 1, not {deals}")
     build = make_strategy(cls, strategies, strategy, params or {})
@@ -78,15 +83,17 @@ def run(cls: type[Game], deals: int, seed: int = 0, strategy: str = "random", pl
     final_scores: Counter[Any] = Counter()
     names: list[str] = []
     solitaire = False
-    for i in range(deals):
-        game = cls(players=players, options=options, seed=seed + i)
-        seats = [build(random.Random(f"{seed + i}:{k}")) for k in range(game.players)]
-        play_out(game, seats)
-        side_wins.update(set(game.winners()))
-        if game.final_score() is not None:
-            final_scores[game.final_score()] += 1
-        names = game.side_names()
-        solitaire = game.players == 1
+    with progress(deals, "deals") if progress else nullcontext(lambda: None) as step:
+        for i in range(deals):
+            game = cls(players=players, options=options, seed=seed + i)
+            seats = [build(random.Random(f"{seed + i}:{k}")) for k in range(game.players)]
+            play_out(game, seats)
+            side_wins.update(set(game.winners()))
+            if game.final_score() is not None:
+                final_scores[game.final_score()] += 1
+            names = game.side_names()
+            solitaire = game.players == 1
+            step()
     report: dict[str, Any] = {
         "game": cls.name,
         "strategy": strategy,

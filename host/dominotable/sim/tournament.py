@@ -14,13 +14,14 @@ import multiprocessing
 import os
 import random
 from collections.abc import Callable, Mapping
+from contextlib import ExitStack, nullcontext
 from typing import Any
 
 from dominotable.rules.errors import BadOption
 from dominotable.rules.game import Game
 from dominotable.rules.options import Options
 from dominotable.sim.bots.shared import play_out
-from dominotable.sim.stats import wilson
+from dominotable.sim.stats import Progress, wilson
 
 
 def seat_bots(bots: list[str], players: int, match: int) -> list[str]:
@@ -41,16 +42,27 @@ def _play(match: int) -> tuple[list[str], float | None]:
     return won, game.final_score()
 
 
-def play_matches(matches: int, processes: int) -> list[tuple[list[str], float | None]]:
-    """Matches 0..matches-1 of the set-up tournament, on `processes` forked workers."""
-    if processes == 1 or matches == 1:
-        return list(map(_play, range(matches)))
-    with multiprocessing.get_context("fork").Pool(min(processes, matches)) as pool:
-        return pool.map(_play, range(matches), chunksize=1)
+def play_matches(matches: int, processes: int,
+                 step: Callable[[], object] = lambda: None) -> list[tuple[list[str], float | None]]:
+    """Matches 0..matches-1 of the set-up tournament, on `processes` forked workers; `step()`
+    after each one."""
+    results = []
+    with ExitStack() as stack:
+        if processes == 1 or matches == 1:
+            played = map(_play, range(matches))
+        else:
+            pool = stack.enter_context(multiprocessing.get_context("fork").Pool(min(processes, matches)))
+            played = pool.imap(_play, range(matches), chunksize=1)
+        for result in played:
+            results.append(result)
+            step()
+    return results
 
 
 def run(cls: type[Game], bots: list[str], matches: int, seed: int, strategies: Mapping[str, Callable],
-        players: int | None = None, options: Options | None = None, processes: int | None = None) -> dict[str, Any]:
+        players: int | None = None, options: Options | None = None, processes: int | None = None,
+        progress: Progress | None = None) -> dict[str, Any]:
+    """`progress(total, unit)`: a context giving a step to call after each match (a bar)."""
     if matches < 1:
         raise BadOption(f"--matches must be at least 1, not {matches}")
     if not bots or any(not name for name in bots):
@@ -62,7 +74,8 @@ def run(cls: type[Game], bots: list[str], matches: int, seed: int, strategies: M
     unique = list(dict.fromkeys(bots))
     global _SETUP
     _SETUP = (cls, players, options, strategies, unique, seed)
-    results = play_matches(matches, processes or os.cpu_count() or 1)
+    with progress(matches, "matches") if progress else nullcontext(lambda: None) as step:
+        results = play_matches(matches, processes or os.cpu_count() or 1, step)
     report: dict[str, Any] = {"game": cls.name, "seed": seed, "bots": {}}
     for name in unique:
         played = [i for i in range(matches) if name in seat_bots(unique, seats, i)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from contextlib import nullcontext
 
 from dominotray import wire
 
@@ -77,9 +78,10 @@ def majority(snapshots: list[list[tuple[int, bytes]]]) -> list[tuple[int | None,
 
 class Enroller:
     def __init__(self, link: TrayLink, registry: Registry, prompt, *, votes: int = 5, timeout: float = 10.0,
-                 settle: float = 1.5, geometry: Geometry | None = None):
+                 settle: float = 1.5, geometry: Geometry | None = None, progress=None):
         """`prompt(message)` tells the person what to do next and returns when they have
-        done it (the CLI waits for Enter where it cannot tell by itself)."""
+        done it (the CLI waits for Enter where it cannot tell by itself). `progress(total,
+        unit)`: a context giving a step to call after each snapshot voted over (a bar)."""
         self.link = link
         self.registry = registry
         self.prompt = prompt
@@ -87,6 +89,7 @@ class Enroller:
         self.timeout = timeout
         self.settle = settle  # quiet seconds before voting: longer than one full sweep
         self.geometry = geometry or default()
+        self.progress = progress
 
     # --- whole set -----------------------------------------------------------------------
 
@@ -133,7 +136,12 @@ class Enroller:
             raise EnrollError(f"the tray kept changing for {self.timeout:g} s; leave the tiles still")
 
     def _vote(self) -> list[tuple[int | None, bytes]]:
-        return majority([self._fresh_snapshot() for _ in range(self.votes)])
+        snapshots = []
+        with self.progress(self.votes, "snapshots") if self.progress else nullcontext(lambda: None) as step:
+            for _ in range(self.votes):
+                snapshots.append(self._fresh_snapshot())
+                step()
+        return majority(snapshots)
 
     def _fresh_snapshot(self) -> list[tuple[int, bytes]]:
         before = self.link.snapshots

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dominotable.app.cli import ranged
+from dominotable.app.progress import bar
 from dominotable.rules.tiles import DominoSet
 from dominotable.tray.enroll import LAYOUTS, Enroller
 from dominotable.tray.errors import EnrollError
@@ -17,14 +18,18 @@ def register(subparsers) -> None:
                     "(the user data directory unless --tags). Either lay the whole set out in the "
                     "printed arrangement (layout), or hold the tiles over the scan pad one by one "
                     "(pad). Nothing is saved unless every tag was read cleanly.")
-    sub = parser.add_subparsers(dest="mode", metavar="MODE", required=True)
-    layout = sub.add_parser("layout", help="lay the whole set out; majority vote over several snapshots")
+    sub = parser.add_subparsers(dest="mode", metavar="MODE", required=True, help="how the tiles are read")
+    layout = sub.add_parser("layout", help="lay the whole set out; majority vote over several snapshots",
+                            description="Lay the whole set out on the tray as printed, press Enter, and every "
+                                        "tag is read from several snapshots of the tray (a majority vote).")
     layout.add_argument("--layout", default="rows", choices=LAYOUTS, help="the arrangement (default rows)")
     layout.add_argument("--votes", type=ranged(int, 1, 99, "snapshots"), default=5,
                         help="snapshots to vote over, 1 to 99 (default 5)")
     layout.add_argument("--settle", type=ranged(float, 0, 60, "seconds"), default=1.5,
                         help="seconds without changes before voting (default 1.5; over one full sweep)")
-    pad = sub.add_parser("pad", help="tile by tile over the scan pad")
+    pad = sub.add_parser("pad", help="tile by tile over the scan pad",
+                         description="Hold the tiles over the scan pad one at a time, as asked: the whole set, "
+                                     "or only the tiles named (replacements).")
     pad.add_argument("tiles", nargs="*", metavar="TILE",
                      help="only these tiles, e.g. replacement tiles (default: the whole set)")
     for p in (layout, pad):
@@ -63,7 +68,7 @@ def run(args) -> int:
     with TrayLink(args.port, serial_number=args.serial_number) as link:
         enroller = Enroller(link, registry, prompt_waiting if args.mode == "layout" else prompt,
                             votes=getattr(args, "votes", 5), settle=getattr(args, "settle", 1.5),
-                            timeout=args.timeout)
+                            timeout=args.timeout, progress=bar)
         if args.mode == "layout":
             result = enroller.by_layout(args.layout, fresh=args.fresh)
         else:

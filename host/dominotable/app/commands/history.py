@@ -25,7 +25,10 @@ def open_store(args) -> Store:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("history", help="list recorded matches, show one, or export one as JSON")
+    parser = subparsers.add_parser("history", help="list recorded matches, show one, or export one as JSON",
+                                   description="The matches in the table's database, newest first (demos marked); "
+                                               "with MATCH, that match's moves; with --export, "
+                                               "the match as JSON for `replay`. The database is opened read-only.")
     parser.add_argument("match", nargs="?", type=int, help="show this match's moves")
     parser.add_argument("--export", metavar="MATCH_ID", type=int, help="print the match as JSON (for `replay`)")
     add_db_arguments(parser)

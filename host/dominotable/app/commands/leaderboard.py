@@ -8,7 +8,9 @@ from dominotable.store.ratings import rate
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("leaderboard", help="players per game by rating, with matches, wins and win rate")
+    parser = subparsers.add_parser("leaderboard", help="players per game by rating, with matches, wins and win rate",
+                                   description="Rate the players of every finished match (demos left out) with "
+                                               "openskill, per game: rating (mu - 3 sigma), matches, wins, win rate.")
     add_db_arguments(parser)
     parser.set_defaults(func=run)
 

@@ -13,7 +13,9 @@ from dominotable.store.storage import StorageError, replay
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("replay", help="replay a match exported with `history --export`")
+    parser = subparsers.add_parser("replay", help="replay a match exported with `history --export`",
+                                   description="Replay an exported match through its game's rules: every move, "
+                                               "who played it, and the final scores.")
     parser.add_argument("file", help="the exported match (JSON)")
     parser.set_defaults(func=run)
 

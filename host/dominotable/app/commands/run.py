@@ -22,7 +22,10 @@ A damaged database does not stop the table: it is moved aside and its matches re
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
+import threading
+from functools import partial
 
 from dominotable.app import config as config_module
 from dominotable.app.config import listen_address
@@ -73,21 +76,21 @@ def run(args) -> int:
         db = args.db or cfg.storage.path
         store, repairs = open_for_table(db)
         with store:
-            for repair in repairs:
-                print(repair, flush=True)
+            for i, repair in enumerate(repairs):
+                hw.say(repair, f"repair {i}")
             if demo:
-                print("no terminal to press keys in: bots play a demo match on the simulated table"
-                      if not args.demo else "bots play a demo match on the simulated table", flush=True)
+                hw.say("no terminal to press keys in: bots play a demo match on the simulated table"
+                       if not args.demo else "bots play a demo match on the simulated table", "demo")
                 runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
                                   choice=demo_choice(), stop_when_over=True, demo=True, repairs=repairs)
                 if explicit and listen is not None:
-                    server = start(runtime, cfg.web, listen, explicit)
+                    server = start(runtime, cfg.web, listen, explicit, partial(hw.say, about="page"))
                 watch(runtime, db, bool(args.db), args.seed or 0, transcript, server)
                 return 0
             runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs,
                               prompt_after_ms=cfg.game.prompt_after_ms)
             if listen is not None:
-                server = start(runtime, cfg.web, listen, explicit)
+                server = start(runtime, cfg.web, listen, explicit, partial(hw.say, about="page"))
             if transcript:
                 transcribe(runtime)
             runtime.start()
@@ -96,16 +99,14 @@ def run(args) -> int:
             if buttons is not None and terminal:
                 keys = {}
                 if server is not None:
-                    import webbrowser
-
                     url = server.url
-                    keys["o"] = lambda: webbrowser.open(url)
+                    keys["o"] = lambda: threading.Thread(target=open_page, args=(url, hw.say), daemon=True).start()
                 hands = OffTray(hw.tray.virtual, lambda: runtime.session.referee.game.dset.tiles
                                 if runtime.session is not None else ()) if hw.simulated else None
                 keyboard = Keyboard(buttons, runtime.stop, TableBots(runtime) if hw.simulated else None,
                                     keys=keys, command=hands.command if hands is not None else None).start()
             elif server is not None:
-                print("the browser is the controls; Ctrl-C or SIGTERM stops the table", flush=True)
+                hw.say("the browser is the controls; Ctrl-C or SIGTERM stops the table", "controls")
             try:
                 runtime.run()
             finally:
@@ -116,3 +117,18 @@ def run(args) -> int:
             server.stop()
         hw.close()
     return 0
+
+
+def open_page(url: str, say) -> None:
+    """The `o` key: the table page in a browser, or, with none to open (a server, a terminal
+    over SSH), say so and where the page is. Without a display only text browsers could start,
+    and they would take over the table's own terminal, so none is tried there."""
+    import webbrowser
+
+    display = sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    try:
+        opened = bool(display) and webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    say(f"opened the table page in a browser: {url}" if opened else
+        f"no web browser to open here{'' if display else ' (no display)'}: open {url} in one")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from dominotable.app.gameargs import add_game_command, parse_game_args
+from dominotable.app.progress import bar
 from dominotable.games import catalog
 from dominotable.sim import stats
 
@@ -27,17 +28,18 @@ def strategy_flags(parser, cls) -> None:
 
 
 def register(subparsers) -> None:
-    add_game_command(subparsers, "stats", common, run, help="win rates of a game over many seeded deals",
+    add_game_command(subparsers, "stats", common, run, extra=strategy_flags,
+                     help="win rates of a game over many seeded deals",
                      description="Play many seeded deals of GAME with bots; report win rates with 95% "
                                  "Wilson intervals. `dominotable stats GAME --help` lists that game's flags.")
 
 
 def run(args) -> int:
-    cls = parse_game_args(args, "dominotable stats", strategy_flags)
+    cls = parse_game_args(args, "dominotable stats")
     if cls is None:
         return 0
     params = {key[5:]: True for key, value in vars(args).items() if key.startswith("flag_") and value}
     report = stats.run(cls, deals=args.deals, seed=args.seed, strategy=args.strategy, players=args.players,
-                       options=args.options, params=params, strategies=catalog.spec(cls).strategies)
+                       options=args.options, params=params, strategies=catalog.spec(cls).strategies, progress=bar)
     print(json.dumps(report) if args.json else stats.format_report(report))
     return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from dominotable.app.gameargs import add_game_command, parse_game_args
+from dominotable.app.progress import bar
 from dominotable.games import catalog
 from dominotable.rules.errors import BadOption
 from dominotable.sim import tournament
@@ -35,6 +36,6 @@ def run(args) -> int:
         raise BadOption(f"--processes must be at least 1, not {args.processes}")
     report = tournament.run(cls, [name.strip() for name in args.bots.split(",")], args.matches, args.seed,
                             catalog.spec(cls).strategies, players=args.players, options=args.options,
-                            processes=args.processes)
+                            processes=args.processes, progress=bar)
     print(json.dumps(report) if args.json else tournament.format_report(report))
     return 0

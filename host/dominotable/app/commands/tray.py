@@ -23,7 +23,7 @@ from dominotable.tray.virtual import DIRECTIONS, VirtualTray
 def register(subparsers) -> None:
     parser = subparsers.add_parser("tray", help="debug the tile tray: live frames, or a virtual tray",
                                    description="Tools for the RFID tile tray.")
-    sub = parser.add_subparsers(dest="tray_command", metavar="TOOL", required=True)
+    sub = parser.add_subparsers(dest="tray_command", metavar="TOOL", required=True, help="the tool")
 
     monitor = sub.add_parser("monitor", help="print decoded tray frames live",
                              description="Open the tray, ask for its HELLO and a snapshot, then print "

@@ -1,7 +1,8 @@
 """The OLED: a luma device that is sent a frame only when the frame changed.
 
 A full 128x64 frame costs about 23 ms on a 400 kHz I2C bus, so `Display.show` compares
-each frame with the last one sent and skips the bus when nothing changed. On the Pi the
+each frame with the last one sent and skips the bus when nothing changed, and sends only the
+columns that changed when something did (ram.py). On the Pi the
 device is luma.oled's `ssd1306` or `sh1106` on `luma.core.interface.serial.i2c`, with bus
 and address from the configuration. The emulated display is luma.core's `dummy` device;
 its frames also go to a folder of PNGs, to the terminal (Unicode half blocks, two pixel
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +26,7 @@ from PIL import Image
 
 from dominotable.rules.errors import DominoError
 from dominotable.settings import setting
+from dominotable.ui.oled.ram import ram_of
 
 Sink = Callable[[Image.Image], None]
 
@@ -51,6 +54,7 @@ class Display:
     def __init__(self, device, sinks: list[Sink] | None = None):
         self.device = device
         self.sinks = sinks or []
+        self.ram = ram_of(device)  # an SSD1306 or SH1106: only what changed goes over the bus
         self._last: bytes | None = None
         self.sent = 0  # frames that went to the device
 
@@ -65,12 +69,19 @@ class Display:
         pixels = image.tobytes()
         if pixels == self._last:
             return False
-        self.device.display(image if self.device.mode == "1" else image.convert(self.device.mode))
+        if self.ram is not None:
+            self.ram.update(self.device.preprocess(image))
+        else:
+            self.device.display(image if self.device.mode == "1" else image.convert(self.device.mode))
         self._last = pixels
         self.sent += 1
         for sink in self.sinks:
             sink(image)
         return True
+
+    def terminal(self) -> TerminalView | None:
+        """The terminal the emulated OLED is drawn in, if any."""
+        return next((sink for sink in self.sinks if isinstance(sink, TerminalView)), None)
 
     def close(self) -> None:
         self.device.cleanup()
@@ -172,14 +183,34 @@ def to_braille(image: Image.Image) -> list[str]:
 
 class TerminalView:
     """Draws frames in a terminal: in place on a tty, one after another otherwise (logs, pipes).
-    Half blocks when the terminal has room for them, else Braille (fits 80 x 24); `footer` (a
-    key-help line, cut to the terminal's width) is drawn under every frame, so it never shifts
-    them."""
+    Half blocks when the terminal has room for them, else Braille (fits 80 x 24). Under every
+    frame on a tty: the status lines (`say`: the page's address, what a key did) and `footer` (a
+    key-help line), each cut to the terminal's width, so a redraw backs up over exactly what the
+    last one drew and keeps them."""
 
     def __init__(self, stream: TextIO, footer: str = ""):
         self.stream = stream
         self.footer = footer
-        self.drawn = 0  # lines of the previous frame, to move back over on a tty
+        self.status: dict[str, str] = {}  # what a line is about -> the line
+        self.drawn = 0  # lines of the previous drawing, to move back over on a tty
+        self._image: Image.Image | None = None
+        self._lock = threading.Lock()  # frames come from the table, lines from the keyboard too
+
+    def say(self, line: str, about: str = "note") -> None:
+        """Show `line` under the frame from now on, in place of the last line `about` the same
+        thing; on a tty at once, elsewhere printed once."""
+        with self._lock:
+            self.status[about] = line
+            if not self.stream.isatty():
+                self.stream.write(line + "\n")
+                self.stream.flush()
+            elif self._image is not None:
+                self._draw(self._image)
+
+    def __call__(self, image: Image.Image) -> None:
+        with self._lock:
+            self._image = image
+            self._draw(image)
 
     def _room(self) -> tuple[int, int]:
         try:
@@ -188,15 +219,16 @@ class TerminalView:
             return 80, 24
         return size.columns, size.lines
 
-    def __call__(self, image: Image.Image) -> None:
+    def _draw(self, image: Image.Image) -> None:
         columns, lines_room = self._room()
+        tty = self.stream.isatty()
+        below = [*self.status.values()] if tty else []
+        below += [self.footer] if self.footer else []
         w, h = image.size
-        big = columns >= w + 2 and lines_room >= h // 2 + 2 + bool(self.footer)
-        lines = to_text(image) if big else to_braille(image)
-        if self.footer:
-            lines.append(self.footer[:max(columns - 1, 0)])
+        big = columns >= w + 2 and lines_room >= h // 2 + 2 + len(below)
+        lines = (to_text(image) if big else to_braille(image)) + [line[:max(columns - 1, 0)] for line in below]
         out = []
-        if self.drawn and self.stream.isatty():
+        if self.drawn and tty:
             out.append(f"\x1b[{self.drawn}F\x1b[J")
         out.append("\n".join(lines) + "\n")
         self.stream.write("".join(out))
