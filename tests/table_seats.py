@@ -38,8 +38,12 @@ def slot_numbers(text: str) -> list[int]:
 
 
 class Person:
-    def __init__(self, table, me: int, seed: int = 0, first_column: int = 0):
+    def __init__(self, table, me: int, seed: int = 0, first_column: int = 0, captures: str = "at once"):
+        """`captures`: how the person takes a bot's captures off: "at once", "in order" (the order
+        said, the tray settling after each tile) or "shuffled" (one by one in any order)."""
         self.t = table
+        self.captures = captures
+        self.taken: list = []  # every capture the table told the person to take, as told
         self.first_column = first_column
         self.me = me
         self.rng = random.Random(seed)
@@ -96,8 +100,14 @@ class Person:
             self.t.take(tile)
             self.t.put(tile, self.cells(tile, *m.groups()[3:]))
         elif m := TAKE.match(what):
-            for name in re.split(r", | and ", m[1]):
-                self.t.take(self.t.game.dset.parse(name))
+            tiles = [self.t.game.dset.parse(name) for name in re.split(r", | and ", m[1])]
+            self.taken.append(tiles)
+            if self.captures == "shuffled":
+                self.rng.shuffle(tiles)
+            for tile in tiles:
+                self.t.take(tile)
+                if self.captures != "at once":
+                    self.t.settle()
         elif m := SLIDE_ALL.match(what):  # the tableau slides back onto the tray (BW-11.1)
             dr = dc = 0
             for count, way in re.findall(r"(\d+) (right|left|up|down)", m[1]):

@@ -15,6 +15,7 @@ import random
 import re
 import time
 
+import pytest
 from dominotable.games import catalog
 from dominotable.match import opening
 from dominotable.rules.games.castle_rock.engine import CastleRock, place
@@ -28,7 +29,7 @@ from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
 from dominotable.ui.session import Session
 from table_helpers import ROW, rigged
-from table_seats import Person, PtyTable, SessionTable
+from table_seats import PLACE, Person, PtyTable, SessionTable
 from tray_fixtures import until
 
 NAMES = ["ANN", "West bot", "North bot", "East bot"]
@@ -549,3 +550,82 @@ def test_resuming_a_bot_match_on_a_tray_without_racks_names_the_problem(tmp_path
     with pytest.raises(DominoError, match="racks for 0 of Castle Rock's seats, not for its bot seats West bot, "
                                           r"North bot, East bot: see \[racks\] in tray.toml"):
         opening.resume(store, match, Geometry(data))
+
+
+@pytest.mark.parametrize("order", ["in order", "shuffled"])
+@pytest.mark.parametrize("seed", [124645435, 3, 11])
+def test_regression_a_bots_capture_taken_off_tile_by_tile_in_any_order_is_stored_whole(tmp_path, order, seed):
+    """Issue 17: the OLED says "North bot: take 0-2, 0-0 and 0-1"; taking them off one at a
+    time, the tray settling after each, in that order or any other, ended `run` (the screen was
+    computed by replaying a stale plan on the live engine) and stored the capture short. Now every
+    partial row is a provisional capture, the instruction follows the tray, and the whole capture
+    is stored."""
+    game = CastleRock(players=4, options={"hands": 1}, seed=seed, observed=True)
+    table = SessionTable(tmp_path, game, NAMES, BOTS)
+    table.settle()
+    person = Person(table, 0, seed=seed, captures=order)
+    play_out(table, person)
+    assert any(len(tiles) > 1 for tiles in person.taken), "no capture of more than one tile to take off"
+    record = table.store.match(table.session.referee.seating.match_id)
+    game = replay(record)
+    assert [str(m) for m in game.moves] == [str(m) for m in table.game.moves]
+    captured = [set(m.taken()) for m in game.moves if m.taken()]
+    for told in person.taken:
+        assert set(told) <= set().union(*captured), f"{told} not all stored: {captured}"
+
+
+class Misplacing(Person):
+    """A person who lays each bot tile wrong once (one row off, or turned across the instruction's
+    line, sharing one of its cells) before laying it as told."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.wrong: list[str] = []  # what the table said while a bot's tile lay wrong
+
+    def follow(self, said: str) -> bool:
+        who, _, what = said.partition(": ")
+        m = PLACE.match(re.sub(r"^after [^:]+: ", "", what)) if who.endswith(" bot") else None
+        if m is None or not self.t.game.tableau().order:  # the opening double may lie anywhere
+            return super().follow(said)
+        slot = self.rack(who).slots[int(m[1]) - 1]
+        tile = next(t for t, cells in self.t.tiles().items() if set(cells) == set(slot))
+        first, second = self.cells(tile, *m.groups()[3:])
+        (r0, c0), (r1, c1) = self.geo.coords(first), self.geo.coords(second)
+        free = {c for c in range(self.geo.playing)} - {c for cells in self.t.tiles().values() for c in cells}
+        shifted = [(self.geo.cell(r0 + d, c0), self.geo.cell(r1 + d, c1)) for d in (1, -1)
+                   if 0 <= min(r0, r1) + d and max(r0, r1) + d < self.geo.rows]
+        across = [(first, self.geo.cell(r0 + dr, c0 + dc)) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                  if (dr, dc) != (r1 - r0, c1 - c0) and 0 <= r0 + dr < self.geo.rows and 0 <= c0 + dc < self.geo.columns]
+        wrong = next((cells for cells in shifted[:1] + across[-1:] if set(cells) <= free | set(slot)), None)
+        if wrong is not None:
+            moves = len(self.t.game.moves)
+            self.t.take(tile)
+            self.t.put(tile, wrong)
+            self.t.settle()
+            self.t.now += 3  # left there: whatever may be hands at work is prompted too
+            self.t.settle()
+            screen = self.t.screen()
+            self.wrong.append(f"{screen.title}: {screen.text}")
+            assert len(self.t.game.moves) == moves, f"{tile} laid wrong was taken as a move: {self.t.game.moves[-1]}"
+            self.t.take(tile)
+            self.t.put(tile, slot)
+            self.t.settle()
+        return super().follow(said)
+
+
+@pytest.mark.parametrize("seed", [13, 21])
+def test_regression_a_broadway_bot_tile_laid_off_its_cells_is_a_prompt_not_a_crash(tmp_path, seed):
+    """Issue 17: "South bot: slot 6 (5-6) -> r6c8-r6c9" laid on r7c9-r7c8 (a row off), or along
+    the other axis sharing a cell, ended `run` (the instruction replayed the plan on an in-memory
+    tray that already held the tile). Each such board is now a prompt, nothing is committed, and
+    laid as told the match goes on to its end."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    names = ["ANN", "East bot", "South bot", "West bot"]
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=seed, observed=True), names, (1, 2, 3))
+    table.settle()
+    person = Misplacing(table, 0, seed=seed)
+    play_out(table, person)
+    assert person.wrong and all("bot" in said or "Fix" in said or "Check" in said for said in person.wrong)
+    record = table.store.match(table.session.referee.seating.match_id)
+    assert replay(record).scores == table.game.scores == record.result["scores"]

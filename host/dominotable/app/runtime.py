@@ -23,8 +23,10 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from dominotable.app.hardware import Hardware
+from dominotable.app.supervisor import Supervisor
 from dominotable.games import catalog
 from dominotable.match import opening
 from dominotable.match.referee import Table
@@ -35,6 +37,7 @@ from dominotable.store.storage import Store
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Message, Setup
 from dominotable.ui.oled import screens
+from dominotable.ui.presenter import LOST
 from dominotable.ui.press import Press
 from dominotable.ui.screen import Screen, ScreenKind
 from dominotable.ui.session import Session
@@ -78,6 +81,8 @@ class Runtime:
         self.spinner = 0  # the "tray lost" spinner's frame
         self._game_cells: frozenset[int] = frozenset()  # the current match's, for the tray's WATCH
         self.observers: list[Callable[[Screen], None]] = []  # front ends told of each screen shown (under the lock)
+        self.supervisor = Supervisor()
+        self.tray_lost: str | None = None  # why the tray link is down, while it is
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -134,28 +139,54 @@ class Runtime:
                 if isinstance(item, Event):
                     if item.kind in (TrayEvent.LOST, TrayEvent.BACK):
                         if board_changed:  # judge what came before the loss first
-                            self._board()
+                            self._match(self._board)
                             board_changed = False
+                        why = f" ({item.detail})" if item.detail else ""
+                        self.tray_lost = LOST + why if item.kind == TrayEvent.LOST else None
                         if self.session is not None:
-                            self.session.on_tray(item.kind)
+                            self._match(self.session.on_tray, item.kind)
                     else:
                         board_changed = True
                 else:
-                    self._button(item)
+                    self._match(self._button, item)
             if board_changed:
-                self._board()
+                self._match(self._board)
             if self.session is not None:
-                dirty |= self.session.tick()
-                self._after_session()
+                dirty |= bool(self._match(self.session.tick))
+                if self.session is not None:
+                    self._match(self._after_session)
             spinner = int(time.monotonic() * 8)
-            if spinner != self.spinner and self.session is not None and self.session.referee.status.mode == Mode.LOST:
+            if spinner != self.spinner and self.tray_lost is not None:
                 dirty = True
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
                 if self.session is not None:
-                    self._watch()
+                    self.supervisor.run("the tray's watch list", self._watch)
                 self._show()
             self.changed.notify_all()
+
+    def _match(self, fn, *args):
+        """Run a part of the match (or the setup menu); an exception from it never ends the table:
+        it is said on the OLED and the page, and play goes on from the last position recorded,
+        the tray read again and judged afresh."""
+        try:
+            return fn(*args)
+        except Exception as exc:  # a bug in one part must not take the table down
+            fault = self.supervisor.failed("the match" if self.session is not None else "the setup menu", exc)
+            self.notice = Message("Table fault", f"{fault}. The table goes on from the last move recorded.")
+            self._recover()
+            return None
+
+    def _recover(self) -> None:
+        """Rebuild the match from the store (the last committed position), or reopen the setup."""
+        match_id, self.session = self.match_id, None
+        if match_id is not None:
+            try:
+                self._resume(match_id)
+                return
+            except Exception as exc:  # the store itself may be the trouble: the setup menu then
+                self.supervisor.failed("resuming the match", exc)
+        self._open_setup()
 
     # --- events ------------------------------------------------------------------------------
 
@@ -236,17 +267,22 @@ class Runtime:
     # --- the display -------------------------------------------------------------------------
 
     def screen(self) -> Screen:
-        """What every front end shows now: the repairs said until a button is pressed, the setup
-        menu, or the match."""
+        """What every front end shows now: a notice until a button is pressed (the repairs, a
+        fault), the tray lost, the setup menu, or the match; with the faults not yet mended."""
+        faults = tuple(str(f) for f in self.supervisor.faults.values())
         if self.notice is not None:
-            return Screen(ScreenKind.PROMPT, self.notice.title, self.notice.text)
-        if self.setup is not None:
-            return Screen(ScreenKind.MENU, self.setup.title, menu=self.setup)
-        return self.session.screen()
+            screen = Screen(ScreenKind.PROMPT, self.notice.title, self.notice.text)
+        elif self.session is None and self.tray_lost is not None:
+            screen = Screen(ScreenKind.LOST, "Tray lost", self.tray_lost)
+        elif self.setup is not None:
+            screen = Screen(ScreenKind.MENU, self.setup.title, menu=self.setup)
+        else:
+            screen = self.session.screen(self.tray_lost or LOST)
+        return replace(screen, faults=faults) if faults else screen
 
     def _show(self) -> None:
         """Show the frame, and tell the observers, with the one screen built for all of them."""
         screen = self.screen()
-        self.hw.display.show(screens.draw(screen, self.spinner))
+        self.supervisor.run("the OLED", self.hw.display.show, screens.draw(screen, self.spinner))
         for observer in self.observers:
-            observer(screen)
+            self.supervisor.run(getattr(observer, "part", "a front end"), observer, screen)

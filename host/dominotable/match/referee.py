@@ -27,6 +27,7 @@ from dominotable.match.status import Mode, Notice, Status
 from dominotable.match.steps import Said, instruction
 from dominotable.match.tracker import Tracker
 from dominotable.rules.game import Game, Move
+from dominotable.store.storage import StoreUnavailable
 from dominotable.tray.board import Board
 
 
@@ -107,7 +108,13 @@ class Referee:
             self.area, tracker.where = reading.area, {p.tile: p.cells for p in reading.area.placements}
         then = decision
         if isinstance(decision, Commit):
-            status.last = self.committer.commit(decision.effects, decision.revised) or status.last
+            try:
+                status.last = self.committer.commit(decision.effects, decision.revised) or status.last
+            except StoreUnavailable as exc:  # not played: nothing was written, the live position is as it was
+                wait = tracker.refused()
+                status.notice = Notice("Not recorded", f"{exc}. Nothing changed; trying again in {wait:g} s")
+                return
+            tracker.written()
             if self.game.is_over():
                 status.over(self.result_title())
                 return

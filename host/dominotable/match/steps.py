@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from dominotable.match.position import Position
+from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Move
-from dominotable.sim.hands.base import NoRoom
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
@@ -54,7 +54,7 @@ def told(seats: TableSeats, p: Position, seat: int, move: Move, board: Board) ->
     hands = seats.hands.on(p.game.copy())
     try:
         said = _say(seats, p, seat, hands.actions(move, board), board)
-    except NoRoom:
+    except DominoError:
         said = []
     return "; then ".join(what for what, _ in said) or str(move)
 
@@ -78,11 +78,11 @@ def _actions(seats: TableSeats, p: Position, seat: int, turn: list[Move], board:
             break
         try:
             made = hands.actions(move, tray.board())
-        except NoRoom:
-            made = []
-        tray.apply_all(made)
+            tray.apply_all(made)
+            game.push(move)
+        except DominoError:  # no room, or the plan no longer fits the tray as it lies: say what does
+            break
         actions += made
-        game.push(move)
     return actions
 
 

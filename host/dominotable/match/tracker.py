@@ -32,6 +32,8 @@ class Tracker:
         self._changed = clock()
         self._judged = True
         self._fresh = False  # the board to judge came from the tray (not from a button)
+        self._retry_at: float | None = None  # a board whose decision the store refused: judged again then
+        self.refusals = 0  # refused writes in a row (the backoff)
 
     def see(self, board: Board) -> bool:
         """A board from the tray; whether it differs from the last one."""
@@ -47,6 +49,8 @@ class Tracker:
         """The board to judge now that it has settled, and whether it came from the tray."""
         if self.board is None or self.lost or self._judged or self.still_ms() < self.settle_ms:
             return None
+        if self._retry_at is not None and self.clock() < self._retry_at:
+            return None
         fresh, self._fresh, self._judged = self._fresh, False, True
         self.settled, self.held = self.board, None
         return self.board, fresh
@@ -58,6 +62,17 @@ class Tracker:
             return None
         self._judged, self.settled, self.held = True, self.board, None
         return self.board
+
+    def refused(self) -> float:
+        """The store refused what the board's decision would write: judge the board again later,
+        backing off (1, 2, 4 ... 30 s); the seconds until then."""
+        self.refusals += 1
+        wait = min(30.0, 2.0 ** (self.refusals - 1))
+        self._retry_at, self._judged = self.clock() + wait, False
+        return wait
+
+    def written(self) -> None:
+        self.refusals, self._retry_at = 0, None
 
     def held_due(self) -> Prompt | None:
         """The held prompt, once the tray has been still long enough."""

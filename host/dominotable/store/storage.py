@@ -94,6 +94,11 @@ class StorageError(DominoError):
     """A database that cannot be opened, or a match that is not in it or cannot be replayed."""
 
 
+class StoreUnavailable(StorageError):
+    """A write SQLite refused (a full disk, a file gone read-only, an I/O error): rolled back,
+    nothing half-written; the store stays usable and the write may succeed later."""
+
+
 class DamagedDatabase(StorageError):
     """A database file that SQLite finds corrupt (see recovery.py)."""
 
@@ -280,8 +285,8 @@ class Store:
         """One change of a match, all or nothing: its moves after the first `keep` taken back,
         `moves` recorded after them, and (if given) what the seats the table plays hold. When
         this returns, the change is on disk."""
-        self.db.execute("BEGIN IMMEDIATE")
         try:
+            self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply > ?", (match_id, keep))
             for ply, notation in enumerate(moves, keep + 1):
                 self.db.execute("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
@@ -292,8 +297,13 @@ class Store:
         except sqlite3.IntegrityError:
             self.db.execute("ROLLBACK")
             raise StorageError(f"match {match_id} has no move {keep}, or there is no such match") from None
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise StoreUnavailable(f"the database {self.path} cannot be written: {exc}") from None
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
             raise
 
     def append_move(self, match_id: int, ply: int, notation: str) -> None:

@@ -69,6 +69,7 @@ class Screen:
     alarms: int = 0
     game: Game | None = None
     tray: tuple[tuple[Tile, tuple[int, ...]], ...] = ()  # the tiles as the table last read them
+    faults: tuple[str, ...] = ()  # parts of the table that failed and are being tried again
 
     def pages(self) -> int:
         return 3 if self.last else 2
@@ -87,7 +88,7 @@ class Screen:
             "last_text": str(self.last) if self.last else None,
             "menu": describe(self.menu) if self.menu is not None else None,
             "cells": list(self.cells), "take": list(self.take), "seat": self.seat, "problem": self.problem,
-            "warning": self.warning, "alarms": self.alarms,
+            "warning": self.warning, "alarms": self.alarms, "faults": list(self.faults),
             "tray": [{"tile": f"{t.a}-{t.b}", "cells": list(cells)} for t, cells in self.tray],
             "game": None if game is None else {
                 "name": game.name, "title": game.title, "match": game.match, "moves": game.moves, "mode": game.mode,

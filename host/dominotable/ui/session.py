@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from dominotable.match import actions
 from dominotable.match.referee import Referee
-from dominotable.match.status import Mode
+from dominotable.match.status import Mode, Notice
+from dominotable.store.storage import StoreUnavailable
 from dominotable.tray.board import Board
 from dominotable.tray.link import TrayEvent
 from dominotable.ui.match_menu import MatchMenu
-from dominotable.ui.presenter import Presenter
+from dominotable.ui.presenter import LOST, Presenter
 from dominotable.ui.press import Press
 from dominotable.ui.screen import Screen
 
@@ -60,18 +61,26 @@ class Session:
         elif status.mode == Mode.OVER and press == Press.SELECT:
             r.wants_new_match = True
         elif status.mode == Mode.TAKEBACK and press == Press.SELECT:
-            r.take_back()
+            self.do(actions.TakeBack(status.undo[-1]))
         elif press in (Press.UP, Press.DOWN):
             self.presenter.turn_page(1 if press == Press.DOWN else -1)
 
-    def screen(self) -> Screen:
-        return self.presenter.screen(self.menu.model if self.menu is not None else None)
+    def screen(self, lost: str = LOST) -> Screen:
+        """What the front ends show; `lost`: why the tray is not answering, while it is not."""
+        return self.presenter.screen(self.menu.model if self.menu is not None else None, lost)
 
     def do(self, action: actions.Action) -> None:
         """Carry out an action the players chose (from the menu or the page), if it still applies."""
         r = self.referee
         if action not in r.actions():
             return
+        try:
+            self._do(action)
+        except StoreUnavailable as exc:  # nothing was written, so nothing changed
+            r.status.notice = Notice("Not recorded", f"{exc}. Nothing changed: try again")
+
+    def _do(self, action: actions.Action) -> None:
+        r = self.referee
         match action:
             case actions.ShowHint():
                 r.hint()

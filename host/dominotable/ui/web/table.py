@@ -60,7 +60,11 @@ class WebTable:
     def attach(self, server: WebServer) -> None:
         self.server = server
         self.hw.display.sinks.append(self._on_frame)
-        self.runtime.observers.append(self._observe)
+        def observe(screen: Screen) -> None:
+            self._observe(screen)
+
+        observe.part = "the page"  # how a fault in it is named
+        self.runtime.observers.append(observe)
 
     def _on_frame(self, image: Image.Image) -> None:
         self._frame = image

@@ -1,0 +1,157 @@
+"""The table never goes down (issue 17): no exception from one part ends `run`; it becomes a notice
+a person can read, naming what failed, and the table goes on from the last committed position. A
+move the store cannot write is refused with a notice, never shown as played, and written once the
+store takes it again; nothing committed is lost."""
+
+import pytest
+from dominotable.match import judge as judge_module
+from dominotable.rules.games.castle_rock.engine import place
+from dominotable.store.storage import Store, replay
+from dominotable.tray.link import Event, TrayEvent
+from dominotable.ui.screen import ScreenKind
+from table_helpers import T, cr9, with_tiles
+from table_match import open_table
+
+
+def refusing(store: Store) -> None:
+    """SQLite refuses every write to this store, as it does a file gone read-only (the disk-full
+    case on a real small file system is in test_store_guard.py)."""
+    store.db.execute("PRAGMA query_only = 1")
+
+
+def freed(store: Store) -> None:
+    store.db.execute("PRAGMA query_only = 0")
+
+
+def test_a_move_the_store_cannot_write_is_refused_then_written_once_it_can(tmp_path):
+    table = cr9(tmp_path, placed=None)
+    refusing(table.store)
+    before = [str(m) for m in table.game.moves]
+    table.play(place(T("1-4")))
+    screen = table.screen
+    assert screen.title == "Not recorded" and "cannot be written" in screen.text and "Nothing changed" in screen.text
+    assert [str(m) for m in table.game.moves] == before == table.stored()  # not played, not shown as played
+    table.clock.advance(500)
+    table.session.tick()
+    assert table.screen.title == "Not recorded"  # still full: tried again, refused again, backing off
+    freed(table.store)
+    table.clock.advance(30_000)
+    table.session.tick()
+    assert table.stored() == before + ["1-4"] and [str(m) for m in table.game.moves] == table.stored()
+    assert table.screen.title != "Not recorded"
+
+
+def test_a_takeback_the_store_cannot_write_changes_nothing(tmp_path):
+    table = cr9(tmp_path, placed=None)
+    before = with_tiles(table.layout)
+    table.play(place(T("1-4")))
+    table.show(before)
+    assert table.screen.title == "Take back?"
+    refusing(table.store)
+    table.press("select")
+    assert table.screen.title == "Not recorded" and table.stored() == ["1-4"]
+    assert [str(m) for m in table.game.moves] == ["1-4"]
+    freed(table.store)
+    table.press("select")  # the notice read; the tray still shows the position before 1-4
+    table.show(before)
+    table.press("select")
+    assert table.stored() == [] and table.game.moves == []
+
+
+@pytest.fixture
+def runtime(tmp_path):
+    from dominotable.app.demo import demo_choice
+    from dominotable.app.runtime import Runtime
+
+    hw, frames = open_table()
+    store = Store(tmp_path / "t.db")
+    rt = Runtime(hw, store, 20, seed=3, choice=demo_choice("castle-rock-solitaire")).start()
+    rt.frames = frames
+    yield rt
+    hw.close()
+    store.close()
+
+
+def run_for(rt, steps=40):
+    for _ in range(steps):
+        rt.step(0.01)
+
+
+def test_an_exception_in_the_judge_is_a_notice_and_the_match_goes_on_from_the_store(runtime, monkeypatch):
+    run_for(runtime)
+    assert runtime.session.referee.status.mode == "play"
+    match_id = runtime.match_id
+    failing = {"left": 1}
+    real = judge_module.Judge.judge
+
+    def judge(self, *args, **kwargs):
+        if failing["left"]:
+            failing["left"] -= 1
+            raise IndexError("a bug in the judge")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(judge_module.Judge, "judge", judge)
+    vtray = runtime.hw.tray.virtual
+    reader = runtime.session.referee.judge.reader
+    vtray.place("0-0", reader.slots[15][0], "down")  # any tile: the judge fails on the board
+    run_for(runtime, 80)
+    screen = runtime.screen()
+    assert screen.title == "Table fault" and "the match failed" in screen.text and "IndexError" in screen.text
+    assert runtime.session is not None and runtime.match_id == match_id  # resumed from the store
+    assert not runtime.stopped
+    runtime.hw.buttons().press("select")  # read
+    run_for(runtime, 40)
+    assert runtime.screen().title != "Table fault"
+    assert runtime.session.referee.status.mode in ("play", "restore")
+
+
+def test_a_failing_oled_and_a_failing_page_are_faults_retried_not_the_end(runtime):
+    calls = {"oled": 0, "page": 0}
+
+    def broken_display(image):
+        calls["oled"] += 1
+        raise OSError(121, "Remote I/O error")
+
+    def broken_page(screen):
+        calls["page"] += 1
+        raise RuntimeError("the page's snapshot failed")
+
+    broken_page.part = "the page"
+    runtime.hw.display.show = broken_display
+    runtime.observers.append(broken_page)
+    runtime.hw.events.put(Event(TrayEvent.LOST, "unplugged"))
+    run_for(runtime, 60)
+    assert not runtime.stopped
+    faults = runtime.screen().faults
+    assert any(f.startswith("the OLED failed") and "Remote I/O" in f for f in faults)
+    assert any(f.startswith("the page failed") for f in faults)
+    assert 1 <= calls["oled"] < 10  # retried with backoff, not every frame
+
+
+def test_tray_lost_shows_in_the_setup_menu_too(tmp_path):
+    from dominotable.app.runtime import Runtime
+
+    hw, _ = open_table()
+    try:
+        with Store(tmp_path / "t.db") as store:
+            rt = Runtime(hw, store, 20).start()
+            assert rt.screen().kind == ScreenKind.MENU
+            hw.events.put(Event(TrayEvent.LOST, "no HELLO within 2 s"))
+            run_for(rt, 5)
+            screen = rt.screen()
+            assert screen.kind == ScreenKind.LOST and "no HELLO within 2 s" in screen.text
+            hw.events.put(Event(TrayEvent.BACK))
+            run_for(rt, 5)
+            assert rt.screen().kind == ScreenKind.MENU
+    finally:
+        hw.close()
+
+
+def test_resumed_after_a_fault_nothing_committed_is_lost(runtime):
+    """The match rebuilt after a fault replays to exactly what the store holds."""
+    run_for(runtime)
+    referee = runtime.session.referee
+    runtime._recover()
+    again = runtime.session.referee
+    assert again is not referee and [str(m) for m in again.game.moves] == [str(m) for m in referee.game.moves]
+    assert [str(m) for m in replay(runtime.store.match(runtime.match_id)).moves] == [str(m) for m in again.game.moves]
