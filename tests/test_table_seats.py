@@ -629,3 +629,36 @@ def test_regression_a_broadway_bot_tile_laid_off_its_cells_is_a_prompt_not_a_cra
     assert person.wrong and all("bot" in said or "Fix" in said or "Check" in said for said in person.wrong)
     record = table.store.match(table.session.referee.seating.match_id)
     assert replay(record).scores == table.game.scores == record.result["scores"]
+
+
+def test_regression_after_a_restart_a_bots_tile_put_back_in_its_slot_offers_the_takeback(tmp_path):
+    """Issue 17: where a bot's played tile came from was kept only in memory, so after kill -9 and
+    a restart, putting it back in its slot said "Fix the tray ... West bot holds 1 tiles" instead
+    of offering the takeback. The slot is stored with every commit (the seats' holds)."""
+    from dominotable.match import opening
+    from dominotable.match.referee import Table as Reflexes
+    from dominotable.ui.session import Session
+
+    table = SessionTable(tmp_path, CastleRock(players=4, options={"hands": 1}, seed=5, observed=True), NAMES, BOTS)
+    table.settle()
+    person = Person(table, 0, seed=5)
+    while True:  # until a bot's placement has just been committed
+        screen = table.screen()
+        moves = len(table.game.moves)
+        m = PLACE.match(screen.bot.split(": ", 1)[1]) if screen.bot and " bot: slot " in screen.bot else None
+        person.step()
+        if m is not None and len(table.game.moves) > moves and table.game.moves[-1].placed() is not None:
+            break
+    who = screen.title
+    tile, slot = table.game.moves[-1].placed(), person.rack(who).slots[int(m[1]) - 1]
+    # the process is killed: a new session on the same store, the tray as it lies
+    table.session = Session(opening.resume(table.store, table.session.referee.seating.match_id, table.geometry,
+                                           Reflexes(table.settle_ms, clock=lambda: table.now)))
+    table.settle()
+    assert table.session.referee.status.mode == "play", table.screen().text
+    table.take(tile)
+    table.put(tile, slot)
+    table.settle()
+    assert table.screen().title == "Take back?", table.screen().text
+    table.press("select")
+    assert table.game.moves[-1].placed() is not tile and table.screen().bot.startswith(who)
