@@ -429,3 +429,33 @@ def test_takeback_and_resume_restart_the_draw(tmp_path):
         resumed.act(Action(ActionKind.PAD, T(tile)))
         resumed.act(Action(ActionKind.UNPAD, T(tile)))
     assert resumed.stored() == ["lots 4-4 0-1 2-3"]
+
+
+def test_regression_a_lifted_hand_ending_tile_offers_its_takeback(tmp_path):
+    """Issue 17: the play ending a Doubles game (2-6>, seed 4) committed, the person lifts 2-6: the
+    table said only "clear the tray" and went on without it. The tray showing the position before
+    the last move offers the takeback; select takes it back, and clearing on withdraws the offer."""
+    from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard
+    from dominotable.sim.bots.shared import greedy_bot
+
+    table = started(tmp_path, DoublesInTheBoneyard(seed=4, observed=False))
+    bot, hand = greedy_bot(random.Random(1)), table.game.hands_played()
+    while table.game.hands_played() == hand:
+        move = bot(table.game.copy())
+        actions = table.hands.actions(move, table.layout.board())
+        if actions:
+            table.act(*actions)
+        else:
+            table.menu(next(label for label, m in table.session.referee.button_moves() if m == move))
+    assert "clear the tray" in table.screen.text
+    last = table.game.moves[-1]
+    table.act(Action(ActionKind.REMOVE, last.placed()))
+    assert table.screen.title == "Take back?" and str(last) in table.screen.text
+    other, cells = next(iter(table.layout.tiles.items()))
+    table.act(Action(ActionKind.REMOVE, other))  # clearing on: no takeback
+    assert table.screen.title != "Take back?" and table.game.moves[-1] == last
+    table.layout.place(other, cells)
+    table.show()
+    assert table.screen.title == "Take back?"
+    table.press("select")
+    assert table.game.moves[-1] != last and str(last) not in table.stored()[-1:]

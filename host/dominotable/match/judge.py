@@ -110,6 +110,11 @@ class Judge:
             return Commit(tuple(effects), None, revised, reading)
         if verdict.same:
             then = Wait(verdict.note)
+            if verdict.note is not None and ctx.fresh and draw is None and self._lifted_last(p.game, area):
+                # the hand-ending tile lifted right after it ended the hand: its takeback, not a
+                # tile cleared away (the reader awaits the clearing; clearing on withdraws the offer)
+                offer = self._offer(p.game, area)
+                then = offer if offer is not None and not offer.instead else then
         else:
             offer = self._offer(p.game, area) if ctx.fresh and draw is None and not verdict.moves else None
             then = offer or Prompt("Fix the tray", verdict.problem or "", verdict.cells, pending=verdict.pending)
@@ -190,6 +195,11 @@ class Judge:
             _make(p, effects, Play(move))
             made = True
         return made
+
+    def _lifted_last(self, game: Game, area: Board) -> bool:
+        """Whether the tile the last move placed is off the tray."""
+        tile = game.moves[-1].placed() if game.moves else None
+        return tile is not None and all(q.tile is not tile for q in area.placements)
 
     def _replaced(self, game: Game, before: dict, where: dict) -> bool:
         """Whether another tile lies where the last move's tile lay on the board judged before."""
