@@ -4,8 +4,8 @@ The attacks are a web page elsewhere that the bar's PC or a guest's phone opens:
 requests to the table's address (cross-site requests) or point a name of its own at that
 address (DNS rebinding). So every request must name this table in its Host header, and one
 that changes something must be JSON (a cross-site form or `text/plain` body cannot be, without
-the browser asking the table first, which it never allows) from the table's own page or a
-configured origin.
+the browser asking the table first, which it never allows) and, when it names its Origin as
+browsers do, come from the table's own page or a configured origin.
 
 Controls are taken from this machine (loopback), or with the `[web] token`: in the
 `X-Dominotable-Token` header (scripts), or in the cookie that `POST /api/login` sets (browsers,

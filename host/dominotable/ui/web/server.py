@@ -7,11 +7,11 @@ hands a wake-up to the server's loop and returns; each client has its own sender
 the newest state (intermediate ones are skipped) and is dropped when a send stalls.
 
 Who may reach it and who may drive it is `access.py`'s: every request must name this table in
-its Host; one that changes something must be JSON from the table's own page; controls come from
-this machine or with the token (a header, or the cookie `/login` sets); one machine holds only
-so many connections and WebSockets, and slow or malformed clients are dropped with a line in the
-log now and then, never a traceback each. Every refusal is a 4xx with `{"error": "..."}`. Files
-are served from memory by fixed names: no request reads a path.
+its Host; one that changes something must be JSON, and not from another site's page; controls
+come from this machine or with the token (a header, or the cookie `/login` sets); one machine
+holds only so many connections and WebSockets, and slow or malformed clients are dropped with a
+line in the log now and then, never a traceback each. Every refusal is a 4xx with
+`{"error": "..."}`. Files are served from memory by fixed names: no request reads a path.
 """
 
 from __future__ import annotations
