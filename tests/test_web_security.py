@@ -3,7 +3,8 @@ real aiohttp server (ui/web/server.py, ui/web/access.py) in front of a running t
 elsewhere cannot drive the table (cross-site requests, DNS rebinding, foreign WebSockets); the
 token never rides in the address, a phone logs in once and its cookie carries it; one machine
 cannot take every connection or WebSocket; bad bodies and tokens are 4xx with a message; 1,100
-slow connections at a file limit of 1024 are dropped without a traceback.
+slow connections at a file limit of 1024 are dropped without a traceback. (A phone logging in
+through the page in Chromium is in test_web_page.py, beside the browser it shares.)
 
 "Another machine" is this machine's LAN address (web_table.lan_address): a server bound to it
 sees requests that do not come from loopback, and nothing leaves the machine."""
@@ -11,6 +12,7 @@ sees requests that do not come from loopback, and nothing leaves the machine."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import http.client
 import json
 import os
@@ -26,7 +28,6 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from browser import browser, page  # noqa: F401 (fixtures)
 from dominotable.ui.web import server as server_module
 from dominotable.ui.web.access import CONNECTIONS, RESERVED_FDS, WRONG_TOKENS
 from web_table import LiveTable, lan_address
@@ -105,7 +106,8 @@ def ws(url: str, headers: dict | None = None, count: int = 1, meanwhile=None):
                 for socket_ in opened:
                     await socket_.close()
             return results
-    return asyncio.run(run())
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:  # (Playwright's loop may be running in this one)
+        return thread.submit(asyncio.run, run()).result()
 
 
 def no_websockets(table) -> None:
@@ -315,34 +317,6 @@ def test_running_out_of_files_while_accepting_is_a_line_now_and_then_not_a_trace
     done.result(timeout=5)
     said = [r for r in caplog.records if "out of file descriptors" in r.getMessage()]
     assert len(said) == 1 and said[0].exc_info is None and "Too many open files" in said[0].getMessage()
-
-
-def test_a_phone_logs_in_with_the_token_and_then_controls_the_page(page, lan):
-    """What the README tells the staff: open the page, follow "log in to play", type the token once."""
-    page.goto(lan.url + "/")
-    login = page.locator("#login")
-    login.wait_for()  # offered: the page is read-only here
-    assert page.locator("#buttons").is_hidden()
-    login.click()
-    page.locator("#status", has_text="may only watch").wait_for()
-    page.fill("#token", "not-it")
-    page.click("#login button")
-    page.locator("#error", has_text="not the table's token").wait_for()
-    page.fill("#token", TOKEN)
-    with page.expect_navigation():
-        page.click("#login button")
-    page.locator("#buttons").wait_for()
-    assert page.locator("#login").is_hidden()
-    with page.expect_response("**/api/button") as response:
-        page.click("#btn-down")
-    assert response.value.ok
-    cookie = next(c for c in page.context.cookies() if c["name"] == "dominotable")
-    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
-    assert page.evaluate("document.cookie") == ""  # the page's scripts never see it
-    page.goto(lan.url + "/login")
-    page.locator("#status", has_text="controls the table").wait_for()
-    page.click("#logout")
-    page.locator("#status", has_text="may only watch").wait_for()
 
 
 def raise_open_files(want: int) -> None:
