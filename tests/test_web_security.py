@@ -372,8 +372,10 @@ def test_1100_slow_connections_at_a_file_limit_of_1024_are_dropped_without_trace
                 sock.send(b"GET / HT")
             except OSError:  # already closed by the table: more than it holds
                 pass
-        refused = sum(1 for sock in slow if _closed(sock))
-        assert refused >= 500, refused  # the table holds at most 400, whatever the file limit lets in
+        deadline = time.monotonic() + 5
+        while (refused := sum(1 for sock in slow if _closed(sock))) < 600 and time.monotonic() < deadline:
+            time.sleep(0.1)  # (on a busy machine the table may still be accepting)
+        assert refused >= 600, refused  # the table holds at most 400, whatever the file limit lets in
         deadline = time.monotonic() + server_module.HEADER_TIMEOUT + 10
         while True:
             try:
