@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 from tray_fixtures import until
-from web_table import post
+from web_table import lan_address, post
 
 URL = re.compile(r"the table page: (http://\S+/)")
 
@@ -54,11 +54,34 @@ def test_run_with_http_serves_without_a_terminal_until_a_signal(tmp_path, sig):
         found, _ = read_until(proc, URL)
         url = found[1]
         assert state(url)["virtual"] is True and state(url)["controls"] is True
+        _, said = read_until(proc, "the browser is the controls")
+        assert not [line for line in said if "warning" in line]  # on loopback: nothing to warn of
         time.sleep(0.5)
         assert proc.poll() is None  # no bots' match, no exit: the browser is the controls
         proc.send_signal(sig)
         assert proc.wait(timeout=15) == 0, proc.stderr.read()
         assert "Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+
+
+def test_a_page_open_to_other_machines_without_a_token_warns_and_is_read_only_for_them(tmp_path):
+    """Bound to a LAN address with no [web] token: one warning line at start; other machines
+    watch (the state, the page) but their controls are refused."""
+    address = lan_address()
+    proc = start(tmp_path, "run", "--db", str(tmp_path / "t.sqlite3"), "--http", f"{address}:0")
+    try:
+        url = read_until(proc, URL)[0][1]
+        assert url.startswith(f"http://{address}:")
+        assert state(url)["controls"] is False  # this test's requests come from the LAN address
+        assert post(url, "api/button", {"button": "select"})[0] == 403
+        _, said = read_until(proc, "the browser is the controls")  # (said once SIGTERM ends the table cleanly)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+        warnings = [line.rstrip("\n") for line in said if line.startswith("warning")]
+        assert warnings == [f"warning: the table page on {address} is open to other machines without a [web] token: "
+                            "they can watch but not control the table (only this machine can); set token in the "
+                            "[web] section to let staff control it from a phone"]
     finally:
         proc.kill()
 

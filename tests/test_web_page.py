@@ -2,7 +2,8 @@
 Castle Rock hand played by dragging tiles on the page, with an illegal capture prompted on the
 page and in its OLED mirror and then put right (rules CR-5.x, CR-10); a Broadway lead laid in
 the wrong orientation, refused naming the seat (rule BW-11.2); the scoreboard following a bots'
-match live. The README's screenshots come from here (DOMINOTABLE_WRITE_DOCS=1 writes them into docs/)."""
+match live; a phone logging in with the token (README, Security). The README's screenshots come
+from here (DOMINOTABLE_WRITE_DOCS=1 writes them into docs/)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ from dominotable.tray.action import Action, ActionKind
 from dominotable.ui.oled import screens
 from PIL import Image
 from tray_fixtures import until
-from web_table import LiveTable
+from web_table import LiveTable, lan_address
+
+TOKEN = "staff-only-7"
 
 
 def mirror(page) -> bytes:
@@ -228,3 +231,36 @@ def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
         assert "move 4 of" in page.locator(".step").inner_text()
     finally:
         table.close()
+
+
+def test_a_phone_logs_in_with_the_token_and_then_controls_the_page(page, tmp_path):
+    """What the README's Security section tells the staff: open the page from another machine,
+    follow "log in to play", type the [web] token once; the browser keeps an HttpOnly cookie."""
+    lan = LiveTable(tmp_path / "t.sqlite3", "castle-rock", host=lan_address(), token=TOKEN)
+    try:
+        page.goto(lan.url + "/")
+        login = page.locator("#login")
+        login.wait_for()  # offered: the page is read-only here
+        assert page.locator("#buttons").is_hidden()
+        login.click()
+        page.locator("#status", has_text="may only watch").wait_for()
+        page.fill("#token", "not-it")
+        page.click("#login button")
+        page.locator("#error", has_text="not the table's token").wait_for()
+        page.fill("#token", TOKEN)
+        with page.expect_navigation():
+            page.click("#login button")
+        page.locator("#buttons").wait_for()
+        assert page.locator("#login").is_hidden()
+        with page.expect_response("**/api/button") as response:
+            page.click("#btn-down")
+        assert response.value.ok
+        cookie = next(c for c in page.context.cookies() if c["name"] == "dominotable")
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        assert page.evaluate("document.cookie") == ""  # the page's scripts never see it
+        page.goto(lan.url + "/login")
+        page.locator("#status", has_text="controls the table").wait_for()
+        page.click("#logout")
+        page.locator("#status", has_text="may only watch").wait_for()
+    finally:
+        lan.close()

@@ -5,20 +5,24 @@ behind a real pty, mock buttons, the emulated OLED. Plain HTTP helpers for the A
 from __future__ import annotations
 
 import json
+import socket
 import time
 import urllib.error
 import urllib.request
 
+import pytest
+from dominotable.app.config import WebConfig
 from dominotable.app.demo import demo_choice
+from dominotable.app.web import serve
 from dominotable.ui.menu import Choice
-from dominotable.ui.web.table import serve
 from table_match import SETTLE_MS, SHORT, ThreadedTable
 
 
 class LiveTable(ThreadedTable):
     def __init__(self, db, game: str | None = "castle-rock", players: int | None = None, options: dict | None = None,
                  seed: int = 1, names: list[str] | None = None, host: str = "127.0.0.1", token: str = "",
-                 settle_ms: int = SETTLE_MS, stop_when_over: bool = False, repairs: list[str] | None = None):
+                 hosts: tuple[str, ...] = (), origins: tuple[str, ...] = (), settle_ms: int = SETTLE_MS,
+                 stop_when_over: bool = False, repairs: list[str] | None = None):
         """`game`: the match to start; None: the setup menu first."""
         choice = None if game is None else demo_choice(game, players, SHORT[game] if options is None else options)
         if names is not None:
@@ -26,11 +30,12 @@ class LiveTable(ThreadedTable):
         self.server = None
 
         def with_page(runtime):
-            self.server = serve(runtime, host, 0, token)
+            self.server = serve(runtime, WebConfig(host, 0, token, hosts, origins), host, 0)
 
         super().__init__(db, choice, seed=seed, settle_ms=settle_ms, before_start=with_page,
                          stop_when_over=stop_when_over, repairs=repairs)
-        self.url = f"http://127.0.0.1:{self.server.port}"
+        here = "127.0.0.1" if host in ("0.0.0.0", "127.0.0.1") else host
+        self.url = f"http://{here}:{self.server.port}"
 
     def until(self, predicate, what: str, timeout: float = 10.0, session: bool = True):
         """Wait until `predicate(referee)` (with `session=False`: `predicate(runtime)`)."""
@@ -73,3 +78,21 @@ def _call(request):
     except urllib.error.HTTPError as error:
         body, status, kind = error.read(), error.code, error.headers.get("Content-Type", "")
     return status, json.loads(body) if "json" in kind else body
+
+
+def lan_address():
+    """An address of this machine that is not loopback (the one its default route leaves by)."""
+    address = None
+    for target in ("10.255.255.255", "198.51.100.1"):
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            probe.connect((target, 9))  # no packet is sent: this only picks the outgoing address
+            address = probe.getsockname()[0]
+            break
+        except OSError:
+            continue
+        finally:
+            probe.close()
+    if address is None or address.startswith("127."):
+        pytest.fail("this machine has no network address besides loopback: the tests of what other machines may do need one")
+    return address

@@ -34,6 +34,9 @@ ConfigError naming the key and the file, before any hardware is touched.
     host = "127.0.0.1"     # where `run` serves the page; "0.0.0.0" for the LAN, "off" for no page
     port = 8080
     token = ""             # controls from other machines need it (loopback never does)
+    hosts = []             # more names the page answers to (its addresses, localhost and the
+                           # machine's name and name.local always): ["table.bar.lan"], "name:port"
+    origins = []           # more pages that may drive it, such as an HTTPS proxy: ["https://table.bar"]
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from dominotable.rules.errors import DominoError
 from dominotable.settings import setting
 from dominotable.ui.controls import ButtonsConfig
 from dominotable.ui.oled.display import DisplayConfig
+from dominotable.ui.web.access import split_authority
 
 APP = "dominotable"
 
@@ -94,10 +98,28 @@ class WebConfig:
     port: int = setting(8080, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 65535,
                         "is not a TCP port (0-65535)")
     token: str = setting("", lambda v: isinstance(v, str), "is not a text")
+    hosts: tuple[str, ...] = setting((), lambda v: isinstance(v, list) and all(map(_authority, v)),
+                                     'is not a list of host names (like ["table.bar.lan", "10.0.0.5:8080"])')
+    origins: tuple[str, ...] = setting((), lambda v: isinstance(v, list) and all(map(_origin, v)),
+                                       'is not a list of origins (like ["https://table.bar"])')
 
     @property
     def off(self) -> bool:
         return self.host.lower() == "off"
+
+
+def _authority(value) -> bool:
+    try:
+        return isinstance(value, str) and "/" not in value and bool(split_authority(value))
+    except ValueError:
+        return False
+
+
+def _origin(value) -> bool:
+    if not isinstance(value, str):
+        return False
+    scheme, sep, authority = value.rstrip("/").partition("://")
+    return scheme in ("http", "https") and bool(sep) and _authority(authority)
 
 
 def listen_address(text: str) -> tuple[str, int] | None:

@@ -1,34 +1,50 @@
-"""The table page wired to the runtime: started on the configured address, and the signals that
-end a table serving it."""
+"""The table page wired to the runtime: started on the configured address (with a warning when
+other machines can reach it without a token), and the signals that end a table serving it."""
 
 from __future__ import annotations
 
 import signal
 import threading
 from collections.abc import Callable
-from functools import partial
 
 from dominotable.app.config import WebConfig
 from dominotable.rules.errors import DominoError
+from dominotable.ui.web.access import is_local
 from dominotable.ui.web.server import WebServer
-from dominotable.ui.web.table import serve
+from dominotable.ui.web.table import WebTable
+
+
+def serve(runtime, cfg: WebConfig, host: str, port: int) -> WebServer:
+    """Start the page for `runtime` (before `runtime.start()`) with the `[web]` section's token,
+    hosts and origins; raises OSError if the address is taken."""
+    table = WebTable(runtime)
+    server = WebServer(table, host, port, cfg.token, hosts=cfg.hosts, origins=cfg.origins)
+    table.attach(server)
+    return server.start()
 
 
 def start(runtime, cfg: WebConfig, listen: tuple[str, int], explicit: bool,
-          say: Callable[[str], None] = partial(print, flush=True)) -> WebServer | None:
-    """The page for `runtime` on `listen`, its address said (`say`: printed, or kept under the
-    OLED drawn in the terminal). An address already in use is an error when it was asked for on
-    the command line, else only said (the table runs on)."""
+          say: Callable[[str, str], None] = lambda line, about: print(line, flush=True)) -> WebServer | None:
+    """The page for `runtime` on `listen`, its address said (`say(line, about)`: printed, or kept
+    under the OLED drawn in the terminal, one line per `about`), with a warning when other
+    machines reach it without a token. An address already in use is an error when it was asked
+    for on the command line, else only said (the table runs on)."""
     host, port = listen
     try:
-        server = serve(runtime, host, port, cfg.token)
+        server = serve(runtime, cfg, host, port)
     except OSError as exc:
         why = f"cannot serve the table page on {host}:{port}: {exc.strerror or exc}"
         if explicit:
             raise DominoError(why + " (choose another with --http HOST:PORT, or --http off)") from None
-        say(f"{why}; running without it (--http HOST:PORT picks another address)")
+        say(f"{why}; running without it (--http HOST:PORT picks another address)", "page")
         return None
-    say(f"the table page: {server.url}  (scoreboard: {server.url}scores)")
+    say(f"the table page: {server.url}  (scoreboard: {server.url}scores)", "page")
+    if not is_local(host):
+        say(f"other machines control the table after logging in at {server.url}login with the [web] token; "
+            "without it they only watch" if cfg.token else
+            f"warning: the table page on {host} is open to other machines without a [web] token: they can watch "
+            "but not control the table (only this machine can); set token in the [web] section to let staff "
+            "control it from a phone", "page access")
     return server
 
 

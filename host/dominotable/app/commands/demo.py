@@ -15,7 +15,6 @@ game's one-line `brief()` (else its full picture) and the scores whenever they c
 from __future__ import annotations
 
 import random
-from functools import partial
 
 from dominotable.app.cli import ranged
 from dominotable.app.config import listen_address
@@ -94,7 +93,7 @@ def table_demo(game: str, options: dict, args) -> int:
             runtime = Runtime(hw, store, args.settle_ms, seed=args.seed, choice=choice, stop_when_over=True,
                               demo=True, repairs=repairs)
             if args.http:
-                server = start(runtime, cfg.web, args.http, explicit=True, say=partial(hw.say, about="page"))
+                server = start(runtime, cfg.web, args.http, explicit=True, say=hw.say)
             watch(runtime, db, bool(args.db), args.seed, not args.quiet and not drawn, server)
     finally:
         if server is not None:

@@ -25,7 +25,6 @@ import dataclasses
 import os
 import sys
 import threading
-from functools import partial
 
 from dominotable.app import config as config_module
 from dominotable.app.config import listen_address
@@ -84,13 +83,13 @@ def run(args) -> int:
                 runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
                                   choice=demo_choice(), stop_when_over=True, demo=True, repairs=repairs)
                 if explicit and listen is not None:
-                    server = start(runtime, cfg.web, listen, explicit, partial(hw.say, about="page"))
+                    server = start(runtime, cfg.web, listen, explicit, hw.say)
                 watch(runtime, db, bool(args.db), args.seed or 0, transcript, server)
                 return 0
             runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs,
                               prompt_after_ms=cfg.game.prompt_after_ms)
             if listen is not None:
-                server = start(runtime, cfg.web, listen, explicit, partial(hw.say, about="page"))
+                server = start(runtime, cfg.web, listen, explicit, hw.say)
             if transcript:
                 transcribe(runtime)
             runtime.start()

@@ -6,19 +6,24 @@ stays below the app. It can never stall the table: the runtime only calls `publi
 hands a wake-up to the server's loop and returns; each client has its own sender that sends
 the newest state (intermediate ones are skipped) and is dropped when a send stalls.
 
-Controls (tray actions, buttons, faults) are taken from the loopback address, or from
-anywhere with the configured token (header `X-Dominotable-Token` or `?token=`); everything else
-is read-only. Files are served from memory by fixed names: no request reads a path.
+Who may reach it and who may drive it is `access.py`'s: every request must name this table in
+its Host; one that changes something must be JSON, and not from another site's page; controls
+come from this machine or with the token (a header, or the cookie `/login` sets); one machine
+holds only so many connections and WebSockets, and slow or malformed clients are dropped with a
+line in the log now and then, never a traceback each. Every refusal is a 4xx with
+`{"error": "..."}`. Files are served from memory by fixed names: no request reads a path.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import hmac
+import errno
 import io
-import ipaddress
 import json
+import logging
+import math
+import re
 import threading
 from collections.abc import Callable
 from html import escape
@@ -26,21 +31,146 @@ from importlib import resources
 from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 from PIL import Image
 
 from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import Geometry
 from dominotable.ui.web import svg
+from dominotable.ui.web.access import (
+    COOKIE,
+    LOGIN_DAYS,
+    TOKEN_HEADER,
+    Access,
+    Limits,
+    Tally,
+    client_key,
+    is_loopback,
+    max_connections,
+)
 
 COALESCE = 0.01  # seconds: changes within this time go out as one update (a tile placed over several scans)
 SEND_TIMEOUT = 5.0  # seconds a client may take to accept one update before it is dropped
-MAX_CLIENTS = 200
+MAX_CLIENTS = 200  # WebSockets, all machines together
+CLIENTS_PER_ADDRESS = 4  # WebSockets from one other machine (the table, the scoreboard, a spare tab)
+HEADER_TIMEOUT = 5.0  # seconds to send a request's line and headers; also how long a kept-alive connection may idle
+BODY_TIMEOUT = 5.0  # seconds to send a request's body once its headers are in
+MAX_BODY = 16 * 1024
+MAX_DEPTH = 8  # nesting of a request body (the API's are 2 deep)
+MAX_DIGITS = 15  # of a whole number in a request body
 BUTTONS = ("up", "down", "select", "long-select")
-STATIC = {"table.js": "text/javascript", "scores.js": "text/javascript", "style.css": "text/css"}
+STATIC = {"table.js": "text/javascript", "scores.js": "text/javascript", "login.js": "text/javascript",
+          "style.css": "text/css"}
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
 class Refused(Exception):
-    """A request that cannot be carried out (a 400); the message names the problem."""
+    """A request that cannot be carried out (a 400 unless `status` says otherwise); the message
+    names the problem."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+def error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+def parse_json(raw: bytes) -> Any:
+    """A request body as JSON, or Refused naming what is wrong with it: not UTF-8, not JSON,
+    nested deeper than MAX_DEPTH, a number too large or not finite."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused(f"the request body is not JSON: byte {exc.start} (0x{raw[exc.start]:02x}) is not UTF-8") from None
+    depth = deepest(text)
+    if depth > MAX_DEPTH:
+        raise Refused(f"the request body is nested {depth} deep; {MAX_DEPTH} is the most")
+    try:
+        return json.loads(text, parse_int=_whole, parse_float=_real, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise Refused(f"the request body is not JSON: {exc}") from None
+
+
+STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def deepest(text: str) -> int:
+    """How deep the brackets of a JSON text nest (brackets inside strings do not count)."""
+    depth = most = 0
+    for char in STRINGS.sub("", text):
+        if char in "[{":
+            depth += 1
+            most = max(most, depth)
+        elif char in "]}":
+            depth -= 1
+    return most
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise Refused(f"the number {text[:12]}... in the request body has {len(text.lstrip('-'))} digits; "
+                      f"{MAX_DIGITS} is the most")
+    return int(text)
+
+
+def _real(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise Refused(f"the number {text[:20]} in the request body is too large")
+    return value
+
+
+def _constant(name: str):
+    raise Refused(f"the request body is not JSON: {name} is not a number JSON has")
+
+
+HTTP_LOG = logging.getLogger("dominotable.web.http")  # aiohttp's server log, for this server's connections
+
+
+class Malformed(logging.Filter):
+    """A request aiohttp could not parse (garbage on the port, a header too long) is a line now
+    and then, not a traceback each; other errors pass with their tracebacks."""
+
+    def __init__(self):
+        super().__init__()
+        self.tally = Tally("malformed requests refused")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError):
+            self.tally.add(f"{record.getMessage()}: {type(exc).__name__}")
+            return False
+        return True
+
+
+if not any(isinstance(f, Malformed) for f in HTTP_LOG.filters):
+    HTTP_LOG.addFilter(Malformed())
+
+
+class Gate(asyncio.Protocol):
+    """What a new connection meets first: it is handed to aiohttp if the limits admit it, else
+    closed at once (so a flood never takes the file descriptors the table needs)."""
+
+    def __init__(self, server: WebServer):
+        self.server = server
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        handler = self.server.admit(transport)
+        if handler is None:
+            transport.abort()
+            return
+        transport.set_protocol(handler)
+        handler.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        pass
+
+
+def _peer(transport) -> str | None:
+    peer = transport.get_extra_info("peername") if transport is not None else None
+    return peer[0] if isinstance(peer, tuple) else None
 
 
 class Table(Protocol):
@@ -70,23 +200,24 @@ def _page(name: str) -> bytes:
     return (resources.files(__package__) / "static" / name).read_bytes()
 
 
-def is_loopback(remote: str | None) -> bool:
-    try:
-        return remote is not None and ipaddress.ip_address(remote.split("%")[0]).is_loopback
-    except ValueError:
-        return False
-
-
 class WebServer:
-    def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 8080, token: str = ""):
+    """The page on `host:port`. `token` lets other machines control the table; `hosts` are more
+    names it answers to and `origins` more pages that may drive it (the `[web]` section)."""
+
+    def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 8080, token: str = "",
+                 hosts=(), origins=()):
         self.table = table
         self.host = host
         self.port = port
-        self.token = token
+        self.access = Access(host, token, hosts, origins)
+        self.limits = Limits(max_connections())
         self.version = 0
-        self.clients: set[web.WebSocketResponse] = set()
+        self.clients: dict[web.WebSocketResponse, str] = {}  # each WebSocket and the client it counts against
         self.loop = asyncio.new_event_loop()
-        self._files = {name: _page(name) for name in [*STATIC, "table.html", "scores.html", "replay.html"]}
+        self._files = {name: _page(name) for name in [*STATIC, "table.html", "scores.html", "replay.html", "login.html"]}
+        self._listener: asyncio.AbstractServer | None = None
+        self._starved = Tally("out of file descriptors: new connections wait")
+        self._crowded = Tally("WebSockets refused")
         self._changed: asyncio.Event | None = None
         self._pending = False  # an update is on its way
         self._message: tuple[int, str] | None = None
@@ -104,27 +235,47 @@ class WebServer:
 
     async def _start(self) -> None:
         self._changed = asyncio.Event()
-        app = web.Application(client_max_size=16 * 1024)
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
         app.add_routes([
             web.get("/", self._html("table.html")), web.get("/scores", self._html("scores.html")),
+            web.get("/login", self._html("login.html")),
             web.get("/static/{name}", self._static), web.get("/oled.png", self._oled),
             web.get("/tray.svg", self._tray_svg),
             web.get("/api/state", self._state), web.get("/ws", self._ws),
             web.post("/api/tray", self._control(self.table.tray)), web.post("/api/button", self._control(self._button)),
             web.post("/api/fault", self._control(self.table.fault)),
+            web.post("/api/login", self._login), web.post("/api/logout", self._logout),
             web.get("/api/leaderboard", self._leaderboard), web.get("/api/history", self._history),
             web.get("/replay/{id}", self._replay), web.get("/favicon.ico", self._no_icon),
         ])
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2,
+                                     keepalive_timeout=HEADER_TIMEOUT, logger=HTTP_LOG)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        self.loop.set_exception_handler(self._loop_error)
         try:
-            await site.start()
+            self._listener = await self.loop.create_server(lambda: Gate(self), self.host, self.port, backlog=128)
         except OSError:
             await self._runner.cleanup()
             raise
-        if self.port == 0:
-            self.port = self._runner.addresses[0][1]
+        self.port = self._listener.sockets[0].getsockname()[1]
+        self.access.port = self.port
+
+    def admit(self, transport) -> Any:
+        """aiohttp's handler for a new connection, or None when the limits refuse it."""
+        server = self._runner.server if self._runner is not None else None
+        if server is None:
+            return None
+        peers = [_peer(handler.transport) for handler in server.connections]
+        return server() if self.limits.admit(_peer(transport), peers) else None
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        """Out of file descriptors while accepting: one line now and then (asyncio tries again
+        in a second), not a traceback each time."""
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+            self._starved.add(str(exc))
+            return
+        loop.default_exception_handler(context)
 
     def stop(self) -> None:
         if not self._thread.is_alive():
@@ -137,6 +288,8 @@ class WebServer:
             self._db.shutdown(wait=False)
 
     async def _stop(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
         for ws in list(self.clients):
             try:
                 await asyncio.wait_for(ws.close(), 1)
@@ -208,12 +361,21 @@ class WebServer:
         return web.Response(text=picture, content_type="image/svg+xml")
 
     async def _ws(self, request: web.Request) -> web.WebSocketResponse:
+        key = client_key(request.remote)
         if len(self.clients) >= MAX_CLIENTS:
-            raise web.HTTPServiceUnavailable(text=f"too many clients ({MAX_CLIENTS})")
+            self._crowded.add(f"{MAX_CLIENTS} open, the most this table holds")
+            raise Refused(f"too many pages are open ({MAX_CLIENTS}); try again later", 503)
+        if not is_loopback(request.remote):
+            count = sum(1 for other in self.clients.values() if other == key)
+            if count >= CLIENTS_PER_ADDRESS:
+                self._crowded.add(f"{key} holds {count}, the most one machine may")
+                raise Refused(f"{key} already has {count} pages of this table open, the most one machine may; "
+                              "close one", 429)
+        controls = self.may_control(request)
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=1024, compress=False)
         await ws.prepare(request)
-        self.clients.add(ws)
-        await ws.send_str(json.dumps({"controls": self.may_control(request)}))
+        self.clients[ws] = key
+        await ws.send_str(json.dumps({"controls": controls, "login": bool(self.access.token) and not controls}))
         sender = asyncio.ensure_future(self._feed(ws, request))
         try:
             async for msg in ws:  # clients only listen; anything they send is ignored
@@ -221,7 +383,7 @@ class WebServer:
                     break
         finally:
             sender.cancel()
-            self.clients.discard(ws)
+            self.clients.pop(ws, None)
         return ws
 
     async def _feed(self, ws: web.WebSocketResponse, request: web.Request) -> None:
@@ -235,41 +397,130 @@ class WebServer:
             try:
                 await asyncio.wait_for(ws.send_str(self.message()), SEND_TIMEOUT)
             except (TimeoutError, ConnectionError, RuntimeError):
-                self.clients.discard(ws)
+                self.clients.pop(ws, None)
                 if request.transport is not None:  # a client that stopped reading: cut it off
                     request.transport.abort()
                 return
 
-    # --- controls --------------------------------------------------------------------------
+    # --- who may do what --------------------------------------------------------------------
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler) -> web.StreamResponse:
+        """Every request: the Host checked, the token kept out of the address, a request that
+        changes something (or opens a WebSocket) checked for its Origin and its type; and every
+        refusal said as a 4xx with `{"error": ...}`."""
+        try:
+            self._check(request)
+            return await handler(request)
+        except Refused as refused:
+            return error(refused.status, str(refused))
+        except web.HTTPException as exc:
+            if exc.status < 400:
+                raise
+            return error(exc.status, self._say(exc, request))
+
+    def _check(self, request: web.Request) -> None:
+        local = request.transport.get_extra_info("sockname") if request.transport is not None else None
+        local = local[0] if isinstance(local, tuple) else None
+        host = request.headers.get("Host")
+        if not self.access.host_ok(host, local):
+            raise Refused(f"this table answers to its own addresses only, not to Host {host!r} "
+                          "(a name of your own for it goes in [web] hosts)", 403)
+        try:
+            request.headers.get(TOKEN_HEADER, "").encode("utf-8")
+        except UnicodeEncodeError:
+            raise Refused(f"the {TOKEN_HEADER} header is not UTF-8 text") from None
+        if "token" in request.query:
+            raise Refused("the token never goes in the address (it would be kept in logs and the browser's "
+                          f"history): send it in the {TOKEN_HEADER} header, or log in at /login", 400)
+        upgrade = request.headers.get("Upgrade", "").lower() == "websocket"
+        if request.method in SAFE_METHODS and not upgrade:
+            return
+        origin = request.headers.get("Origin")
+        if origin is not None and not self.access.origin_ok(origin, local):
+            raise Refused(f"the page at {origin} may not drive this table: only its own page may "
+                          "(another one goes in [web] origins)", 403)
+        if not upgrade and request.content_type != "application/json":
+            given = request.headers.get("Content-Type") or "none"
+            raise Refused(f"a request that changes the table must be JSON (Content-Type: application/json), "
+                          f"not {given}", 415)
+
+    @staticmethod
+    def _say(exc: web.HTTPException, request: web.Request) -> str:
+        if exc.status == 404 and exc.text in (None, "404: Not Found"):
+            return f"nothing here: {request.path}"
+        if exc.status == 405:
+            return f"{request.method} is not taken at {request.path}"
+        if exc.status == 413:
+            return f"the request body is too large ({MAX_BODY // 1024} KiB at most)"
+        return exc.text or exc.reason
 
     def may_control(self, request: web.Request) -> bool:
-        if is_loopback(request.remote):
-            return True
-        given = request.headers.get("X-Dominotable-Token") or request.query.get("token", "")
-        return bool(self.token) and hmac.compare_digest(given.encode(), self.token.encode())
+        return self.access.may_control(request.remote, request.headers.get(TOKEN_HEADER), request.cookies.get(COOKIE))
+
+    def _authorize(self, request: web.Request) -> None:
+        """Refused (403, or 429 after too many wrong tokens) unless the request may control the table."""
+        remote = request.remote
+        given = request.headers.get(TOKEN_HEADER)
+        if given is not None and not is_loopback(remote) and self.access.too_many_wrong(remote):
+            raise Refused(f"too many wrong tokens from {remote}; wait a minute", 429)
+        if self.may_control(request):
+            return
+        if given is not None and self.access.token:
+            self.access.wrong_token(remote)
+        why = ("with the token of the [web] section (log in at /login)" if self.access.token
+               else "the [web] section has no token for other machines")
+        raise Refused(f"controls are taken only from this machine or {why}; {remote} may only watch", 403)
+
+    async def _body(self, request: web.Request) -> dict:
+        try:
+            raw = await asyncio.wait_for(request.read(), BODY_TIMEOUT)
+        except TimeoutError:
+            raise Refused(f"the request body did not arrive within {BODY_TIMEOUT:g} s", 408) from None
+        body = parse_json(raw)
+        if not isinstance(body, dict):
+            raise Refused("the request body must be a JSON object")
+        return body
 
     def _control(self, action: Callable[[Any], None]):
         async def handler(request: web.Request) -> web.Response:
-            if not self.may_control(request):
-                why = ("with the token of the [web] section" if self.token
-                       else "the [web] section has no token for other machines")
-                return web.json_response({"error": f"controls are taken only from this machine or {why}; "
-                                                   f"{request.remote} may only watch"}, status=403)
-            try:
-                body = json.loads(await request.text())
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                return web.json_response({"error": f"the request body is not JSON: {exc}"}, status=400)
-            except web.HTTPRequestEntityTooLarge:
-                return web.json_response({"error": "the request body is too large"}, status=400)
-            if not isinstance(body, dict):
-                return web.json_response({"error": "the request body must be a JSON object"}, status=400)
-            try:
-                await self.loop.run_in_executor(None, action, body)
-            except Refused as refused:
-                return web.json_response({"error": str(refused)}, status=400)
+            self._authorize(request)
+            body = await self._body(request)
+            await self.loop.run_in_executor(None, action, body)
             self.publish()
             return web.json_response({"ok": True})
         return handler
+
+    async def _login(self, request: web.Request) -> web.Response:
+        """`{"token": "..."}`: the cookie that lets this browser control the table (the login page's form)."""
+        remote = request.remote
+        body = await self._body(request)
+        if is_loopback(remote):
+            return web.json_response({"ok": True, "controls": True})  # this machine needs no token
+        if not self.access.token:
+            raise Refused("this table has no token in its [web] section: other machines may only watch", 403)
+        if self.access.too_many_wrong(remote):
+            raise Refused(f"too many wrong tokens from {remote}; wait a minute", 429)
+        given = body.get("token")
+        if not isinstance(given, str):
+            raise Refused(f"token must be text, not {json.dumps(given)}")
+        try:
+            right = self.access.token_matches(given)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+        if not right:
+            self.access.wrong_token(remote)
+            raise Refused("that is not the table's token", 403)
+        response = web.json_response({"ok": True, "controls": True})
+        response.set_cookie(COOKIE, self.access.cookie_value(), max_age=LOGIN_DAYS * 86400, path="/",
+                            httponly=True, samesite="Strict")
+        return response
+
+    async def _logout(self, request: web.Request) -> web.Response:
+        await self._body(request)
+        response = web.json_response({"ok": True, "controls": is_loopback(request.remote)})
+        response.del_cookie(COOKIE, path="/", samesite="Strict")
+        return response
 
     def _button(self, body: dict) -> None:
         name = body.get("button")

@@ -1,9 +1,9 @@
 // The table page: state pushed over a WebSocket, tiles dragged on the tray, buttons and faults.
-// Every control is a POST to the JSON API; the tray and the OLED are redrawn from what the
-// server pushes (the settled board the table judged, the frame the display was sent).
+// Every control is a POST of JSON to the API (from another machine the login cookie carries the
+// token); the tray and the OLED are redrawn from what the server pushes (the settled board the
+// table judged, the frame the display was sent).
 
 const $ = (sel) => document.querySelector(sel);
-const token = new URLSearchParams(location.search).get("token") || "";
 const DIRS = [[0, 1], [1, 0], [0, -1], [-1, 0]]; // right, down, left, up: from the first half to the second
 const ARROWS = ["→", "↓", "←", "↑"];
 let state = null;
@@ -14,11 +14,11 @@ const rackDir = {};
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws${token ? "?token=" + encodeURIComponent(token) : ""}`);
+  const ws = new WebSocket(`${scheme}://${location.host}/ws`);
   ws.onopen = () => { $("#connection").textContent = "live"; $("#connection").className = "online"; };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
-    if (!("layout" in msg)) { controls = msg.controls; if (state) render(state); return; }
+    if (!("layout" in msg)) { controls = msg.controls; $("#login").hidden = !msg.login; if (state) render(state); return; }
     if (drag) waiting = msg; else render(msg);
   };
   ws.onclose = () => {
@@ -28,9 +28,7 @@ function connect() {
 }
 
 async function post(path, body) {
-  const headers = {"Content-Type": "application/json"};
-  if (token) headers["X-Dominotable-Token"] = token;
-  const response = await fetch(path, {method: "POST", headers, body: JSON.stringify(body)});
+  const response = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const answer = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
   $("#error").textContent = response.ok ? "" : answer.error;
   return response.ok;
