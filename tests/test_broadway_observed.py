@@ -33,6 +33,8 @@ def observed_replay(ref, seed):
     shadow = Broadway(options=ref.options, seed=ref.seed)
     game = Broadway(options=ref.options, seed=seed, observed=True)
     for move in ref.moves:
+        if game.awaiting() == "deal":
+            game.push_notation("deal")
         if game.awaiting() == "lead":
             game.push_notation(f"lead {SEATS[shadow.hand_info().turn][0]}")
         hands_done = len(shadow.past_hands())
@@ -133,7 +135,12 @@ def test_bw10_5_a_blocked_hand_waits_for_the_tiles_left_to_be_shown():
     game.push_notation("show S 2-3")
     record = game.past_hands()[-1]
     assert record.unplayed == ((), (Tile(1, 1),), (Tile(2, 3),), (Tile(1, 2), Tile(1, 3)))
-    assert game.scores == [-1, -3] and game.awaiting() == "lead" and game.hand_info().number == 1
+    assert game.scores == [-1, -3] and game.awaiting() == "deal" and game.hand_info().number == 1
+    assert [str(m) for m in game.legal_moves()] == ["deal"]  # BW-10.6: the tableau cleared away first
+    refused(game, "lead S", "BW-10.1", match=r"cleared away \(deal\)")
+    refused(game, "deal 1-2", "BW-10.6", match="names no tiles")
+    game.push_notation("deal")
+    assert game.awaiting() == "lead"
 
 
 @settings(max_examples=4, deadline=None)
@@ -152,3 +159,4 @@ def test_random_observed_play_properties(seed):
             assert game.to_json() == before
             game.push(move)
     assert type(game).from_json(game.to_json()).to_json() == game.to_json()
+
