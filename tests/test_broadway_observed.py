@@ -5,6 +5,7 @@ import random
 import pytest
 from dominotable.rules.errors import IllegalMove
 from dominotable.rules.games.broadway.engine import PASS, SEATS, Broadway
+from dominotable.rules.hidden import DEAL, Reveal
 from dominotable.rules.tiles import Tile, fmt
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -160,3 +161,20 @@ def test_random_observed_play_properties(seed):
             game.push(move)
     assert type(game).from_json(game.to_json()).to_json() == game.to_json()
 
+
+def test_bw10_1_a_reveal_is_credited_to_the_seat_it_names_not_to_the_guess():
+    """rule BW-10.1, issue 17 ("P4 lead S", South being P3): the engine's player to move while the
+    lead is owed is only its guess at who holds the double; the record credits `lead S` to South,
+    a show to the seat shown, and the deal to nobody (the table)."""
+    from dominotable.app.commands.replay import match_lines
+    from dominotable.rules.hidden import made_by
+
+    game = next(g for seed in range(20) if (g := Broadway(seed=seed, observed=True, options={"hands": 2}))
+                .current_player != S)
+    assert made_by(game, game.parse_move("lead S")) == S != game.current_player
+    game.push_notation("lead S")
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    lines = match_lines({"hints": []}, game, names)
+    assert lines[1].split() == ["1.", "Cat", "lead", "S"]
+    assert made_by(game, game.lead_move()) == S  # South lays the double
+    assert made_by(game, DEAL) is None and made_by(game, Reveal("show", (Tile(1, 2),), "W")) == W

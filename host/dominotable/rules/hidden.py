@@ -92,6 +92,18 @@ def why_not_deal(move: Reveal, rule: str) -> IllegalMove | None:
     return None
 
 
+def made_by(game, move: Move) -> int | None:
+    """The seat that makes `move` in `game`'s position, for the record: the player to move,
+    except for a reveal, which is the seat it names (`lead S`, `show P2 3-5`), or the table's
+    (None) when it names none (`lots`, `row`, `deal`). The player to move is then the engine's
+    guess at who holds a hidden tile, never the revealer."""
+    if not isinstance(move, Reveal):
+        return game.current_player
+    if move.seat is None:
+        return None
+    return next((seat for seat in range(game.players) if game.seat_word(seat) == move.seat), None)
+
+
 def parse_reveal(text: str, dset: DominoSet, words: dict[str, bool]) -> Reveal | None:
     """A Reveal if `text` starts with one of `words` (word -> whether a seat follows it), else None."""
     parts = text.split()
