@@ -151,6 +151,7 @@ def test_bw11_5_a_leftover_5_5_is_never_the_next_hands_lead(seed):
     assert all(v.same and v.note.endswith("for the deal (rule BW-11.5)") for v in pauses[1:])
     assert pauses[-1].note == "hand 2 on 5-5: clear the tray (1 tile) for the deal (rule BW-11.5)"
     assert [label for label, _ in reader.button_moves(tray.board())] == []
+    assert reader.expected() == "hand 2: an empty tray; who leads 5-5 is chosen with the buttons"  # not a guess
     tray.take(five)
     assert reader.judge(tray.board()).moves == (DEAL,)
     game.push(DEAL)

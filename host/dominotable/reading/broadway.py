@@ -259,7 +259,9 @@ class BroadwayReader(StepReader):
         if game.is_over():
             return "match over: the tray may be cleared"
         info, (grid, order) = game.hand_info(), game.tableau()
+        if not grid.pips and game.awaiting() is not None:  # who holds the double is not known yet
+            return f"hand {info.number + 1}: an empty tray; who leads {info.double} is chosen with the buttons"
         if not grid.pips:
-            return (f"hand {info.number + 1}: an empty tray; {SEATS[info.turn]} leads {info.double}")
+            return f"hand {info.number + 1}: an empty tray; {SEATS[info.turn]} leads {info.double}"
         count = f"{len(order)} tile" + ("s" if len(order) > 1 else "")
         return f"hand {info.number + 1}: the tableau of {count} as it lay, built out from {order[0][0]}"
