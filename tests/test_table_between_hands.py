@@ -47,7 +47,7 @@ def table_at(tmp_path, game, tiles) -> Table:
     whose tray shows `tiles`."""
     table = Table(tmp_path, game, names=["Ann", "Bob", "Cat", "Dan"][:game.players])
     for ply, move in enumerate(game.moves, 1):
-        table.store.append_move(table.session.controller.match_id, ply, str(move))
+        table.store.append_move(table.session.referee.seating.match_id, ply, str(move))
     table.layout.tiles = dict(tiles)
     table.show()
     return table
@@ -99,7 +99,7 @@ def test_db8_1_the_table_stores_no_lead_while_the_tray_is_cleared(tmp_path):
         table.clock.advance(3 * SETTLE)
         table.session.tick()
         if table.layout.tiles:
-            assert len(table.stored()) == stored and table.session.controller.alarms == 0
+            assert len(table.stored()) == stored and table.session.referee.status.alarms == 0
     assert table.stored()[stored:] == ["deal"]
     table.act(Action(ActionKind.PLACE, game.dset.parse("2-3"), (table.layout.geometry.cell(5, 7),
                                                                 table.layout.geometry.cell(5, 8))))
@@ -127,7 +127,7 @@ def test_db8_2_the_last_play_lifted_is_its_takeback_not_a_tile_left_out(tmp_path
     table = table_at(tmp_path, game, tray.tiles)
     last = game.moves[-1]
     table.act(Action(ActionKind.REMOVE, last.tile))
-    assert table.screen.title == "Take back?" and table.session.controller.alarms == 0
+    assert table.screen.title == "Take back?" and table.session.referee.status.alarms == 0
     reader = catalog.reader_for(game, table.layout.geometry)
     verdict = reader.judge(table.layout.board())
     assert verdict.pending and verdict.problem.startswith(f"put {last.tile} back in the line")
@@ -182,7 +182,7 @@ def test_bw11_5_the_table_stores_who_leads_alone(tmp_path):
     nobody made; the tray cleared before is the deal."""
     game, reader, tray = broadway_after_hand_one(7)
     table = table_at(tmp_path, game, {t: c for t, c in tray.tiles.items() if t is game.dset.parse("5-5")})
-    assert [label for label, _ in table.session.controller.button_moves(table.layout.board())] == []
+    assert [label for label, _ in table.session.referee.button_moves()] == []
     stored = len(table.stored())
     table.act(Action(ActionKind.REMOVE, game.dset.parse("5-5")))
     assert table.stored()[stored:] == ["deal"]
@@ -208,4 +208,4 @@ def test_bw11_5_the_hands_last_tile_lifted_offers_its_takeback(tmp_path):
     assert verdict.pending and verdict.problem.startswith(f"put {last.tile} back at r")
     assert verdict.problem.endswith("or clear the tray for hand 2 (rule BW-11.5)")
     table.act(Action(ActionKind.REMOVE, last.tile))
-    assert table.screen.title == "Take back?" and table.session.controller.alarms == 0
+    assert table.screen.title == "Take back?" and table.session.referee.status.alarms == 0
