@@ -87,8 +87,8 @@ def play_through(game: Game, reader: Reader, tray: SimTray, choose, limit: int =
         if game.is_over():
             return
         move = choose(game)
-        if isinstance(move, Reveal) and move.word == "show":  # whose: the first seat holding as many
-            move = Reveal("show", move.tiles, reader.shown_by(len(move.tiles)))
+        if isinstance(move, Reveal) and move.word == "show":  # whose: the first seat they can be
+            move = Reveal("show", move.tiles, game.who_shows(move.tiles))
         actions = hands_of(reader).actions(move, tray.board())
         if reader.pad_draw() is not None:
             verdict = read_draw(reader, tray, actions)

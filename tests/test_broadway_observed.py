@@ -5,6 +5,7 @@ import random
 import pytest
 from dominotable.rules.errors import IllegalMove
 from dominotable.rules.games.broadway.engine import PASS, SEATS, Broadway
+from dominotable.rules.hidden import DEAL, Reveal
 from dominotable.rules.tiles import Tile, fmt
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,6 +34,8 @@ def observed_replay(ref, seed):
     shadow = Broadway(options=ref.options, seed=ref.seed)
     game = Broadway(options=ref.options, seed=seed, observed=True)
     for move in ref.moves:
+        if game.awaiting() == "deal":
+            game.push_notation("deal")
         if game.awaiting() == "lead":
             game.push_notation(f"lead {SEATS[shadow.hand_info().turn][0]}")
         hands_done = len(shadow.past_hands())
@@ -133,7 +136,12 @@ def test_bw10_5_a_blocked_hand_waits_for_the_tiles_left_to_be_shown():
     game.push_notation("show S 2-3")
     record = game.past_hands()[-1]
     assert record.unplayed == ((), (Tile(1, 1),), (Tile(2, 3),), (Tile(1, 2), Tile(1, 3)))
-    assert game.scores == [-1, -3] and game.awaiting() == "lead" and game.hand_info().number == 1
+    assert game.scores == [-1, -3] and game.awaiting() == "deal" and game.hand_info().number == 1
+    assert [str(m) for m in game.legal_moves()] == ["deal"]  # BW-10.6: the tableau cleared away first
+    refused(game, "lead S", "BW-10.1", match=r"cleared away \(deal\)")
+    refused(game, "deal 1-2", "BW-10.6", match="names no tiles")
+    game.push_notation("deal")
+    assert game.awaiting() == "lead"
 
 
 @settings(max_examples=4, deadline=None)
@@ -152,3 +160,21 @@ def test_random_observed_play_properties(seed):
             assert game.to_json() == before
             game.push(move)
     assert type(game).from_json(game.to_json()).to_json() == game.to_json()
+
+
+def test_bw10_1_a_reveal_is_credited_to_the_seat_it_names_not_to_the_guess():
+    """rule BW-10.1, issue 17 ("P4 lead S", South being P3): the engine's player to move while the
+    lead is owed is only its guess at who holds the double; the record credits `lead S` to South,
+    a show to the seat shown, and the deal to nobody (the table)."""
+    from dominotable.app.commands.replay import match_lines
+    from dominotable.rules.hidden import made_by
+
+    game = next(g for seed in range(20) if (g := Broadway(seed=seed, observed=True, options={"hands": 2}))
+                .current_player != S)
+    assert made_by(game, game.parse_move("lead S")) == S != game.current_player
+    game.push_notation("lead S")
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    lines = match_lines({"hints": []}, game, names)
+    assert lines[1].split() == ["1.", "Cat", "lead", "S"]
+    assert made_by(game, game.lead_move()) == S  # South lays the double
+    assert made_by(game, DEAL) is None and made_by(game, Reveal("show", (Tile(1, 2),), "W")) == W

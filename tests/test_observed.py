@@ -142,11 +142,14 @@ def test_crs9_draws_name_an_unseen_tile():
 
 
 def cr_replay(ref, game):
-    """Replay `ref` into the observed `game`, naming the lots and each hand's row first."""
+    """Replay `ref` into the observed `game`, naming the lots and each hand's row first (after the
+    first hand, once the last row is cleared away: the deal)."""
     moves = list(ref.moves)
     shadow = CastleRock(players=ref.players, options=ref.options, seed=ref.seed)
     game.push_notation("lots " + fmt(ref.dealer_draw))
     for move in moves:
+        if game.awaiting() == "deal":
+            game.push_notation("deal")
         if game.awaiting() == "row":
             game.push_notation("row " + fmt(shadow.row()))
         shadow.push(move)
@@ -156,7 +159,8 @@ def cr_replay(ref, game):
 
 
 def test_cr11_observed_replay_with_another_deal():
-    """rules CR-11.1-11.3: lots, a row per hand, placements of unseen tiles; scores agree."""
+    """rules CR-11.1-11.3, CR-11.5: lots, a deal and a row per hand, placements of unseen tiles;
+    scores agree."""
     for seed, players in ((1, 3), (2, 4), (3, 6)):
         ref = random_match(CastleRock, seed, players=players, options={"hands": 3})
         game = CastleRock(seed=seed + 50, players=players, options={"hands": 3}, observed=True)
@@ -207,7 +211,8 @@ def lots(draws):
 
 def db_replay(ref, game):
     """Replay `ref` into the observed `game`: the lots first, and after each game the hands left
-    (the tiles the reference held before the last play, less the tile played) and any tie draw."""
+    (the tiles the reference held before the last play, less the tile played), any tie draw and
+    the deal of the next game."""
     shadow = DoublesInTheBoneyard(options=ref.options, seed=ref.seed)
     game.push_notation(lots(shadow.lead_draw()))
     for move in ref.moves:
@@ -221,12 +226,16 @@ def db_replay(ref, game):
                     game.push_notation(f"show P{seat + 1} {fmt(hand)}")
             if shadow.results()[-1].draws:
                 game.push_notation(lots(shadow.results()[-1].draws))
+            if not shadow.is_over():
+                assert game.awaiting() == "deal" and [str(m) for m in game.legal_moves()] == ["deal"]
+                game.push_notation("deal")
         assert game.scores == shadow.scores
     assert game.is_over() and game.winners() == ref.winners()
 
 
 def test_db7_observed_replay_with_another_deal_including_a_tie():
-    """rules DB-7.1-7.5: lots, plays of unseen tiles, passes, shows and the tie draw; scores agree."""
+    """rules DB-7.1-7.6: lots, plays of unseen tiles, passes, shows, the tie draw and each later
+    game's deal; scores agree."""
     ties = 0
     for seed in (5, 15, 3):  # seeds 5 and 15 have a blocked game tied for fewest pips
         ref = random_match(DoublesInTheBoneyard, seed, options={"target": 100})

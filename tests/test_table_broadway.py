@@ -82,7 +82,8 @@ def test_placement_touching_no_match(table):
     tray.lay("0-6", 4, 6)
     verdict = reader.judge(tray.board())
     assert not verdict.moves
-    assert verdict.problem == "0-6 on r4c6-r4c7 touches no matching segment (rule BW-4.1)"
+    assert verdict.problem == ("lay 0-6 with a half against the same number in the tableau: 0-6 on r4c6-r4c7 "
+                               "touches no matching segment (rule BW-4.1)")
 
 
 def test_a_refused_button_move_names_tray_cells(table):
@@ -251,3 +252,32 @@ def test_a_bot_gives_way_to_a_move_that_fits_when_the_tray_has_no_room(table):
     assert move != chosen and game.is_legal(move) and actions
     tray.apply(actions)
     assert reader.judge(tray.board()).moves == (move,)
+
+
+def test_bw4_1_a_tile_laid_apart_from_the_tableau_is_a_prompt_not_a_placement(table):
+    """rules BW-4.1, BW-11.7 (issue 18): 6-0 laid four columns past the tableau touches nothing:
+    hands at work, prompted if it stays with the tile, its cells and the rule; never a
+    placement. Against a segment that does not match it is refused at once."""
+    game, reader, tray = led(table)
+    tray.lay("6-0", 4, 10)
+    verdict = reader.judge(tray.board())
+    assert not verdict.moves and verdict.pending
+    assert verdict.problem == ("lay 0-6 with a half against the same number in the tableau: 6-0 on r4c10-r4c11 "
+                               "touches no matching segment (rule BW-4.1)")
+    tray.take("6-0")
+    tray.lay("0-6", 4, 6)
+    verdict = reader.judge(tray.board())
+    assert not verdict.moves and not verdict.pending and "(rule BW-4.1)" in verdict.problem
+
+
+def test_bw11_1_a_tableau_tile_slid_apart_is_put_back(table):
+    """rule BW-11.1: a tile of the tableau slid away from its place (a gap where it lay) is
+    not a new layout: hands at work, prompted to go back, naming its cells and its numbers."""
+    game, reader, tray = led(table)
+    tray.lay("6-0", 4, 6)
+    game.push(reader.judge(tray.board()).moves[0])
+    tray.take("6-0")
+    tray.lay("6-0", 4, 9)
+    verdict = reader.judge(tray.board())
+    assert not verdict.moves and verdict.pending
+    assert verdict.problem == "put 0-6 back at r4c6-r4c7, its 6 on r4c6 (cell 70) (rule BW-11.1)"

@@ -6,6 +6,7 @@ import pytest
 from dominotable.games import catalog
 from dominotable.rules.games.castle_rock.engine import DRAW, END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import CastleRockSolitaire
+from dominotable.rules.hidden import DEAL, Reveal
 from dominotable.sim.bots.shared import random_bot
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
@@ -337,18 +338,46 @@ def test_cr10_8_observed_lots_over_the_scan_pad_then_the_starting_row():
 
 
 def test_cr10_8_observed_new_hand_waits_for_the_old_row_to_go():
-    """rule CR-10.8, CR-11.2: at a new observed hand the old row must be cleared before the
-    new starting row is read (the old row's tiles are not taken for the new row)."""
-    game = CastleRock(players=3, seed=9, observed=True)
-    game.push(game.parse_move("lots 0-1 6-6 2-3"))
-    game.push(game.parse_move("row 1-6 0-6 0-0 4-6"))
-    bot = random_bot(random.Random(9))
-    while game.awaiting() is None:  # play the first hand out
-        game.push(bot(game))
+    """rules CR-10.8, CR-11.2, CR-11.5: at a new observed hand the old row must be cleared before
+    the new starting row is read: its leftovers are never the new row, and once the deal is
+    recorded a new row made of the old row's tiles is read (it used to wait for ever)."""
+    for seed in range(9, 60):  # a first hand that leaves more tiles in the row than a starting row
+        game = CastleRock(players=3, seed=9, observed=True)
+        game.push(game.parse_move("lots 0-1 6-6 2-3"))
+        game.push(game.parse_move("row 1-6 0-6 0-0 4-6"))
+        bot = random_bot(random.Random(seed))
+        while game.awaiting() is None:  # play the first hand out
+            game.push(bot(game))
+        if len(game.last_hand().row) > 4:
+            break
     reader = catalog.reader_for(game, GEO)
     layout = MemoryTray(REGISTRY, GEO)
-    for k, tile in enumerate(game.last_hand().row):  # the old row, still on the tray
+    old = game.last_hand().row
+    for k, tile in enumerate(old):  # the old row, still on the tray
         layout.place(tile, column(k % 16, band=k // 16))
-    assert reader.judge(layout.board()).note == "new hand: clear the row, then lay out the starting row (4 tiles)"
+    assert reader.judge(layout.board()).note == (f"new hand: clear the row ({len(old)} tiles), then lay out the "
+                                                 f"starting row (4 tiles)")
+    for tile in old[:-4]:
+        layout.apply(Action(ActionKind.REMOVE, tile))
+    verdict = reader.judge(layout.board())  # four leftovers: never the new row
+    assert verdict.same and verdict.note.startswith("new hand: clear the row (4 tiles)")
     layout.apply_all(hands_of(reader).setup(layout.board()))
-    assert layout.tiles == {} and reader.judge(layout.board()).note.startswith("lay out the starting row")
+    assert layout.tiles == {} and reader.judge(layout.board()).moves == (DEAL,)  # rule CR-11.5
+    game.push(DEAL)
+    assert reader.judge(layout.board()).note.startswith("lay out the starting row")
+    for k, tile in enumerate(old[-4:][::-1]):  # the same tiles dealt again as the new row: read, now
+        layout.place(tile, column(k))
+    assert reader.judge(layout.board()).moves == (Reveal("row", tuple(old[-4:][::-1])),)
+
+
+def test_cr10_2_a_tile_stood_past_a_gap_is_at_the_open_end():
+    """rules CR-10.2, CR-10.4 (issue 18's tile four columns past an open end, read as the card's
+    ambiguity list says): empty columns do not count anywhere in the row, so a new tile standing
+    after a gap is the placement, and closing the gap later is no move."""
+    game = rigged("1-6 0-6 0-0", ["1-4 3-3", "5-5 6-6"])
+    reader, layout = laid(game)
+    layout.place(T("1-4"), column(7))  # the row ends at column 2
+    verdict = reader.judge(layout.board())
+    assert verdict.moves == (place(T("1-4")),)
+    game.push(verdict.moves[0])
+    assert reader.judge(with_tiles(layout, t1_4=column(3)).board()).same

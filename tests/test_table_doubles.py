@@ -237,3 +237,41 @@ def test_whole_match_by_the_adapters_own_actions(seed, observed):
     play_through(game, reader, tray, lambda g: bots[g.current_player](g))
     replay = type(game).from_json(game.to_json())
     assert game.is_over() and replay.scores == game.scores and replay.winners() == game.winners()
+
+
+def test_db8_3_a_tile_laid_apart_from_the_open_end_is_a_prompt_not_a_play(table):
+    """rules DB-8.3, DB-8.7 (issue 18: a tile four columns past an open end was accepted): 4-6 laid
+    in line with the open 4 but four columns away touches nothing: hands at work, prompted if it
+    stays, naming the tile, the open number's cell and the rule; never a play, never an alarm."""
+    game, reader, tray = opened(table)
+    tray.lay("4-6", 5, 12)
+    verdict = reader.judge(tray.board())
+    assert not verdict.moves and verdict.pending
+    assert verdict.problem == "4-6 must touch the open 4 at r5c8 (cell 88) with its 4 (rule DB-8.3)"
+    assert set(verdict.cells) == {tray.cell(5, 12), tray.cell(5, 13)}
+    tray.take("4-6")
+    tray.lay("4-6", 5, 9)  # slid in against the open 4: the play
+    assert reader.judge(tray.board()).moves == (Play(game.dset.parse("4-6"), RIGHT),)
+
+
+def test_db8_2_a_gap_in_the_line_is_a_tile_to_put_back_not_a_new_line(table):
+    """rule DB-8.2: a line tile slid one column away leaves a gap; the line does not close it by
+    itself: a prompt (hands at work) to put it back against its neighbour."""
+    game, reader, tray = opened(table)
+    tray.lay("4-6", 5, 9)
+    game.push(reader.judge(tray.board()).moves[0])
+    tray.take("4-6")
+    tray.lay("4-6", 5, 10)
+    verdict = reader.judge(tray.board())
+    assert not verdict.moves and verdict.pending
+    assert verdict.problem == "put 4-6 back with its 4 against the 4 of 2-4 at r5c8 (cell 88) (rule DB-8.2)"
+
+
+def test_db8_3_a_tile_against_the_middle_of_the_line_is_refused_at_once(table):
+    """rule DB-8.3: touching the line but not at an open end is no hands at work."""
+    game, reader, tray = opened(table)
+    tray.lay("4-6", 5, 9)
+    game.push(reader.judge(tray.board()).moves[0])
+    tray.lay("2-5", 6, 8, "down")  # under the 4-4 joint, touching 2-4 and 4-6 in the middle
+    verdict = reader.judge(tray.board())
+    assert not verdict.moves and verdict.problem and not verdict.pending

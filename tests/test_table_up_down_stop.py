@@ -85,12 +85,29 @@ def test_tile_under_both_numbers_of_the_first_tile_is_ambiguous():
     assert not verdict.moves and "4-6 lies under both numbers of c1's first tile" in verdict.problem
 
 
-def test_tile_not_in_the_next_row():
+def test_uds10_3_a_tile_laid_apart_from_its_column_is_a_prompt_not_a_move():
+    """rule UDS-10.3: the next tile lies in the row right after the column's last, its active half
+    in line. One laid rows away, touching nothing, is hands at work (pending: prompted only if it
+    stays); the prompt names the tile, the cells it belongs on and the rule."""
     game, reader, tray = started()
     tray.lay("4-5", 3, 1)
     verdict = read(reader, tray)
-    assert not verdict.moves
-    assert verdict.problem.startswith("4-5 is not in c1's next place: lay it along row 1 with a half on r1c1")
+    assert not verdict.moves and verdict.pending
+    assert verdict.problem == ("lay 4-5 along row 1, a half on r1c1 (cell 17) or r1c2 (cell 18): each tile of c1 "
+                               "lies in the row after the last, its active half in line (rule UDS-10.3)")
+    assert set(verdict.cells) == {tray.cell(3, 1), tray.cell(3, 2)}
+
+
+def test_uds10_3_a_tile_against_its_column_in_the_wrong_place_is_refused_at_once():
+    """rule UDS-10.3: a tile touching the column but not in its next place is no hands at work."""
+    game, reader, tray = started()
+    tray.lay("4-5", 0, 3, "down")  # beside 3-5, standing in zone 2: not on c1's ladder
+    verdict = read(reader, tray)
+    assert not verdict.moves and verdict.problem and not verdict.pending
+    tray.take("4-5")
+    tray.lay("4-5", 1, 2)  # under the 5, half out of c1's zone
+    verdict = read(reader, tray)
+    assert not verdict.moves and not verdict.pending and "(rule UDS-10.1)" in verdict.problem
 
 
 def test_tile_standing_in_a_column():

@@ -5,7 +5,9 @@ Rules BW-11.x of seeds/broadway.md ("At the table: reading the tray"). The engin
 to the right (east) and y towards the near edge (south), so the whole tableau may be slid
 as one without changing the game (BW-11.1). North and South sit at the far and near edges
 and lay tiles along a row; East and West sit at the right and left edges and lay tiles
-along a column (BW-11.2).
+along a column (BW-11.2). A hand's double is read only on a tray the last hand's tiles have
+left: who leads is chosen once the tray is clear, and after the first hand the deal is
+recorded once the tray has been seen clear (BW-11.5, BW-10.6).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dominotable.rules.games.broadway.engine import (
     axis_of,
 )
 from dominotable.rules.games.broadway.grid import Cell
-from dominotable.rules.hidden import Reveal
+from dominotable.rules.hidden import DEAL, Reveal
 from dominotable.rules.moves import Pass
 from dominotable.tray.board import Board, Placement
 from dominotable.tray.errors import TrayError
@@ -97,6 +99,8 @@ class BroadwayReader(StepReader):
             return problem(f"{pad.tile} is on the scan pad: choose 'expose {pad.tile}' with the buttons "
                            f"if it was shown by accident, or take it off (rule BW-11.4)", pad.cells)
         word = self.game.awaiting()
+        if word == "deal":
+            return self.read_deal(placed)
         if word is not None:
             return self.read_reveal(word, placed, board)
         if not grid.pips:
@@ -105,18 +109,26 @@ class BroadwayReader(StepReader):
         lead = self.game.tableau().lead
         if anchor is None:
             return handling(f"put {lead} back: the tableau is read from it (rule BW-11.1)")
-        known = {tile: (first, second) for tile, first, second in grid.tiles()}
+        moved = self.moved(anchor, grid, placed)
+        if moved is not None:
+            return moved
+        known = {tile for tile, _, _ in grid.tiles()}
         by_tile = {p.tile: p for p in placed}
-        for tile, (first, second) in known.items():
-            where = self.where(anchor, first, second)
-            p = by_tile.get(tile)
-            if where is None or p is None or set(p.cells) != set(where) or p.pips_at(where[0]) != grid.pips[first]:
-                return self.put_back(tile, where, grid.pips[first], p)
         new = [p for p in placed if p.tile not in known]
         if not new:
             return Verdict()
         verdict = first_move([self.read_place(anchor, p, board) for p in new])
         return on_its_way(verdict, new[0], [by_tile[t] for t in known], self.geometry)
+
+    def moved(self, anchor, grid, placed: list[Placement]) -> Verdict | None:
+        """A tile of the tableau `grid` lifted or out of its place, relative to the lead (BW-11.1)."""
+        by_tile = {p.tile: p for p in placed}
+        for tile, first, second in grid.tiles():
+            where = self.where(anchor, first, second)
+            p = by_tile.get(tile)
+            if where is None or p is None or set(p.cells) != set(where) or p.pips_at(where[0]) != grid.pips[first]:
+                return self.put_back(tile, where, grid.pips[first], p)
+        return None
 
     def where(self, anchor, first: Cell, second: Cell) -> tuple[int, int] | None:
         try:
@@ -136,35 +148,77 @@ class BroadwayReader(StepReader):
         each player with tiles left lays them out, one player at a time."""
         game = self.game
         if word == "lead":
+            left = self.left_on(placed)
+            if left:
+                return waiting(f"{self.hand_name()} on {game.hand_info().double}: clear the tray ({len(left)} "
+                               f"tile{'s' if len(left) > 1 else ''}), then choose who leads (rule BW-11.5)")
             return waiting(f"{self.hand_name()} on {game.hand_info().double}: choose who leads with the buttons "
                            f"(rule BW-11.5)")
-        kept = {t for t, _, _ in game.tableau().grid.tiles()} | game.shown_tiles()
+        grid, lead = game.tableau().grid, game.tableau().lead
+        anchor = self.anchor(board)
+        if grid.pips and anchor is None:
+            return handling(f"put {lead} back: the tableau is read from it (rule BW-11.1)")
+        if grid.pips:  # the hand's last tile lifted: its takeback, not a tile gone
+            moved = self.moved(anchor, grid, placed)
+            if moved is not None:
+                return moved
+        kept = {t for t, _, _ in grid.tiles()} | game.shown_tiles()
         new = [p for p in placed if p.tile not in kept]
         if new:
-            return self.reveal("show", new, board)
+            tiles = tuple(sorted(p.tile for p in new))  # whose, the tray cannot tell: whose they can be
+            return self.legal(Reveal("show", tiles, game.who_shows(tiles)), board, [c for p in new for c in p.cells])
         to_show = [SEATS[i] for i in game.to_show()]
         return waiting(f"{self.hand_name()} is over: {', then '.join(to_show)}, lay your tiles left on the "
                        f"tray, away from the tableau (rule BW-11.5)")
+
+    def read_deal(self, placed: list[Placement]) -> Verdict:
+        """Between hands (BW-10.6, BW-11.5): the deal once the last hand's tiles have all left the
+        tray; until then a note of how many are left, never a lead (a leftover is no play). The
+        hand's last tile alone lifted is its takeback: a prompt (pending) the table offers to undo."""
+        if not placed:
+            return Verdict(moves=(DEAL,))
+        game = self.game
+        last = game.moves[-1] if game.moves else None
+        record = game.past_hands()[-1] if game.past_hands() else None
+        if isinstance(last, Place) and record is not None:
+            tableau = {t for t, _, _ in record.grid.tiles()}
+            lead = next((p for p in placed if p.tile is record.order[0][0]), None)
+            where = self.where(self.geometry.coords(min(lead.cells)), *last.cells) if lead is not None else None
+            if where is not None and {p.tile for p in placed} == tableau - {last.tile}:
+                return handling(f"put {last.tile} back at {span(self.geometry, where)}, its {last.pips[0]} "
+                                f"on {self.geometry.label(where[0])}, or clear the tray for {self.hand_name()} "
+                                f"(rule BW-11.5)", where)
+        return waiting(f"{self.hand_name()} on {game.hand_info().double}: clear the tray ({len(placed)} tile"
+                       f"{'s' if len(placed) > 1 else ''}) for the deal (rule BW-11.5)")
+
+    def left_on(self, placed: list[Placement]) -> list[Placement]:
+        """The tiles on the grid outside the bots' racks."""
+        racks = frozenset().union(*(rack.cells for rack in self.geometry.racks(self.game.name)))
+        return [p for p in placed if not set(p.cells) <= racks]
 
     def hand_name(self) -> str:
         info = self.game.hand_info()
         return ("sudden-death hand" if info.sudden_death else "hand") + f" {info.number + 1}"
 
     def read_lead(self, placed: list[Placement], board: Board) -> Verdict:
+        """The hand's double (BW-2.3, BW-11.1). At a real table who leads was chosen on a clear
+        tray, so every tile is new: the double is the lead, the others are read after it. Without
+        observed play more tiles are the last hand's, to be cleared first."""
         game = self.game
         double, turn = game.hand_info().double, game.hand_info().turn
         lead = game.lead_move()
         leader = SEATS[turn]
         if not placed:
             return Verdict()
-        if len(placed) > 1:
+        if len(placed) > 1 and not game.observed:
             return waiting(f"{self.hand_name()} opens with {double}: clear the tray ({len(placed)} tiles), "
                            f"then {leader} leads {double}")
-        if placed[0].tile is not double:
-            return problem(f"{self.hand_name()} opens with {double}: take {placed[0].tile} off and lead {double} "
-                           f"(rule BW-2.3)", placed[0].cells)
-        verdict = self.orientation(placed[0], SEATS[turn], axis_of(turn))
-        return verdict or self.legal(lead, board, placed[0].cells)
+        first = next((p for p in placed if p.tile is double), placed[0])
+        if first.tile is not double:
+            return problem(f"{self.hand_name()} opens with {double}: take {first.tile} off and lead {double} "
+                           f"(rule BW-2.3)", first.cells)
+        verdict = self.orientation(first, SEATS[turn], axis_of(turn))
+        return verdict or self.legal(lead, board, first.cells)
 
     def orientation(self, placement: Placement, who: str, axis) -> Verdict | None:
         """A tile along the other axis: turned in a moment, or the next seat's tile laid at
@@ -184,12 +238,17 @@ class BroadwayReader(StepReader):
             return Verdict(moves=(move,))
         if error.rule == "BW-3.2":
             return self.orientation(placement, *self.placer())
-        return problem(self.explain(error, board), placement.cells)
+        fix = f"lay {placement.tile} with a half against the same number in the tableau" if error.rule == "BW-4.1" \
+            else ""
+        return problem(self.explain(error, board, fix), placement.cells)
 
     # -- buttons, restoring --------------------------------------------------------------------
 
     def button_moves(self, board: Board | None = None) -> list:
-        moves = [("pass", Pass())] + [(f"{seat} leads", Reveal("lead", (), seat[0])) for seat in SEATS]
+        """Pass; who leads, once the tray is clear (BW-11.5: the last hand's tiles are no lead);
+        exposing the tile on the scan pad."""
+        clear = board is None or not self.left_on(board.tiles())
+        moves = [("pass", Pass())] + [(f"{seat} leads", Reveal("lead", (), seat[0])) for seat in SEATS if clear]
         pad = board.on_pad() if board is not None else None
         if pad is not None:
             moves += [(f"expose {pad.tile} ({SEATS[seat]}'s)", Expose(seat, pad.tile)) for seat in range(4)]
@@ -200,7 +259,9 @@ class BroadwayReader(StepReader):
         if game.is_over():
             return "match over: the tray may be cleared"
         info, (grid, order) = game.hand_info(), game.tableau()
+        if not grid.pips and game.awaiting() is not None:  # who holds the double is not known yet
+            return f"hand {info.number + 1}: an empty tray; who leads {info.double} is chosen with the buttons"
         if not grid.pips:
-            return (f"hand {info.number + 1}: an empty tray; {SEATS[info.turn]} leads {info.double}")
+            return f"hand {info.number + 1}: an empty tray; {SEATS[info.turn]} leads {info.double}"
         count = f"{len(order)} tile" + ("s" if len(order) > 1 else "")
         return f"hand {info.number + 1}: the tableau of {count} as it lay, built out from {order[0][0]}"

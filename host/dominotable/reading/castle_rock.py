@@ -26,7 +26,7 @@ from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Move
 from dominotable.rules.games.castle_rock.capture import Capture, analyse
 from dominotable.rules.games.castle_rock.engine import DRAW, END, place
-from dominotable.rules.hidden import Reveal
+from dominotable.rules.hidden import DEAL, Reveal
 from dominotable.rules.tiles import Tile, fmt
 from dominotable.tray.board import Board, Placement
 
@@ -237,7 +237,8 @@ class CastleReader(Reader):
 class CastleRockReader(CastleReader):
     """Castle Rock. In observed mode (CR-11) the engine first waits for the tiles drawn for
     dealer, read seat by seat over the scan pad (draw.py) with the row cleared, then for each
-    hand's starting row, laid in the row band (CR-10.8)."""
+    hand's starting row, laid in the row band (CR-10.8); after the first hand, once the last
+    hand's row has been seen cleared away (the deal), so no tile of it is read as the next row."""
 
     implied = (END,)  # CR-10.5: the next placement closes the turn
     def shown_row(self) -> tuple[Tile, ...]:
@@ -252,16 +253,19 @@ class CastleRockReader(CastleReader):
         wanted = self.game.awaiting()
         if wanted is None:
             return super().read(board)
+        count = self.game.row_size
+        if wanted == "deal":  # CR-11.5: the last hand's row all gone before the next is read
+            left = [p for p in board.tiles() if any(c in band for band in self.bands for c in p.cells)]
+            if left:
+                return Verdict(note=f"new hand: clear the row ({len(left)} tile{'s' if len(left) > 1 else ''}), "
+                                    f"then lay out the starting row ({count} tiles)")
+            return Verdict(moves=(DEAL,))
         tiles = [p.tile for p in self.row_placements(board)]
         if wanted == "lots":
             if tiles:
                 return Verdict(problem="clear the row: the tiles drawn for dealer are read over the scan pad "
                                       "(rule CR-10.8)")
             return Verdict(note="draw for dealer over the scan pad, one player at a time")
-        count = self.game.row_size
-        last = self.game.last_hand()
-        if tiles and last and all(t in last.row for t in tiles):
-            return Verdict(note=f"new hand: clear the row, then lay out the starting row ({count} tiles)")
         if len(tiles) > count:
             return Verdict(problem=f"take {tiles[count]} off: the starting row takes only {count} tiles "
                                   f"(rule CR-11.1)")

@@ -4,7 +4,9 @@ Rules DB-8.x of seeds/doubles-in-the-boneyard.md ("At the table: reading the tra
 engine's line says which tiles lie in it and in what order; the tray says where. Every
 tile touches the tile before it number to number (DB-8.2), so the free half of each end
 tile is known, and a new tile is a play on the end whose free half it touches with the
-same number (DB-8.3).
+same number (DB-8.3). A game's first tile is read only on a tray the last game's tiles have
+left (DB-8.1): the match's draw for the lead waits for a clear tray, and every later game
+for the deal, recorded once the tray has been seen clear (DB-7.6).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dominotable.rules.games.doubles_boneyard.engine import (
     Play,
     line_text,
 )
+from dominotable.rules.hidden import DEAL, Reveal
 from dominotable.rules.line import LEFT, RIGHT, Line
 from dominotable.rules.moves import PASS
 from dominotable.tray.board import Board, Placement
@@ -68,27 +71,17 @@ class DoublesBoneyardReader(StepReader):
     def step(self, board: Board) -> Verdict:
         game = self.game
         placed = {p.tile: p for p in board.tiles()}
-        label = self.geometry.label
         word = game.awaiting()
+        if word == "deal":
+            return self.read_deal(placed)
         if word is not None:
             return self.read_reveal(word, placed, board)
         line = game.line()
         if line is None:
-            leader = game.side_names()[game.current_player]
-            if not placed:
-                return Verdict()
-            if len(placed) > 1:
-                return waiting(f"game {game.game_number()}: clear the tray ({len(placed)} tiles); then {leader} leads")
-            (tile, placement), = placed.items()
-            return self.legal(Play(tile), board, placement.cells)
-        for tile in line.tiles():
-            if tile not in placed:
-                return handling(f"put {tile} back in the line ({line_text(line)}) (rule DB-8.2)")
-        for outer, inner, shared in joints(line):
-            here, there = half_cell(placed[outer], shared), half_cell(placed[inner], shared)
-            if there not in self.geometry.neighbours(here):
-                return handling(f"put {outer} back with its {shared} against the {shared} of {inner} "
-                                f"at {label(there)} (rule DB-8.2)", placed[outer].cells)
+            return self.read_lead(placed, board)
+        broken = self.broken_line(line, placed)
+        if broken is not None:
+            return broken
         in_line = set(line.tiles())
         new = [p for tile, p in placed.items() if tile not in in_line]
         if not new:
@@ -105,18 +98,66 @@ class DoublesBoneyardReader(StepReader):
         verdict = first_move(verdicts) or self.misplaced(new[0], ends)
         return on_its_way(verdict, new[0], [placed[t] for t in in_line], self.geometry)
 
+    def broken_line(self, line: Line, placed: dict) -> Verdict | None:
+        """A line tile lifted or no longer touching its neighbour number to number (DB-8.2)."""
+        label = self.geometry.label
+        for tile in line.tiles():
+            if tile not in placed:
+                return handling(f"put {tile} back in the line ({line_text(line)}) (rule DB-8.2)")
+        for outer, inner, shared in joints(line):
+            here, there = half_cell(placed[outer], shared), half_cell(placed[inner], shared)
+            if there not in self.geometry.neighbours(here):
+                return handling(f"put {outer} back with its {shared} against the {shared} of {inner} "
+                                f"at {label(there)} (rule DB-8.2)", placed[outer].cells)
+        return None
+
+    def read_lead(self, placed: dict, board: Board) -> Verdict:
+        """A game's first tile (DB-8.1): any one tile, anywhere. At a real table the tray was seen
+        clear first (the deal), so more tiles are more than one player's (pending: hands may be
+        taking one back). Without observed play there is no deal: more tiles are the last game's."""
+        game = self.game
+        leader = game.side_names()[game.current_player]
+        if not placed:
+            return Verdict()
+        if len(placed) > 1:
+            if game.observed:
+                return handling(f"game {game.game_number()} opens with one tile, {leader}'s: take all but one of "
+                                f"{', '.join(map(str, placed))} off (rule DB-8.1)",
+                                [c for p in placed.values() for c in p.cells])
+            return waiting(f"game {game.game_number()}: clear the tray ({len(placed)} tiles); then {leader} leads")
+        (tile, placement), = placed.items()
+        return self.legal(Play(tile), board, placement.cells)
+
+    def read_deal(self, placed: dict) -> Verdict:
+        """Between games (DB-7.6, DB-8.1): the deal once the last game's tiles have all left the
+        tray; until then a note of how many are left, never a lead (a leftover is no play)."""
+        game = self.game
+        if not placed:
+            return Verdict(moves=(DEAL,))
+        leader = game.side_names()[game.current_player]
+        return waiting(f"game {game.game_number()}: clear the tray ({len(placed)} tiles); then {leader} leads")
+
     def read_reveal(self, word: str, placed: dict, board: Board) -> Verdict:
         """Observed play (DB-8.5): the doubles drawn for the lead are read over the scan pad by
         the session (`pad_draw`); at the end of a game each player's tiles left are laid out,
         one player at a time."""
-        if word == "lots":
-            return waiting("draw doubles for the lead over the scan pad, one player at a time (rule DB-8.5)")
         game, names = self.game, self.game.side_names()
-        kept = set(game.line().tiles()) if game.line() else set()
+        if word == "lots":
+            if placed and game.line() is None:  # the match's first draw, on a clear tray (DB-8.1)
+                return handling(f"clear the tray ({len(placed)} tiles): the doubles drawn for the lead are read "
+                                f"over the scan pad, then the leader lays the first tile (rule DB-8.5)",
+                                [c for p in placed.values() for c in p.cells])
+            return waiting("draw doubles for the lead over the scan pad, one player at a time (rule DB-8.5)")
+        line = game.line()
+        broken = self.broken_line(line, placed) if line is not None else None
+        if broken is not None:  # the game's last play lifted: its takeback, not a tile left out of the line
+            return broken
+        kept = set(line.tiles()) if line else set()
         kept |= game.shown_tiles()
         new = [p for tile, p in placed.items() if tile not in kept and not tile.is_double]
         if new:
-            return self.reveal(word, new, board)
+            tiles = tuple(sorted(p.tile for p in new))  # whose, the tray cannot tell: whose they can be
+            return self.legal(Reveal(word, tiles, game.who_shows(tiles)), board, [c for p in new for c in p.cells])
         to_show = [names[i] for i in game.to_show()]
         return waiting(f"game {game.game_number()} is over: {', then '.join(to_show)}, lay your tiles left "
                        f"on the tray, away from the line (rule DB-8.5)")

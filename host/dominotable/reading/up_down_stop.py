@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 
 from dominotable.reading.reader import Verdict
-from dominotable.reading.step import StepReader, first_move, half_cell, problem, waiting
+from dominotable.reading.step import StepReader, first_move, half_cell, on_its_way, problem, waiting
 from dominotable.rules.games.up_down_stop.engine import (
     DOWN,
     UP,
@@ -178,7 +178,9 @@ class UpDownStopReader(StepReader):
         new = [p for p in placed if p.tile not in known]
         if not new:
             return Verdict()
-        return first_move([self.read_new(p, ladders, by_tile, board) for p in new])
+        verdict = first_move([self.read_new(p, ladders, by_tile, board) for p in new])
+        in_columns = [p for p in placed if p.tile in known and set(p.cells) <= self.ladder_cells]
+        return on_its_way(verdict, new[0], in_columns, geo)  # a tile touching no column: hands at work
 
     def in_place(self, placement: Placement, ladders: dict[int, Ladder]) -> bool:
         """A known tile outside the zones, or inside the zone that holds it."""
@@ -308,10 +310,16 @@ class UpDownStopReader(StepReader):
                            f"the side, its active half under the number it follows (rule UDS-10.3)", p.cells)
         if readings:
             return first_move(readings)
-        wanted = "; ".join(f"row {row} with a half on {geo.label(geo.cell(row, col))}"
-                           for _, _, row, col in ladder.ends() if ladder.top <= row <= ladder.bottom)
-        return problem(f"{tile} is not in c{j + 1}'s next place: lay it along {wanted or 'no free row'} "
-                       f"(rule UDS-10.3)", p.cells)
+        slots: dict[int, list[str]] = {}
+        for _, _, row, col in ladder.ends():
+            if ladder.top <= row <= ladder.bottom:
+                slots.setdefault(row, []).append(geo.label(geo.cell(row, col)))
+        wanted = " or ".join(f"row {row}, a half on {' or '.join(cells)}" for row, cells in slots.items())
+        if not wanted:
+            return problem(f"c{j + 1} has no free row left in {ladder.zone}: slide it along its zone, then lay "
+                           f"{tile} (rule UDS-10.6)", p.cells)
+        return problem(f"lay {tile} along {wanted}: each tile of c{j + 1} lies in the row after the last, its "
+                       f"active half in line (rule UDS-10.3)", p.cells)
 
     def extension(self, tile: Tile, j: int, end: int, number: int, active: int) -> Extend:
         """The engine's move for `tile` on `end` of column j making `active` active; the end is

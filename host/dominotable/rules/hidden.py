@@ -71,7 +71,8 @@ def _shift(slots, came_from, pool: int, slot: int) -> None:
 class Reveal(Move):
     """Tiles the table shows the engine, led by a word: `lots 6-6 3-4` (the tiles drawn for
     dealer or leader, in seat order), `row 1-6 0-6 0-0` (a starting row), `show P2 3-5 1-2`
-    (a seat's tiles left at the end of a hand), `lead S` (who leads)."""
+    (a seat's tiles left at the end of a hand), `lead S` (who leads), `deal` (the last hand's
+    tiles gathered off the table, to be shuffled and dealt again)."""
 
     word: str
     tiles: tuple[Tile, ...] = ()
@@ -79,6 +80,28 @@ class Reveal(Move):
 
     def __str__(self) -> str:
         return " ".join([self.word] + ([self.seat] if self.seat else []) + [str(t) for t in self.tiles])
+
+
+DEAL = Reveal("deal")  # between hands: every tile of the last hand gathered off the table for the deal
+
+
+def why_not_deal(move: Reveal, rule: str) -> IllegalMove | None:
+    """Why `move` is not the plain `deal` (it names no tile and no seat)."""
+    if move.tiles or move.seat:
+        return IllegalMove(f"{move}: the deal names no tiles and no seat; write `deal`", rule=rule)
+    return None
+
+
+def made_by(game, move: Move) -> int | None:
+    """The seat that makes `move` in `game`'s position, for the record: the player to move,
+    except for a reveal, which is the seat it names (`lead S`, `show P2 3-5`), or the table's
+    (None) when it names none (`lots`, `row`, `deal`). The player to move is then the engine's
+    guess at who holds a hidden tile, never the revealer."""
+    if not isinstance(move, Reveal):
+        return game.current_player
+    if move.seat is None:
+        return None
+    return next((seat for seat in range(game.players) if game.seat_word(seat) == move.seat), None)
 
 
 def parse_reveal(text: str, dset: DominoSet, words: dict[str, bool]) -> Reveal | None:
@@ -151,6 +174,21 @@ class ObservedHands:
         """Observed mode: the seats that still owe the tiles left in their hands."""
         s = self.state
         return [seat for seat, hand in enumerate(s.hands) if hand and seat not in s.revealed]
+
+    def who_shows(self, tiles) -> str | None:
+        """Whose tiles left `tiles` are, when the table cannot tell (laid out together at the end
+        of a hand): the first seat still to show, in seat order, that can hold them all (its
+        count, and no pass of its ruling one out); else the first holding as many; else the first
+        still to show. Written as the `show` move names seats."""
+        tiles = tuple(sorted(tiles))
+        owing = [seat for seat in self.to_show() if len(self.state.hands[seat]) == len(tiles)] or self.to_show()
+        words = [self.seat_word(seat) for seat in owing]
+        fitting = (w for w in words if self.why_illegal(Reveal("show", tiles, w)) is None)
+        return next(fitting, words[0] if words else None)
+
+    def seat_word(self, seat: int) -> str:
+        """How reveals name `seat` (`P2`, `S`)."""
+        return self.side_names()[seat]
 
     def shown_tiles(self) -> frozenset[Tile]:
         """Observed mode: the tiles left in hands that the table has shown."""

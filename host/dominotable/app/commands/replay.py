@@ -8,6 +8,7 @@ from typing import Any
 
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
+from dominotable.rules.hidden import made_by
 from dominotable.rules.outcome import Termination
 from dominotable.store.storage import StorageError, replay
 
@@ -82,7 +83,7 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
         hints.setdefault(hint["ply"], []).append(f"     hint for {who}: {hint.get('hint')}")
     for ply, move in enumerate(game.moves, 1):
         lines += hints.get(ply - 1, [])
-        seat = mover.current_player
+        seat = made_by(mover, move)
         who = names[seat] if seat is not None else ""
         when = f"  {times[ply - 1][11:19]}" if ply <= len(times) else ""
         lines.append(f"{ply:>3}. {who:<{width}}  {move}{when}")

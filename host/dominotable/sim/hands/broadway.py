@@ -49,6 +49,8 @@ class BroadwayHands(Hands):
         return None
 
     def actions(self, move, board: Board) -> list[Action]:
+        if isinstance(move, Reveal) and move.word == "deal":  # every tile but the racks' off the tray
+            return clearing(board, [p.tile for p in self.reader.left_on(board.placements)])[0]
         if isinstance(move, Expose):
             return [Action(ActionKind.PAD, move.tile)]
         if isinstance(move, Reveal) and move.word == "show":

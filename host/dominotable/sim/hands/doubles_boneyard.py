@@ -31,13 +31,15 @@ class DoublesBoneyardHands(Hands):
     def actions(self, move, board: Board) -> list[Action]:
         if isinstance(move, Reveal) and move.word == "lots":
             return pad_actions(move.tiles, board)
+        if isinstance(move, Reveal) and move.word == "deal":  # the last game's tiles (and doubles drawn) go
+            return clearing(board, [p.tile for p in board.placements])[0]
         if isinstance(move, Reveal):
             return lay_aside(board, move.tiles)
         if not isinstance(move, Play):
             return []
         tile, line = move.tile, self.game.line()
         track = self.track()
-        if line is None:  # the last game's tiles (and doubles drawn) go first
+        if line is None:  # without observed play there is no deal: the last game's tiles go first
             start = len(track) * 2 // 5
             removes, _ = clearing(board, [p.tile for p in board.placements])
             return removes + [Action(ActionKind.PLACE, tile, (track[start], track[start + 1]))]

@@ -11,9 +11,10 @@ western or northern cell first), `pass`, and
 
 Tiles enter play only through `deal()` (one call per hand). In observed mode (BW-10) the
 deal is only the engine's guess at the hidden hands: each hand opens with `lead S` (the
-seat holding the double), any unseen tile may be played and is swapped into the player's
-guessed hand, a pass bars the tiles that would fit, and a finished hand waits for the
-tiles left to be shown (`show W 3-5 1-2`): observed.py.
+seat holding the double; after the first hand, once the last one's tiles are cleared away:
+`deal`), any unseen tile may be played and is swapped into the player's guessed hand, a pass
+bars the tiles that would fit, and a finished hand waits for the tiles left to be shown
+(`show W 3-5 1-2`): observed.py.
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ class BroadwayState(State):
     order: tuple[tuple[Tile, int], ...] = ()  # the tiles placed this hand, with the side credited
     barred: tuple[frozenset, ...] = (frozenset(),) * 4  # observed mode: tiles each seat's passes rule out (BW-10.3)
     revealed: frozenset = frozenset()  # observed mode: seats whose tiles left were shown (BW-10.5)
-    awaiting: str | None = None  # observed mode: "lead" or "show", the reveal owed (BW-10.1)
+    awaiting: str | None = None  # observed mode: "deal", "lead" or "show", the reveal owed (BW-10)
 
 
 @dataclass(frozen=True)
@@ -255,7 +256,7 @@ class Broadway(ObservedPlay, Game):
         double = self.double_of(number)
         return BroadwayState(scores=s.scores, past=s.past, winner=s.winner, number=number, hands=hands,
                              turn=next(seat for seat in range(4) if double in hands[seat]),
-                             awaiting="lead" if self.observed else None)  # BW-10.1
+                             awaiting=("deal" if number else "lead") if self.observed else None)  # BW-10.1, 10.6
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -536,9 +537,10 @@ class Broadway(ObservedPlay, Game):
         words = text.split()
         if [w.lower() for w in words] == ["pass"]:
             return PASS
-        reveal = parse_reveal(text, self.dset, {"lead": True, "show": True})
+        reveal = parse_reveal(text, self.dset, {"lead": True, "show": True, "deal": False})
         if reveal is not None:
-            return Reveal(reveal.word, reveal.tiles, SEATS[parse_seat(reveal.seat)][0])
+            seat = SEATS[parse_seat(reveal.seat)][0] if reveal.seat else None
+            return Reveal(reveal.word, reveal.tiles, seat)
         if words and words[0].lower() == "expose":
             if len(words) != 3:
                 raise InvalidNotation(f"{text!r}: write an exposure as `expose W 5-2` (seat, tile)")

@@ -3,8 +3,9 @@ with every play, pass, exposure and show, and the reveals the table owes.
 
 The seeded deal is only a guess. Any unseen tile may be played and is swapped into the
 player's guessed hand first; a pass bars the unseen tiles that would fit from the passer's
-hand; a hand opens with `lead S` (who holds the double) and ends with each seat showing
-its tiles left (`show W 3-5 1-2`). `ObservedPlay` is mixed into the engine, whose state it
+hand; a hand opens with `lead S` (who holds the double), after the first once the last
+hand's tiles are cleared away (`deal`), and ends with each seat showing its tiles left
+(`show W 3-5 1-2`). `ObservedPlay` is mixed into the engine, whose state it
 reads: `hands`, `shown` (face-up exposed tiles), `barred`, `revealed`, `awaiting`.
 """
 
@@ -16,12 +17,12 @@ from itertools import chain
 from dominotable.rules.errors import IllegalMove
 from dominotable.rules.game import applies, checks
 from dominotable.rules.games.broadway.seats import SEATS, parse_seat
-from dominotable.rules.hidden import ObservedHands, Reveal, why_not_owed, why_not_show
+from dominotable.rules.hidden import DEAL, ObservedHands, Reveal, why_not_deal, why_not_owed, why_not_show
 from dominotable.rules.moves import Move
 from dominotable.rules.tiles import Tile
 
 OWED = {None: "a play or pass", "lead": "who leads (lead N, E, S or W)",
-        "show": "the tiles left in each hand (show N ...)"}
+        "show": "the tiles left in each hand (show N ...)", "deal": "the last hand's tiles cleared away (deal)"}
 
 
 class ObservedPlay(ObservedHands):
@@ -39,6 +40,9 @@ class ObservedPlay(ObservedHands):
         if not any(s.barred):  # nothing rules a tile out yet: no need to search
             return own + tuple(self._unseen())
         return chain(own, (t for t in self._unseen() if self._why_not_hold(seat, t) is None))
+
+    def seat_word(self, seat: int) -> str:
+        return SEATS[seat][0]
 
     def _why_not_hold(self, seat: int, tile: Tile) -> IllegalMove | None:
         s = self.state
@@ -75,6 +79,9 @@ class ObservedPlay(ObservedHands):
 
     def _guessed_reveals(self) -> Iterator[Move]:
         s = self.state
+        if s.awaiting == "deal":
+            yield DEAL
+            return
         if s.awaiting == "lead":
             double = self.double_of(s.number)
             holder = next(seat for seat in range(4) if double in s.hands[seat])
@@ -91,6 +98,8 @@ class ObservedPlay(ObservedHands):
         error = why_not_owed(move, s.awaiting, OWED, "BW-10.1")
         if error is not None:
             return error
+        if move.word == "deal":
+            return why_not_deal(move, "BW-10.6")
         seat = parse_seat(move.seat)
         if move.word == "lead":
             return self._why_not_hold(seat, self.double_of(s.number))
@@ -101,6 +110,9 @@ class ObservedPlay(ObservedHands):
     @applies(Reveal)
     def _reveal(self, move: Reveal) -> None:
         s = self.state
+        if move.word == "deal":  # BW-10.6: now the hand's double may be led
+            s.awaiting = "lead"
+            return
         seat = parse_seat(move.seat)
         s.awaiting = None
         if move.word == "lead":

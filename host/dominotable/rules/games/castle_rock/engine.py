@@ -10,7 +10,8 @@ Moves: `Place` (notation `3-5`), a `Capture` from capture.py as it is (`x2-4`,
 (tuples, ints) replaced on each move, so the framework's shallow copy makes push/pop cheap.
 
 Observed mode (CR-11): the match opens with `lots` naming each seat's dealer-draw tile and
-every hand with `row` naming the starting row; hands and boneyard stay a guess, and a
+every hand with `row` naming the starting row (after the first hand, once the last hand's row
+is cleared away: `deal`); hands and boneyard stay a guess, and a
 placement of any unseen tile is swapped into the player's hand first (hidden.py).
 """
 
@@ -32,7 +33,7 @@ from dominotable.rules.games.castle_rock.capture import (
     squeeze,
     why_not_capture,
 )
-from dominotable.rules.hidden import Reveal, parse_reveal, rearrange
+from dominotable.rules.hidden import DEAL, Reveal, parse_reveal, rearrange, why_not_deal
 from dominotable.rules.moves import Move
 from dominotable.rules.options import Options, option
 from dominotable.rules.position import BadPosition, Position
@@ -109,7 +110,7 @@ class CastleRockState(RowState):
     hand_no: int = 0
     over: bool = False
     last_hand: HandScore | None = None
-    awaiting: str | None = None  # observed mode: "lots" or "row", the reveal owed (CR-11)
+    awaiting: str | None = None  # observed mode: "lots", "deal" or "row", the reveal owed (CR-11)
     dealer: int = 0
     hands: tuple[tuple[Tile, ...], ...] = ()
     captured: tuple[int, ...] = ()
@@ -241,7 +242,7 @@ class CastleRock(CaptureRowGame):
     max_players = 6
     default_players = 4
     move_words = (END,)
-    reveal_words = {"lots": False, "row": False}
+    reveal_words = {"lots": False, "row": False, "deal": False}
 
     _after_place: tuple = (None, ())  # (captures, the moves they make with END): a cache of _moves
 
@@ -338,7 +339,7 @@ class CastleRock(CaptureRowGame):
         s.turn = first
         s.placed = False
         if self.observed and s.awaiting is None:
-            s.awaiting = "row"  # CR-11.2
+            s.awaiting = "deal" if s.hand_no else "row"  # CR-11.5, CR-11.1
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -353,6 +354,8 @@ class CastleRock(CaptureRowGame):
             return iter((Reveal("lots", self.dealer_draw),))
         if s.awaiting == "row":
             return iter((Reveal("row", s.row),))
+        if s.awaiting == "deal":
+            return iter((DEAL,))
         if not s.placed:
             return tuple(map(place, sorted(self._unseen()))) if self.observed else _places(s.hands[s.turn])
         caps = self._row_captures()
@@ -367,6 +370,8 @@ class CastleRock(CaptureRowGame):
             if s.awaiting is None:
                 return IllegalMove(f"`{move.word}` is not expected now: the hand is under way", rule="CR-11.1")
             return IllegalMove(f"first name the {self._awaited()}, not {move.word}", rule="CR-11.1")
+        if move.word == "deal":
+            return why_not_deal(move, "CR-11.5")
         count = self.players if move.word == "lots" else self.row_size
         if len(move.tiles) != count or len(set(move.tiles)) != count:
             what = "one tile per player, in seat order" if move.word == "lots" else "the tiles of the starting row"
@@ -376,6 +381,8 @@ class CastleRock(CaptureRowGame):
     def _awaited(self) -> str:
         if self.state.awaiting == "lots":
             return f"tiles drawn for dealer (lots, {self.players} tiles in seat order)"
+        if self.state.awaiting == "deal":
+            return f"deal for hand {self.state.hand_no + 1}, the last hand's row cleared away (deal)"
         return f"starting row of hand {self.state.hand_no + 1} (row, {self.row_size} tiles)"
 
     def _why_illegal(self, move: Move) -> IllegalMove | None:
@@ -436,6 +443,9 @@ class CastleRock(CaptureRowGame):
     def _reveal(self, move: Reveal) -> None:
         s = self.state
         s.awaiting = None
+        if move.word == "deal":
+            s.awaiting = "row"  # CR-11.5, then CR-11.1
+            return
         if move.word == "lots":
             self._start_match(s, move.tiles)
             return

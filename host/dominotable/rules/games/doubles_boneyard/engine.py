@@ -4,8 +4,8 @@ Rule numbers (DB-x.y) refer to seeds/doubles-in-the-boneyard.md.
 
 Observed mode (DB-7): the doubles drawn are named (`lots`), any unseen tile may be played
 and is swapped into the player's guessed hand, a pass bars the tiles that fit from the
-passer's hand, and a finished game waits for each hand to be shown (`show P2 3-5 1-2`):
-observed.py.
+passer's hand, a finished game waits for each hand to be shown (`show P2 3-5 1-2`), and the
+next game for the last one's tiles to be cleared away (`deal`): observed.py.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class DBState(State):
     scores: tuple[int, ...] = (0,) * SEATS
     results: tuple[GameResult, ...] = ()
     winner: int | None = None
-    awaiting: str | None = None  # observed mode: "lots" or "show", the reveal owed (DB-7)
+    awaiting: str | None = None  # observed mode: "lots", "show" or "deal", the reveal owed (DB-7)
     ending: str | None = None  # "out" or "blocked" once the game under way has ended
     barred: tuple[frozenset, ...] = (frozenset(),) * SEATS  # tiles each seat's passes rule out (DB-7.3)
     revealed: frozenset = frozenset()  # seats whose hands were shown (DB-7.4)
@@ -185,7 +185,7 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
     def parse_move(self, text: str) -> Move:
         if text.strip().lower() == "pass":
             return PASS
-        reveal = parse_reveal(text, self.dset, {"lots": False, "show": True})
+        reveal = parse_reveal(text, self.dset, {"lots": False, "show": True, "deal": False})
         if reveal is not None:
             return reveal
         core, end = split_end(text)
@@ -305,6 +305,8 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
     def _reveal(self, move: Reveal) -> None:
         s = self.state
         s.awaiting = None
+        if move.word == "deal":  # rule DB-7.6: the next game's first tile may now be read
+            return
         if move.word == "show":  # rule DB-7.4
             seat = self.side_names().index(move.seat)
             s.hands = self._show_arrangement(seat, move.tiles)
@@ -361,6 +363,8 @@ class DoublesInTheBoneyard(ObservedPlay, Game):
             s.turn = None
         else:
             self._deal(s, s.game_no + 1, leader)  # rule DB-5.3
+            if self.observed:
+                s.awaiting = "deal"  # rule DB-7.6
 
     # -- status -----------------------------------------------------------------------------
 

@@ -3,7 +3,8 @@ kept consistent with every play, pass and show, and the reveals the table owes.
 
 The doubles drawn for the lead are named (`lots`); any unseen tile may be played and is
 swapped into the player's guessed hand first; a pass bars the unseen tiles that fit from the
-passer's hand; a finished game waits for each hand to be shown (`show P2 3-5 1-2`).
+passer's hand; a finished game waits for each hand to be shown (`show P2 3-5 1-2`), and the
+next game for the last game's tiles to be cleared away (`deal`).
 `ObservedPlay` is mixed into the engine, whose state it reads: `hands`, `barred`, `revealed`,
 `awaiting`, `line`, `turn`.
 """
@@ -14,13 +15,13 @@ from collections.abc import Iterator
 
 from dominotable.rules.errors import IllegalMove
 from dominotable.rules.game import checks
-from dominotable.rules.hidden import ObservedHands, Reveal, why_not_owed, why_not_show
+from dominotable.rules.hidden import DEAL, ObservedHands, Reveal, why_not_deal, why_not_owed, why_not_show
 from dominotable.rules.line import fits
 from dominotable.rules.moves import Move
 from dominotable.rules.tiles import Tile
 
 OWED = {None: "a play or pass", "lots": "the doubles drawn (lots)",
-        "show": "the tiles left in each hand (show P1 ...)"}
+        "show": "the tiles left in each hand (show P1 ...)", "deal": "the last game's tiles cleared away (deal)"}
 
 
 class ObservedPlay(ObservedHands):
@@ -49,6 +50,9 @@ class ObservedPlay(ObservedHands):
     def _guessed_reveals(self) -> Iterator[Move]:
         s = self.state
         names = self.side_names()
+        if s.awaiting == "deal":
+            yield DEAL
+            return
         if s.awaiting == "lots":
             doubles = self._draw_doubles(f"tie:{s.game_no}", self.lots_seats()) if s.ending else s.lead_draw
             yield Reveal("lots", tuple(d for _, d in doubles))
@@ -64,6 +68,8 @@ class ObservedPlay(ObservedHands):
         error = why_not_owed(move, s.awaiting, OWED, "DB-7.1")
         if error is not None:
             return error
+        if move.word == "deal":
+            return why_not_deal(move, "DB-7.6")
         doubles = [t for t in move.tiles if t.is_double]
         if move.word == "lots":
             seats = self.lots_seats()
