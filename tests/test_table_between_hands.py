@@ -209,3 +209,18 @@ def test_bw11_5_the_hands_last_tile_lifted_offers_its_takeback(tmp_path):
     assert verdict.problem.endswith("or clear the tray for hand 2 (rule BW-11.5)")
     table.act(Action(ActionKind.REMOVE, last.tile))
     assert table.screen.title == "Take back?" and table.session.referee.status.alarms == 0
+
+
+@pytest.mark.parametrize("seed", [7, 4])
+def test_a_match_resumed_between_hands_on_a_cleared_tray_goes_on_with_the_deal(tmp_path, seed):
+    """Resumed after closing time while owing the deal, with the tray already cleared: the empty
+    tray is the deal (committed as the table restores), not a restore screen for ever."""
+    game = DoublesInTheBoneyard(seed=seed, observed=True)
+    first_hand(game, seed)
+    assert game.legal_moves().count() == 1 and next(iter(game.legal_moves())) == DEAL
+    table = table_at(tmp_path, game, {})
+    match_id = table.session.referee.seating.match_id
+    again = Table(tmp_path, None, resumed=match_id)
+    again.show()
+    assert again.session.referee.status.mode == "play", again.screen.text
+    assert again.stored()[-1] == "deal"

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from dominotable.match.last_play import LastPlay
 from dominotable.match.position import Effect, Play, Position, Undo
+from dominotable.rules.hidden import made_by
 from dominotable.rules.outcome import Termination
 from dominotable.store.storage import Store
 
@@ -36,7 +37,7 @@ class Committer:
         played: list = []
         for effect in effects:
             if isinstance(effect, Play):
-                mover = after.game.current_player
+                mover = made_by(after.game, effect.move)
                 if mover != seat or not played:  # the last play is the last seat's moves
                     seat, before, played = mover, list(after.game.scores), []
                 played.append(effect.move)
@@ -51,9 +52,8 @@ class Committer:
         if after.game.is_over():
             self.store.finish(self.match_id, live.game)
         if played:
-            side = live.game.side_of(seat) if seat is not None else 0
-            gained = live.game.scores[side] - before[side]
-            last = LastPlay(self.seat_name(seat), " ".join(map(str, played)), gained or None)
+            gained = live.game.scores[live.game.side_of(seat)] - before[live.game.side_of(seat)] if seat is not None else 0
+            last = LastPlay(self.seat_name(seat) or "The table", " ".join(map(str, played)), gained or None)
         return last
 
     def take_back(self, count: int = 1) -> LastPlay:

@@ -34,6 +34,7 @@ from dominotable.match.seats import TableSeats
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.reader import Reader, Verdict, in_motion
 from dominotable.rules.game import Game, Move
+from dominotable.rules.hidden import DEAL
 from dominotable.tray.board import Board, Status
 
 
@@ -77,7 +78,8 @@ class Judge:
             return _decided(effects, then, reading=reading)
         verdict, draw = self._read(p.game, area, ctx.draw)
         reading = Reading(area, warning, draw, self._buttons(p.game, area))
-        if ctx.restoring and not verdict.same:
+        if ctx.restoring and not verdict.same and not (verdict.moves and all(m == DEAL for m in verdict.moves)):
+            # (a match resumed between hands with the tray already cleared goes on with the deal)
             return _decided(effects, self.restore(p, verdict.problem, ctx.resumed), reading=reading)
         verdict, revised = self._revise(p, area, verdict, ctx, effects)
         where = {q.tile: q.cells for q in area.placements}

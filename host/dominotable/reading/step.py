@@ -15,7 +15,6 @@ from abc import abstractmethod
 
 from dominotable.reading.reader import Reader, Verdict
 from dominotable.rules.game import Move
-from dominotable.rules.hidden import Reveal
 from dominotable.tray.board import Board, Placement
 
 
@@ -77,19 +76,6 @@ class StepReader(Reader):
         if not pushed:
             return verdict
         return Verdict(moves=tuple(pushed))  # a problem after them is judged once they are pushed
-
-    def reveal(self, word: str, placements: list[Placement], board: Board) -> Verdict:
-        """The tiles laid out for a reveal the game awaits, as the tiles left of the seat
-        `shown_by` names."""
-        cells = [c for p in placements for c in p.cells]
-        move = Reveal(word, tuple(sorted(p.tile for p in placements)), self.shown_by(len(placements)))
-        return self.legal(move, board, cells)
-
-    def shown_by(self, count: int) -> str | None:
-        """Whose tiles left `count` tiles laid out are (the tray cannot tell): the first seat, in
-        seat order, still to show that holds that many, else the first still to show."""
-        seats = [(m.seat, len(m.tiles)) for m in self.game.legal_moves() if isinstance(m, Reveal)]
-        return next((seat for seat, held in seats if held == count), seats[0][0] if seats else None)
 
     def buttons(self, *moves: tuple[str, Move]) -> list[tuple[str, Move]]:
         return [(label, move) for label, move in moves if self.game.is_legal(move)]
