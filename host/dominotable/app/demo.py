@@ -2,7 +2,7 @@
 strategies and make them physically on the VirtualTray (sim/hands), or with the buttons
 for moves that leave no trace on the tray. The session judges what the tray shows exactly as it
 judges people, so a bot match exercises the whole pipeline: pty, firmware, link, board,
-reader, controller, storage, display.
+reader, match core, storage, display.
 
 A bot's choice depends only on the seed and the position (its generator is seeded with the
 seed and the move number), so a match interrupted and resumed ends as it would have.

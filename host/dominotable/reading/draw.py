@@ -5,7 +5,7 @@ Boneyard, also after a tied blocked game).
 Each seat in turn holds the tile it drew over the scan pad and the settled pad names it. A
 tile counts only when it arrives on the pad: one already there when the draw starts, or still
 there after it was read, must be taken off first. The tiles read so far are kept here, by the
-controller (readers are stateless); a takeback or a resumed match starts the draw again from the
+tracker (readers are stateless); a takeback or a resumed match starts the draw again from the
 first seat.
 """
 

@@ -1,4 +1,4 @@
-"""The table's one voice. Every prompt a reader or the controller shows reads the same way:
+"""The table's one voice. Every prompt a reader or the match core shows reads the same way:
 what to do, then why, then the rule by number, "put 2-4 back between 0-0 and 4-4: ... (rule
 CR-5.3)"; tiles by name, places as the tray names them (`span`: r4c6-r4c7, a zone, "the open
 end"), never in an engine's own coordinates (a reader translates those: `Reader.in_tray_terms`)."""

@@ -15,7 +15,7 @@ engine (`on(copy)`), since a reading pushes and pops while it looks ahead.
 - `expected()` describes the position the tray must show for the engine's state, for the
   "restore the table" screen after a crash and for takebacks.
 - `pad_draw()`: when the game awaits a draw read over the scan pad (draw.py), who draws, for
-  what, which tiles count; the controller reads it seat by seat, since the tiles drawn leave
+  what, which tiles count; the judge reads it seat by seat, since the tiles drawn leave
   no trace on the tray.
 - `explain(error, board)`: an engine's refusal in the table's voice and the tray's terms.
 - `provisional()`: how many of the engine's last moves a reading may still revise (Castle
@@ -23,7 +23,7 @@ engine (`on(copy)`), since a reading pushes and pops while it looks ahead.
 
 A problem is `pending` when the tray may be on its way to a legal state: hands still at work
 (a tile lifted or knocked out of place, one not yet put down against the layout or stood up,
-removals that are the start of a legal capture). The controller prompts for it only after a
+removals that are the start of a legal capture). The referee prompts for it only after a
 longer pause, and never sounds the alarm for it.
 
 How a bot makes a move physically is not the reader's business: that is its hands (sim/hands).

@@ -1,11 +1,11 @@
 """What the readers of games played one move at a time share: judging one move at a time, and
 small helpers for their prompts.
 
-A settled board may hold more than one new tile (two players were quick, or the controller
+A settled board may hold more than one new tile (two players were quick, or the table
 was away). `StepReader.read` reads one move at a time: the game's `step(board)` names the next
 move from the engine's position, the move is pushed on the engine while the rest is read, and
 every push is popped again before `read` returns, so the reader stays stateless. Moves read
-before a problem are returned without it: once the controller has pushed them, the next
+before a problem are returned without it: once the committer has made them, the next
 judgement shows the problem (a game that just ended asks for a clear tray that way).
 """
 

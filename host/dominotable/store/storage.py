@@ -1,15 +1,19 @@
 """Crash-safe scorekeeping: every match and every accepted move in SQLite.
 
-The database runs in WAL mode with `synchronous=FULL`, so a move whose `append_move`
-has returned is on disk and survives `kill -9` or a power cut. The controller commits
-each accepted move before it shows it; on the next start `unfinished()` finds the
-match that was cut off and `resume()` rebuilds the engine by replaying its moves through
-the framework, which gives exactly the state it had (shuffles are seeded).
+The database runs in WAL mode with `synchronous=FULL`, so a change whose `commit` has returned
+is on disk and survives `kill -9` or a power cut. The match's committer writes each change (the
+moves taken back and made, what the seats the table plays hold) in one transaction before the
+live engine makes it; on the next start `unfinished()` finds the match that was cut off and
+`resume()` rebuilds the engine by replaying its moves through the framework, which gives exactly
+the state it had (shuffles are seeded). A write SQLite refuses raises StoreUnavailable after a
+rollback: nothing is half-written and the store stays usable.
 
 Seats are tied to player names at the start of a match, with the side (partnership) each
 seat plays for, so history and the leaderboard need no game engine. A seat is a person or a bot
-(`seats.kind`); a bot's hand is the tiles in its rack on the tray, kept in `racks` slot by slot
-as the table reads them, so a resumed match knows it. `hints` records every hint shown.
+(`seats.kind`); a bot's hand is the tiles in its rack on the tray, kept with the match as its
+`holds` (match/position.py: the tiles by slot, the slot each move took a tile from, its plan), so
+a resumed match knows them (a database from before the holds keeps them in `racks`, slot by
+slot). `hints` records every hint shown.
 
 A bots' demo match is marked `demo`: the table never resumes it and the leaderboard leaves it
 out. A match whose stored moves no longer replay is set aside, marked `damaged` with the
