@@ -1,11 +1,11 @@
-"""The server-side drawings (ui/web/svg.py): the tray to scale from tray/geometry.py, tiles with
+"""The server-side drawings (views/svg.py): the tray to scale from tray/geometry.py, tiles with
 their pips and orientation, highlighted and ghost tiles, escaped text; the score plot."""
 
 import re
 
 from dominotable.rules.tiles import DOUBLE_SIX, DominoSet
 from dominotable.tray.geometry import default
-from dominotable.ui.web import svg
+from dominotable.views import svg
 
 GEO = default()
 T = DOUBLE_SIX.parse

@@ -37,6 +37,12 @@ ConfigError naming the key and the file, before any hardware is touched.
     hosts = []             # more names the page answers to (its addresses, localhost and the
                            # machine's name and name.local always): ["table.bar.lan"], "name:port"
     origins = []           # more pages that may drive it, such as an HTTPS proxy: ["https://table.bar"]
+    [venue]
+    broker = ""            # mqtt://[user:pass@]HOST:PORT, mqtts:// for TLS; "" = no venue
+    table = ""             # this table's id at the venue: letters, digits, - and _
+    username = ""          # the broker's user (else from the address)
+    password = ""
+    ca = ""                # TLS: the CA file that signed the broker's certificate ("" = the system's)
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ from dominotable.settings import setting
 from dominotable.ui.controls import ButtonsConfig
 from dominotable.ui.oled.display import DisplayConfig
 from dominotable.ui.web.access import split_authority
+from dominotable.venue.broker import TABLE_ID
 
 APP = "dominotable"
 
@@ -122,6 +129,17 @@ def _origin(value) -> bool:
     return scheme in ("http", "https") and bool(sep) and _authority(authority)
 
 
+@dataclass(frozen=True)
+class VenueConfig:
+    broker: str = setting("", lambda v: isinstance(v, str) and (v == "" or v.startswith(("mqtt://", "mqtts://"))),
+                          'is not "" or mqtt://[user:pass@]HOST:PORT (mqtts:// for TLS)')
+    table: str = setting("", lambda v: isinstance(v, str) and (v == "" or TABLE_ID.fullmatch(v) is not None),
+                         "is not a table id (1-40 letters, digits, - or _)")
+    username: str = setting("", lambda v: isinstance(v, str), "is not a text")
+    password: str = setting("", lambda v: isinstance(v, str), "is not a text")
+    ca: str = setting("", lambda v: isinstance(v, str), "is not a file path", path=True)
+
+
 def listen_address(text: str) -> tuple[str, int] | None:
     """`--http HOST:PORT` (or `:PORT`, or `off`): the address, or None for no page."""
     if text.strip().lower() == "off":
@@ -141,6 +159,7 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    venue: VenueConfig = field(default_factory=VenueConfig)
     source: Path | None = None  # the file it came from, None for the defaults
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,6 +37,7 @@ from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
 from dominotable.rules.outcome import Termination
+from dominotable.store import outbox
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -169,6 +171,7 @@ class Store:
             self._check()
             if not self.readonly:
                 self.db.executescript(SCHEMA)
+                self.db.executescript(outbox.SCHEMA)
                 self._migrate()
             self._schema = {name: self.columns(name) for (name,) in
                             self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
@@ -279,22 +282,32 @@ class Store:
             match_id = cur.lastrowid
             for seat, name in enumerate(names):
                 self.add_seat(match_id, seat, game.side_of(seat), name, "bot" if seat in bots else "human")
+            outbox.started(self.db, match_id)
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
         return match_id
 
-    def commit(self, match_id: int, keep: int, moves: list[str], holds: dict[str, Any] | None = None) -> None:
+    def commit(self, match_id: int, keep: int, moves: list[str], holds: dict[str, Any] | None = None,
+               after: dict[str, Any] | None = None) -> None:
         """One change of a match, all or nothing: its moves after the first `keep` taken back,
-        `moves` recorded after them, and (if given) what the seats the table plays hold. When
-        this returns, the change is on disk."""
+        `moves` recorded after them, and (if given) what the seats the table plays hold; each
+        told to the venue in the outbox, with `after` ({"hand": n, "scores": [...]}): the hand
+        the last of them ended. When this returns, the change is on disk."""
         try:
             self.db.execute("BEGIN IMMEDIATE")
+            time = now()
+            (last,) = self.db.execute("SELECT coalesce(max(ply), 0) FROM moves WHERE match_id = ?",
+                                      (match_id,)).fetchone()
+            for ply in range(last, keep, -1):
+                outbox.taken_back(self.db, match_id, ply, time)
+            for ply, notation in enumerate(moves, keep + 1):
+                outbox.moved(self.db, match_id, ply, notation, time, after if ply == keep + len(moves) else None)
             self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply > ?", (match_id, keep))
             for ply, notation in enumerate(moves, keep + 1):
                 self.db.execute("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
-                                (match_id, ply, notation, now()))
+                                (match_id, ply, notation, time))
             if holds is not None:
                 self.db.execute("UPDATE matches SET holds = ? WHERE id = ?", (json.dumps(holds), match_id))
             self.db.execute("COMMIT")
@@ -310,22 +323,41 @@ class Store:
                 self.db.execute("ROLLBACK")
             raise
 
-    def append_move(self, match_id: int, ply: int, notation: str) -> None:
-        """Commit move number `ply` (1-based); when this returns, the move is on disk."""
+    @contextmanager
+    def _changing(self):
+        """One transaction (a savepoint inside the caller's): a change and its event in the
+        outbox, both or neither."""
+        inner = self.db.in_transaction
+        self.db.execute("SAVEPOINT change" if inner else "BEGIN IMMEDIATE")
         try:
-            self.db.execute(
-                "INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
-                (match_id, ply, notation, now()),
-            )
+            yield
+            self.db.execute("RELEASE change" if inner else "COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK TO change" if inner else "ROLLBACK")
+            if inner:
+                self.db.execute("RELEASE change")
+            raise
+
+    def append_move(self, match_id: int, ply: int, notation: str, after: dict[str, Any] | None = None) -> None:
+        """Commit move number `ply` (1-based); when this returns, the move is on disk. `after`
+        ({"hand": n, "scores": [...]}): the hand this move ended, told to the venue."""
+        time = now()
+        try:
+            with self._changing():
+                outbox.moved(self.db, match_id, ply, notation, time, after)
+                self.db.execute("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
+                                (match_id, ply, notation, time))
         except sqlite3.IntegrityError:
             raise StorageError(f"match {match_id} already has a move {ply}, or no such match") from None
 
     def take_back(self, match_id: int, ply: int) -> None:
         """Delete move `ply`, which must be the last one recorded."""
-        last = self.db.execute("SELECT max(ply) FROM moves WHERE match_id = ?", (match_id,)).fetchone()[0]
-        if last != ply:
-            raise StorageError(f"match {match_id}: move {ply} is not the last move (that is {last})")
-        self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (match_id, ply))
+        with self._changing():
+            last = self.db.execute("SELECT max(ply) FROM moves WHERE match_id = ?", (match_id,)).fetchone()[0]
+            if last != ply:
+                raise StorageError(f"match {match_id}: move {ply} is not the last move (that is {last})")
+            outbox.taken_back(self.db, match_id, ply, now())
+            self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (match_id, ply))
 
     def finish(self, match_id: int, game: Game, ending: Termination = Termination.PLAYED,
                winners: list[int] | None = None) -> None:
@@ -335,12 +367,15 @@ class Store:
         if winners is None:
             winners = game.winners() if game.is_over() else []
         result = {"ending": ending, "scores": list(game.scores), "winners": list(winners)}
-        cur = self.db.execute(
-            "UPDATE matches SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
-            (now(), json.dumps(result), match_id),
-        )
-        if cur.rowcount != 1:
-            raise StorageError(f"match {match_id} is not an unfinished match")
+        time = now()
+        with self._changing():
+            cur = self.db.execute(
+                "UPDATE matches SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
+                (time, json.dumps(result), match_id),
+            )
+            if cur.rowcount != 1:
+                raise StorageError(f"match {match_id} is not an unfinished match")
+            outbox.ended(self.db, match_id, result, time)
 
     def set_rack(self, match_id: int, seat: int, slot: int, tile: str | None) -> None:
         """Record what slot `slot` of bot seat `seat`'s rack holds (None: empty); durable on return."""
@@ -358,7 +393,9 @@ class Store:
     def set_aside(self, match_id: int, why: str) -> None:
         """Mark a match damaged (its moves no longer replay, say), kept for inspection: the table
         no longer resumes it and the leaderboard leaves it out."""
-        self.db.execute("UPDATE matches SET damaged = ? WHERE id = ?", (why, match_id))
+        with self._changing():
+            outbox.set_aside(self.db, match_id, why, now())
+            self.db.execute("UPDATE matches SET damaged = ? WHERE id = ?", (why, match_id))
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""`dominotable demo [GAME] [--seed S] [--players P] [rule option flags]`: bots play a whole
+"""`dominotable demo [GAME] [--seed S] [--players P] [--broker URL --table ID] [rule option flags]`: bots play a whole
 match at the simulated table. They choose moves with the engines' greedy bots and make them
 physically on the virtual tray (behind a real pty, the tray firmware scanning emulated
 readers); the session judges the settled tray as at a real table, commits every move to
@@ -8,7 +8,8 @@ match goes into the table's database (or --db PATH) marked as a demo: `dominotab
 lists it, the leaderboard leaves it out, and the table never resumes it.
 
 Without a rule option a demo uses short ones (one hand of Castle Rock or Broadway, Doubles to
-50). `--text` prints the old engine-only demo: each seat's moves in their notation, then the
+50). With `--broker` and `--table` (or the [venue] section) the match is published to the venue,
+and the demo waits up to ten seconds at its end for the venue to store it. `--text` prints the old engine-only demo: each seat's moves in their notation, then the
 game's one-line `brief()` (else its full picture) and the scores whenever they change.
 """
 
@@ -43,6 +44,10 @@ def common(parser, d) -> None:
     parser.add_argument("--http", metavar="HOST:PORT", nargs="?", type=listen_address, const=("127.0.0.1", 8080),
                         default=d(None), help="serve the table page while the bots play (default address "
                                               "127.0.0.1:8080), and keep it up after the match until Ctrl-C")
+    parser.add_argument("--broker", metavar="URL", default=d(None),
+                        help="publish the match to the venue on this MQTT broker (default: [venue] broker)")
+    parser.add_argument("--table", metavar="ID", default=d(None),
+                        help="this table's id at the venue (default: [venue] table)")
 
 
 BOT_LONG_PRESS = 0.25  # how long the bots hold select to open the menu (people: 0.8 s)
@@ -69,10 +74,12 @@ def table_demo(game: str, options: dict, args) -> int:
     import sys
 
     from dominotable.app import config
+    from dominotable.app.commands.run import DRAIN
     from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig
     from dominotable.app.demo import demo_choice, watch
     from dominotable.app.hardware import open_hardware
     from dominotable.app.runtime import Runtime
+    from dominotable.app.venue import start_link, stop_link
     from dominotable.app.web import start
     from dominotable.store.recovery import open_for_table
 
@@ -82,9 +89,10 @@ def table_demo(game: str, options: dict, args) -> int:
     drawn = not args.quiet and sys.stdout.isatty()  # else a text transcript, not block art in a log
     cfg = Config(tray=TrayConfig(port="none"), display=DisplayConfig(frames=args.frames, terminal=drawn),
                  game=GameConfig(settle_ms=args.settle_ms))
-    db = args.db or config.load().storage.path
+    user = config.load()
+    db = args.db or user.storage.path
     hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
-    server = None
+    server = link = None
     try:
         store, repairs = open_for_table(db)
         with store:
@@ -94,8 +102,13 @@ def table_demo(game: str, options: dict, args) -> int:
                               demo=True, repairs=repairs)
             if args.http:
                 server = start(runtime, cfg.web, args.http, explicit=True, say=hw.say)
+            link = start_link(runtime, user.venue, args.broker, args.table)
             watch(runtime, db, bool(args.db), args.seed, not args.quiet and not drawn, server)
+            stop_link(link, DRAIN)
+            link = None
     finally:
+        if link is not None:
+            link.stop()
         if server is not None:
             server.stop()
         hw.close()

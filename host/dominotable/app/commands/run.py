@@ -1,4 +1,5 @@
-"""`dominotable run [--config PATH] [--db PATH] [--frames DIR] [--http HOST:PORT|off]`: the table.
+"""`dominotable run [--config PATH] [--db PATH] [--frames DIR] [--http HOST:PORT|off]
+[--broker URL --table ID]`: the table.
 
 With the hardware in the configuration it is the Pi's program. With no tray configured or
 found it runs the simulated table: the virtual tray, the OLED drawn in the terminal (and as
@@ -14,6 +15,9 @@ ends. The demo is recorded in the database marked as a demo: it never resumes, n
 instead of, a real match, and the leaderboard leaves it out. With an explicit --http the browser is
 the controls and the table runs until SIGINT or SIGTERM (with --demo: the bots' match, then the
 page stays up until then).
+
+With a venue's broker (--broker or [venue] broker) and this table's id there (--table or [venue]
+table), every committed event is published to the venue (app/venue.py); play never waits for it.
 
 A damaged database does not stop the table: it is moved aside and its matches recovered
 (recovery.py), and the OLED says so.
@@ -32,6 +36,7 @@ from dominotable.store.recovery import open_for_table
 
 DEMO_SPEED = 30.0  # the bots' demo: the virtual tray thirty times as fast as a real one
 DEMO_SETTLE_MS = 60
+DRAIN = 10.0  # seconds a demo waits, at its end, for the venue to store its events
 
 
 def register(subparsers) -> None:
@@ -46,7 +51,15 @@ def register(subparsers) -> None:
                         help="on the simulated table, let bots play a match and exit (the default without a terminal)")
     parser.add_argument("--http", metavar="HOST:PORT|off", type=listen_address,
                         help="serve the table page here (default: the [web] section, 127.0.0.1:8080), or off")
+    venue_arguments(parser)
     parser.set_defaults(func=run, http=False)
+
+
+def venue_arguments(parser) -> None:
+    parser.add_argument("--broker", metavar="URL",
+                        help="publish to the venue on this MQTT broker, mqtt://[user:pass@]HOST:PORT "
+                             "(mqtts:// for TLS; default: [venue] broker)")
+    parser.add_argument("--table", metavar="ID", help="this table's id at the venue (default: [venue] table)")
 
 
 def run(args) -> int:
@@ -55,6 +68,7 @@ def run(args) -> int:
     from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
     from dominotable.app.offtray import OffTray
     from dominotable.app.runtime import Runtime
+    from dominotable.app.venue import start_link, stop_link
     from dominotable.app.web import on_signals, start
 
     cfg = config_module.load(args.config)
@@ -68,7 +82,7 @@ def run(args) -> int:
     keys_help = "" if bots_play or not terminal else KEY_HELP + (", o open the page" if listen is not None else "")
     hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0,  # the virtual tray's speed
                        long_press=BOT_LONG_PRESS if bots_play else LONG_PRESS, footer=keys_help)
-    server = None
+    server = link = None
     try:
         buttons = hw.buttons()
         demo = hw.simulated and buttons is not None and bots_play
@@ -84,12 +98,15 @@ def run(args) -> int:
                                   choice=demo_choice(), stop_when_over=True, demo=True, repairs=repairs)
                 if explicit and listen is not None:
                     server = start(runtime, cfg.web, listen, explicit, hw.say)
+                link = start_link(runtime, cfg.venue, args.broker, args.table)
                 watch(runtime, db, bool(args.db), args.seed or 0, transcript, server)
+                stop_link(link, DRAIN)
                 return 0
             runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs,
                               prompt_after_ms=cfg.game.prompt_after_ms)
             if listen is not None:
                 server = start(runtime, cfg.web, listen, explicit, hw.say)
+            link = start_link(runtime, cfg.venue, args.broker, args.table)
             if transcript:
                 transcribe(runtime)
             runtime.start()
@@ -111,7 +128,11 @@ def run(args) -> int:
             finally:
                 if keyboard is not None:
                     keyboard.close()
+                stop_link(link, 2.0)
+                link = None
     finally:
+        if link is not None:
+            link.stop()
         if server is not None:
             server.stop()
         hw.close()

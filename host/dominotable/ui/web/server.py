@@ -26,7 +26,6 @@ import math
 import re
 import threading
 from collections.abc import Callable
-from html import escape
 from importlib import resources
 from typing import Any, Protocol
 
@@ -36,7 +35,6 @@ from PIL import Image
 
 from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import Geometry
-from dominotable.ui.web import svg
 from dominotable.ui.web.access import (
     COOKIE,
     LOGIN_DAYS,
@@ -48,6 +46,7 @@ from dominotable.ui.web.access import (
     is_loopback,
     max_connections,
 )
+from dominotable.views import review, svg
 
 COALESCE = 0.01  # seconds: changes within this time go out as one update (a tile placed over several scans)
 SEND_TIMEOUT = 5.0  # seconds a client may take to accept one update before it is dropped
@@ -214,7 +213,7 @@ class WebServer:
         self.version = 0
         self.clients: dict[web.WebSocketResponse, str] = {}  # each WebSocket and the client it counts against
         self.loop = asyncio.new_event_loop()
-        self._files = {name: _page(name) for name in [*STATIC, "table.html", "scores.html", "replay.html", "login.html"]}
+        self._files = {name: _page(name) for name in [*STATIC, "table.html", "scores.html", "login.html"]}
         self._listener: asyncio.AbstractServer | None = None
         self._starved = Tally("out of file descriptors: new connections wait")
         self._crowded = Tally("WebSockets refused")
@@ -552,17 +551,5 @@ class WebServer:
             data = await self._query(self.table.replay, match_id, step)
         except Refused as refused:
             raise web.HTTPNotFound(text=str(refused)) from None
-        picture = svg.tray(data["geometry"], data["tiles"], zones=data["zones"], title=f"match {match_id}")
-        scores = ", ".join(f"{escape(n)} {p}" for n, p in zip(data["names"], data["scores"]))
-        step, steps = data["step"], data["steps"]
-        nav = "".join([
-            f'<a href="/replay/{match_id}?step=0" id="first">first</a>',
-            f'<a href="/replay/{match_id}?step={max(step - 1, 0)}" id="prev" accesskey="p">previous</a>',
-            f'<span class="step">move {step} of {steps}</span>',
-            f'<a href="/replay/{match_id}?step={min(step + 1, steps)}" id="next" accesskey="n">next</a>',
-            f'<a href="/replay/{match_id}?step={steps}" id="last">last</a>',
-        ])
-        body = self._files["replay.html"].decode().format(
-            title=escape(f"{data['title']}, match {match_id}"), nav=nav, tray=picture,
-            move=escape(data["move"] or "the deal"), scores=scores)
+        body = review.page(data, f"match {match_id}", f"/replay/{match_id}", "/scores")
         return web.Response(text=body, content_type="text/html")

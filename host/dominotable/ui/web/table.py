@@ -22,15 +22,13 @@ from PIL import Image
 from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.tiles import DominoSet, Tile
-from dominotable.sim.memtray import MemoryTray
 from dominotable.store.ratings import rate
 from dominotable.store.storage import StorageError, Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.errors import TrayError
-from dominotable.tray.tags import Registry
 from dominotable.ui.screen import Screen, ScreenKind
-from dominotable.ui.web import svg
 from dominotable.ui.web.server import Refused, WebServer
+from dominotable.views import review, svg
 
 FAULTS = ("unplug", "replug", "dead", "alive", "flicker", "noise")
 
@@ -229,7 +227,7 @@ class WebTable:
             return []
         out = []
         for record in records:
-            names = _side_names(record)
+            names = review.side_names(record)
             result = record.result or {}
             out.append({"id": record.id, "game": record.game, "title": catalog.engine(record.game).title,
                         "names": names, "started": record.started, "finished": record.finished,
@@ -239,25 +237,9 @@ class WebTable:
         return out
 
     def _hands(self, record) -> list[list[int]]:
-        """The scores after every hand (for a match of one hand: after every scoring move)."""
         key = (record.id, record.plies)
         if key not in self._plots:
-            full = self._db().match(record.id)
-            game = catalog.load({**full.to_dict(), "moves": []})
-            by_hand: list[list[int]] = []
-            by_move: list[list[int]] = []
-            hand = game.hands_played()
-            for notation in full.moves:
-                before = list(game.scores)
-                game.push_notation(notation)
-                if game.hands_played() != hand:  # a new deal: the scores as the last hand left them
-                    hand = game.hands_played()
-                    by_hand.append(list(game.scores))
-                if game.scores != before:
-                    by_move.append(list(game.scores))
-            if not by_hand or by_hand[-1] != game.scores:
-                by_hand.append(list(game.scores))
-            self._plots[key] = by_hand if len(by_hand) > 1 else by_move
+            self._plots[key] = review.hand_scores(self._db().match(record.id))
         return self._plots[key]
 
     def replay(self, match_id: int, step: int) -> dict[str, Any]:
@@ -265,17 +247,7 @@ class WebTable:
             record = self._db().match(match_id)
         except StorageError as exc:
             raise Refused(str(exc)) from None
-        step = max(0, min(step, len(record.moves)))
-        game = catalog.load({**record.to_dict(), "moves": record.moves[:step]})
-        tray = MemoryTray(Registry.virtual(game.dset), self.geometry)
-        try:
-            tray.apply_all(catalog.hands_for(game, self.geometry).setup(tray.board()))
-        except DominoError:
-            pass  # a position the hands cannot lay out: the tray stays as far as it got
-        return {"title": game.title, "geometry": self.geometry, "tiles": list(tray.tiles.items()),
-                "zones": list(catalog.spec(game).zones),
-                "step": step, "steps": len(record.moves), "move": record.moves[step - 1] if step else None,
-                "names": _side_names(record), "scores": list(game.scores)}
+        return review.position(record, step, self.geometry)
 
 
 def _prompt(screen: Screen) -> tuple[str | None, str | None]:
@@ -289,12 +261,6 @@ def _prompt(screen: Screen) -> tuple[str | None, str | None]:
         return "Match over", screen.title
     return screen.title, screen.text
 
-
-def _side_names(record) -> list[str]:
-    sides: dict[int, list[str]] = {}
-    for name, side in zip(record.names, record.sides or range(len(record.names))):
-        sides.setdefault(side, []).append(name)
-    return [" & ".join(sides[side]) for side in sorted(sides)]
 
 
 def _show(value) -> str:

@@ -1,0 +1,140 @@
+"""The table's outbox: every committed change of a match, as an event for the venue, written in
+the same transaction as the change itself (store and forward).
+
+An event is named by its match's `uid` (random, made when the match's first event is written:
+a table whose database was replaced never reuses one, though its match numbers start again)
+and `seq`, counted from 1 per match, so the venue can put a match's events in order, see a gap
+and drop a duplicate. The table's id is not stored: the venue link adds it when it publishes.
+An event stays here until the venue says it has stored it (`acked`); a broker's acknowledgement
+is not enough, since a broker that crashes loses what it had not saved yet.
+
+Events, with the fields each adds to `kind`, `match`, `uid`, `seq` and `time`:
+
+- `started`: game, options, seed, players, names, sides, bots, observed, demo, started, moves
+  (the moves already made: none for a new match, all so far for one begun before the outbox);
+- `move`: ply, notation;
+- `takeback`: ply (the last move, taken back);
+- `hand`: hand, scores (written only when the committer says a hand has ended);
+- `ended`: ending, scores, winners, finished;
+- `aside`: why (a match set aside as damaged).
+
+Functions here run inside the caller's transaction, before the change they describe is made
+(so a `started` made for an older match lists the moves before it).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY,         -- the order of publication
+    match_id INTEGER NOT NULL,
+    uid TEXT NOT NULL,
+    seq INTEGER NOT NULL,           -- 1 for the match's first event
+    event TEXT NOT NULL,            -- JSON, as published (less the table's id)
+    UNIQUE (uid, seq)
+);
+CREATE TABLE IF NOT EXISTS outbox_matches (
+    match_id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL,
+    seq INTEGER NOT NULL            -- the last event's
+);
+"""
+
+
+@dataclass(frozen=True)
+class Event:
+    id: int
+    uid: str
+    seq: int
+    event: dict[str, Any]
+
+
+def started(db: sqlite3.Connection, match_id: int) -> None:
+    _add(db, match_id, "started", _started(db, match_id), fresh=True)
+
+
+def moved(db: sqlite3.Connection, match_id: int, ply: int, notation: str, time: str,
+          after: dict[str, Any] | None = None) -> None:
+    """Move `ply`; `after` ({"hand": n, "scores": [...]}): the hand it ended."""
+    _add(db, match_id, "move", {"ply": ply, "notation": notation}, time)
+    if after is not None:
+        _add(db, match_id, "hand", {"hand": after["hand"], "scores": list(after["scores"])}, time)
+
+
+def taken_back(db: sqlite3.Connection, match_id: int, ply: int, time: str) -> None:
+    _add(db, match_id, "takeback", {"ply": ply}, time)
+
+
+def ended(db: sqlite3.Connection, match_id: int, result: dict[str, Any], time: str) -> None:
+    _add(db, match_id, "ended", {"ending": str(result["ending"]), "scores": result["scores"],
+                                 "winners": result["winners"], "finished": time}, time)
+
+
+def set_aside(db: sqlite3.Connection, match_id: int, why: str, time: str) -> None:
+    _add(db, match_id, "aside", {"why": why}, time)
+
+
+def _add(db: sqlite3.Connection, match_id: int, kind: str, body: dict[str, Any], time: str | None = None,
+         fresh: bool = False) -> None:
+    row = db.execute("SELECT uid, seq FROM outbox_matches WHERE match_id = ?", (match_id,)).fetchone()
+    if row is None:
+        first = None if fresh else _started(db, match_id)  # a match begun before the outbox
+        if not fresh and first is None:
+            return  # no such match (the change fails), or one whose record cannot be read
+        uid, seq = secrets.token_hex(8), 0
+        db.execute("INSERT INTO outbox_matches (match_id, uid, seq) VALUES (?, ?, 0)", (match_id, uid))
+        if first is not None:  # the venue first hears how it started
+            _write(db, match_id, uid, 1, "started", first)
+            seq = 1
+    else:
+        uid, seq = row
+    _write(db, match_id, uid, seq + 1, kind, body if time is None else {**body, "time": time})
+
+
+def _write(db: sqlite3.Connection, match_id: int, uid: str, seq: int, kind: str, body: dict[str, Any]) -> None:
+    event = {"kind": kind, "match": match_id, "uid": uid, "seq": seq, **body}
+    db.execute("INSERT INTO outbox (match_id, uid, seq, event) VALUES (?, ?, ?, ?)",
+               (match_id, uid, seq, json.dumps(event, separators=(",", ":"))))
+    db.execute("UPDATE outbox_matches SET seq = ? WHERE match_id = ?", (seq, match_id))
+
+
+def _started(db: sqlite3.Connection, match_id: int) -> dict[str, Any] | None:
+    row = db.execute("SELECT game, options, seed, players, names, started, observed, demo FROM matches "
+                     "WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        return None
+    game, options, seed, players, names, time, observed, demo = row
+    try:
+        options, names = json.loads(options), json.loads(names)
+    except (ValueError, TypeError):
+        return None
+    seats = db.execute("SELECT side, kind FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)).fetchall()
+    moves = [n for (n,) in db.execute("SELECT notation FROM moves WHERE match_id = ? ORDER BY ply", (match_id,))]
+    return {"game": game, "options": options, "seed": seed, "players": players,
+            "names": names, "sides": [side for side, _ in seats],
+            "bots": [seat for seat, (_, kind) in enumerate(seats) if kind == "bot"],
+            "observed": bool(observed), "demo": bool(demo), "started": time, "moves": moves, "time": time}
+
+
+# --- read and cleared by the venue link (its own connection) ----------------------------------
+
+def pending(db: sqlite3.Connection, after: int = 0, limit: int = 100) -> list[Event]:
+    """Events not yet stored by the venue, in order, from the one after id `after`."""
+    return [Event(i, uid, seq, json.loads(text)) for i, uid, seq, text in db.execute(
+        "SELECT id, uid, seq, event FROM outbox WHERE id > ? ORDER BY id LIMIT ?", (after, limit))]
+
+
+def count(db: sqlite3.Connection) -> int:
+    return db.execute("SELECT count(*) FROM outbox").fetchone()[0]
+
+
+def acked(db: sqlite3.Connection, stored: list[tuple[str, int]]) -> int:
+    """The venue has stored these (uid, seq): they leave the outbox. How many did."""
+    cur = db.executemany("DELETE FROM outbox WHERE uid = ? AND seq = ?", stored)
+    return cur.rowcount

@@ -1,0 +1,297 @@
+"""The table's link to its venue: publishes the outbox's events in order (QoS 1) and the table's
+live state (retained), in its own thread and event loop, so play never waits on the broker.
+
+An event leaves the outbox only when the venue says it has stored it (its ack topic). While the
+broker is unreachable the events wait in the table's database and go out in order when it is
+back; a table that is switched off meanwhile sends them on its next start. Events the venue has
+not acknowledged within `resend` seconds while it is listening (a broker that crashed lost them)
+go again, oldest first: the venue drops what it already has. While the venue is away, nothing is
+sent twice: the broker keeps what was sent for the venue's session.
+
+The link's state (`state`: connected, offline since when, events waiting) is for the OLED and
+the page; `players` is the venue's list of known players, for the table's setup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+from dominotable.store import outbox
+from dominotable.venue import broker as topics
+from dominotable.venue.broker import Broker
+
+log = logging.getLogger("dominotable.venue")
+
+WINDOW = 200  # events published and not yet acknowledged by the venue
+RESEND = 10.0  # seconds without an ack, while the venue listens, before unacknowledged events go again
+RETRY = (0.5, 5.0)  # seconds before reconnecting to the broker: first, then doubling up to this
+POLL = 0.5  # seconds between looks at the outbox when nobody says it changed
+CLEAR_EVERY = 1.0  # seconds: events the venue has stored leave the outbox together, at most this often
+STATE_EVERY = 0.2  # seconds: the live state goes out at most this often
+
+
+@dataclass(frozen=True)
+class LinkState:
+    connected: bool
+    since: float  # wall-clock time of the last connect or disconnect
+    pending: int  # events in the outbox, not yet stored at the venue
+
+    def __str__(self) -> str:
+        waiting = f", {self.pending} event{'s' * (self.pending != 1)} waiting" if self.pending else ""
+        if self.connected:
+            return f"venue connected{waiting}"
+        return f"venue offline since {datetime.fromtimestamp(self.since).strftime('%H:%M')}{waiting}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"connected": self.connected, "since": self.since, "pending": self.pending}
+
+
+class VenueLink:
+    def __init__(self, database: str | Path, table: str, broker: Broker, *, resend: float = RESEND,
+                 retry: tuple[float, float] = RETRY):
+        self.database = Path(database)
+        self.table = topics.table_id(table)
+        self.broker = broker
+        self.resend = resend
+        self.retry = retry
+        self.players: list[dict[str, Any]] = []  # the venue's known players, [{"id", "name"}]
+        self._state = LinkState(False, time.time(), 0)
+        self._live: dict[str, Any] | None = None
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._thread_main, name=f"venue-link-{table}", daemon=True)
+        self._stopping: asyncio.Event | None = None
+        self._changed: asyncio.Event | None = None  # the outbox may have new events
+        self._shown: asyncio.Event | None = None  # a new live state
+        self._counted = threading.Event()  # the pending count is known
+        self._db: sqlite3.Connection | None = None
+        self._io = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"venue-db-{table}")  # the link's database work
+        self._stored: set[tuple[str, int]] = set()  # stored at the venue, still in the outbox
+        self._unacked: dict[tuple[str, int], int] = {}  # (uid, seq) -> outbox id, published this connection
+        self._sent_to = 0  # the outbox id published last
+        self._waiting_since = 0.0  # when the venue last acknowledged, or we began waiting for it
+        self._venue_listens = True  # the venue's retained status; unknown counts as listening
+        self._in_outbox = 0  # events in the outbox when last counted
+
+    # --- from the table's threads -----------------------------------------------------------
+
+    @property
+    def state(self) -> LinkState:
+        return self._state
+
+    def start(self) -> VenueLink:
+        self._thread.start()
+        return self
+
+    def wake(self) -> None:
+        """Something was committed: look at the outbox now (any thread; returns at once)."""
+        self._call(lambda: self._changed and self._changed.set())
+
+    def show(self, live: dict[str, Any]) -> None:
+        """The table's live state changed (any thread; returns at once); also looks at the outbox."""
+        self._live = live
+        self._call(lambda: (self._shown and self._shown.set(), self._changed and self._changed.set()))
+
+    def drain(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds until the venue has stored every event; whether it has."""
+        deadline = time.monotonic() + timeout
+        self._counted.wait(timeout)
+        self.wake()
+        while self._state.pending and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self._state.pending == 0
+
+    def stop(self) -> None:
+        """Say the table is going, disconnect and end the thread; the outbox keeps what was not stored."""
+        if self._thread.is_alive():
+            self._call(lambda: self._stopping and self._stopping.set())
+            self._thread.join(timeout=10)
+
+    def _call(self, fn) -> None:
+        try:
+            self.loop.call_soon_threadsafe(fn)
+        except RuntimeError:  # the loop is closed: the link has stopped
+            pass
+
+    # --- the link's thread --------------------------------------------------------------------
+
+    def _thread_main(self) -> None:
+        try:
+            self.loop.run_until_complete(self._main())
+        finally:
+            self.loop.close()
+            self._io.submit(self._clear, list(self._stored))
+            if self._db is not None:
+                self._io.submit(self._db.close)
+            self._io.shutdown(wait=True)
+
+    def _open(self) -> None:
+        # its own connection, used in the link's database thread only, so the loop never waits
+        # for the table's writes; what it deletes need not be durable (a lost delete only sends again)
+        self._db = sqlite3.connect(self.database, isolation_level=None, timeout=30, check_same_thread=False)
+        self._db.execute("PRAGMA synchronous=NORMAL")
+
+    async def _db_call(self, fn, *args):
+        return await self.loop.run_in_executor(self._io, fn, *args)
+
+    async def _main(self) -> None:
+        self._stopping, self._changed, self._shown = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        await self._db_call(self._open)
+        await self._count()
+        clearing = asyncio.ensure_future(self._clearing())
+        try:
+            await self._connect_forever()
+        finally:
+            clearing.cancel()
+
+    async def _connect_forever(self) -> None:
+        delay = self.retry[0]
+        while not self._stopping.is_set():
+            try:
+                async with self.broker.client(f"dominotable-table-{self.table}",
+                                              will=(topics.topic(self.table, "status"), topics.status(False))) as client:
+                    delay = self.retry[0]
+                    self._set(True)
+                    log.info("venue link: connected to %s as table %s", self.broker, self.table)
+                    await self._connected(client)
+            except (aiomqtt.MqttError, OSError) as exc:
+                if self._state.connected:
+                    log.warning("venue link: lost the broker %s (%s); events wait in the outbox", self.broker, exc)
+            except Exception:  # a bug must not end the link: it reconnects
+                log.exception("venue link failed; reconnecting")
+            if self._state.connected:
+                self._set(False)
+            try:
+                await asyncio.wait_for(self._stopping.wait(), delay)
+            except TimeoutError:
+                delay = min(delay * 2, self.retry[1])
+
+    async def _connected(self, client: aiomqtt.Client) -> None:
+        await client.subscribe([(topics.topic(self.table, "acks"), 1), (topics.PLAYERS, 1),
+                                (topics.VENUE_STATUS, 1)])
+        await client.publish(topics.topic(self.table, "status"), topics.status(True), qos=1, retain=True)
+        self._unacked.clear()  # everything not yet stored goes (again), in order
+        self._sent_to = 0
+        self._waiting_since = time.monotonic()
+        if self._live is not None:
+            self._shown.set()
+        tasks = [asyncio.ensure_future(c) for c in (self._receive(client), self._send(client), self._publish_state(client),
+                                                    self._stopping.wait())]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+        for task in done:
+            task.result()  # a lost connection raises here
+        await client.publish(topics.topic(self.table, "status"), topics.status(False), qos=1, retain=True)
+
+    async def _send(self, client: aiomqtt.Client) -> None:
+        event_topic = topics.topic(self.table, "events")
+        while True:
+            now = time.monotonic()
+            if self._unacked and self._venue_listens and now - self._waiting_since > self.resend:
+                log.info("venue link: %d events not acknowledged for %.0f s: sending them again",
+                         len(self._unacked), now - self._waiting_since)
+                self._unacked.clear()
+                self._sent_to = 0
+                self._waiting_since = now
+            room = WINDOW - len(self._unacked)
+            events = await self._db_call(outbox.pending, self._db, self._sent_to, room) if room > 0 else []
+            if events and not self._unacked:
+                self._waiting_since = now
+            for event in events:
+                self._sent_to = event.id
+            events = [e for e in events if (e.uid, e.seq) not in self._stored]
+            if events:
+                for event in events:
+                    self._unacked[(event.uid, event.seq)] = event.id
+                # paho sends them in this order; each waits for the broker's acknowledgement
+                await asyncio.gather(*(client.publish(event_topic, _payload(event.event, self.table), qos=1)
+                                       for event in events))
+                continue
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), POLL)
+            except TimeoutError:
+                pass
+            await self._count()
+
+    async def _receive(self, client: aiomqtt.Client) -> None:
+        acks = topics.topic(self.table, "acks")
+        async for message in client.messages:
+            try:
+                data = json.loads(message.payload)
+            except (ValueError, TypeError):
+                log.warning("venue link: a message on %s is not JSON", message.topic)
+                continue
+            if message.topic.matches(acks) and isinstance(data, dict) and isinstance(data.get("stored"), list):
+                stored = [(uid, seq) for uid, seq in (p for p in data["stored"] if isinstance(p, list) and len(p) == 2)
+                          if isinstance(uid, str) and isinstance(seq, int)]
+                self._stored.update(stored)
+                if any(self._unacked.pop(key, None) is not None for key in stored):
+                    self._waiting_since = time.monotonic()
+                    self._changed.set()  # room in the window
+                self._pending(self._in_outbox)
+            elif message.topic.matches(topics.PLAYERS) and isinstance(data, list):
+                self.players = [p for p in data if isinstance(p, dict) and isinstance(p.get("name"), str)]
+            elif message.topic.matches(topics.VENUE_STATUS) and isinstance(data, dict):
+                self._venue_listens = bool(data.get("online"))
+                self._waiting_since = time.monotonic()
+
+    async def _publish_state(self, client: aiomqtt.Client) -> None:
+        state_topic = topics.topic(self.table, "state")
+        while True:
+            await self._shown.wait()
+            self._shown.clear()
+            live = self._live
+            await client.publish(state_topic, json.dumps({**live, "table": self.table}), qos=1, retain=True)
+            await asyncio.sleep(STATE_EVERY)
+
+    async def _clearing(self) -> None:
+        """Events the venue has stored leave the outbox in one transaction a second: a delete per
+        acknowledgement would contend with the table's own commits for the database."""
+        while True:
+            await asyncio.sleep(CLEAR_EVERY)
+            if self._stored:
+                stored = list(self._stored)
+                await self._db_call(self._clear, stored)
+                self._stored.difference_update(stored)
+                await self._count()
+
+    def _clear(self, stored: list[tuple[str, int]]) -> None:
+        if stored and self._db is not None:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                outbox.acked(self._db, stored)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    async def _count(self) -> None:
+        self._in_outbox = await self._db_call(outbox.count, self._db)
+        self._pending(self._in_outbox)
+        self._counted.set()
+
+    def _pending(self, in_outbox: int) -> None:
+        pending = max(in_outbox - len(self._stored), 0)
+        if pending != self._state.pending:
+            self._state = LinkState(self._state.connected, self._state.since, pending)
+
+    def _set(self, connected: bool) -> None:
+        self._state = LinkState(connected, time.time(), self._state.pending)
+
+
+def _payload(event: dict[str, Any], table: str) -> bytes:
+    return json.dumps({**event, "table": table}, separators=(",", ":")).encode()

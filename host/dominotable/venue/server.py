@@ -1,0 +1,287 @@
+"""The venue: one scoreboard and one rating list for every table of a bar (or a league).
+
+It subscribes to every table's events, live state and status with a fixed client id and a
+persistent session (so what the tables publish while it is down waits at the broker for it),
+keeps the events in its store (store.py: duplicates and reorderings are harmless) and
+acknowledges each one kept to its table. It publishes the known players (retained) for the
+tables' setup, and its own status, so the tables resend only while it listens.
+
+It serves, on aiohttp, every table's live state, the leaderboard and openskill ratings across
+tables (the same ratings as a table's, store/ratings.py, over the venue's players), the recent
+matches each replayable, and a kiosk view for a screen across the bar. Nothing can be
+controlled from the page: it only shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import json
+import logging
+import threading
+import time
+from importlib import resources
+from typing import Any
+
+import aiomqtt
+from aiohttp import web
+
+from dominotable.games import catalog
+from dominotable.rules.errors import DominoError
+from dominotable.store.ratings import rate
+from dominotable.tray.geometry import Geometry, default
+from dominotable.venue import broker as topics
+from dominotable.venue.broker import Broker
+from dominotable.venue.store import VenueStore
+from dominotable.views import review, svg
+
+log = logging.getLogger("dominotable.venue")
+
+BATCH = 500  # events kept in one transaction at most
+RECENT = 20  # matches on the scoreboard
+STATIC = {"venue.js": "text/javascript", "style.css": "text/css"}
+PAGES = ("venue.html", "kiosk.html")
+
+
+class VenueServer:
+    def __init__(self, store: VenueStore, broker: Broker, host: str = "127.0.0.1", port: int = 8090, *,
+                 rate_demos: bool = False, geometry: Geometry | None = None):
+        """`rate_demos`: rate the bots' demo matches too (a venue of simulated tables)."""
+        self.store = store
+        self.broker = broker
+        self.host = host
+        self.port = port
+        self.rate_demos = rate_demos
+        self.geometry = geometry or default()  # the tray a replay is laid out on
+        self.tables: dict[str, dict[str, Any]] = {}  # table -> {"state", "online", "seen"}
+        self.connected = False
+        self.version = 0  # bumped when the store changes: the page fetches again
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="venue", daemon=True)
+        self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="venue-db")
+        self._files = {name: (resources.files(__package__) / "static" / name).read_bytes() for name in [*STATIC, *PAGES]}
+        self._queue: asyncio.Queue | None = None
+        self._client: aiomqtt.Client | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._runner: web.AppRunner | None = None
+        self._boards: tuple[int, list] | None = None  # (version, leaderboard)
+        self._plots: dict[tuple, list[list[int]]] = {}  # (match, moves, finished) -> scores after every hand
+
+    # --- life cycle ------------------------------------------------------------------------
+
+    def start(self) -> VenueServer:
+        """Serve the page (raises OSError when its address is taken) and listen to the broker."""
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(timeout=10)
+        return self
+
+    async def _start(self) -> None:
+        self._queue = asyncio.Queue()
+        app = web.Application(client_max_size=4096)
+        app.add_routes([
+            web.get("/", self._html("venue.html")), web.get("/kiosk", self._html("kiosk.html")),
+            web.get("/static/{name}", self._static), web.get("/api/tables", self._api_tables),
+            web.get("/api/leaderboard", self._api(self.leaderboard)), web.get("/api/matches", self._api(self.matches)),
+            web.get("/api/players", self._api(self.store.players)), web.get("/replay/{id}", self._replay),
+        ])
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        try:
+            await site.start()
+        except OSError:
+            await self._runner.cleanup()
+            raise
+        if self.port == 0:
+            self.port = self._runner.addresses[0][1]
+        self._tasks = [asyncio.ensure_future(self._listen()), asyncio.ensure_future(self._keep())]
+
+    def stop(self) -> None:
+        if not self._thread.is_alive():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._stop(), self.loop).result(timeout=15)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(timeout=5)
+            self._db.shutdown(wait=True)
+
+    async def _stop(self) -> None:
+        deadline = time.monotonic() + 5
+        while self._queue.qsize() and time.monotonic() < deadline:  # keep (and acknowledge) what came in
+            await asyncio.sleep(0.05)
+        client = self._client
+        if client is not None:
+            try:
+                await client.publish(topics.VENUE_STATUS, topics.status(False), qos=1, retain=True, timeout=2)
+            except aiomqtt.MqttError:
+                pass
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    # --- the broker ------------------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        delay = 0.5
+        while True:
+            try:
+                async with self.broker.client("dominotable-venue", will=(topics.VENUE_STATUS, topics.status(False))) \
+                        as client:
+                    delay = 0.5
+                    await client.subscribe([(topics.ALL_TABLES + name, 1) for name in ("events", "state", "status")])
+                    await client.publish(topics.VENUE_STATUS, topics.status(True), qos=1, retain=True)
+                    self._client, self.connected = client, True
+                    log.info("venue: listening to %s", self.broker)
+                    await self._publish_players()
+                    async for message in client.messages:
+                        self._message(message)
+            except aiomqtt.MqttError as exc:
+                if self.connected:
+                    log.warning("venue: lost the broker %s (%s); reconnecting", self.broker, exc)
+            finally:
+                self._client, self.connected = None, False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    def _message(self, message: aiomqtt.Message) -> None:
+        where = topics.table_of(message.topic.value)
+        if where is None:
+            return
+        table, name = where
+        try:
+            data = json.loads(message.payload)
+        except (ValueError, TypeError):
+            log.warning("venue: a message on %s is not JSON", message.topic)
+            return
+        if name == "events":
+            self._queue.put_nowait((table, data))
+            return
+        seen = self.tables.setdefault(table, {"state": None, "online": False, "seen": None})
+        if name == "state" and isinstance(data, dict):
+            seen["state"] = data
+        elif name == "status" and isinstance(data, dict):
+            seen["online"] = bool(data.get("online"))
+        seen["seen"] = time.time()
+
+    async def _keep(self) -> None:
+        """Keep the events in batches, then acknowledge them to their tables."""
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                received = await self.loop.run_in_executor(self._db, self.store.receive, batch)
+            except Exception:  # the store failed (a full disk, the server gone): not acknowledged, so sent again
+                log.exception("venue: could not keep %d events", len(batch))
+                await asyncio.sleep(1)
+                continue
+            if received.new:
+                self.version += 1
+            client = self._client
+            try:
+                if client is not None:
+                    for table, stored in received.stored.items():
+                        await client.publish(topics.topic(table, "acks"), json.dumps({"stored": stored}), qos=1)
+                    if received.players:
+                        await self._publish_players()
+            except aiomqtt.MqttError:
+                pass  # the tables send them again, and get their acknowledgement then
+
+    async def _publish_players(self) -> None:
+        players = await self.loop.run_in_executor(self._db, self.store.players)
+        await self._client.publish(topics.PLAYERS, json.dumps(players), qos=1, retain=True)
+
+    # --- what the page shows (the database's thread) -----------------------------------------
+
+    def leaderboard(self) -> list[dict[str, Any]]:
+        version = self.version
+        if self._boards is None or self._boards[0] != version:
+            records = self.store.matches()
+            if self.rate_demos:
+                records = [dataclasses.replace(r, demo=False) for r in records]
+            self._boards = (version, [{"game": b.game, "title": b.title, "players": [
+                {"name": p.name, "rating": round(p.rating, 2), "matches": p.matches, "wins": p.wins,
+                 "win_rate": round(p.win_rate, 3)} for p in b.players]} for b in rate(records)])
+        return self._boards[1]
+
+    def matches(self) -> list[dict[str, Any]]:
+        out, plots = [], {}
+        for record in self.store.matches(RECENT):
+            names = review.side_names(record)
+            result = record.result or {}
+            key = (record.id, record.plies, record.finished)
+            if key not in self._plots:
+                try:
+                    self._plots[key] = review.hand_scores(self.store.match(record.id))
+                except DominoError:
+                    self._plots[key] = []  # moves that no longer replay: no plot
+            plots[key] = self._plots[key]
+            target = record.options.get("target")
+            out.append({"id": record.id, "table": record.table, "table_match": record.table_match,
+                        "game": record.game, "title": _title(record.game), "names": names,
+                        "started": record.started, "finished": record.finished, "ending": result.get("ending"),
+                        "scores": result.get("scores"), "demo": record.demo, "damaged": record.damaged,
+                        "winners": [names[w] for w in result.get("winners", []) if w < len(names)],
+                        "moves": record.plies, "plot": svg.score_plot(names, plots[key], target)})
+        self._plots = plots
+        return out
+
+    def replay(self, match_id: int, step: int) -> dict[str, Any] | None:
+        record = self.store.match(match_id)
+        if record is None:
+            return None
+        data = review.position(record, step, self.geometry)
+        data["name"] = f"table {record.table}, match {record.table_match}"
+        return data
+
+    # --- handlers --------------------------------------------------------------------------
+
+    def _html(self, name: str):
+        async def handler(request: web.Request) -> web.Response:
+            return web.Response(body=self._files[name], content_type="text/html", charset="utf-8")
+        return handler
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound(text=f"no file {name!r}")
+        return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8")
+
+    async def _api_tables(self, request: web.Request) -> web.Response:
+        tables = [{"table": table, **seen} for table, seen in sorted(self.tables.items())]
+        return web.json_response({"tables": tables, "version": self.version, "broker": self.connected})
+
+    def _api(self, fn):
+        async def handler(request: web.Request) -> web.Response:
+            return web.json_response(await self.loop.run_in_executor(self._db, fn))
+        return handler
+
+    async def _replay(self, request: web.Request) -> web.Response:
+        try:
+            match_id = int(request.match_info["id"])
+            step = int(request.query.get("step", "0"))
+        except ValueError:
+            raise web.HTTPBadRequest(text="a match number and a step number, as whole numbers") from None
+        try:
+            data = await self.loop.run_in_executor(self._db, self.replay, match_id, step)
+        except DominoError as exc:
+            raise web.HTTPNotFound(text=f"match {match_id} cannot be replayed: {exc}") from None
+        if data is None:
+            raise web.HTTPNotFound(text=f"no match {match_id} at this venue")
+        return web.Response(text=review.page(data, data["name"], f"/replay/{match_id}", "/"), content_type="text/html")
+
+
+def _title(game: str) -> str:
+    try:
+        return catalog.engine(game).title
+    except DominoError:
+        return game  # a game this venue's version does not know
