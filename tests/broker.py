@@ -5,11 +5,13 @@ saved) and started again on the same port with the same persistence folder."""
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +35,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@functools.cache
+def password_file(tables: tuple[str, ...]) -> str:
+    """A password file for the venue and `tables`, made once (mosquitto_passwd hashes slowly)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "passwd"
+        for n, (user, password) in enumerate([("venue", VENUE_PASSWORD), *((t, f"{t}-secret") for t in tables)]):
+            subprocess.run([PASSWD, "-b", *(["-c"] if n == 0 else []), str(path), user, password], check=True,
+                           capture_output=True)
+        return path.read_text()
+
+
 class Mosquitto:
     def __init__(self, folder: Path, tables: tuple[str, ...] = (), autosave: int = 60):
         """A broker whose users are the venue and `tables` (password: the table id + "-secret");
@@ -43,9 +56,7 @@ class Mosquitto:
         self.process: subprocess.Popen | None = None
         folder.mkdir(parents=True, exist_ok=True)
         passwords = folder / "passwd"
-        for n, (user, password) in enumerate([("venue", VENUE_PASSWORD), *((t, f"{t}-secret") for t in tables)]):
-            subprocess.run([PASSWD, "-b", *(["-c"] if n == 0 else []), str(passwords), user, password], check=True,
-                           capture_output=True)
+        passwords.write_text(password_file(tables))
         root = os.geteuid() == 0
         (folder / "mosquitto.conf").write_text("\n".join([
             *(["user root"] if root else []),  # as root it would switch to the mosquitto user

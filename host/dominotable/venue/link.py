@@ -66,14 +66,16 @@ class VenueLink:
         self.resend = resend
         self.retry = retry
         self.players: list[dict[str, Any]] = []  # the venue's known players, [{"id", "name"}]
+        self.sent = 0  # events published, those sent again included
         self._state = LinkState(False, time.time(), 0)
         self._live: dict[str, Any] | None = None
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._thread_main, name=f"venue-link-{table}", daemon=True)
         self._stopping: asyncio.Event | None = None
         self._changed: asyncio.Event | None = None  # the outbox may have new events
+        self._counting: asyncio.Event | None = None  # count them now
         self._shown: asyncio.Event | None = None  # a new live state
-        self._counted = threading.Event()  # the pending count is known
+        self._counts = 0  # how often the outbox was counted
         self._db: sqlite3.Connection | None = None
         self._io = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"venue-db-{table}")  # the link's database work
         self._stored: set[tuple[str, int]] = set()  # stored at the venue, still in the outbox
@@ -95,21 +97,27 @@ class VenueLink:
 
     def wake(self) -> None:
         """Something was committed: look at the outbox now (any thread; returns at once)."""
-        self._call(lambda: self._changed and self._changed.set())
+        self._call(self._wake)
+
+    def _wake(self) -> None:
+        for event in (self._changed, self._counting):
+            if event is not None:
+                event.set()
 
     def show(self, live: dict[str, Any]) -> None:
         """The table's live state changed (any thread; returns at once); also looks at the outbox."""
         self._live = live
-        self._call(lambda: (self._shown and self._shown.set(), self._changed and self._changed.set()))
+        self._call(lambda: (self._shown and self._shown.set(), self._wake()))
 
     def drain(self, timeout: float) -> bool:
-        """Wait up to `timeout` seconds until the venue has stored every event; whether it has."""
+        """Wait up to `timeout` seconds until the venue has stored every event committed before
+        this call; whether it has."""
         deadline = time.monotonic() + timeout
-        self._counted.wait(timeout)
+        counted = self._counts
         self.wake()
-        while self._state.pending and time.monotonic() < deadline:
-            time.sleep(0.05)
-        return self._state.pending == 0
+        while (self._counts <= counted or self._state.pending) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self._counts > counted and self._state.pending == 0
 
     def stop(self) -> None:
         """Say the table is going, disconnect and end the thread; the outbox keeps what was not stored."""
@@ -146,13 +154,15 @@ class VenueLink:
 
     async def _main(self) -> None:
         self._stopping, self._changed, self._shown = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        self._counting = asyncio.Event()
         await self._db_call(self._open)
         await self._count()
-        clearing = asyncio.ensure_future(self._clearing())
+        clearing = asyncio.ensure_future(self._housekeeping())
         try:
             await self._connect_forever()
         finally:
             clearing.cancel()
+            await asyncio.gather(clearing, return_exceptions=True)
 
     async def _connect_forever(self) -> None:
         delay = self.retry[0]
@@ -192,9 +202,10 @@ class VenueLink:
         finally:
             for task in tasks:
                 task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
         for task in done:
             task.result()  # a lost connection raises here
-        await client.publish(topics.topic(self.table, "status"), topics.status(False), qos=1, retain=True)
+        await client.publish(topics.topic(self.table, "status"), topics.status(False), qos=1, retain=True, timeout=2)
 
     async def _send(self, client: aiomqtt.Client) -> None:
         event_topic = topics.topic(self.table, "events")
@@ -216,6 +227,7 @@ class VenueLink:
             if events:
                 for event in events:
                     self._unacked[(event.uid, event.seq)] = event.id
+                self.sent += len(events)
                 # paho sends them in this order; each waits for the broker's acknowledgement
                 await asyncio.gather(*(client.publish(event_topic, _payload(event.event, self.table), qos=1)
                                        for event in events))
@@ -225,7 +237,6 @@ class VenueLink:
                 await asyncio.wait_for(self._changed.wait(), POLL)
             except TimeoutError:
                 pass
-            await self._count()
 
     async def _receive(self, client: aiomqtt.Client) -> None:
         acks = topics.topic(self.table, "acks")
@@ -258,16 +269,23 @@ class VenueLink:
             await client.publish(state_topic, json.dumps({**live, "table": self.table}), qos=1, retain=True)
             await asyncio.sleep(STATE_EVERY)
 
-    async def _clearing(self) -> None:
-        """Events the venue has stored leave the outbox in one transaction a second: a delete per
-        acknowledgement would contend with the table's own commits for the database."""
+    async def _housekeeping(self) -> None:
+        """Count the outbox (connected or not), and let the events the venue has stored leave it
+        in one transaction a second: a delete per acknowledgement would contend with the table's
+        own commits for the database."""
+        cleared = time.monotonic()
         while True:
-            await asyncio.sleep(CLEAR_EVERY)
-            if self._stored:
+            if self._stored and time.monotonic() - cleared > CLEAR_EVERY:
                 stored = list(self._stored)
                 await self._db_call(self._clear, stored)
                 self._stored.difference_update(stored)
-                await self._count()
+                cleared = time.monotonic()
+            await self._count()
+            try:
+                await asyncio.wait_for(self._counting.wait(), POLL)
+            except TimeoutError:
+                pass
+            self._counting.clear()
 
     def _clear(self, stored: list[tuple[str, int]]) -> None:
         if stored and self._db is not None:
@@ -282,7 +300,7 @@ class VenueLink:
     async def _count(self) -> None:
         self._in_outbox = await self._db_call(outbox.count, self._db)
         self._pending(self._in_outbox)
-        self._counted.set()
+        self._counts += 1
 
     def _pending(self, in_outbox: int) -> None:
         pending = max(in_outbox - len(self._stored), 0)

@@ -46,8 +46,10 @@ PAGES = ("venue.html", "kiosk.html")
 
 class VenueServer:
     def __init__(self, store: VenueStore, broker: Broker, host: str = "127.0.0.1", port: int = 8090, *,
-                 rate_demos: bool = False, geometry: Geometry | None = None):
-        """`rate_demos`: rate the bots' demo matches too (a venue of simulated tables)."""
+                 rate_demos: bool = False, geometry: Geometry | None = None, retry: tuple[float, float] = (0.5, 5.0)):
+        """`rate_demos`: rate the bots' demo matches too (a venue of simulated tables); `retry`:
+        seconds before reconnecting to the broker, first and at most."""
+        self.retry = retry
         self.store = store
         self.broker = broker
         self.host = host
@@ -64,6 +66,7 @@ class VenueServer:
         self._queue: asyncio.Queue | None = None
         self._client: aiomqtt.Client | None = None
         self._tasks: list[asyncio.Task] = []
+        self._acking: set[asyncio.Task] = set()  # acknowledgements on their way
         self._runner: web.AppRunner | None = None
         self._boards: tuple[int, list] | None = None  # (version, leaderboard)
         self._plots: dict[tuple, list[list[int]]] = {}  # (match, moves, finished) -> scores after every hand
@@ -117,9 +120,10 @@ class VenueServer:
                 await client.publish(topics.VENUE_STATUS, topics.status(False), qos=1, retain=True, timeout=2)
             except aiomqtt.MqttError:
                 pass
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._acking]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.wait(tasks, timeout=3)  # a broker that does not answer the disconnect is left
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -131,12 +135,12 @@ class VenueServer:
     # --- the broker ------------------------------------------------------------------------
 
     async def _listen(self) -> None:
-        delay = 0.5
+        delay = self.retry[0]
         while True:
             try:
                 async with self.broker.client("dominotable-venue", will=(topics.VENUE_STATUS, topics.status(False))) \
                         as client:
-                    delay = 0.5
+                    delay = self.retry[0]
                     await client.subscribe([(topics.ALL_TABLES + name, 1) for name in ("events", "state", "status")])
                     await client.publish(topics.VENUE_STATUS, topics.status(True), qos=1, retain=True)
                     self._client, self.connected = client, True
@@ -150,7 +154,7 @@ class VenueServer:
             finally:
                 self._client, self.connected = None, False
             await asyncio.sleep(delay)
-            delay = min(delay * 2, 5.0)
+            delay = min(delay * 2, self.retry[1])
 
     def _message(self, message: aiomqtt.Message) -> None:
         where = topics.table_of(message.topic.value)
@@ -186,15 +190,19 @@ class VenueServer:
                 continue
             if received.new:
                 self.version += 1
-            client = self._client
-            try:
-                if client is not None:
-                    for table, stored in received.stored.items():
-                        await client.publish(topics.topic(table, "acks"), json.dumps({"stored": stored}), qos=1)
-                    if received.players:
-                        await self._publish_players()
-            except aiomqtt.MqttError:
-                pass  # the tables send them again, and get their acknowledgement then
+            if self._client is not None:  # not awaited: keeping goes on while the broker answers
+                task = asyncio.ensure_future(self._acknowledge(self._client, received))
+                self._acking.add(task)
+                task.add_done_callback(self._acking.discard)
+
+    async def _acknowledge(self, client, received) -> None:
+        try:
+            for table, stored in received.stored.items():
+                await client.publish(topics.topic(table, "acks"), json.dumps({"stored": stored}), qos=1, timeout=5)
+            if received.players:
+                await self._publish_players()
+        except aiomqtt.MqttError:
+            pass  # the broker went away: the tables send those events again, and are acknowledged then
 
     async def _publish_players(self) -> None:
         players = await self.loop.run_in_executor(self._db, self.store.players)
