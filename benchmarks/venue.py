@@ -1,0 +1,166 @@
+"""A venue under load: real table processes publishing to a real broker and a real venue process,
+with the broker restarted once mid-run.
+
+Each of `--tables` tables runs `dominotable demo GAME --broker ... --table tN` `--matches` times in
+a row (bots at the simulated table, the virtual tray at full speed, each table its own SQLite),
+all at once, against one Mosquitto (tests/broker.py: password file, the project's ACL) and one
+`dominotable venue` process. When half the matches have started, the broker is stopped (SIGTERM)
+and started again a second later. A demo waits ten seconds at its end for the venue to keep its
+events; what a table still holds after its last match is sent as the table would on its next
+start (a VenueLink on its database). Then every table's database is compared with the venue's:
+
+- `events`: events the tables numbered; `lost`: those the venue does not have, or a match whose
+  moves or result differ from the table's; `duplicated`: matches or events the venue has twice;
+- `events_per_s`: events kept at the venue per second of the run (first start to last kept);
+- `commit_to_venue_p95_ms` (and p50): from the commit at the table to the keeping at the venue,
+  on this machine's clock, the broker's restart included.
+
+Run: python benchmarks/venue.py --tables 20 --matches 3 [--game castle-rock]
+Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the broker is a test tool
+from broker import Mosquitto, free_port  # noqa: E402
+
+from dominotable.sim.stats import percentile  # noqa: E402
+from dominotable.store.storage import Store  # noqa: E402
+from dominotable.venue.broker import Broker  # noqa: E402
+from dominotable.venue.link import VenueLink  # noqa: E402
+from dominotable.venue.store import VenueStore  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--game", default="castle-rock")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="dominotable-venue-bench-"))
+    names = tuple(f"t{n}" for n in range(1, args.tables + 1))
+    broker = Mosquitto(folder / "broker", tables=names).start()
+    port = free_port()
+    venue = subprocess.Popen([sys.executable, "-m", "dominotable", "venue", "--broker", broker.url("venue"),
+                              "--db", str(folder / "venue.sqlite3"), "--http", f"127.0.0.1:{port}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: _get(port, "/api/tables").get("broker"), 30, "the venue did not connect")
+    started = [0]
+    lock = threading.Lock()
+    restarted = threading.Event()
+    failures: list[str] = []
+
+    def table(name: str, first_seed: int) -> None:
+        for seed in range(first_seed, first_seed + args.matches):
+            with lock:
+                started[0] += 1
+                restart = started[0] == args.tables * args.matches // 2 + 1 and not restarted.is_set()
+                if restart:
+                    restarted.set()
+            if restart:
+                broker.stop()
+                time.sleep(1)
+                broker.start()
+            demo = subprocess.run([sys.executable, "-m", "dominotable", "demo", args.game, "--seed", str(seed),
+                                   "--broker", broker.url(name), "--table", name, "--db", str(folder / f"{name}.sqlite3"),
+                                   "--quiet", "--speed", "1000", "--settle-ms", "0"], capture_output=True, text=True)
+            if demo.returncode != 0:
+                failures.append(f"{name} seed {seed}: {demo.stderr.strip()[-300:]}")
+
+    begin = time.time()
+    threads = [threading.Thread(target=table, args=(name, 1000 * n)) for n, name in enumerate(names)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    left = [name for name in names if _pending(folder / f"{name}.sqlite3")]
+    for name in left:  # the table's next start sends what it still holds
+        link = VenueLink(folder / f"{name}.sqlite3", name, Broker.parse(broker.url(name))).start()
+        link.drain(60)
+        link.stop()
+    expected = sum(_numbered(folder / f"{name}.sqlite3") for name in names)
+    kept = VenueStore(folder / "venue.sqlite3")
+    wait_for(lambda: kept.counts()["events"] >= expected, 60, "the venue did not get every event")
+    venue.send_signal(signal.SIGTERM)
+    venue.wait(timeout=30)
+    broker.stop()
+    lost, duplicated = compare(kept, folder, names)
+    stored = [row[0] for row in kept.db.execute("SELECT stored FROM events")]
+    last = max(datetime.fromisoformat(s).timestamp() for s in stored)
+    latencies = [1000 * s for s in kept.latencies()]
+    print(json.dumps({
+        "tables": args.tables, "matches": args.tables * args.matches, "events": expected,
+        "events_per_s": round(len(stored) / (last - begin), 1),
+        "commit_to_venue_p95_ms": round(percentile(latencies, 0.95), 1),
+        "commit_to_venue_p50_ms": round(percentile(latencies, 0.5), 1),
+        "lost": lost, "duplicated": duplicated, "broker_restarts": int(restarted.is_set()),
+        "tables_sending_after_their_run": len(left), "failed_demos": len(failures)}))
+    for failure in failures:
+        print(failure, file=sys.stderr)
+
+
+def compare(kept: VenueStore, folder: Path, names: tuple[str, ...]) -> tuple[int, int]:
+    """(lost, duplicated): events and matches of the tables the venue lacks, and has twice."""
+    lost = duplicated = 0
+    venue_matches: dict[tuple[str, int], list] = {}
+    for record in kept.matches():
+        venue_matches.setdefault((record.table, record.table_match), []).append(record)
+    (events,) = kept.db.execute("SELECT count(*) FROM events").fetchone()
+    for name in names:
+        with Store(folder / f"{name}.sqlite3", create=False) as table:
+            for record in table.matches():
+                theirs = venue_matches.pop((name, record.id), [])
+                duplicated += max(len(theirs) - 1, 0)
+                mine = table.match(record.id)
+                if not theirs:
+                    lost += 1
+                    continue
+                full = kept.match(theirs[0].id)
+                if (full.moves, full.result) != (mine.moves, mine.result):
+                    lost += 1
+    duplicated += len(venue_matches)  # matches no table has
+    expected = sum(_numbered(folder / f"{name}.sqlite3") for name in names)
+    return lost + max(expected - events, 0), duplicated + max(events - expected, 0)
+
+
+def _numbered(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        return sum(seq for (seq,) in db.execute("SELECT seq FROM outbox_matches"))
+
+
+def _pending(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT count(*) FROM outbox").fetchone()[0]
+
+
+def _get(port: int, path: str) -> dict:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+            return json.loads(response.read())
+    except OSError:
+        return {}
+
+
+def wait_for(predicate, timeout: float, why: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise SystemExit(why)
+        time.sleep(0.1)
+
+
+if __name__ == "__main__":
+    main()
