@@ -47,9 +47,11 @@ def password_file(tables: tuple[str, ...]) -> str:
 
 
 class Mosquitto:
-    def __init__(self, folder: Path, tables: tuple[str, ...] = (), autosave: int = 60):
+    def __init__(self, folder: Path, tables: tuple[str, ...] = (), autosave: int = 60, tls: tuple[Path, Path] | None = None):
         """A broker whose users are the venue and `tables` (password: the table id + "-secret");
-        `autosave`: seconds between saves (a kill -9 loses what came since)."""
+        `autosave`: seconds between saves (a kill -9 loses what came since); `tls`: (certificate,
+        key) files: the listener takes TLS only."""
+        self.scheme = "mqtts" if tls else "mqtt"
         need_mosquitto()
         self.folder = folder
         self.port = free_port()
@@ -64,11 +66,12 @@ class Mosquitto:
             "max_queued_messages 200000", "max_queued_bytes 0", "set_tcp_nodelay true",
             f"log_dest file {folder}/mosquitto.log", "log_type all", "per_listener_settings true",
             f"listener {self.port} 127.0.0.1", "allow_anonymous false",
-            f"password_file {passwords}", f"acl_file {ACL}", ""]))
+            f"password_file {passwords}", f"acl_file {ACL}",
+            *([f"certfile {tls[0]}", f"keyfile {tls[1]}"] if tls else []), ""]))
 
     def url(self, user: str = "venue") -> str:
         password = VENUE_PASSWORD if user == "venue" else f"{user}-secret"
-        return f"mqtt://{user}:{password}@127.0.0.1:{self.port}"
+        return f"{self.scheme}://{user}:{password}@127.0.0.1:{self.port}"
 
     def start(self) -> Mosquitto:
         self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")],

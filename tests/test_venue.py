@@ -15,6 +15,7 @@ import threading
 import pytest
 from broker import Mosquitto, mosquitto  # noqa: F401
 from dominotable.venue.broker import Broker
+from dominotable.venue.link import VenueLink
 from dominotable.venue.store import VenueStore
 from tray_fixtures import until
 from venue_fixtures import Venue, postgres, same_matches, tables, venue  # noqa: F401
@@ -273,6 +274,37 @@ def test_a_venue_in_postgresql_behind_the_broker(postgres, mosquitto, tables):
         assert v.get("/api/leaderboard")[0]["players"][0]["matches"] == 1
     finally:
         v.stop()
+
+
+def test_tables_and_the_venue_over_tls(tmp_path):
+    """mqtts:// with the CA file of the broker's (here self-signed) certificate; without it the
+    certificate is refused."""
+    import subprocess
+
+    from venue_fixtures import SimTable
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    broker = Mosquitto(tmp_path / "tls", tables=("t1",), tls=(cert, key)).start()
+    try:
+        table = SimTable(tmp_path, "t1", broker)
+        table.link = VenueLink(table.path, "t1", Broker.parse(broker.url("t1"), ca=str(cert)), retry=(0.1, 0.5)).start()
+        v = Venue(tmp_path / "venue.sqlite3", broker)
+        v.ca = str(cert)
+        v.start()
+        table.play(PLAYERS[:2], seed=19)
+        v.wait_for([table])
+        same_matches(v, [table])
+        v.stop()
+        untrusted = VenueLink(table.path, "t1", Broker.parse(broker.url("t1")), retry=(0.1, 0.5)).start()
+        table.play(PLAYERS[:2], seed=20, moves=3)
+        assert not until(lambda: untrusted.state.connected, 1.5)
+        untrusted.stop()
+        table.close()
+    finally:
+        broker.stop()
 
 
 def test_broker_addresses_and_table_ids():

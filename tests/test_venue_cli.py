@@ -70,3 +70,20 @@ def test_the_venue_section_of_the_configuration(tmp_path):
         path.write_text(f"[venue]\n{bad}\n")
         with pytest.raises(ConfigError, match=says):
             config.load(path)
+
+
+def test_the_live_state_a_venue_sees_comes_from_the_screen():
+    """One function says what a venue sees of a table: names and scores carry over while a prompt
+    hides them, and go with the match."""
+    from dominotable.app.venue import live_state
+    from dominotable.ui.screen import Screen, ScreenKind
+
+    play = live_state(Screen(ScreenKind.PLAY, names=["Ann", "Bob"], points=[3, 5], current=1, turn="Bob"), 7,
+                      "castle-rock", {})
+    assert play == {"match": 7, "game": "castle-rock", "title": "Castle Rock", "mode": "play", "names": ["Ann", "Bob"],
+                    "scores": [3, 5], "target": None, "current": 1, "turn": "Bob", "prompt": None}
+    prompt = live_state(Screen(ScreenKind.PROMPT, "Fix the tray", "put 3-5 back"), 7, "castle-rock", play)
+    assert (prompt["names"], prompt["scores"], prompt["turn"], prompt["prompt"]) == (
+        ["Ann", "Bob"], [3, 5], "", "Fix the tray: put 3-5 back")
+    setup = live_state(None, None, None, prompt)
+    assert (setup["names"], setup["mode"], setup["prompt"]) == ([], "setup", "setting up a match")

@@ -110,12 +110,13 @@ class SimTable:
 class Venue:
     def __init__(self, where: str | Path, broker: Mosquitto):
         self.where, self.broker = where, broker
+        self.ca = ""  # the CA file of a TLS broker
         self.store: VenueStore | None = None
         self.server: VenueServer | None = None
 
     def start(self) -> Venue:
         self.store = VenueStore(self.where)
-        self.server = VenueServer(self.store, Broker.parse(self.broker.url("venue")), port=0,
+        self.server = VenueServer(self.store, Broker.parse(self.broker.url("venue"), ca=self.ca), port=0,
                                   retry=(0.1, 0.5)).start()
         assert until(lambda: self.server.connected, 10) or self.broker.process is None
         return self
