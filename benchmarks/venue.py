@@ -19,7 +19,7 @@ A demo whose bots time out (the table did not take a move within 10 s: twenty ta
 with their tray emulators on two cores starve one another; the same happens without a broker)
 is counted in `failed_demos`; what it committed still counts.
 
-Run: python benchmarks/venue.py --tables 20 --matches 3 [--game castle-rock] [--speed 1000]
+Run: python benchmarks/venue.py --tables 20 --matches 3 [--game castle-rock] [--speed 100]
 Prints one JSON line.
 """
 
@@ -40,7 +40,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the broker is a test tool
 from broker import Mosquitto, free_port  # noqa: E402
-
 from dominotable.sim.stats import percentile  # noqa: E402
 from dominotable.store.storage import Store  # noqa: E402
 from dominotable.venue.broker import Broker  # noqa: E402
@@ -53,7 +52,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--game", default="castle-rock")
-    parser.add_argument("--speed", default="1000", help="the virtual trays' speed (demo --speed)")
+    parser.add_argument("--speed", default="100", help="the virtual trays' speed (demo --speed)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="dominotable-venue-bench-"))
     names = tuple(f"t{n}" for n in range(1, args.tables + 1))
@@ -81,7 +80,7 @@ def main() -> None:
                 broker.start()
             demo = subprocess.run([sys.executable, "-m", "dominotable", "demo", args.game, "--seed", str(seed),
                                    "--broker", broker.url(name), "--table", name, "--db", str(folder / f"{name}.sqlite3"),
-                                   "--quiet", "--speed", args.speed, "--settle-ms", "0"], capture_output=True, text=True)
+                                   "--quiet", "--speed", args.speed], capture_output=True, text=True)
             if demo.returncode != 0:
                 failures.append(f"{name} seed {seed}: {demo.stderr.strip()[-300:]}")
 

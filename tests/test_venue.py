@@ -62,16 +62,28 @@ def test_events_reach_the_venue_once_and_the_scoreboard_shows_them(mosquitto, ta
     assert str(t1.link.state) == "venue connected"
 
 
+def test_a_table_goes_on_after_its_outbox_emptied(mosquitto, tables, venue):
+    """Once the venue has stored everything and the outbox is empty, the next events still go:
+    an outbox id is never reused (the link reads on from the last it sent)."""
+    t1 = tables()[0].connect()
+    venue.start()
+    t1.play(PLAYERS[:2], seed=21, moves=10)
+    venue.wait_for([t1])
+    t1.play(PLAYERS[:2], seed=22, moves=10)
+    venue.wait_for([t1], timeout=1.5)  # sooner than the link would send anything again
+    same_matches(venue, [t1])
+
+
 def test_the_live_state_is_retained_and_the_status_follows_the_table(mosquitto, tables, venue):
     (table,) = tables()
     table.connect()
-    table.link.show({"game": "castle-rock", "title": "Castle Rock", "names": ["Ann", "Bob"], "scores": [3, 5],
-                     "turn": "Ann", "prompt": None})
+    table.link.show({"kind": "play", "game": {"name": "castle-rock", "title": "Castle Rock", "match": 1},
+                     "scores": [{"name": "Ann", "points": 3}, {"name": "Bob", "points": 5}], "turn": "Ann"})
     assert until(lambda: table.link.state.connected)
     venue.start()  # after the table: the state was retained for it
     live = lambda: {t["table"]: t for t in venue.get("/api/tables")["tables"]}  # noqa: E731
     assert until(lambda: (live().get("t1") or {}).get("state", {}) and live()["t1"]["online"])
-    assert live()["t1"]["state"]["scores"] == [3, 5]
+    assert [side["points"] for side in live()["t1"]["state"]["scores"]] == [3, 5]
     table.disconnect()
     assert until(lambda: not live()["t1"]["online"])
 

@@ -9,8 +9,6 @@ import sys
 from typing import Any
 
 from dominotable.app.config import VenueConfig
-from dominotable.games import catalog
-from dominotable.rules.errors import DominoError
 from dominotable.venue.broker import Broker, BrokerError, table_id
 from dominotable.venue.link import VenueLink
 
@@ -28,7 +26,7 @@ def start_link(runtime, cfg: VenueConfig, broker: str | None = None, table: str 
     if not name:
         raise BrokerError(f"a table at the venue on {address} needs its id: --table ID or [venue] table")
     link = VenueLink(runtime.store.path, table_id(name), address).start()
-    runtime.observers.append(_observer(runtime, link))
+    runtime.observers.append(lambda screen: link.show(live_state(screen)))
     print(f"venue: table {name} publishes to {address} (events wait in the database while it is away)", flush=True)
     return link
 
@@ -44,34 +42,9 @@ def stop_link(link: VenueLink | None, drain: float) -> None:
     link.stop()
 
 
-def _observer(runtime, link: VenueLink):
-    games: dict[int, str | None] = {}
-    last: dict[str, Any] = {}
-
-    def observe(screen) -> None:
-        nonlocal last
-        match_id = runtime.match_id
-        if match_id is not None and match_id not in games:
-            try:
-                games[match_id] = runtime.store.match(match_id).game
-            except DominoError:
-                games[match_id] = None
-        last = live_state(screen, match_id, games.get(match_id), last)
-        link.show(last)
-    return observe
-
-
-def live_state(screen, match_id: int | None, game: str | None, last: dict[str, Any]) -> dict[str, Any]:
-    """The table's live state for the venue, from the screen model (None: the setup menu or a
-    notice) and the match it belongs to; names and scores carry over from `last` while a prompt
-    hides them. The one place that says what a venue sees of a table."""
-    same = last.get("match") == match_id
-    kind = str(screen.kind) if screen is not None else "setup"
-    names = list(screen.names) if screen is not None and screen.names else last.get("names", []) if same else []
-    scores = list(screen.points) if screen is not None and screen.names else last.get("scores", []) if same else []
-    words = {"lost": "the tray is not answering", "menu": "in the menu", "setup": "setting up a match"}
-    prompt = words.get(kind) or (": ".join(p for p in (screen.title, screen.text) if p) or None)
-    return {"match": match_id, "game": game, "title": catalog.engine(game).title if game else None, "mode": kind,
-            "names": names, "scores": scores, "target": screen.target if screen is not None else None,
-            "current": screen.current if screen is not None and kind == "play" else None,
-            "turn": screen.turn if screen is not None and kind == "play" else "", "prompt": prompt}
+def live_state(screen) -> dict[str, Any]:
+    """What a venue sees of a table: its screen as the page gets it (`Screen.to_dict`), less what
+    only a table draws (the tray, the menu, the cells to mark)."""
+    data = screen.to_dict()
+    return {key: data[key] for key in ("kind", "title", "text", "turn", "scores", "target", "last_text", "problem",
+                                       "warning", "faults", "game")}

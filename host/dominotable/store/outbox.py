@@ -32,7 +32,7 @@ from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
-    id INTEGER PRIMARY KEY,         -- the order of publication
+    id INTEGER PRIMARY KEY AUTOINCREMENT, -- the order of publication (never reused: the link reads on from the last it sent)
     match_id INTEGER NOT NULL,
     uid TEXT NOT NULL,
     seq INTEGER NOT NULL,           -- 1 for the match's first event

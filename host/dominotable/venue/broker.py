@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 import aiomqtt
-from dominotable.rules.errors import DominoError
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+
+from dominotable.rules.errors import DominoError
 
 ROOT = "dominotable"
 PLAYERS = f"{ROOT}/players"
@@ -100,9 +101,6 @@ class Broker:
     def client(self, identifier: str, will: tuple[str, bytes] | None = None):
         """An aiomqtt client with the fixed id `identifier` and a persistent session; `will`:
         (topic, payload) the broker publishes, retained, when the client vanishes."""
-        import aiomqtt  # here: the table's configuration reads this module, and starts without MQTT
-        from paho.mqtt.packettypes import PacketTypes
-        from paho.mqtt.properties import Properties
 
         properties = Properties(PacketTypes.CONNECT)
         properties.SessionExpiryInterval = SESSION_EXPIRY

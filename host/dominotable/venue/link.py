@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import aiomqtt
+
 from dominotable.store import outbox
 from dominotable.venue import broker as topics
 from dominotable.venue.broker import Broker
@@ -205,6 +206,9 @@ class VenueLink:
             await asyncio.gather(*tasks, return_exceptions=True)
         for task in done:
             task.result()  # a lost connection raises here
+        if self._shown.is_set():  # the last state, not yet sent: the venue shows how the table was left
+            await client.publish(topics.topic(self.table, "state"), self._state_payload(), qos=1, retain=True,
+                                 timeout=2)
         await client.publish(topics.topic(self.table, "status"), topics.status(False), qos=1, retain=True, timeout=2)
 
     async def _send(self, client: aiomqtt.Client) -> None:
@@ -265,9 +269,11 @@ class VenueLink:
         while True:
             await self._shown.wait()
             self._shown.clear()
-            live = self._live
-            await client.publish(state_topic, json.dumps({**live, "table": self.table}), qos=1, retain=True)
+            await client.publish(state_topic, self._state_payload(), qos=1, retain=True)
             await asyncio.sleep(STATE_EVERY)
+
+    def _state_payload(self) -> bytes:
+        return json.dumps({**self._live, "table": self.table}).encode()
 
     async def _housekeeping(self) -> None:
         """Count the outbox (connected or not), and let the events the venue has stored leave it

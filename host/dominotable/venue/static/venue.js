@@ -22,16 +22,18 @@ function table(t) {
   box.dataset.table = t.table;
   const head = el("h3", `Table ${t.table}`);
   head.append(el("span", t.online ? "online" : `offline since ${since(t.seen)}`, "link"));
-  box.append(head, el("p", s.title ? s.title : "No match", "game"));
+  box.append(head, el("p", s.game ? s.game.title + (s.target ? ` to ${s.target}` : "") : "No match", "game"));
   const scores = el("div", undefined, "scores");
-  (s.names || []).forEach((name, i) => {
-    const side = el("div", undefined, "side" + (s.current === i ? " current" : ""));
-    side.append(el("span", name, "name"), el("span", String((s.scores || [])[i] ?? ""), "points"));
-    scores.append(side);
-  });
+  for (const side of s.scores || []) {
+    const row = el("div", undefined, "side" + (side.to_move ? " current" : ""));
+    row.append(el("span", side.name, "name"), el("span", String(side.points), "points"));
+    scores.append(row);
+  }
   box.append(scores);
-  if (s.turn) box.append(el("p", `${s.turn} to play`, "turn"));
-  if (s.prompt) box.append(el("p", s.prompt, "prompt"));
+  if (s.kind === "play" && s.turn) box.append(el("p", `${s.turn} to play`, "turn"));
+  if (s.last_text) box.append(el("p", s.last_text, "last"));
+  const prompt = s.kind === "play" ? "" : [s.title, s.text].filter(Boolean).join(": ");
+  if (prompt) box.append(el("p", prompt, "prompt"));
   return box;
 }
 
