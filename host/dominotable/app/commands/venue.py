@@ -18,7 +18,6 @@ from pathlib import Path
 
 from dominotable.app.config import listen_address
 
-SIMULATED_GAMES = ("castle-rock", "doubles-in-the-boneyard", "broadway")
 
 
 def register(subparsers) -> None:
@@ -94,10 +93,13 @@ class Simulated:
         return self
 
     def _table(self, n: int) -> None:
+        from dominotable.games import catalog
+
+        games = [spec.name for spec in catalog.GAMES if spec.engine.min_players > 1]  # a venue rates players
         for seed in itertools.count(n * 1000):
             if self.stopping.is_set():
                 return
-            game = SIMULATED_GAMES[(seed + n) % len(SIMULATED_GAMES)]
+            game = games[(seed + n) % len(games)]
             self.children[n] = child = subprocess.Popen(
                 [sys.executable, "-m", "dominotable", "demo", game, "--seed", str(seed), "--quiet",
                  "--broker", self.broker, "--table", f"sim-{n}", "--db", str(self.folder / f"sim-{n}.sqlite3")],
