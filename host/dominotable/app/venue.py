@@ -26,7 +26,10 @@ def start_link(runtime, cfg: VenueConfig, broker: str | None = None, table: str 
     if not name:
         raise BrokerError(f"a table at the venue on {address} needs its id: --table ID or [venue] table")
     link = VenueLink(runtime.store.path, table_id(name), address).start()
-    runtime.observers.append(lambda screen: link.show(live_state(screen)))
+    def observe(screen) -> None:
+        link.show(live_state(screen))
+    observe.part = "the venue link"  # what the supervisor names if it fails
+    runtime.observers.append(observe)
     print(f"venue: table {name} publishes to {address} (events wait in the database while it is away)", flush=True)
     return link
 
