@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import json
 import logging
 import sqlite3
@@ -138,6 +139,7 @@ class VenueLink:
         try:
             self.loop.run_until_complete(self._main())
         finally:
+            gc.collect()  # a client dropped mid-connect closes its socket while its loop still runs
             self.loop.close()
             self._io.submit(self._clear, list(self._stored))
             if self._db is not None:
