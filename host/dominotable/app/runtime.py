@@ -83,6 +83,8 @@ class Runtime:
         self.observers: list[Callable[[Screen], None]] = []  # front ends told of each screen shown (under the lock)
         self.supervisor = Supervisor()
         self.tray_lost: str | None = None  # why the tray link is down, while it is
+        self.venue = None  # the link to the venue (app/venue.py), where the table has one
+        self._venue_said: str | None = None
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -157,6 +159,8 @@ class Runtime:
                     self._match(self._after_session)
             spinner = int(time.monotonic() * 8)
             if spinner != self.spinner and self.tray_lost is not None:
+                dirty = True
+            if self.venue is not None and str(self.venue.state) != self._venue_said:
                 dirty = True
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
@@ -270,6 +274,7 @@ class Runtime:
         """What every front end shows now: a notice until a button is pressed (the repairs, a
         fault), the tray lost, the setup menu, or the match; with the faults not yet mended."""
         faults = tuple(str(f) for f in self.supervisor.faults.values())
+        self._venue_said = str(self.venue.state) if self.venue is not None else None
         if self.notice is not None:
             screen = Screen(ScreenKind.PROMPT, self.notice.title, self.notice.text)
         elif self.session is None and self.tray_lost is not None:
@@ -278,7 +283,7 @@ class Runtime:
             screen = Screen(ScreenKind.MENU, self.setup.title, menu=self.setup)
         else:
             screen = self.session.screen(self.tray_lost or LOST)
-        return replace(screen, faults=faults) if faults else screen
+        return replace(screen, faults=faults, venue=self._venue_said) if faults or self._venue_said else screen
 
     def _show(self) -> None:
         """Show the frame, and tell the observers, with the one screen built for all of them."""

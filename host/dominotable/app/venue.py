@@ -26,6 +26,7 @@ def start_link(runtime, cfg: VenueConfig, broker: str | None = None, table: str 
     if not name:
         raise BrokerError(f"a table at the venue on {address} needs its id: --table ID or [venue] table")
     link = VenueLink(runtime.store.path, table_id(name), address).start()
+    runtime.venue = link  # its state on the OLED and the page
     def observe(screen) -> None:
         link.show(live_state(screen))
     observe.part = "the venue link"  # what the supervisor names if it fails
@@ -50,4 +51,4 @@ def live_state(screen) -> dict[str, Any]:
     only a table draws (the tray, the menu, the cells to mark)."""
     data = screen.to_dict()
     return {key: data[key] for key in ("kind", "title", "text", "turn", "scores", "target", "last_text", "problem",
-                                       "warning", "faults", "game")}
+                                       "warning", "faults", "game", "venue")}

@@ -45,7 +45,9 @@ class Committer:
         old, new = [str(m) for m in live.game.moves], [str(m) for m in after.game.moves]
         keep = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
         holds = after.holds_dict() if after.holds_dict() != live.holds_dict() else None
-        self.store.commit(self.match_id, keep, new[keep:], holds)
+        hand = live.game.hands_played()
+        ended = {"hand": hand, "scores": list(after.game.scores)} if after.game.hands_played() != hand else None
+        self.store.commit(self.match_id, keep, new[keep:], holds, after=ended)
         with live.game.changing():
             for effect in effects:
                 live.apply(effect)

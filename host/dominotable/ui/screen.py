@@ -70,6 +70,7 @@ class Screen:
     game: Game | None = None
     tray: tuple[tuple[Tile, tuple[int, ...]], ...] = ()  # the tiles as the table last read them
     faults: tuple[str, ...] = ()  # parts of the table that failed and are being tried again
+    venue: str | None = None  # the link to the venue's scoreboard, where the table has one
 
     def pages(self) -> int:
         return 3 if self.last else 2
@@ -88,7 +89,7 @@ class Screen:
             "last_text": str(self.last) if self.last else None,
             "menu": describe(self.menu) if self.menu is not None else None,
             "cells": list(self.cells), "take": list(self.take), "seat": self.seat, "problem": self.problem,
-            "warning": self.warning, "alarms": self.alarms, "faults": list(self.faults),
+            "warning": self.warning, "alarms": self.alarms, "faults": list(self.faults), "venue": self.venue,
             "tray": [{"tile": f"{t.a}-{t.b}", "cells": list(cells)} for t, cells in self.tray],
             "game": None if game is None else {
                 "name": game.name, "title": game.title, "match": game.match, "moves": game.moves, "mode": game.mode,

@@ -19,7 +19,6 @@ from pathlib import Path
 from dominotable.app.config import listen_address
 
 
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser("venue", help="serve the venue's scoreboard for the tables on a broker",
                                    description="Keep every table's events from the venue's MQTT broker and serve "
