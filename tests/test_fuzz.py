@@ -343,8 +343,7 @@ def test_no_frame_from_the_tray_stops_the_link_or_slips_past_it(tray_and_link, f
     and is lost exactly when a frame contradicts the session's HELLO."""
     tray, link, events = tray_and_link
     before = len(events)
-    for frame in frames:
-        tray.write(on_the_wire(frame))
+    tray.write(b"".join(map(on_the_wire, frames)))  # at once: a reconnect flushes all that follows a contradiction
     tray.examples += 1  # then a tag only a fresh read of the tray can show, new in every example
     tag = (wire.TAG, bytes([4, *tray.examples.to_bytes(2, "big"), 9, 9, 9, 9]))
     tray.cells = [tag if c == tray.examples % 192 else (wire.EMPTY, b"") for c in range(194)]

@@ -327,13 +327,22 @@ def scripted(tmp_path):
         watched.close()
 
 
-def lost_then_back(tray, watched, reason):
-    """The link reports LOST with `reason`, asks for a fresh HELLO, and is back; its thread lives
-    on and it never held a reading of another size."""
+def lost_then_back(tray, watched, reason, *frame, seq=None):
+    """After the tray sends `frame` (kind, body[, seq]) if given, the link reports LOST with
+    `reason`, asks for a fresh HELLO, and is back; its thread lives on and it never held a
+    reading of another size."""
     link = watched.link
     hellos = tray.asked(wire.GET_HELLO)
+    if frame:
+        tray.send(*frame, seq=seq)
     assert link.wait_for(lambda lk: any(reason in r for r in watched.reasons()), WAIT), watched.events
     assert until(lambda: tray.asked(wire.GET_HELLO) > hellos)
+    back(watched)
+
+
+def back(watched):
+    """The link is back from a fresh HELLO, its thread alive, and never held a reading of another size."""
+    link = watched.link
     assert link.wait_for(lambda lk: lk.connected and count(watched.events, TrayEvent.BACK) >= 1, WAIT)
     assert link.lost_reason is None and link._thread.is_alive()
     assert watched.lengths == {194} and len(link.cells) == 194
@@ -365,21 +374,21 @@ def test_a_mid_game_hello_with_no_cells_is_a_lost_link_not_a_traceback(scripted)
     """Was: a traceback in the link thread (its WATCH of 0 cells), then the process exited."""
     tray, watched = scripted
     watched.link.watch(range(32), draw=True)
-    tray.send(wire.HELLO, tray_hello(cells=0), seq=0)
-    lost_then_back(tray, watched, "the tray sent a HELLO with 0 cells mid-session, its first HELLO said 194")
+    lost_then_back(tray, watched, "the tray sent a HELLO with 0 cells mid-session, its first HELLO said 194",
+                   wire.HELLO, tray_hello(cells=0), seq=0)
     assert until(lambda: tray.asked(wire.WATCH) >= 2)  # told again after the fresh HELLO
 
 
 def test_a_short_snapshot_is_a_lost_link_never_a_silent_drop(scripted):
     tray, watched = scripted
-    tray.send(wire.SNAPSHOT, tray_snapshot(150))
-    lost_then_back(tray, watched, "the tray sent a SNAPSHOT of 150 cells, its HELLO said 194")
+    lost_then_back(tray, watched, "the tray sent a SNAPSHOT of 150 cells, its HELLO said 194",
+                   wire.SNAPSHOT, tray_snapshot(150))
 
 
 def test_a_mid_stream_snapshot_with_more_cells_than_the_hellos_is_a_lost_link(scripted):
     tray, watched = scripted
-    tray.send(wire.SNAPSHOT, tray_snapshot(250))
-    lost_then_back(tray, watched, "the tray sent a SNAPSHOT of 250 cells, its HELLO said 194")
+    lost_then_back(tray, watched, "the tray sent a SNAPSHOT of 250 cells, its HELLO said 194",
+                   wire.SNAPSHOT, tray_snapshot(250))
 
 
 def test_a_mid_stream_hello_with_protocol_9_is_refused_and_retried_with_backoff(scripted):
@@ -398,21 +407,20 @@ def test_a_mid_stream_hello_with_protocol_9_is_refused_and_retried_with_backoff(
     time.sleep(0.3)
     assert 2 <= tray.asked(wire.GET_HELLO) - tries <= 12  # backoff up to 50 ms: not a busy loop
     tray.hello = tray_hello()
-    lost_then_back(tray, watched, refused)
+    back(watched)
 
 
 def test_a_change_on_a_cell_the_hello_does_not_have_is_a_lost_link(scripted):
     tray, watched = scripted
-    tray.send(wire.CHANGES, wire.encode_changes([(5, wire.TAG, b"\x04" * 7), (200, wire.EMPTY, b"")]))
-    lost_then_back(tray, watched, "the tray reported a change on cell 200, its HELLO said cells 0-193")
+    lost_then_back(tray, watched, "the tray reported a change on cell 200, its HELLO said cells 0-193",
+                   wire.CHANGES, wire.encode_changes([(5, wire.TAG, b"\x04" * 7), (200, wire.EMPTY, b"")]))
     assert watched.link.cells[5] == (wire.EMPTY, b"")  # nothing of the frame was taken
 
 
 def test_a_hello_from_another_board_mid_session_is_a_lost_link(scripted):
     tray, watched = scripted
-    tray.send(wire.HELLO, tray_hello(board=b"\x01" * 8), seq=0)
     lost_then_back(tray, watched, f"a HELLO from board {'01' * 8} mid-session, the session's board is "
-                                  f"{BOARD.hex()}")
+                                  f"{BOARD.hex()}", wire.HELLO, tray_hello(board=b"\x01" * 8), seq=0)
 
 
 def test_a_tray_restart_is_followed_but_a_boot_snapshot_without_its_hello_is_a_lost_link(scripted):
@@ -426,13 +434,10 @@ def test_a_tray_restart_is_followed_but_a_boot_snapshot_without_its_hello_is_a_l
     tray.send(wire.HELLO, tray.hello)
     tray.send(wire.SNAPSHOT, tray_snapshot(194, wire.BOOT))
     assert until(lambda: tray.asked(wire.WATCH) == 2)  # told again what to watch
-    assert link.wait_for(lambda lk: lk.snapshots >= 2, WAIT) and lk_ok(link, watched)
-    tray.send(wire.SNAPSHOT, tray_snapshot(194, wire.BOOT), seq=1)
-    lost_then_back(tray, watched, "the tray restarted (a boot snapshot, seq 1) and its HELLO never arrived")
-
-
-def lk_ok(link, watched):
-    return link.connected and watched.reasons() == [] and link.seq_gaps == 0
+    assert link.wait_for(lambda lk: lk.snapshots >= 2, WAIT)
+    assert link.connected and watched.reasons() == [] and link.seq_gaps == 0
+    lost_then_back(tray, watched, "the tray restarted (a boot snapshot, seq 1) and its HELLO never arrived",
+                   wire.SNAPSHOT, tray_snapshot(194, wire.BOOT), seq=1)
 
 
 def test_a_hello_the_host_cannot_use_is_said_and_no_message_reads_cells_0_to_minus_1(tmp_path):
@@ -476,7 +481,7 @@ def test_any_exception_in_the_link_thread_is_a_lost_link_said_once(scripted, mon
     logged = [r for r in caplog.records if "boom" in r.getMessage()]
     assert len(logged) == 1 and logged[0].exc_info is not None
     monkeypatch.undo()
-    lost_then_back(tray, watched, reason)
+    back(watched)
 
 
 def test_a_listener_that_raises_does_not_stop_the_link(tmp_path, caplog):
