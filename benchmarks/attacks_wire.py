@@ -5,7 +5,9 @@ then the tray sends one frame that contradicts its HELLO.
 
 Held means: `run` is still up, said "tray lost" with the reason, asked for a fresh HELLO and
 is back. `ROWS` is a list of (attack, expected, function); each function returns what happened,
-in the words of `expected` when it held. `python benchmarks/attacks_wire.py` prints the table.
+in the words of `expected` when it held.
+
+Run: python benchmarks/attacks_wire.py   (exits 1 if any row did not hold)
 """
 
 from __future__ import annotations
@@ -131,9 +133,10 @@ ROWS = [
 def main() -> int:
     results = [(name, expected, attack()) for name, expected, attack in ROWS]
     width = max(len(name) for name, _, _ in results)
-    print(f"{'attack':{width}} | expected | got")
+    wide = max(len(expected) for _, expected, _ in results)
+    print(f"{'attack':<{width}}  {'expected':<{wide}}  got")
     for name, expected, got in results:
-        print(f"{name:{width}} | {expected} | {'held' if got == expected else got}")
+        print(f"{name:<{width}}  {expected:<{wide}}  {got}{'' if got == expected else '   <- NOT HELD'}")
     return 0 if all(got == expected for _, expected, got in results) else 1
 
 
