@@ -13,6 +13,7 @@ from collections import defaultdict
 from dominotray import wire
 
 from dominotable.rules.tiles import Tile
+from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import Geometry, default
 from dominotable.tray.tags import Half, Registry
 
@@ -76,10 +77,14 @@ class Placement:
 
 class Board:
     def __init__(self, cells, registry: Registry, geometry: Geometry | None = None):
-        """`cells`: the snapshot's (status, uid) per cell index, as wire.Snapshot.cells."""
+        """`cells`: the snapshot's (status, uid) per cell index, as wire.Snapshot.cells, one
+        for every cell of the geometry (a reading of another length is refused, not cut)."""
         self.geometry = geometry or default()
         self.registry = registry
         self.cells = list(cells)
+        if len(self.cells) != self.geometry.cells:
+            raise TrayError(f"a tray reading of {len(self.cells)} cells; the table's tray "
+                            f"({self.geometry.name}) has {self.geometry.cells}")
         self.placements: list[Placement] = []
         self.faults: list[int] = []
         self.stacks: list[int] = []  # cells holding a pile of tags (no tile is read there)
@@ -165,7 +170,7 @@ class Board:
         return next((p for p in self.placements if p.on_pad), None)
 
     def _glyph(self, cell: int) -> str:
-        status, uid = self.cells[cell] if cell < len(self.cells) else (wire.EMPTY, b"")
+        status, uid = self.cells[cell]
         if status == wire.FAULT:
             return "##"
         if status == wire.EMPTY:

@@ -1,5 +1,6 @@
 """Open the tray the configuration names ([tray] port): a device path, "auto" (the real
-tray if one is found, else a virtual one) or "none" (always the virtual tray)."""
+tray if one is found, else a virtual one) or "none" (always the virtual tray). With `retry`, a
+tray that answers but cannot be used yet is a lost link that keeps trying (TrayLink.open)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,9 @@ class Tray:
         self.close()
 
 
-def open_tray(port: str = "auto", serial_number: str | None = None, on_event=None, **virtual_options) -> Tray:
+def open_tray(port: str = "auto", serial_number: str | None = None, on_event=None, retry: bool = False,
+              **virtual_options) -> Tray:
+    geometry = virtual_options.get("geometry")
     if port.lower() != "none":
         try:
             find_port(port, serial_number)
@@ -42,10 +45,10 @@ def open_tray(port: str = "auto", serial_number: str | None = None, on_event=Non
         else:
             # the link looks the tray up again at every reconnect: a replugged Pico may come back
             # as another /dev/ttyACMn
-            return Tray(TrayLink(port, serial_number=serial_number, on_event=on_event).open())
+            return Tray(TrayLink(port, serial_number=serial_number, on_event=on_event, geometry=geometry).open(retry))
     virtual = VirtualTray(**virtual_options).start()
     try:
-        return Tray(TrayLink(locate=lambda: virtual.path, on_event=on_event).open(), virtual)
+        return Tray(TrayLink(locate=lambda: virtual.path, on_event=on_event, geometry=geometry).open(retry), virtual)
     except BaseException:
         virtual.stop()
         raise

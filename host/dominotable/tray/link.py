@@ -1,13 +1,27 @@
 """The serial link to the tray: find it, open it exclusively, handshake, keep a live copy of
-every cell, and survive unplugs.
+every cell, and survive unplugs and a tray that contradicts itself.
 
-Opening: discard stale input, GET_HELLO, refuse another protocol version, GET_SNAPSHOT,
-then WATCH if the host has said which cells its game uses (`watch()`; sent again after
-every reconnect and every tray restart).
-After that a reader thread applies CHANGES and SNAPSHOTs to `cells`. A serial error (the
-cable pulled) emits a LOST event; the thread reconnects with backoff, resyncs from a fresh
-snapshot, and emits BACK. Malformed frames are logged and counted (`errors`), never raised.
-A gap in the tray's sequence numbers means a frame was lost: the link asks for a snapshot.
+Opening: discard stale input, GET_HELLO, GET_SNAPSHOT, then WATCH if the host has said which
+cells its game uses (`watch()`; sent again after every reconnect and every tray restart). A
+HELLO the host cannot use is refused with the reason: another protocol version, no cells, or a
+cell count other than the tray geometry's.
+
+After that a reader thread applies CHANGES and SNAPSHOTs to `cells`, checking every frame
+against the session's HELLO. A serial error (the cable pulled) or a frame that contradicts the
+HELLO (a SNAPSHOT of another cell count, a change on a cell the tray does not have, a HELLO of
+another protocol, cell count or board, a boot snapshot without its HELLO) loses the link: the
+thread emits LOST with the reason, reconnects with backoff from a fresh HELLO and snapshot, and
+emits BACK. Nothing a frame says is taken in part. Any other exception inside the thread is
+lost the same way: the thread never dies of a frame. Malformed frames are counted (`errors`)
+and dropped; a gap in the tray's sequence numbers means a frame was lost: the link asks for a
+snapshot.
+
+For the runtime: a LOST event's `reason` (its `detail`) says what happened in words a person can
+read, as does `TrayLink.lost_reason` for as long as the link is down (None while connected).
+While the link stays down, LOST comes again whenever the reason changes (the cable pulled, then
+a tray answering another protocol version). `open(retry=True)` does not raise when the tray
+answers but cannot be used yet: it returns a lost link (`connected` false, `lost_reason` set,
+`cells` empty) that keeps trying. Failures are logged once per reason and minute.
 """
 
 from __future__ import annotations
@@ -24,16 +38,17 @@ from dominotray import wire
 from serial.tools import list_ports
 
 from dominotable.tray.errors import ProtocolMismatch, TrayError, TrayNotFound
+from dominotable.tray.geometry import Geometry, default
 
 log = logging.getLogger("dominotable.tray")
 
 PICO_VID, PICO_PID = 0x2E8A, 0x0005  # shared by every MicroPython RP2040 board
 UDEV_PATH = "/dev/domino-tray"
-
+LOG_EVERY_S = 60.0  # the same failure is logged at most once in this long
 
 
 class TrayEvent(StrEnum):
-    LOST = "lost"  # the link is down (cable pulled, tray reset); the thread reconnects
+    LOST = "lost"  # the link is down (cable pulled, tray reset, a contradiction); the thread reconnects
     BACK = "back"  # reconnected and resynced
     SNAPSHOT = "snapshot"  # every cell anew
     CHANGES = "changes"  # some cells changed
@@ -67,23 +82,58 @@ def find_port(port: str | None = None, serial_number: str | None = None) -> str:
     raise TrayNotFound(f"{len(matching)} Picos found ({found}); name the tray's serial number or port")
 
 
+def cell_range(count: int) -> str:
+    """'cells 0-193', 'cell 0' or 'no cells'."""
+    return "no cells" if count <= 0 else "cell 0" if count == 1 else f"cells 0-{count - 1}"
+
+
 class Event:
     def __init__(self, kind: TrayEvent, detail=None):
         self.kind = kind
         self.detail = detail
 
+    @property
+    def reason(self) -> str | None:
+        """Why the link was lost (LOST only), in words a person can read."""
+        return self.detail if self.kind == TrayEvent.LOST else None
+
     def __repr__(self) -> str:
         return f"Event({self.kind}, {self.detail!r})"
 
 
+class OnceLog:
+    """Logs each distinct failure (`key`, by default the message) at most once per `every`
+    seconds, then says how many were held back."""
+
+    def __init__(self, every: float = LOG_EVERY_S):
+        self.every = every
+        self._seen: dict[str, tuple[float, int]] = {}
+
+    def __call__(self, level: int, message: str, exc: BaseException | None = None, key: str | None = None) -> None:
+        key = message if key is None else key
+        now = time.monotonic()
+        last, held = self._seen.get(key, (None, 0))
+        if last is not None and now - last < self.every:
+            self._seen[key] = (last, held + 1)
+            return
+        if len(self._seen) > 256:  # reasons that carry numbers: forget the old ones
+            self._seen.clear()
+        self._seen[key] = (now, 0)
+        more = f" (and {held} more times in the last {self.every:g} s)" if held else ""
+        log.log(level, "%s%s", message, more, exc_info=exc)
+
+
 class TrayLink:
     def __init__(self, port: str | None = None, *, serial_number: str | None = None, locate=None,
-                 on_event=None, handshake_timeout: float = 2.0, backoff: tuple[float, float] = (0.02, 1.0),
-                 retry_interval: float = 0.25):
+                 on_event=None, geometry: Geometry | None = None, handshake_timeout: float = 2.0,
+                 backoff: tuple[float, float] = (0.02, 1.0), retry_interval: float = 0.25):
         """`locate()` returns the device path (default: find_port(port, serial_number)), asked
-        again at every reconnect since a replugged tray may get another path."""
+        again at every reconnect since a replugged tray may get another path. `geometry`: the
+        tray the host expects (default: the packaged tray.toml's); a tray of another cell
+        count is refused."""
         self.locate = locate or (lambda: find_port(port, serial_number))
         self.on_event = on_event
+        self.geometry = geometry or default()
         self.handshake_timeout = handshake_timeout
         self.backoff = backoff
         self.retry_interval = retry_interval
@@ -91,6 +141,7 @@ class TrayLink:
         self.hello: wire.Hello | None = None
         self.cells: list[tuple[int, bytes]] = []
         self.connected = False
+        self.lost_reason: str | None = None  # why the link is down; None while connected
         self.snapshots = 0      # snapshots applied
         self.reconnects = 0
         self.seq_gaps = 0
@@ -100,9 +151,11 @@ class TrayLink:
         self._serial: serial.Serial | None = None
         self._framer = wire.Framer()
         self._expect_seq: int | None = None
+        self._last_kind: int | None = None  # of the last frame taken: a boot snapshot follows a HELLO
         self._early: list = []  # frames that arrived in the same read as the handshake's snapshot
         self._watch: tuple[list[int] | None, bool] | None = None
         self._watch_sent = False  # on the current connection, to the tray as it is now
+        self._say = OnceLog()
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
@@ -110,10 +163,19 @@ class TrayLink:
 
     # --- public -------------------------------------------------------------------------
 
-    def open(self) -> TrayLink:
-        """Connect (raising TrayNotFound / ProtocolMismatch / TrayError), then follow the tray
-        in a background thread."""
-        self._connect()
+    def open(self, retry: bool = False) -> TrayLink:
+        """Connect, then follow the tray in a background thread. Without `retry` a failed
+        first connection raises (TrayNotFound / ProtocolMismatch / TrayError); with it, only a
+        port that cannot be opened raises, and a tray that answers but cannot be used yet
+        leaves the link lost (LOST emitted, `lost_reason` set) and retrying."""
+        try:
+            self._connect()
+        except TrayNotFound:
+            raise
+        except TrayError as exc:
+            if not retry:
+                raise
+            self._lost(str(exc))
         self._thread = threading.Thread(target=self._run, name="tray-link", daemon=True)
         self._thread.start()
         return self
@@ -153,10 +215,10 @@ class TrayLink:
         a draw from the scan pad is awaited: the tray reads those cells first, and the pad
         most often during a draw. Remembered, and sent again after a reconnect."""
         wanted = None if cells is None else sorted(set(cells))
-        count = self.hello.cells if self.hello is not None else None
-        if wanted and count is not None and not 0 <= wanted[0] <= wanted[-1] < count:
+        count = self.geometry.cells  # the tray's too: a HELLO saying otherwise is refused
+        if wanted and not 0 <= wanted[0] <= wanted[-1] < count:
             bad = next(c for c in wanted if not 0 <= c < count)
-            raise TrayError(f"cannot watch cell {bad}: the tray has cells 0-{count - 1}")
+            raise TrayError(f"cannot watch cell {bad}: the tray has {cell_range(count)}")
         if (wanted, bool(draw)) == self._watch and self._watch_sent:
             return
         self._watch = (wanted, bool(draw))
@@ -186,6 +248,17 @@ class TrayLink:
     def _new_decoder() -> wire.Decoder:
         return wire.Decoder(types=wire.FROM_TRAY, parse=True)
 
+    def refusal(self, hello: wire.Hello) -> str | None:
+        """Why this host cannot use a tray that says `hello`; None if it can."""
+        where = f"tray at {self.path}"
+        if hello.proto != wire.PROTO:
+            return f"{where} speaks protocol version {hello.proto}, this host speaks version {wire.PROTO}"
+        if hello.cells == 0:
+            return f"{where} reports no cells in its HELLO"
+        if hello.cells != self.geometry.cells:
+            return f"{where} has {hello.cells} cells, the table's ({self.geometry.name}) has {self.geometry.cells}"
+        return None
+
     def _connect(self) -> None:
         path = self.locate()
         ser = open_port(path)
@@ -198,20 +271,21 @@ class TrayLink:
             self.path = path
             self._expect_seq = None
             hello = self._exchange(wire.GET_HELLO, wire.HELLO)
-            if hello.proto != wire.PROTO:
-                raise ProtocolMismatch(f"tray at {path} speaks protocol version {hello.proto}, "
-                                       f"this host speaks version {wire.PROTO}")
-            with self._cond:
-                self.hello = hello
+            refused = self.refusal(hello)
+            if refused is not None:
+                raise (ProtocolMismatch if hello.proto != wire.PROTO else TrayError)(refused)
             snapshot = self._exchange(wire.GET_SNAPSHOT, wire.SNAPSHOT)
             if len(snapshot.cells) != hello.cells:
-                raise TrayError(f"tray at {path} sent {len(snapshot.cells)} cells, its HELLO said {hello.cells}")
+                raise TrayError(f"tray at {path} sent a SNAPSHOT of {len(snapshot.cells)} cells, "
+                                f"its HELLO said {hello.cells}")
         except BaseException:
             self._close_serial()
             raise
         with self._cond:
-            self.connected = True
+            self.hello = hello
+            self._last_kind = wire.SNAPSHOT
             self._apply_snapshot(snapshot)
+            self.connected, self.lost_reason = True, None
         self._send_watch()
         log.info("tray %s connected at %s, %d cells, failed self-test: %s",
                  hello.board_id.hex(), path, hello.cells, hello.failed_cells() or "none")
@@ -242,21 +316,37 @@ class TrayLink:
             before = self._decoder.error_count()
             frames = self._decoder.feed(data)
             if self._decoder.error_count() != before:
-                log.warning("tray: dropped %d malformed frame(s); totals %s",
-                            self._decoder.error_count() - before, self._decoder.errors)
+                self._say(logging.WARNING, f"tray: dropped malformed frames; totals {self._decoder.errors}",
+                          key="malformed")
         return frames
 
     def _run(self) -> None:
+        """Follow the tray; on any failure, lose the link and reconnect with backoff. Nothing
+        escapes: a frame, a serial error or a bug here is a LOST event with its reason."""
+        delay = self.backoff[0]
         while not self._stop.is_set():
             try:
-                self._follow()
+                if self.connected:
+                    self._follow()
+                elif not self._stop.wait(delay):
+                    self._connect()
+                    self.reconnects += 1
+                    delay = self.backoff[0]
+                    self._emit(TrayEvent.BACK, self.hello)
+                    self._emit(TrayEvent.SNAPSHOT, list(self.cells))
             except Exception as exc:
                 if self._stop.is_set():
                     break  # close() pulled the port from under the read; any error is fine
-                if not isinstance(exc, (serial.SerialException, OSError)):
-                    raise
-                self._lost(exc)
-                self._reconnect()
+                if not self.connected:
+                    delay = min(delay * 2, self.backoff[1])
+                self._lost(self._reason(exc), exc)
+
+    def _reason(self, exc: Exception) -> str:
+        if isinstance(exc, TrayError):
+            return str(exc)
+        if isinstance(exc, (serial.SerialException, OSError)):
+            return f"serial port {self.path} failed: {exc}"
+        return f"the tray link failed ({type(exc).__name__}: {exc})"
 
     def _follow(self) -> None:
         ser = self._serial
@@ -271,27 +361,20 @@ class TrayLink:
                 for kind, seq, msg in self._decode(data):
                     self._frame(kind, seq, msg)
 
-    def _lost(self, exc) -> None:
+    def _lost(self, reason: str, exc: Exception | None = None) -> None:
+        """The link is down (or still down) for `reason`: said once per reason."""
+        was = self.connected
         self._close_serial()
         with self._cond:
             self.connected = False
+            again = reason == self.lost_reason
+            self.lost_reason = reason
             self._cond.notify_all()
-        log.warning("tray lost at %s: %s", self.path, exc)
-        self._emit(TrayEvent.LOST, str(exc))
-
-    def _reconnect(self) -> None:
-        delay = self.backoff[0]
-        while not self._stop.wait(delay):
-            try:
-                self._connect()
-            except TrayError as exc:
-                log.info("tray not back yet: %s", exc)
-                delay = min(delay * 2, self.backoff[1])
-                continue
-            self.reconnects += 1
-            self._emit(TrayEvent.BACK, self.hello)
-            self._emit(TrayEvent.SNAPSHOT, list(self.cells))
-            return
+        unexpected = exc is not None and not isinstance(exc, (TrayError, serial.SerialException, OSError))
+        self._say(logging.WARNING if was or unexpected else logging.INFO,
+                  f"tray {'lost' if was else 'not back yet'}: {reason}", exc if unexpected else None, key=reason)
+        if was or not again:
+            self._emit(TrayEvent.LOST, reason)
 
     def _close_serial(self) -> None:
         ser, self._serial = self._serial, None
@@ -304,30 +387,55 @@ class TrayLink:
     # --- frames -------------------------------------------------------------------------
 
     def _frame(self, kind: int, seq: int, msg) -> None:
+        """Take one frame, or raise TrayError naming how it contradicts the session's HELLO."""
         gap = self._expect_seq is not None and seq != self._expect_seq and kind != wire.HELLO
         self._expect_seq = (seq + 1) & 0xFF
+        after_hello, self._last_kind = self._last_kind == wire.HELLO, kind
+        if kind == wire.HELLO:
+            self._restarted(msg)
+            return
         if gap:
             self.seq_gaps += 1
-            if kind != wire.SNAPSHOT:  # a snapshot already brings every cell up to date
-                log.info("tray: sequence gap, asking for a snapshot")
-                self.request_snapshot()
+        count = self.hello.cells
         if kind == wire.SNAPSHOT:
+            if len(msg.cells) != count:
+                raise TrayError(f"the tray sent a SNAPSHOT of {len(msg.cells)} cells, its HELLO said {count}")
+            if msg.reason == wire.BOOT and not after_hello:
+                raise TrayError(f"the tray restarted (a boot snapshot, seq {seq}) and its HELLO never arrived")
             with self._cond:
                 self._apply_snapshot(msg)
             self._emit(TrayEvent.SNAPSHOT, list(self.cells))
         elif kind == wire.CHANGES:
+            bad = next((cell for cell, _, _ in msg if cell >= count), None)
+            if bad is not None:
+                raise TrayError(f"the tray reported a change on cell {bad}, its HELLO said {cell_range(count)}")
+            if gap:
+                log.info("tray: sequence gap, asking for a snapshot")
+                self.request_snapshot()
             with self._cond:
                 self.last_change = time.monotonic()
                 for cell, status, uid in msg:
-                    if cell < len(self.cells):
-                        self.cells[cell] = (status, uid)
+                    self.cells[cell] = (status, uid)
                 self._cond.notify_all()
             self._emit(TrayEvent.CHANGES, msg)
-        elif kind == wire.HELLO:  # the tray restarted: its own boot snapshot follows
-            with self._cond:
-                self.hello = msg
-                self._cond.notify_all()
-            self._send_watch()  # a restarted tray has forgotten what the game watches
+
+    def _restarted(self, hello: wire.Hello) -> None:
+        """A HELLO mid-session: the tray restarted (its boot snapshot follows), or answers a
+        GET_HELLO repeated during the handshake. It must be the same tray."""
+        session = self.hello
+        if hello.proto != session.proto:
+            raise TrayError(f"the tray sent a HELLO for protocol version {hello.proto} mid-session "
+                            f"(this host speaks version {wire.PROTO})")
+        if hello.cells != session.cells:
+            raise TrayError(f"the tray sent a HELLO with {hello.cells} cells mid-session, "
+                            f"its first HELLO said {session.cells}")
+        if hello.board_id != session.board_id:
+            raise TrayError(f"a HELLO from board {hello.board_id.hex()} mid-session, "
+                            f"the session's board is {session.board_id.hex()}")
+        with self._cond:
+            self.hello = hello  # its self-test may differ
+            self._cond.notify_all()
+        self._send_watch()  # a restarted tray has forgotten what the game watches
 
     def _apply_snapshot(self, snapshot: wire.Snapshot) -> None:
         self.cells = list(snapshot.cells)
@@ -335,8 +443,12 @@ class TrayLink:
         self._cond.notify_all()
 
     def _emit(self, kind: TrayEvent, detail) -> None:
-        if self.on_event is not None:
+        if self.on_event is None:
+            return
+        try:
             self.on_event(Event(kind, detail))
+        except Exception as exc:  # the listener's fault, not the link's: the link goes on
+            self._say(logging.ERROR, f"tray: the {kind} listener failed: {type(exc).__name__}: {exc}", exc)
 
     # --- writing ------------------------------------------------------------------------
 

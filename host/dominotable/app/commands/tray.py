@@ -69,7 +69,10 @@ def run_monitor(args) -> int:
                     frames += 1
                     print(frame_text(kind, seq, msg, geometry, registry))
                     if args.board and kind == wire.SNAPSHOT:
-                        print(Board(msg.cells, registry, geometry).diagram())
+                        try:
+                            print(Board(msg.cells, registry, geometry).diagram())
+                        except TrayError as exc:  # a tray of another size: the frame is shown, not drawn
+                            print(f"(no drawing: {exc})")
                     if args.count is not None and frames >= args.count:
                         break
                 if decoder.errors != shown_errors:
