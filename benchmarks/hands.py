@@ -1,6 +1,6 @@
 """Messy hands at the simulated table: a scripted bar crowd (sim/crowd.py, app/crowd.py) plays
 Castle Rock, Doubles in the Boneyard and Broadway through the real chain (the tray firmware over
-emulated readers behind a pty, at real speed; link, runtime, controller, SQLite, OLED), and
+emulated readers behind a pty, at real speed; link, runtime, match core, SQLite, OLED), and
 every trial is scored: false alarms, wrong commits, how long commits, capture commits and
 prompt clearing take.
 

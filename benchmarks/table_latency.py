@@ -37,7 +37,7 @@ from types import SimpleNamespace
 from dominotable.app.demo import choose
 from dominotable.app.runtime import Runtime
 from dominotable.games import catalog
-from dominotable.match.controller import Mode
+from dominotable.match.status import Mode
 from dominotable.rules.tiles import DominoSet
 from dominotable.sim.memtray import MemoryTray
 from dominotable.sim.stats import percentile
@@ -151,16 +151,16 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
         seq = 0
         while not runtime.stopped:
             session = runtime.session
-            game = session.controller.game.__class__.from_dict(session.controller.game.to_dict())
+            game = session.referee.game.copy()
             hands = catalog.hands_for(game, hw.geometry)
-            if session.controller.mode != Mode.PLAY:
+            if session.referee.status.mode != Mode.PLAY:
                 layout.apply_all(hands.setup(hw.board()))
                 actions = None
             else:
                 move = choose(game, seed)
                 actions = hands.actions(move, hw.board())
                 if not actions:  # a button move: through the in-game menu, not timed
-                    index = [m for _, m in session.controller.reader.button_moves(hw.board())].index(move)
+                    index = [m for _, m in session.referee.button_moves()].index(move)
                     for event in ["long-select", *["down"] * index, "select", "up", "select"]:
                         hw.events.put(event)
                     runtime.step(0)
@@ -176,7 +176,7 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
             seq = (seq + 1) & 0xFF
             data = wire.frame(wire.SNAPSHOT, seq, wire.encode_snapshot(wire.HEARTBEAT, layout.cells()))
             decoder.feed(data[:-1])
-            ply = len(session.controller.game.moves)
+            ply = len(session.referee.game.moves)
             commits_before = len(commits)
             handed.clear()
             start = time.perf_counter()
@@ -184,7 +184,7 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
                 cells["now"] = list(msg.cells)
                 hw.events.put(Event(TrayEvent.SNAPSHOT, None))
             runtime.step(0)
-            if actions is not None and len(runtime.session.controller.game.moves) != ply and "at" in handed:
+            if actions is not None and len(runtime.session.referee.game.moves) != ply and "at" in handed:
                 commit = sum(commits[commits_before:])
                 latencies.append(handed["at"] - start - commit)
             if gap:
@@ -192,7 +192,7 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
         if server is not None:
             clients.close()
             server.stop()
-        return len(runtime.session.controller.game.moves)
+        return len(runtime.session.referee.game.moves)
 
 
 def main() -> None:

@@ -54,7 +54,7 @@ def one_match(browser, game: str, folder: Path, seed: int, speed: float) -> list
 
             def mark(_screen):
                 session = runtime.session
-                moves = str(len(session.controller.game.moves)) if session is not None else "0"
+                moves = str(len(session.referee.game.moves)) if session is not None else "0"
                 judged.setdefault(moves, time.time() * 1000)
 
             runtime.observers.append(mark)

@@ -48,7 +48,8 @@ def test_a_virtual_tray_says_so_in_its_hello_and_run_reads_its_tags():
             assert not hw.simulated and hw.tray.link.hello.virtual
             sim.place("3-5", 35, "down")
             sim.place("11-12", 40)  # the sim carries every set's tiles
-            assert until(lambda: {str(p.tile) for p in hw.board().placements} == {"3-5", "11-12"}, timeout=10)
+            assert until(lambda: hw.board() is not None and {str(p.tile) for p in hw.board().placements} == {"3-5", "11-12"},
+                         timeout=10)
             assert not hw.board().problems()  # no "unknown tag"
             assert hw.buttons() is not None  # the keyboard's buttons, whatever the tray
         finally:

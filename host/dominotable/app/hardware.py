@@ -44,9 +44,10 @@ class Hardware:
     def simulated(self) -> bool:
         return self.tray.virtual is not None
 
-    def board(self) -> Board:
-        """The tray as the link last saw it."""
-        return Board(self.tray.link.cells, self.registry, self.geometry)
+    def board(self) -> Board | None:
+        """The tray as the link last saw it; None while it has never been read."""
+        cells = self.tray.link.cells
+        return Board(cells, self.registry, self.geometry) if cells else None
 
     def buttons(self) -> VirtualControls | MockButtons | None:
         """Something that presses the buttons (`press(name)`) when they are not real ones."""
@@ -88,8 +89,8 @@ def open_hardware(cfg: Config, *, terminal: TextIO | None = None, footer: str = 
         controls.events = events
         try:
             virtual_registry = Registry.virtual(DominoSet(12))  # every set a game may ask for
-            tray = open_tray(cfg.tray.port, cfg.tray.serial or None,
-                             on_event=events.put, registry=virtual_registry, geometry=geometry, **virtual_options)
+            tray = open_tray(cfg.tray.port, cfg.tray.serial or None, on_event=events.put, retry=True,
+                             registry=virtual_registry, geometry=geometry, **virtual_options)
         except BaseException:
             controls.close()
             raise

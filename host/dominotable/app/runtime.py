@@ -195,8 +195,9 @@ class Runtime:
     # --- events ------------------------------------------------------------------------------
 
     def _board(self) -> None:
-        if self.session is not None:
-            self.session.on_board(self.hw.board())
+        board = self.hw.board()
+        if self.session is not None and board is not None:
+            self.session.on_board(board)
 
     def _watch(self) -> None:
         """Tell the tray which cells the game uses, and whether it awaits a draw over the pad (a
@@ -265,7 +266,9 @@ class Runtime:
         self.names = list(referee.seating.names)
         self.match_id = referee.seating.match_id
         self._game_cells = referee.spec.cells(self.hw.geometry)
-        session.on_board(self.hw.board())
+        if self.tray_lost is not None:  # lost before the match began (during the setup, say)
+            session.on_tray(TrayEvent.LOST)
+        self._board()
         self._watch()
 
     # --- the display -------------------------------------------------------------------------

@@ -80,7 +80,7 @@ class WebTable:
             "warning": screen.warning, "zones": list(game.zones) if game else [],
             "top": game.top if game else self._snap["top"], "cells": sorted(set(screen.cells)),
             "repairs": list(self.runtime.repairs),
-            "tiles": list(screen.tray) if game else [(p.tile, p.cells) for p in self.hw.board().placements]}
+            "tiles": list(screen.tray) if game else [(p.tile, p.cells) for p in _placements(self.hw.board())]}
         snap["prompt_title"], snap["prompt"] = _prompt(screen)
         with self._lock:
             self._snap = snap
@@ -248,6 +248,10 @@ class WebTable:
         except StorageError as exc:
             raise Refused(str(exc)) from None
         return review.position(record, step, self.geometry)
+
+
+def _placements(board) -> list:
+    return board.placements if board is not None else []
 
 
 def _prompt(screen: Screen) -> tuple[str | None, str | None]:
