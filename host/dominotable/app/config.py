@@ -50,13 +50,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
+from dominotable import inputs
 from dominotable.rules.errors import DominoError
 from dominotable.settings import setting
 from dominotable.ui.controls import ButtonsConfig
@@ -178,13 +178,13 @@ def load(path: str | os.PathLike | None = None) -> Config:
             return Config()
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = inputs.load_toml(path)
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"config file {path}: cannot read it: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"config file {path}: cannot read it: {exc.strerror}") from None
+    except inputs.Refused as exc:
+        raise ConfigError(f"config file {path} {exc}") from None
     return from_dict(data, path)
 
 

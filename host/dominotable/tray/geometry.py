@@ -7,12 +7,12 @@ so that an installed host finds it.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from dominotable import inputs
 from dominotable.tray.errors import TrayError
 
 
@@ -149,11 +149,11 @@ def load(path: str | Path | None = None) -> Geometry:
         return default()
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text())
+        data = inputs.load_toml(path)
     except OSError as exc:
         raise TrayError(f"cannot read tray geometry {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TrayError(f"tray geometry {path}: {exc}") from None
+    except inputs.Refused as exc:
+        raise TrayError(f"tray geometry {path} {exc}") from None
     return Geometry(data, str(path))
 
 

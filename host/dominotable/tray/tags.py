@@ -14,6 +14,7 @@ from pathlib import Path
 
 import platformdirs
 
+from dominotable import inputs
 from dominotable.rules.tiles import DominoSet, Tile
 from dominotable.tray.errors import TagConflict, TrayError
 
@@ -78,11 +79,13 @@ class Registry:
         """The registry at `path` (default: the user data directory); empty if none exists."""
         registry = cls(path)
         try:
-            data = json.loads(registry.path.read_text())
+            data = inputs.load_json(registry.path, inputs.SMALL)
         except FileNotFoundError:
             return registry
-        except (OSError, ValueError) as exc:
-            raise TrayError(f"tag registry {registry.path} cannot be read: {exc}") from None
+        except OSError as exc:
+            raise TrayError(f"tag registry {registry.path} cannot be read: {exc.strerror}") from None
+        except inputs.Refused as exc:
+            raise TrayError(f"tag registry {registry.path} cannot be read: it {exc}") from None
         try:
             if data["format"] != FORMAT:
                 raise TrayError(f"tag registry {registry.path} has format {data['format']}, expected {FORMAT}")

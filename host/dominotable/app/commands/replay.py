@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from dominotable import inputs
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
 from dominotable.rules.hidden import made_by
@@ -24,13 +24,11 @@ def register(subparsers) -> None:
 def run(args) -> int:
     path = Path(args.file)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DominoError(f"cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DominoError(f"{path}: not a saved game: {exc}") from None
+        data = inputs.load_json(path)
+    except OSError as exc:
+        raise DominoError(f"cannot read {path}: {exc.strerror}") from None
+    except inputs.Refused as exc:
+        raise DominoError(f"{path}: not a saved game: it {exc}") from None
     try:
         game, names = replay_with_names(data)
     except DominoError as exc:

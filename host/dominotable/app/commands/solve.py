@@ -23,11 +23,18 @@ def add_set_flag(parser) -> None:
                         help="the domino set the tiles come from (default 6, double-six)")
 
 
+LINE = 64 * 1024  # the longest line read: a double-twelve row is under 500 characters
+
+
 def batch(answer: Callable[[str], dict]) -> int:
     """Answer each stdin line as one JSON line; a bad line gets {"error": ...}. Exit 2 if any was bad."""
     bad = False
-    for line in sys.stdin:
+    while line := sys.stdin.readline(LINE + 1):
         try:
+            if len(line) > LINE:
+                while (rest := sys.stdin.readline(LINE)) and not rest.endswith("\n"):
+                    pass  # the rest of the line, read in pieces and dropped
+                raise DominoError(f"a line longer than {LINE // 1024} KB is not a row")
             out = answer(line.rstrip("\n"))
         except DominoError as exc:
             out, bad = {"error": str(exc)}, True
