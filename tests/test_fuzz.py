@@ -53,6 +53,7 @@ def started(*args, **kwargs):
 
 
 HEAVY = ("dominotable.app.hardware.open_hardware", "dominotable.app.commands.demo.text_demo",
+         "dominotable.app.commands.run.open_for_table", "dominotable.store.recovery.open_for_table",
          "dominotable.sim.stats.run", "dominotable.app.commands.tray.VirtualTray",
          "dominotable.app.commands.tray.open_port", "dominotable.app.commands.enroll.TrayLink",
          "dominotable.sim.tournament.play_matches")

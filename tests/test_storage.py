@@ -16,7 +16,7 @@ from dominotable.app import cli
 from dominotable.games import catalog
 from dominotable.sim.bots.shared import play_out, random_bot
 from dominotable.store.ratings import rate
-from dominotable.store.storage import DamagedDatabase, StorageError, Store, replay
+from dominotable.store.storage import StorageError, Store, replay
 
 SHORT = {"castle-rock": {"hands": 1}, "broadway": {"hands": 1}, "doubles-in-the-boneyard": {"target": 50}}
 
@@ -64,6 +64,7 @@ def test_moves_are_committed_as_appended_and_resume_rebuilds_exactly(tmp_path):
         assert other.execute("SELECT count(*) FROM moves").fetchone()[0] == ply
         other.close()
     store.db.close()  # no clean shutdown is needed
+    del store  # (the table's lock goes with the process)
 
     store = Store(path)
     cut_off = store.match(store.unfinished())
@@ -112,9 +113,11 @@ def test_start_match_checks_names(tmp_path):
 def test_a_file_that_is_not_a_database_is_named(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("not a database, just some text that is long enough to have a header " * 20)
-    with pytest.raises(DamagedDatabase, match=f"the database {path} is damaged: file is not a database"):
+    with pytest.raises(StorageError, match=f"{path} is not a dominotable database: it is not an SQLite file"):
         Store(path)
     assert path.read_text().startswith("not a database")
+    with pytest.raises(StorageError, match=f"{tmp_path} is not a database: it is a folder"):
+        Store(tmp_path)
 
 
 def test_a_move_that_does_not_replay_is_named(tmp_path):

@@ -43,7 +43,7 @@ class Table(ThreadedTable):
         self.tray = self.vtray
 
     def stored_moves(self):
-        with Store(self.db) as store:
+        with Store(self.db, create=False) as store:  # a reader beside the table, as `history` is
             return store.move_count(self.runtime.match_id)
 
     @property

@@ -159,7 +159,7 @@ def test_moves_are_committed_before_the_screen_changes(tmp_path):
     def spy(match_id, keep, moves, holds=None, after=None):
         seen.append(("before-commit", keep, list(moves), table.session.screen().last, len(table.game.moves)))
         commit(match_id, keep, moves, holds, after=after)
-        seen.append(("committed", Store(table.store.path).move_count(match_id)))
+        seen.append(("committed", Store(table.store.path, create=False).move_count(match_id)))
 
     table.store.commit = spy
     table.play(place(T("1-4")))
@@ -235,6 +235,7 @@ def test_resume_waits_for_the_restored_table(tmp_path):
             first.menu("End turn")
     stored = first.stored()
     match_id = first.session.referee.seating.match_id
+    first.store.close()  # the crashed table's process is gone, and its hold on the database with it
     table = Table(tmp_path, None, resumed=match_id)
     assert [str(m) for m in table.game.moves] == stored
     table.show()
@@ -313,7 +314,7 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
     assert table.game.scores == ref.scores
     record = table.store.match(table.session.referee.seating.match_id)
     assert record.result["scores"] == ref.scores and record.result["winners"] == ref.winners()
-    assert Store(table.store.path).resume(table.session.referee.seating.match_id).scores == ref.scores
+    assert Store(table.store.path, create=False).resume(table.session.referee.seating.match_id).scores == ref.scores
     assert table.screen.kind == "over" and table.screen.title.startswith("Won by ")
 
 
@@ -420,6 +421,7 @@ def test_takeback_and_resume_restart_the_draw(tmp_path):
     table.act(Action(ActionKind.PAD, T("4-4")))
     assert table.session.referee.tracker.drawn == (T("4-4"),)
 
+    table.store.close()  # the first table's process is gone, and its hold on the database with it
     resumed = Table(tmp_path, None, layout=table.layout, resumed=table.session.referee.seating.match_id)
     resumed.show()
     assert resumed.session.referee.status.mode == "play" and resumed.session.referee.tracker.drawn == ()

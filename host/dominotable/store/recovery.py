@@ -29,7 +29,16 @@ from typing import Any
 
 from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
-from dominotable.store.storage import SCHEMA, DamagedDatabase, Store, parse_result, replay
+from dominotable.store.storage import (
+    DamagedDatabase,
+    StorageError,
+    Store,
+    TableLock,
+    identify,
+    parse_result,
+    replay,
+    schema,
+)
 
 HEADER = b"SQLite format 3\x00"
 WAL_MAGIC = (0x377F0682, 0x377F0683)
@@ -56,12 +65,34 @@ class Salvage:
 
 def open_for_table(path: str | Path) -> tuple[Store, list[str]]:
     """The table's database, and what had to be repaired to open it: a damaged file is moved
-    aside (with its WAL) under a timestamped name, and its matches recovered into a new one."""
+    aside (with its WAL) under a timestamped name, and its matches recovered into a new one. The
+    table's lock is taken first and held throughout, so no second table sees the file midway;
+    a file that is not ours is refused before anything is made beside it, and a damaged one is
+    recovered only if it is ours (its header says so, or matches of ours can be read in it)."""
+    path = Path(path)
+    if identify(path) == "unknown" and not any(map(_ours, read_records(path).get("matches", {}).values())):
+        raise StorageError(f"{path} is not a dominotable database: it is a damaged SQLite file with no match "
+                           f"of ours in it (left as it is)")
+    lock = TableLock(path)
     try:
-        return Store(path), []
-    except DamagedDatabase:
-        salvage = recover(Path(path))
-    return Store(path), [salvage.message(Path(path))]
+        try:
+            return Store(path, lock=lock), []
+        except DamagedDatabase:
+            pass
+        salvage = recover(path)
+        return Store(path, lock=lock), [salvage.message(path)]
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _ours(row: dict) -> bool:
+    """Whether a row read as a match is one: a game we know, its options and names JSON."""
+    try:
+        catalog.engine(row["game"])
+        return isinstance(json.loads(row["options"]), dict) and isinstance(json.loads(row["names"]), list)
+    except (DominoError, ValueError, TypeError, KeyError):
+        return False
 
 
 def recover(path: Path) -> Salvage:
@@ -88,7 +119,7 @@ def recover(path: Path) -> Salvage:
     building = path.with_name(f"{path.name}.recovering")
     for stale in (building, Path(f"{building}-wal"), Path(f"{building}-shm")):
         stale.unlink(missing_ok=True)
-    with Store(building) as store:
+    with Store(building, lock=False) as store:
         store.db.execute("BEGIN IMMEDIATE")
         for match_id in sorted(matches):
             why = _restore(store, matches[match_id], moves.get(match_id, {}), others.get(match_id, []))
@@ -221,7 +252,7 @@ def _shapes(records: list) -> list[Shape]:
     sql), else as ours has them."""
     db = sqlite3.connect(":memory:")
     try:
-        db.executescript(SCHEMA)
+        schema(db)
         tables = [name for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
         theirs = {values[1]: values[4] for _, values in records
                   if len(values) == 5 and values[0] == "table" and values[1] in tables and isinstance(values[4], str)}

@@ -20,19 +20,39 @@ out. A match whose stored moves no longer replay is set aside, marked `damaged` 
 reason, and kept for inspection. Opening the database for the table checks it
 (`PRAGMA quick_check`); a damaged file raises DamagedDatabase, and `recovery.py` moves it aside
 and salvages its matches. Reading commands open the file read-only.
+
+Before anything is written, a file is checked to be ours (`identify`): SQLite's header, then
+`PRAGMA application_id` (APPLICATION_ID), or for a file from before the id, our tables; another
+program's database, a file that is not SQLite or one written by a newer dominotable (`PRAGMA
+user_version` above SCHEMA_VERSION) is refused and left as it was. An older one is upgraded in
+one transaction. The table opens the file only after taking its lock (TableLock: a second table
+on the same file is refused, naming the process that holds it) and checking that the file and its
+folder can be written, so that a read-only database is refused before any play.
+
+Writing, for the committer: every write method (`start_match`, `commit`, `finish`, `add_hint`,
+`set_aside`, ...) is one transaction, on disk when it returns. A write SQLite refuses (the disk
+full, an I/O error, the file turned read-only, a lock held past the busy timeout) is rolled back
+whole and raises StoreUnavailable, whose message says what is wrong for a person to read; the
+store stays usable, and `writable()` tells when writes are taken again, to retry with backoff.
+Nothing committed before is touched. Any other StorageError is a mistake in what was asked.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 import sqlite3
+import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from dominotable import inputs
 from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
@@ -90,23 +110,72 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 """
 
-# Columns added to `matches` after the first schema, in order (new columns go at the end, here
-# and in SCHEMA alike, so that a migrated file and a new one have the same column order).
+# Columns added to `matches` before the schema had versions, in order (new columns go at the end,
+# here and in SCHEMA alike, so that a migrated file and a new one have the same column order).
 ADDED_COLUMNS = (("observed", "INTEGER NOT NULL DEFAULT 0"), ("demo", "INTEGER NOT NULL DEFAULT 0"),
                  ("damaged", "TEXT"), ("holds", "TEXT"))
+
+APPLICATION_ID = int.from_bytes(b"DomT", "big")  # PRAGMA application_id: the file is a dominotable database
+# PRAGMA user_version. SCHEMA is version 1 and stays as it is: a change of schema raises the
+# version and adds to UPGRADES the SQL that brings a file of the version before up to it; every
+# file, a new one too, goes through them in order (`schema`).
+SCHEMA_VERSION = 1
+UPGRADES: dict[int, str] = {}
+# What a file from before the application id must have to be ours (every version had these).
+OUR_TABLES = {"players": {"id", "name"},
+              "matches": {"id", "game", "options", "seed", "players", "names", "started", "finished", "result"},
+              "seats": {"match_id", "seat", "side", "player_id"},
+              "moves": {"match_id", "ply", "notation", "time"}}
+SQLITE_HEADER = b"SQLite format 3\x00"
+HEADROOM = 64 * 1024  # free disk a write needs: a move's WAL frames, and a checkpoint growing the file
 
 
 class StorageError(DominoError):
     """A database that cannot be opened, or a match that is not in it or cannot be replayed."""
 
 
-class StoreUnavailable(StorageError):
-    """A write SQLite refused (a full disk, a file gone read-only, an I/O error): rolled back,
-    nothing half-written; the store stays usable and the write may succeed later."""
-
-
 class DamagedDatabase(StorageError):
     """A database file that SQLite finds corrupt (see recovery.py)."""
+
+
+class DatabaseInUse(StorageError):
+    """A database another table holds (TableLock): `pid` is the holder's, None if it is not known."""
+
+    def __init__(self, message: str, pid: int | None):
+        super().__init__(message)
+        self.pid = pid
+
+
+class StoreUnavailable(StorageError):
+    """A write SQLite refused (the disk full, an I/O error, read-only, busy): rolled back whole,
+    nothing half-written; try again when `Store.writable()` says so."""
+
+
+def schema(db: sqlite3.Connection, version: int = 0) -> None:
+    """Bring the tables of `db`, at `version`, up to SCHEMA_VERSION (user_version is the caller's).
+    Version 0 is a new file or one from before versions: SCHEMA's missing tables (and the venue's
+    outbox), then the columns it lacks."""
+    if version == 0:
+        _script(db, SCHEMA)
+        _script(db, outbox.SCHEMA)
+        matches = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
+        for name, kind in ADDED_COLUMNS:
+            if name not in matches:
+                db.execute(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
+        if "kind" not in {row[1] for row in db.execute("PRAGMA table_info(seats)")}:  # from before bot seats
+            db.execute("ALTER TABLE seats ADD COLUMN kind TEXT NOT NULL DEFAULT 'human'")
+    for upgrade in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
+        _script(db, UPGRADES[upgrade])
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    """Each statement of `sql` in turn, inside the caller's transaction (executescript commits)."""
+    statement = ""
+    for line in sql.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
 
 
 def now() -> str:
@@ -157,46 +226,51 @@ class MatchRecord:
 
 
 class Store:
-    def __init__(self, path: str | Path, create: bool = True):
+    def __init__(self, path: str | Path, create: bool = True, *, lock: TableLock | bool = True):
         """The database at `path`, opened to record matches (`create`: made if missing, checked
-        for damage), or only to read them (`create=False`: read-only; it must exist)."""
+        for damage, upgraded if older), or only to read them (`create=False`: read-only; it must
+        exist). Recording takes the table's lock: `lock` is one already taken on `path` (the
+        Store then holds it until closed), True to take it here, False for a file no one else
+        can know of (a recovery's new file)."""
         self.path = Path(path)
         self.readonly = not create
-        if not create and not self.path.is_file():
-            raise StorageError(f"no database at {self.path}")
         self.db: sqlite3.Connection | None = None
+        self._lock: TableLock | None = None
+        self._broken = False  # a rollback failed: the connection may still be in the transaction
+        kind = identify(self.path)
+        if self.readonly and kind == "new":
+            raise StorageError(f"no database at {self.path}" if not self.path.exists()
+                               else f"no matches in {self.path} yet: it is an empty database")
+        taken = lock is True
         try:
+            if not self.readonly:
+                self._lock = TableLock(self.path) if taken else lock or None
+                _probe_writable(self.path)
             self.db = self._connect_readonly() if self.readonly else self._connect()
             self.db.text_factory = _text
             self._check()
             if not self.readonly:
-                self.db.executescript(SCHEMA)
-                self.db.executescript(outbox.SCHEMA)
-                self._migrate()
+                self._set_up()
             self._schema = {name: self.columns(name) for (name,) in
                             self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
         except sqlite3.Error as exc:
-            self._close_quietly()
+            self._close_quietly(taken)
             if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
                 raise DamagedDatabase(self._damaged(str(exc))) from None
-            if not self.readonly and not _writable(self.path):
-                raise StorageError(f"cannot record matches in the database {self.path}: it is read-only "
-                                   f"(its file or folder cannot be written)") from None
             raise StorageError(f"cannot open the database {self.path}: {exc}") from None
         except BaseException:
-            self._close_quietly()
+            self._close_quietly(taken)
             raise
 
-    def _close_quietly(self) -> None:
+    def _close_quietly(self, release: bool = True) -> None:
         if self.db is not None:
             self.db.close()
             self.db = None
+        if self._lock is not None and release:
+            self._lock.release()
+        self._lock = None
 
     def _connect(self) -> sqlite3.Connection:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StorageError(f"cannot create the folder of the database {self.path}: {exc.strerror}") from None
         # autocommit: each statement commits by itself, groups use an explicit BEGIN
         self.db = db = sqlite3.connect(self.path, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
@@ -205,24 +279,17 @@ class Store:
         return db
 
     def _connect_readonly(self) -> sqlite3.Connection:
-        uri = self.path.resolve().as_uri()
-        try:
-            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
-            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            return db
-        except sqlite3.OperationalError:
-            if _writable(self.path.parent):
-                raise
-        # a read-only folder: SQLite cannot make the WAL index there, and no one else can be writing
-        return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+        return _open_readonly(self.path)
 
-    def _migrate(self) -> None:
-        columns = self.columns("matches")
-        for name, kind in ADDED_COLUMNS:
-            if name not in columns:  # a database from before the column
-                self.db.execute(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
-        if "kind" not in self.columns("seats"):  # a database from before bot seats
-            self.db.execute("ALTER TABLE seats ADD COLUMN kind TEXT NOT NULL DEFAULT 'human'")
+    def _set_up(self) -> None:
+        """A new file made ours, or an older one brought up to SCHEMA_VERSION: one transaction."""
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION and self.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
+            return
+        with self._writing():
+            schema(self.db, version)
+            self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def columns(self, table: str) -> set[str]:
         """The columns the file's `table` has now."""
@@ -258,7 +325,61 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    # -- recording a match --------------------------------------------------------------------
+    # -- writing -----------------------------------------------------------------------------
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write transaction, on disk when the block ends, rolled back whole if it raises; a
+        write SQLite refuses raises StoreUnavailable. Inside a transaction the caller began, a
+        savepoint of it: the change (and its event in the outbox) both or neither."""
+        if self._broken:
+            self._roll_back()
+        elif self.db.in_transaction:
+            self.db.execute("SAVEPOINT change")
+            try:
+                yield
+                self.db.execute("RELEASE change")
+            except BaseException:
+                self.db.execute("ROLLBACK TO change")
+                self.db.execute("RELEASE change")
+                raise
+            return
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            yield
+            self.db.execute("COMMIT")
+        except BaseException as exc:
+            self._roll_back()
+            why = _unavailable(exc, self.path) if isinstance(exc, sqlite3.Error) else None
+            if why is not None:
+                raise StoreUnavailable(why) from None
+            raise
+
+    def _roll_back(self) -> None:
+        try:
+            if self.db.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
+                self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        self._broken = self.db.in_transaction
+
+    def writable(self) -> bool:
+        """Whether writes are taken now (after a StoreUnavailable: to know when to try again): a
+        real write transaction commits, and the disk and the database's size limit leave room for
+        a move."""
+        if self.readonly:
+            return False
+        try:
+            with self._writing():
+                version = self.db.execute("PRAGMA user_version").fetchone()[0]
+                self.db.execute(f"PRAGMA user_version = {int(version)}")  # page 1 written as it is
+            pages, most = (self.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_count", "max_page_count"))
+            size = self.db.execute("PRAGMA page_size").fetchone()[0]
+        except StorageError:
+            return False
+        disk = os.statvfs(self.path.parent)
+        free = (disk.f_bfree if os.geteuid() == 0 else disk.f_bavail) * disk.f_frsize  # root may use the reserve
+        return free >= HEADROOM and (most - pages) * size >= HEADROOM
 
     def start_match(self, game: Game, names: list[str], demo: bool = False, bots=()) -> int:
         """Record a new match of `game` (before its first move) with one name per seat; `demo`:
@@ -271,8 +392,7 @@ class Store:
         if len(set(folded)) != len(folded):
             twice = next(n for n in names if folded.count(n.casefold()) > 1)
             raise StorageError(f"{twice} is named for two seats; each seat needs its own name")
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._writing():
             cur = self.db.execute(
                 "INSERT INTO matches (game, options, seed, players, names, started, observed, demo) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -283,10 +403,6 @@ class Store:
             for seat, name in enumerate(names):
                 self.add_seat(match_id, seat, game.side_of(seat), name, "bot" if seat in bots else "human")
             outbox.started(self.db, match_id)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         return match_id
 
     def commit(self, match_id: int, keep: int, moves: list[str], holds: dict[str, Any] | None = None,
@@ -296,54 +412,29 @@ class Store:
         told to the venue in the outbox, with `after` ({"hand": n, "scores": [...]}): the hand
         the last of them ended. When this returns, the change is on disk."""
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-            time = now()
-            (last,) = self.db.execute("SELECT coalesce(max(ply), 0) FROM moves WHERE match_id = ?",
-                                      (match_id,)).fetchone()
-            for ply in range(last, keep, -1):
-                outbox.taken_back(self.db, match_id, ply, time)
-            for ply, notation in enumerate(moves, keep + 1):
-                outbox.moved(self.db, match_id, ply, notation, time, after if ply == keep + len(moves) else None)
-            self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply > ?", (match_id, keep))
-            for ply, notation in enumerate(moves, keep + 1):
-                self.db.execute("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
-                                (match_id, ply, notation, time))
-            if holds is not None:
-                self.db.execute("UPDATE matches SET holds = ? WHERE id = ?", (json.dumps(holds), match_id))
-            self.db.execute("COMMIT")
+            with self._writing():
+                time = now()
+                (last,) = self.db.execute("SELECT coalesce(max(ply), 0) FROM moves WHERE match_id = ?",
+                                          (match_id,)).fetchone()
+                for ply in range(last, keep, -1):
+                    outbox.taken_back(self.db, match_id, ply, time)
+                for ply, notation in enumerate(moves, keep + 1):
+                    outbox.moved(self.db, match_id, ply, notation, time, after if ply == keep + len(moves) else None)
+                self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply > ?", (match_id, keep))
+                for ply, notation in enumerate(moves, keep + 1):
+                    self.db.execute("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
+                                    (match_id, ply, notation, time))
+                if holds is not None:
+                    self.db.execute("UPDATE matches SET holds = ? WHERE id = ?", (json.dumps(holds), match_id))
         except sqlite3.IntegrityError:
-            self.db.execute("ROLLBACK")
             raise StorageError(f"match {match_id} has no move {keep}, or there is no such match") from None
-        except sqlite3.Error as exc:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise StoreUnavailable(f"the database {self.path} cannot be written: {exc}") from None
-        except BaseException:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise
-
-    @contextmanager
-    def _changing(self):
-        """One transaction (a savepoint inside the caller's): a change and its event in the
-        outbox, both or neither."""
-        inner = self.db.in_transaction
-        self.db.execute("SAVEPOINT change" if inner else "BEGIN IMMEDIATE")
-        try:
-            yield
-            self.db.execute("RELEASE change" if inner else "COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK TO change" if inner else "ROLLBACK")
-            if inner:
-                self.db.execute("RELEASE change")
-            raise
 
     def append_move(self, match_id: int, ply: int, notation: str, after: dict[str, Any] | None = None) -> None:
         """Commit move number `ply` (1-based); when this returns, the move is on disk. `after`
         ({"hand": n, "scores": [...]}): the hand this move ended, told to the venue."""
         time = now()
         try:
-            with self._changing():
+            with self._writing():
                 outbox.moved(self.db, match_id, ply, notation, time, after)
                 self.db.execute("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
                                 (match_id, ply, notation, time))
@@ -352,7 +443,7 @@ class Store:
 
     def take_back(self, match_id: int, ply: int) -> None:
         """Delete move `ply`, which must be the last one recorded."""
-        with self._changing():
+        with self._writing():
             last = self.db.execute("SELECT max(ply) FROM moves WHERE match_id = ?", (match_id,)).fetchone()[0]
             if last != ply:
                 raise StorageError(f"match {match_id}: move {ply} is not the last move (that is {last})")
@@ -368,7 +459,7 @@ class Store:
             winners = game.winners() if game.is_over() else []
         result = {"ending": ending, "scores": list(game.scores), "winners": list(winners)}
         time = now()
-        with self._changing():
+        with self._writing():
             cur = self.db.execute(
                 "UPDATE matches SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
                 (time, json.dumps(result), match_id),
@@ -379,21 +470,24 @@ class Store:
 
     def set_rack(self, match_id: int, seat: int, slot: int, tile: str | None) -> None:
         """Record what slot `slot` of bot seat `seat`'s rack holds (None: empty); durable on return."""
-        if tile is None:
-            self.db.execute("DELETE FROM racks WHERE match_id = ? AND seat = ? AND slot = ?", (match_id, seat, slot))
-        else:
-            self.db.execute("INSERT OR REPLACE INTO racks (match_id, seat, slot, tile) VALUES (?, ?, ?, ?)",
-                            (match_id, seat, slot, tile))
+        with self._writing():
+            if tile is None:
+                self.db.execute("DELETE FROM racks WHERE match_id = ? AND seat = ? AND slot = ?",
+                                (match_id, seat, slot))
+            else:
+                self.db.execute("INSERT OR REPLACE INTO racks (match_id, seat, slot, tile) VALUES (?, ?, ?, ?)",
+                                (match_id, seat, slot, tile))
 
     def add_hint(self, match_id: int, ply: int, seat: int | None, hint: str) -> None:
         """Record that the players asked for a hint (shown as `hint`) after `ply` moves."""
-        self.db.execute("INSERT INTO hints (match_id, ply, seat, hint, time) VALUES (?, ?, ?, ?, ?)",
-                        (match_id, ply, seat, hint, now()))
+        with self._writing():
+            self.db.execute("INSERT INTO hints (match_id, ply, seat, hint, time) VALUES (?, ?, ?, ?, ?)",
+                            (match_id, ply, seat, hint, now()))
 
     def set_aside(self, match_id: int, why: str) -> None:
         """Mark a match damaged (its moves no longer replay, say), kept for inspection: the table
         no longer resumes it and the leaderboard leaves it out."""
-        with self._changing():
+        with self._writing():
             outbox.set_aside(self.db, match_id, why, now())
             self.db.execute("UPDATE matches SET damaged = ? WHERE id = ?", (why, match_id))
 
@@ -499,8 +593,219 @@ def _text(value: bytes) -> str:
     return value.decode("utf-8", "replace")
 
 
-def _writable(path: Path) -> bool:
-    return os.access(path if path.exists() else path.parent, os.W_OK)
+# -- is it ours, can it be written, who holds it ------------------------------------------------
+
+def identify(path: Path) -> str:
+    """What the file at `path` is, found without writing anything: "new" (no file, an empty one, or
+    an SQLite file with nothing in it), "ours" (a dominotable database this version reads),
+    "damaged" (SQLite cannot read it; its header says it is ours) or "unknown" (SQLite cannot
+    read it, nor tell whose it is: recovery.py looks for matches in it). Anything else raises
+    StorageError, naming it: a file that is not SQLite, another program's database, one written
+    by a newer dominotable."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return "new"
+    except OSError as exc:
+        raise StorageError(f"cannot open the database {path}: {exc.strerror}") from None
+    if (what := inputs.kind(info.st_mode)) is not None:
+        raise StorageError(f"{path} is not a database: it is {what}, not a file")
+    if info.st_size == 0:
+        return "new"
+    try:
+        with open(path, "rb") as file:
+            header = file.read(100)
+    except OSError as exc:
+        raise StorageError(f"cannot open the database {path}: {exc.strerror}") from None
+    foreign = f"{path} is not a dominotable database"
+    if not header.startswith(SQLITE_HEADER):
+        raise StorageError(f"{foreign}: it is not an SQLite file (left as it is)")
+    stamped = int.from_bytes(header[68:72], "big")  # the application id in the file itself
+    if stamped not in (0, APPLICATION_ID):
+        raise StorageError(f"{foreign}: it is another program's SQLite database "
+                           f"(application id {stamped:#010x}; left as it is)")
+    try:
+        with _closing(_open_readonly(path, Path(f"{path}-wal").exists())) as db:
+            app, version = (db.execute(f"PRAGMA {name}").fetchone()[0] for name in ("application_id", "user_version"))
+            tables = {name: {row[1] for row in db.execute(f"PRAGMA table_info({_quoted(name)})")}
+                      for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) not in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+            raise StorageError(f"cannot open the database {path}: {exc}") from None
+        return "damaged" if stamped == APPLICATION_ID else "unknown"
+    if app == 0 and version == 0 and objects == 0:
+        return "new"
+    before_ids = app == 0 and version == 0 and all(columns <= tables.get(table, set())
+                                                   for table, columns in OUR_TABLES.items())
+    if app != APPLICATION_ID and not before_ids:
+        what = f"application id {app:#010x}" if app else f"its tables are {', '.join(sorted(tables)) or 'none'}"
+        raise StorageError(f"{foreign}: it is another program's SQLite database ({what}; left as it is)")
+    if version > SCHEMA_VERSION:
+        raise StorageError(f"the database {path} was written by a newer dominotable (schema version {version}; "
+                           f"this one reads up to {SCHEMA_VERSION}): upgrade dominotable to use it (left as it is)")
+    return "ours"
+
+
+def _open_readonly(path: Path, wal: bool = True) -> sqlite3.Connection:
+    """A read-only connection. Without a WAL to read (`wal` False) the file is opened as
+    immutable, so that nothing is made beside it; so too in a folder that cannot be written, where
+    SQLite cannot make the WAL's index and no one else can be writing."""
+    uri = path.resolve().as_uri()
+    if wal:
+        try:
+            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            if os.access(path.parent, os.W_OK):
+                raise
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+
+
+@contextmanager
+def _closing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _read_only(path: Path, why: str) -> StorageError:
+    return StorageError(f"database {path} is read-only: {why}; the table must write every move "
+                        f"(`history` and `leaderboard` can still read it)")
+
+
+def _probe_writable(path: Path) -> None:
+    """Refuse a database this process cannot write before any play: SQLite would open it
+    read-only without a word, and the first move would fail. Opening for writing changes nothing;
+    the folder is tried by making (and removing) a file in it, as SQLite makes its WAL there."""
+    for target in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            os.close(os.open(target, os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise _read_only(path, f"{target.name} cannot be opened for writing ({_why(exc)})") from None
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=path.parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise _read_only(path, f"no file can be made in its folder {path.parent} for SQLite's log "
+                               f"({_why(exc)})") from None
+
+
+def _why(exc: OSError) -> str:
+    if exc.errno == errno.EPERM:
+        return f"{exc.strerror}: is it immutable? lsattr shows an i"
+    if exc.errno == errno.EACCES:
+        return f"{exc.strerror} to uid {os.geteuid()}"
+    return exc.strerror or str(exc)
+
+
+class TableLock:
+    """The table's hold on its database: `NAME.lock` beside it, under flock. The kernel lets go of
+    it when the process ends however it ends (kill -9 too), so a crash never leaves it held; a
+    clean release removes the file. It holds the holder's pid and command line, for the message a
+    second table gets. Readers (history, the scoreboard) take no lock: WAL lets them read while
+    the table writes."""
+
+    def __init__(self, database: Path):
+        self.database = Path(database)
+        self.path = Path(f"{self.database}.lock")
+        self.fd: int | None = None
+        try:
+            self.database.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"cannot make the folder of the database {self.database}: {exc.strerror}") from None
+        while self.fd is None:
+            fd = self._open()
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                pid, command = _holder(fd)
+                os.close(fd)
+                who = f"pid {pid}" + (f" ({command})" if command else "") if pid else f"a process (see {self.path})"
+                raise DatabaseInUse(f"database {self.database} is in use by another table: {who}; stop it first, "
+                                    f"or give this one another database with --db", pid) from None
+            if _same_file(fd, self.path):
+                self.fd = fd
+            else:  # its holder let go and removed it while this one was opening it: try the new one
+                os.close(fd)
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, f"{os.getpid()}\n{_command(os.getpid())}\n".encode(), 0)
+
+    def _open(self) -> int:
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+        except OSError as exc:
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise _read_only(self.database, f"no file can be made in its folder {self.database.parent} "
+                                                f"({_why(exc)})") from None
+            raise StorageError(f"cannot lock the database {self.database}: {exc.strerror} ({self.path})") from None
+
+    def release(self) -> None:
+        if self.fd is not None:
+            try:
+                self.path.unlink()  # while still held: a table waiting on it opens it anew
+            except OSError:
+                pass
+            os.close(self.fd)  # closing lets go of the flock
+            self.fd = None
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def _holder(fd: int) -> tuple[int | None, str]:
+    """The pid and command line written in a held lock file."""
+    lines = os.pread(fd, 4096, 0).decode(errors="replace").splitlines()
+    pid = int(lines[0]) if lines and lines[0].strip().isdigit() else None
+    return pid, (_command(pid) or (lines[1] if len(lines) > 1 else "")) if pid else ""
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        opened, named = os.fstat(fd), os.stat(path)
+    except FileNotFoundError:
+        return False
+    return (opened.st_dev, opened.st_ino) == (named.st_dev, named.st_ino)
+
+
+def _command(pid: int) -> str:
+    """The command line of process `pid`, "" if it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return b" ".join(file.read(4096).split(b"\0")).decode(errors="replace").strip()
+    except OSError:
+        return ""
+
+
+UNAVAILABLE = {
+    sqlite3.SQLITE_FULL: "the disk is full: the database {path} cannot grow",
+    sqlite3.SQLITE_IOERR: "a disk error: the database {path} could not be read or written",
+    sqlite3.SQLITE_READONLY: "the database {path} has become read-only",
+    sqlite3.SQLITE_BUSY: "the database {path} is busy: another program holds it locked",
+    sqlite3.SQLITE_LOCKED: "the database {path} is busy: another program holds it locked",
+    sqlite3.SQLITE_CANTOPEN: "the database {path} cannot be opened (its file or folder is gone?)",
+    sqlite3.SQLITE_PERM: "the database {path} may not be written",
+    sqlite3.SQLITE_NOMEM: "out of memory writing the database {path}",
+    sqlite3.SQLITE_CORRUPT: "the database {path} is damaged (a restart of the table recovers it)",
+    sqlite3.SQLITE_NOTADB: "the database {path} is damaged (a restart of the table recovers it)",
+}
+
+
+def _unavailable(exc: sqlite3.Error, path: Path) -> str | None:
+    """What a person should read about a write SQLite refused for want of a working disk or file;
+    None for any other error (a mistake in the SQL or the data)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    text = UNAVAILABLE.get(code & 0xFF) if code is not None else None
+    return None if text is None else f"{text.format(path=path)} (SQLite: {exc})"
 
 
 def parse_result(text: str | None) -> dict[str, Any] | None:

@@ -91,11 +91,11 @@ def table_demo(game: str, options: dict, args) -> int:
                  game=GameConfig(settle_ms=args.settle_ms))
     user = config.load()
     db = args.db or user.storage.path
-    hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
-    server = link = None
-    try:
-        store, repairs = open_for_table(db)
-        with store:
+    store, repairs = open_for_table(db)  # first: a database the table cannot use stops it before anything starts
+    with store:
+        hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
+        server = link = None
+        try:
             for i, repair in enumerate(repairs):
                 hw.say(repair, f"repair {i}")
             runtime = Runtime(hw, store, args.settle_ms, seed=args.seed, choice=choice, stop_when_over=True,
@@ -106,12 +106,12 @@ def table_demo(game: str, options: dict, args) -> int:
             watch(runtime, db, bool(args.db), args.seed, not args.quiet and not drawn, server)
             stop_link(link, DRAIN)
             link = None
-    finally:
-        if link is not None:
-            link.stop()
-        if server is not None:
-            server.stop()
-        hw.close()
+        finally:
+            if link is not None:
+                link.stop()
+            if server is not None:
+                server.stop()
+            hw.close()
     return 0
 
 

@@ -20,7 +20,9 @@ With a venue's broker (--broker or [venue] broker) and this table's id there (--
 table), every committed event is published to the venue (app/venue.py); play never waits for it.
 
 A damaged database does not stop the table: it is moved aside and its matches recovered
-(recovery.py), and the OLED says so.
+(recovery.py), and the OLED says so. A database the table cannot use (read-only, another
+program's, a newer dominotable's, or held by another table) stops it with one line, exit 2, before
+the hardware is opened.
 """
 
 from __future__ import annotations
@@ -80,15 +82,15 @@ def run(args) -> int:
     cfg = dataclasses.replace(cfg, display=dataclasses.replace(
         cfg.display, frames=args.frames or cfg.display.frames, terminal=cfg.display.terminal and not transcript))
     keys_help = "" if bots_play or not terminal else KEY_HELP + (", o open the page" if listen is not None else "")
-    hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0,  # the virtual tray's speed
-                       long_press=BOT_LONG_PRESS if bots_play else LONG_PRESS, footer=keys_help)
-    server = link = None
-    try:
-        buttons = hw.buttons()
-        demo = hw.simulated and buttons is not None and bots_play
-        db = args.db or cfg.storage.path
-        store, repairs = open_for_table(db)
-        with store:
+    db = args.db or cfg.storage.path
+    store, repairs = open_for_table(db)  # first: a database the table cannot use stops it before anything starts
+    with store:
+        hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0,  # the virtual tray's speed
+                           long_press=BOT_LONG_PRESS if bots_play else LONG_PRESS, footer=keys_help)
+        server = link = None
+        try:
+            buttons = hw.buttons()
+            demo = hw.simulated and buttons is not None and bots_play
             for i, repair in enumerate(repairs):
                 hw.say(repair, f"repair {i}")
             if demo:
@@ -130,12 +132,12 @@ def run(args) -> int:
                     keyboard.close()
                 stop_link(link, 2.0)
                 link = None
-    finally:
-        if link is not None:
-            link.stop()
-        if server is not None:
-            server.stop()
-        hw.close()
+        finally:
+            if link is not None:
+                link.stop()
+            if server is not None:
+                server.stop()
+            hw.close()
     return 0
 
 
