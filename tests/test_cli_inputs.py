@@ -36,7 +36,7 @@ def one_line_exit_2(argv, capsys, *expected):
     (["replay", "/dev/zero"], "dominotable replay: error: /dev/zero: not a saved game: it is a character device"),
     (["run", "--config", "/dev/zero"], "dominotable run: error: config file /dev/zero is a character device, "
                                        "not a file"),
-])
+], ids=["replay", "config"])
 def test_dev_zero_is_refused_at_once_not_read_forever(argv, expected):
     done = subprocess.run([sys.executable, "-m", "dominotable", *argv], capture_output=True, text=True,
                           timeout=30, stdin=subprocess.DEVNULL)
@@ -116,3 +116,11 @@ def test_a_stdin_line_without_end_is_refused_in_pieces(capsys, monkeypatch):
     lines = capsys.readouterr().out.splitlines()
     assert lines == ['{"error": "a line longer than 64 KB is not a row"}',
                      '{"clearable": false, "max_captured": 0, "plan": []}']
+
+
+def test_a_match_number_sqlite_cannot_hold_is_no_match(tmp_path, capsys):
+    from dominotable.store.storage import Store
+
+    Store(tmp_path / "t.db").close()
+    for argv in (["history", "99999999999999999999"], ["history", "--export", "-99999999999999999999"]):
+        one_line_exit_2([*argv, "--db", str(tmp_path / "t.db")], capsys, "no match")

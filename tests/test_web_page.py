@@ -118,7 +118,7 @@ def test_castle_rock_hand_by_dragging_tiles_with_an_illegal_capture_and_its_reco
 
         play(table, bots, lambda: table.referee.game.is_over())
         game = table.referee.game
-        with Store(table.db) as store:
+        with Store(table.db, create=False) as store:  # a reader beside the table
             record = store.match(table.runtime.match_id)
         assert record.finished is not None and record.moves == [str(m) for m in game.moves]
         page.locator("#prompt-title", has_text="Match over").wait_for(timeout=10_000)

@@ -494,8 +494,10 @@ class Store:
     # -- reading ---------------------------------------------------------------------------
 
     def match(self, match_id: int) -> MatchRecord:
-        cur = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,))
-        row = cur.fetchone()
+        row = None
+        if -2**63 <= match_id < 2**63:  # else no SQLite integer, nor a match
+            cur = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,))
+            row = cur.fetchone()
         if row is None:
             raise StorageError(f"no match {match_id} in {self.path}")
         record = _record(cur, row)
