@@ -29,7 +29,7 @@ def test_a_move_the_store_cannot_write_is_refused_then_written_once_it_can(tmp_p
     before = [str(m) for m in table.game.moves]
     table.play(place(T("1-4")))
     screen = table.screen
-    assert screen.title == "Not recorded" and "cannot be written" in screen.text and "Nothing changed" in screen.text
+    assert screen.title == "Not recorded" and "has become read-only" in screen.text and "Nothing changed" in screen.text
     assert [str(m) for m in table.game.moves] == before == table.stored()  # not played, not shown as played
     table.clock.advance(500)
     table.session.tick()

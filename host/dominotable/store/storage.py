@@ -246,7 +246,7 @@ class Store:
             if not self.readonly:
                 self._lock = TableLock(self.path) if taken else lock or None
                 _probe_writable(self.path)
-            self.db = self._connect_readonly() if self.readonly else self._connect()
+            self.db = _open_readonly(self.path) if self.readonly else self._connect()
             self.db.text_factory = _text
             self._check()
             if not self.readonly:
@@ -277,9 +277,6 @@ class Store:
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         return db
-
-    def _connect_readonly(self) -> sqlite3.Connection:
-        return _open_readonly(self.path)
 
     def _set_up(self) -> None:
         """A new file made ours, or an older one brought up to SCHEMA_VERSION: one transaction."""
