@@ -220,6 +220,7 @@ def test_a_match_resumed_between_hands_on_a_cleared_tray_goes_on_with_the_deal(t
     assert game.legal_moves().count() == 1 and next(iter(game.legal_moves())) == DEAL
     table = table_at(tmp_path, game, {})
     match_id = table.session.referee.seating.match_id
+    table.store.close()  # closing time: the first table's process is gone, and its hold on the database
     again = Table(tmp_path, None, resumed=match_id)
     again.show()
     assert again.session.referee.status.mode == "play", again.screen.text

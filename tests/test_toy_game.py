@@ -41,7 +41,7 @@ def test_a_toy_game_registered_from_its_own_files_plays_on_the_tray_the_page_and
         table.until(lambda r: r.game.is_over(), "the match played out", timeout=20)
         bots.stop()
         shown = table.get("/api/state")[1]
-        with Store(tmp_path / "t.db") as store:
+        with Store(tmp_path / "t.db", create=False) as store:  # a reader beside the table
             record = store.match(shown["match"])
         game = replay(record)
         assert isinstance(game, HighTile) and len(game.moves) == 2 and record.result["scores"] == game.scores
