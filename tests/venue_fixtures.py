@@ -21,7 +21,7 @@ from broker import Mosquitto, free_port
 from dominotable.games import catalog
 from dominotable.sim.bots.shared import greedy_bot
 from dominotable.store import outbox
-from dominotable.store.storage import Store
+from dominotable.store.storage import Store, TableLock
 from dominotable.venue.broker import Broker
 from dominotable.venue.link import VenueLink
 from dominotable.venue.server import VenueServer
@@ -45,12 +45,13 @@ class SimTable:
         self.link: VenueLink | None = None
         self.played: list[int] = []  # match ids
         self.store.close()  # made now
+        self.lock = TableLock(self.path)  # the table's, held as its process would; its threads' stores share it
 
     @property
     def store(self) -> Store:
         store = getattr(self._local, "store", None)
         if store is None or store.db is None:
-            store = self._local.store = Store(self.path)
+            store = self._local.store = Store(self.path, lock=False)
             store.db.execute("PRAGMA synchronous=OFF")  # a test's table: no fsync per move
             self._stores.append(store)
         return store
@@ -105,6 +106,7 @@ class SimTable:
                 store.close()
             except sqlite3.ProgrammingError:
                 pass  # another thread's: closed when it goes
+        self.lock.release()
 
 
 class Venue:

@@ -253,7 +253,8 @@ def _shapes(records: list) -> list[Shape]:
     db = sqlite3.connect(":memory:")
     try:
         schema(db)
-        tables = [name for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+        tables = [name for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table' "
+                                                  "AND name NOT LIKE 'sqlite_%'")]  # not SQLite's own
         theirs = {values[1]: values[4] for _, values in records
                   if len(values) == 5 and values[0] == "table" and values[1] in tables and isinstance(values[4], str)}
         shapes = []
