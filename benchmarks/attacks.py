@@ -7,7 +7,9 @@ type, a live `dominotable run` on a temporary database with the virtual tray and
 the attack, what the table is expected to do, what it did, and whether that held. Add a row by
 adding a function to the list.
 
-Run as root (the namespaces): python benchmarks/attacks.py [--only NAME ...] [--json]
+Rows of the web and of the wire are in attacks_web.py and attacks_wire.py, run here too.
+
+Run as root (the namespaces): python benchmarks/attacks.py [--part store web wire] [--only NAME ...] [--json]
 Prints the table `attack | expected | got | held`; exits 1 if any row did not hold.
 """
 
@@ -306,9 +308,42 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def web_rows() -> list[Row]:
+    """The web's rows (attacks_web.py) against one live `run` serving the page to the LAN."""
+    import attacks_web
+
+    with tempfile.TemporaryDirectory(prefix="attack-web-") as folder:
+        target = attacks_web.Target(Path(folder))
+        try:
+            return [_row(name, expected, lambda: attack(target)) for name, expected, attack in attacks_web.ROWS]
+        finally:
+            target.close()
+
+
+def wire_rows() -> list[Row]:
+    """The wire's rows (attacks_wire.py): bad frames from a scripted tray against a live `run`."""
+    import attacks_wire
+
+    return [_row(name, expected, attack) for name, expected, attack in attacks_wire.ROWS]
+
+
+def _row(name: str, expected: str, attack: Callable[[], str]) -> Row:
+    try:
+        got = attack()
+    except Exception as exc:  # an attack that breaks the harness is a row that did not hold
+        got = f"{type(exc).__name__}: {exc}"
+    return Row(name, expected, got, got == expected)
+
+
+PARTS = ("store", "web", "wire")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", nargs="+", metavar="NAME", help="only these rows (function names)")
+    parser.add_argument("--part", nargs="+", choices=PARTS, default=list(PARTS),
+                        help="which rows: the store and inputs (here), the web (attacks_web.py), the wire "
+                             "(attacks_wire.py); default all")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="only these store rows (function names)")
     parser.add_argument("--json", action="store_true", help="one JSON object a row instead of the table")
     parser.add_argument("--inside", help=argparse.SUPPRESS)  # a row's part run in its own namespace
     parser.add_argument("--folder", help=argparse.SUPPRESS)
@@ -318,12 +353,18 @@ def main() -> int:
         return 0
     if shutil.which("unshare") is None or os.geteuid() != 0:
         print("note: the namespace rows need root and unshare (util-linux)", file=sys.stderr)
-    chosen = [a for a in ATTACKS if not args.only or a.__name__ in args.only]
+    chosen = [a for a in ATTACKS if not args.only or a.__name__ in args.only] if "store" in args.part else []
     rows = []
     for attack in chosen:
         rows.append(run_row(attack))
         if args.json:
             print(json.dumps(asdict(rows[-1])), flush=True)
+    for part, make in (("web", web_rows), ("wire", wire_rows)):
+        if part in args.part:
+            for row in make():
+                rows.append(row)
+                if args.json:
+                    print(json.dumps(asdict(row)), flush=True)
     if not args.json:
         print(table(rows))
     return 0 if all(r.held for r in rows) else 1

@@ -19,7 +19,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -179,27 +178,3 @@ ROWS = [
     ("0.0.0.0 without a token: warned at start", "warned",
      lambda t: "warned" if re.search(r"^warning: .* without a \[web\] token", t.said(), re.M) else "no warning"),
 ]
-
-
-def main() -> int:
-    with tempfile.TemporaryDirectory() as folder:
-        target = Target(Path(folder))
-        try:
-            results = []
-            for name, expected, attack in ROWS:
-                try:
-                    got = attack(target)
-                except Exception as exc:  # an attack that breaks the harness is a row that did not hold
-                    got = f"{type(exc).__name__}: {exc}"
-                results.append((name, expected, got))
-        finally:
-            target.close()
-    width = max(len(name) for name, _, _ in results)
-    print(f"{'attack':<{width}}  {'expected':<28}  got")
-    for name, expected, got in results:
-        print(f"{name:<{width}}  {expected:<28}  {got}{'' if got == expected else '   <- NOT HELD'}")
-    return 0 if all(got == expected for _, expected, got in results) else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

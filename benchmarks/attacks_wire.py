@@ -128,17 +128,3 @@ ROWS = [
      mid_game(lambda: (wire.CHANGES, wire.encode_changes([(250, wire.EMPTY, b"")]), None))),
     ("boot SNAPSHOT without its HELLO", HELD, mid_game(lambda: (wire.SNAPSHOT, snapshot(194, wire.BOOT), None))),
 ]
-
-
-def main() -> int:
-    results = [(name, expected, attack()) for name, expected, attack in ROWS]
-    width = max(len(name) for name, _, _ in results)
-    wide = max(len(expected) for _, expected, _ in results)
-    print(f"{'attack':<{width}}  {'expected':<{wide}}  got")
-    for name, expected, got in results:
-        print(f"{name:<{width}}  {expected:<{wide}}  {got}{'' if got == expected else '   <- NOT HELD'}")
-    return 0 if all(got == expected for _, expected, got in results) else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
