@@ -371,7 +371,7 @@ class TrayLink:
             self.lost_reason = reason
             self._cond.notify_all()
         unexpected = exc is not None and not isinstance(exc, (TrayError, serial.SerialException, OSError))
-        self._say(logging.WARNING if was or unexpected else logging.INFO,
+        self._say(logging.WARNING if was or unexpected or not again else logging.INFO,
                   f"tray {'lost' if was else 'not back yet'}: {reason}", exc if unexpected else None, key=reason)
         if was or not again:
             self._emit(TrayEvent.LOST, reason)

@@ -20,7 +20,7 @@ def line(screen: Screen) -> str | None:
     if screen.kind == ScreenKind.PROMPT:
         return f"! {screen.title}: {screen.text}" if screen.text else f"! {screen.title}"
     if screen.kind == ScreenKind.LOST:
-        return "! the tray is unplugged: reconnecting"
+        return f"! {screen.title}: {screen.text}"
     if screen.kind == ScreenKind.OVER:
         return f"{screen.title}. final scores: {scores_text(screen)}"
     if screen.kind == ScreenKind.PLAY and screen.last:
