@@ -1,5 +1,6 @@
-"""Generate firmware/dominotray/pins.py from hardware/wiring.toml (the one copy of the pinout)
-and hardware/tray.toml (the grid: columns, rows, scan pad).
+"""Generate firmware/dominotray/pins.py from hardware/wiring.toml (the one copy of the pinout),
+hardware/tray.toml (the grid: columns, rows, scan pad) and hardware/data/architecture.toml (the
+carrier drive the RF model chose).
 
     python firmware/gen_pins.py          # rewrite pins.py
     python firmware/gen_pins.py --check  # exit 1 if pins.py is out of date
@@ -15,7 +16,13 @@ import tomllib
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WIRING = ROOT / "hardware" / "wiring.toml"
 TRAY = ROOT / "hardware" / "tray.toml"
+ARCHITECTURE = ROOT / "hardware" / "data" / "architecture.toml"
 PINS = ROOT / "firmware" / "dominotray" / "pins.py"
+sys.path.insert(0, str(ROOT / "firmware"))
+from dominotray.layout import blocks  # noqa: E402
+
+# Board decoders by part: their address inputs and outputs ("direct": a bank output itself)
+DECODERS = {"74HC154": (4, 16), "74LVC1G139": (2, 4), "direct": (0, 1)}
 
 # RP2040 SPI0 pin functions, and GPIOs the Pico board uses itself (SMPS mode, VBUS sense,
 # LED, VSYS sense) or does not bring out.
@@ -28,17 +35,22 @@ class WiringError(ValueError):
     pass
 
 
-def load(path=WIRING, tray_path=TRAY):
+def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE):
     """The checked wiring as a dict of the values pins.py holds."""
     with open(path, "rb") as f:
         w = tomllib.load(f)
     with open(tray_path, "rb") as f:
         geometry = tomllib.load(f)
+    with open(architecture_path, "rb") as f:
+        drive = tomllib.load(f)["network"]["drive"]
     cols, rows = geometry["tray"]["columns"], geometry["tray"]["rows"]
     pad = geometry["scan_pad"]["cells"]
     if pad != list(range(cols * rows, cols * rows + len(pad))):
         raise WiringError("scan pad cells %s do not follow the %dx%d grid" % (pad, cols, rows))
     cells = cols * rows + len(pad)
+    block = w["blocks"]
+    reader_of, _coil_of = blocks(cols, rows, len(pad), block["cols"], block["rows"])
+    readers = max(reader_of) + 1
     spi, sel = w["spi"], w["select"]
     gpios = {
         "spi.sck": spi["sck"], "spi.mosi": spi["mosi"], "spi.miso": spi["miso"],
@@ -60,30 +72,40 @@ def load(path=WIRING, tray_path=TRAY):
         if spi[role] not in allowed:
             raise WiringError("spi.%s = GP%d cannot be SPI%d %s (allowed: %s)" % (
                 role, spi[role], spi["id"], role, allowed))
-    if len(sel["line_address"]) != 4 or len(sel["bank_address"]) != 4:
+    if len(sel["bank_address"]) != 4:
         raise WiringError("a 74HC154 takes 4 address lines")
-    select = [None] * cells
+    select = [None] * readers
     banks = set()
     for dec in w["decoder"]:
         if dec["bank"] in banks or not 0 <= dec["bank"] < 16:
             raise WiringError("decoder %s: bank %d is used twice or out of range" % (dec["ref"], dec["bank"]))
         banks.add(dec["bank"])
-        if len(dec["cells"]) != 16:
-            raise WiringError("decoder %s lists %d outputs, not 16" % (dec["ref"], len(dec["cells"])))
-        for line, cell in enumerate(dec["cells"]):
-            if cell == -1:
+        if dec["part"] not in DECODERS:
+            raise WiringError("decoder %s: unknown part %s (known: %s)" % (dec["ref"], dec["part"], sorted(DECODERS)))
+        inputs, outputs = DECODERS[dec["part"]]
+        if inputs > len(sel["line_address"]):
+            raise WiringError("decoder %s: a %s takes %d address lines, line_address has %d" % (
+                dec["ref"], dec["part"], inputs, len(sel["line_address"])))
+        if len(dec["readers"]) != outputs:
+            raise WiringError("decoder %s lists %d outputs, a %s has %d" % (
+                dec["ref"], len(dec["readers"]), dec["part"], outputs))
+        for line, reader in enumerate(dec["readers"]):
+            if reader == -1:
                 continue
-            if not 0 <= cell < cells:
-                raise WiringError("decoder %s output %d: no cell %d on the %dx%d + %d tray of tray.toml" % (
-                    dec["ref"], line, cell, cols, rows, len(pad)))
-            if select[cell] is not None:
-                raise WiringError("cell %d is wired to two chip selects" % cell)
-            select[cell] = dec["bank"] << 4 | line
-    missing = [c for c in range(cells) if select[c] is None]
+            if not 0 <= reader < readers:
+                raise WiringError("decoder %s output %d: no reader %d; the %dx%d + %d tray of tray.toml in "
+                                  "%dx%d blocks has %d" % (dec["ref"], line, reader, cols, rows, len(pad),
+                                                           block["cols"], block["rows"], readers))
+            if select[reader] is not None:
+                raise WiringError("reader %d is wired to two chip selects" % reader)
+            select[reader] = dec["bank"] << 4 | line
+    missing = [r for r in range(readers) if select[r] is None]
     if missing:
-        raise WiringError("cells without a chip select: %s" % missing)
+        raise WiringError("readers without a chip select: %s" % missing)
     return {
         "COLS": cols, "ROWS": rows, "PAD_CELLS": len(pad), "CELLS": cells,
+        "BLOCK_COLS": block["cols"], "BLOCK_ROWS": block["rows"], "READERS": readers,
+        "TX_DRIVE": drive,
         "SPI_ID": spi["id"], "SPI_BAUDRATE": spi["baudrate"], "SPI_POLARITY": spi["polarity"],
         "SPI_PHASE": spi["phase"], "SCK": spi["sck"], "MOSI": spi["mosi"], "MISO": spi["miso"],
         "LINE_ADDRESS": tuple(sel["line_address"]), "BANK_ADDRESS": tuple(sel["bank_address"]),
@@ -96,7 +118,7 @@ def render(values):
     out = ['"""Generated from hardware/wiring.toml by firmware/gen_pins.py: do not edit."""', ""]
     for name, value in values.items():
         if name == "SELECT":
-            out.append("# SELECT[cell] = bank << 4 | line: the two decoder addresses of its chip select")
+            out.append("# SELECT[reader] = bank << 4 | line: the two decoder addresses of its chip select")
             codes = ["0x%02x," % v for v in value]
             out.append("SELECT = bytes((")
             out.extend("    " + " ".join(codes[i:i + 16]) for i in range(0, len(codes), 16))

@@ -24,6 +24,7 @@ from machine import SPI, WDT, Pin  # noqa: E402
 
 from dominotray import pins  # noqa: E402
 from dominotray.app import TrayApp  # noqa: E402
+from dominotray.layout import blocks  # noqa: E402
 
 WATCHDOG_MS = 5000  # the self-test of 194 readers takes about 0.2 s, a scan step milliseconds
 
@@ -35,17 +36,20 @@ def repl_requested():
 
 
 class PicoBus:
-    """The reader array on the shared SPI bus; a cell is selected through the decoders."""
+    """The reader array on the shared SPI bus; a reader is selected through the decoders, and
+    serves the cells of its block (`layout`, for the driver)."""
 
     cells = pins.CELLS
 
     def __init__(self):
+        self.layout = blocks(pins.COLS, pins.ROWS, pins.PAD_CELLS, pins.BLOCK_COLS, pins.BLOCK_ROWS)
         self.spi = SPI(pins.SPI_ID, baudrate=pins.SPI_BAUDRATE, polarity=pins.SPI_POLARITY,
                        phase=pins.SPI_PHASE, sck=Pin(pins.SCK), mosi=Pin(pins.MOSI),
                        miso=Pin(pins.MISO))
         self.strobe = Pin(pins.STROBE, Pin.OUT, value=1)
         # Address bits 0-3 pick the decoder output, bits 4-7 the decoder (pins.SELECT).
-        self.address = [Pin(p, Pin.OUT, value=0) for p in pins.LINE_ADDRESS + pins.BANK_ADDRESS]
+        self.address = [(bit, Pin(p, Pin.OUT, value=0)) for bit, p in enumerate(pins.LINE_ADDRESS)]
+        self.address += [(4 + bit, Pin(p, Pin.OUT, value=0)) for bit, p in enumerate(pins.BANK_ADDRESS)]
         self.code = 0
         reset = Pin(pins.RESET, Pin.OUT, value=0)  # hard-reset every reader once
         time.sleep_ms(2)
@@ -60,13 +64,13 @@ class PicoBus:
         if left > 0:
             time.sleep_us(left)
 
-    def xfer(self, cell, data):
-        code = pins.SELECT[cell]
+    def xfer(self, reader, data):
+        code = pins.SELECT[reader]
         if code != self.code:  # the driver talks to one reader many times in a row
             changed = code ^ self.code
-            for bit in range(8):
+            for bit, pin in self.address:
                 if changed & (1 << bit):
-                    self.address[bit].value((code >> bit) & 1)
+                    pin.value((code >> bit) & 1)
             self.code = code
         rx = bytearray(len(data))
         self.strobe.value(0)

@@ -39,7 +39,7 @@ def test_pins_module_is_generated_from_the_wiring_file():
     assert gen_pins.PINS.read_text() == gen_pins.render(gen_pins.load()), \
         "pins.py is out of date: run python firmware/gen_pins.py"
     assert pins.CELLS == pins.COLS * pins.ROWS + pins.PAD_CELLS == 194
-    assert len(pins.SELECT) == len(set(pins.SELECT)) == pins.CELLS
+    assert len(pins.SELECT) == len(set(pins.SELECT)) == pins.READERS == 49  # a reader per 2 x 2 block + the pad's
 
 
 def test_no_pin_number_is_written_outside_the_wiring_file():
@@ -52,8 +52,9 @@ def test_no_pin_number_is_written_outside_the_wiring_file():
     (("mosi = 19", "mosi = 20"), "spi.mosi = GP20 cannot be SPI0 mosi"),
     (("strobe = 14", "strobe = 6"), "GP6 is used twice"),
     (("strobe = 14", "strobe = 25"), "select.strobe = GP25 is not a free Pico GPIO"),
-    (("cells = [192, 193, -1", "cells = [192, 191, -1"), "cell 191 is wired to two chip selects"),
-    (("cells = [192, 193, -1", "cells = [192, -1, -1"), "cells without a chip select: [193]"),
+    (("readers = [48]", "readers = [47]"), "reader 47 is wired to two chip selects"),
+    (("readers = [48]", "readers = [-1]"), "readers without a chip select: [48]"),
+    (('part = "direct"', 'part = "74LVC1G139"'), "decoder U1-Y12 lists 1 outputs, a 74LVC1G139 has 4"),
 ])
 def test_wiring_mistakes_are_named(tmp_path, edit, message):
     text = (ROOT / "hardware" / "wiring.toml").read_text()
@@ -65,10 +66,10 @@ def test_wiring_mistakes_are_named(tmp_path, edit, message):
 
 
 @pytest.mark.parametrize("edit, message", [
-    ((("rows = 12", "rows = 11"), ("cells = [192, 193]", "cells = [176, 177]")),
-     "decoder U13 output 2: no cell 178 on the 16x11 + 2 tray of tray.toml"),
+    ((("rows = 12", "rows = 10"), ("cells = [192, 193]", "cells = [160, 161]")),
+     "decoder B8-U1 output 3: no reader 41; the 16x10 + 2 tray of tray.toml in 2x2 blocks has 41"),
     ((("rows = 12", "rows = 13"), ("cells = [192, 193]", "cells = [208, 209]")),
-     "cells without a chip select: [194, 195, 196,"),
+     "readers without a chip select: [49, 50, 51,"),
     ((("cells = [192, 193]", "cells = [193, 194]"),), "scan pad cells [193, 194] do not follow the 16x12 grid"),
 ])
 def test_the_grid_size_comes_from_tray_toml_alone(tmp_path, edit, message):

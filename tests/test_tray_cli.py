@@ -13,7 +13,7 @@ from tray_fixtures import until, vtray  # noqa: F401 (fixture)
 def test_monitor_prints_decoded_frames_and_error_counts(vtray, capsys):
     assert main(["tray", "monitor", "--port", vtray.path, "--virtual-tags", "--count", "2", "--seconds", "10"]) == 0
     out = capsys.readouterr().out
-    assert "HELLO protocol 2, firmware 0.2.0, board 7669727475616c30, 194 cells, self-test failed: none" in out
+    assert "HELLO protocol 3, firmware 0.3.0, board 7669727475616c30, 194 cells, self-test failed: none" in out
     # a tray still in its boot sweep sends its boot snapshot before the requested one
     assert re.search(r"SNAPSHOT \((requested|boot)\): 194 cells, 0 tags, 0 faults", out)
     assert out.endswith("2 frames; frame errors: none\n")

@@ -187,9 +187,9 @@ def test_pad_same_tag_under_both_halves(vtray, link, reg):
 
 
 def test_pad_reader_fault(vtray, link, reg):
-    vtray.set_dead(193)
-    assert link.wait_for(lambda lk: lk.cells[193][0] == wire.FAULT, 10)
-    with pytest.raises(EnrollError, match=r"reader fault at pad-right \(cell 193\); the scan pad cannot read"):
+    vtray.set_dead(193)  # the pad's one reader serves both its cells
+    assert link.wait_for(lambda lk: lk.cells[193][0] == lk.cells[192][0] == wire.FAULT, 10)
+    with pytest.raises(EnrollError, match=r"reader fault at pad-left \(cell 192\); the scan pad cannot read"):
         Enroller(link, reg, Person(vtray)).by_pad([Tile(1, 2)])
 
 

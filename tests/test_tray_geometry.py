@@ -76,11 +76,14 @@ def test_the_wiring_serves_exactly_the_cells_of_the_geometry():
 
     from dominotray import pins
 
+    from dominotray.layout import blocks
+
     wiring = tomllib.loads((ROOT / "hardware" / "wiring.toml").read_text())
     geo = geometry.default()
     assert "tray" not in wiring
-    wired = sorted(cell for decoder in wiring["decoder"] for cell in decoder["cells"] if cell >= 0)
-    assert wired == list(range(geo.cells))
+    reader_of, _coil_of = blocks(geo.columns, geo.rows, len(geo.pad), wiring["blocks"]["cols"], wiring["blocks"]["rows"])
+    wired = sorted(reader for decoder in wiring["decoder"] for reader in decoder["readers"] if reader >= 0)
+    assert wired == list(range(max(reader_of) + 1)) == list(range(pins.READERS))
     assert (pins.COLS, pins.ROWS, pins.PAD_CELLS, pins.CELLS) == (geo.columns, geo.rows, len(geo.pad), geo.cells)
 
 

@@ -63,15 +63,16 @@ def test_scan_pad_and_slide(vtray, link):
 def test_dead_reader_at_boot_is_reported_by_cell_and_comes_back_after_reset(tmp_path):
     from dominotable.tray.virtual import VirtualTray
     tray = VirtualTray(speed=8, link_dir=tmp_path)
-    tray.set_dead(50)
+    tray.set_dead(50)  # the reader of the 2 x 2 block of cells 34, 35, 50, 51
+    block = [34, 35, 50, 51]
     with tray, TrayLink(locate=lambda: tray.path) as lk:
-        assert lk.hello.failed_cells() == [50]
+        assert lk.hello.failed_cells() == block
         board = Board(lk.cells, tray.registry)
-        assert board.status() == Status.READER_FAULT and board.faults == [50]
+        assert board.status() == Status.READER_FAULT and board.faults == block
         assert "reader fault at r3c2 (cell 50)" in board.diagram()
         tray.set_dead(50, False)
         lk.reset_reader(50)
-        assert lk.wait_for(lambda k: k.cells[50] == (wire.EMPTY, b""), WAIT)
+        assert lk.wait_for(lambda k: all(k.cells[c] == (wire.EMPTY, b"") for c in block), WAIT)
 
 
 def test_reader_dying_while_running_becomes_a_fault_cell(vtray, link):

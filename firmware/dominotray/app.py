@@ -5,11 +5,13 @@ Hardware-free: `bus` is the reader array (the Pico's SPI + decoders, or the emul
 (firmware/main.py) and the host's virtual tray both drive it with `feed()` and `poll()`.
 """
 
-from dominotray import pins, wire
-from dominotray.mfrc522 import MFRC522
+from dominotray import bringup, pins, wire
+from dominotray.mfrc522 import DRIVE_MAX, MFRC522
 from dominotray.scanner import Scanner, grid_neighbours
 
-FW_VERSION = (0, 2, 0)
+FW_VERSION = (0, 3, 0)
+# BRINGUP_REPORT frames carry this many cells each (a 7-byte UID probe is 13 bytes)
+REPORT_CELLS = 64
 # A USB CDC write on the Pico gives up after about 500 ms when the host holds the port open
 # but does not read, and returns how much it wrote. A frame is retried this many times,
 # then dropped and counted: the next frame's leading delimiter ends the part that went out.
@@ -37,7 +39,7 @@ class TrayApp:
         self.feed_watchdog = watchdog or (lambda: None)  # WDT.feed on the Pico
         self.dropped = 0  # frames given up after WRITE_TRIES short writes
         self.scan_options = scan_options
-        self.driver = MFRC522(bus)
+        self.driver = MFRC522(bus, drive=pins.TX_DRIVE)
         self.decoder = wire.Decoder(types=wire.TO_TRAY, parse=True)
         self.ignored = 0  # well-formed requests that could not be carried out
         self.boot()
@@ -46,9 +48,13 @@ class TrayApp:
         """Self-test every reader, announce ourselves, and start the first sweep."""
         self.framer = wire.Framer()
         self.passed = []
+        tested = {}
         for cell in range(self.bus.cells):  # each init is a few transactions, whatever fails
-            self.passed.append(self.driver.init(cell))
-            self.feed_watchdog()
+            reader = self.driver.reader_of[cell]
+            if reader not in tested:
+                tested[reader] = self.driver.init(cell)
+                self.feed_watchdog()
+            self.passed.append(tested[reader])
         self.scanner = Scanner(self.driver, self.neighbours, self.clock_ms, self.passed,
                                cols=self.cols, pad=self.pad, **self.scan_options)
         self.booted = False
@@ -106,14 +112,30 @@ class TrayApp:
                 else:
                     self.boot()
                 return  # a restarted board has forgotten the rest of the input
+            elif kind == wire.BRINGUP:
+                self.bringup()
+                return  # the board booted again after it
 
     def reset_reader(self, cell):
+        """Re-initialise and re-test the reader of `cell` (every cell it serves)."""
         if not 0 <= cell < self.bus.cells:
             self.ignored += 1
             return
         ok = self.driver.init(cell)
-        self.passed[cell] = ok
-        self.scanner.set_usable(cell, ok)
+        for near in self.driver.cells_of(self.driver.reader_of[cell]):
+            self.passed[near] = ok
+            self.scanner.set_usable(near, ok)
+
+    def bringup(self):
+        """Measure every reader and cell (dominotray/bringup.py), report, then boot again:
+        the probes leave the readers and the scan in no state to carry on from."""
+        drive = self.driver.drive or 0x20
+        probes = bringup.probe(self.driver, self.bus.cells, drive, self.feed_watchdog)
+        for first in range(0, len(probes), REPORT_CELLS):
+            part = probes[first:first + REPORT_CELLS]
+            self.send(wire.BRINGUP_REPORT, wire.encode_bringup_report(
+                drive, DRIVE_MAX, len(probes), first, part))
+        self.boot()
 
     # --- scanning ------------------------------------------------------------------------
 

@@ -8,12 +8,26 @@ ISO 14443-3 tag state machine (IDLE / READY / ACTIVE / HALT, cascade levels with
 0x88; unexpected frames send a tag back to IDLE or HALT). Runs unchanged under CPython and
 MicroPython.
 
-RF field: a tag is powered only while its reader's field is on (TxControlReg Tx1RFEn or
-Tx2RFEn) and answers nothing until TAG_POWER_UP_US after the field comes on, the longest
-ISO/IEC 14443-3 allows. A field that was off for more than TAG_HOLD_US leaves the tag
-unpowered: it starts again in IDLE. Through a shorter gap (the same cell read again at
-once) it keeps its state, as a real tag's supply capacitor would carry it.
-`fields_on()` and `most_fields_on` let tests check which fields are on together.
+Readers and coils: `layout` gives each cell's reader and its coil on that reader (None: a
+reader per cell, its coil hard-wired). A reader with several coils connects the one whose
+switch its pins D1..D4 close (TestPinEnReg / TestPinValueReg, UseIO; D(k+1) high: coil k);
+tags lie on cells, that is on coils. `xfer(reader, data)` is the SPI bus.
+
+RF field: a tag is powered only while its coil carries the field (its reader's TxControlReg
+Tx1RFEn or Tx2RFEn, out of power-down, the coil connected) and answers nothing until
+TAG_POWER_UP_US after the field comes on, the longest ISO/IEC 14443-3 allows. A field that
+was off for more than TAG_HOLD_US leaves the tag unpowered: it starts again in IDLE. Through a
+shorter gap (the same cell read again at once) it keeps its state, as a real tag's supply
+capacitor would carry it. `fields_on()` and `most_fields_on` let tests check which coils carry
+a field together.
+
+Field strength: a tag answers only if the field reaches its threshold: the drive (CWGsPReg,
+0..63) times FULL_DRIVE_MARGIN (a centred face-up tag's field over its threshold at full drive,
+from the RF model: hardware/DESIGN.md) times the cell's coupling (1; less for a detuned or
+shorted coil: `set_coupling`) times FACE_DOWN for a tag read through its tile. Faults for the
+bring-up: a dead reader, a detuned or shorted coil, a switch stuck closed (its coil stays on
+the reader's network, so its tags answer for the reader's other coils: `set_stuck`), slow SPI
+(`xfer_us`).
 
 Soft power-down (CommandReg PowerDown): the reader's field is off whatever TxControlReg
 says, and it starts no command; clearing the bit brings it back after SOFT_PD_EXIT_US, while
@@ -32,7 +46,8 @@ driver's own timings (guard time, no-card timeout) are in mfrc522.py with their 
 from dominotray import mfrc522 as M
 
 # Timing model
-XFER_US = 65        # one SPI transaction from MicroPython: call overhead + decoder pins
+XFER_US = 65        # one SPI transaction from MicroPython: call overhead + decoder pins (assumed;
+#                     tray bringup measures it; benchmarks/tray_latency.py runs 65-150)
 BYTE_US = 2         # 8 bits at 4 MHz
 BIT_US = 9.44       # one bit on air at 106 kbit/s (128 / 13.56 MHz)
 FDT_US = 90         # tag frame delay time
@@ -40,7 +55,15 @@ RESET_US = 50       # soft reset until the oscillator runs again
 FC_MHZ = 13.56
 TAG_POWER_UP_US = 5000  # field on until the tag accepts WUPA (ISO/IEC 14443-3: at most 5 ms)
 TAG_HOLD_US = 500       # a field gap the tag's state survives (an assumed figure)
-SOFT_PD_EXIT_US = 37.74  # 1024 periods of 27.12 MHz (MFRC522 data sheet 8.8.2, external clock)
+# Leaving soft power-down: the reader's own 27.12 MHz crystal restarts, then 1024 clock periods
+# (37.74 us, MFRC522 data sheet 8.8.2). The crystal's start-up is an assumed figure (typical of
+# a 3225 fundamental crystal); the field comes on only then, so it adds to each cold read's guard.
+SOFT_PD_EXIT_US = 537.74
+# Field strength (see above): a centred face-up tag at full drive has FULL_DRIVE_MARGIN times its
+# threshold field; through its tile (face down) FACE_DOWN of that. From the RF model of the chosen
+# coil (hardware/design.py; tests/test_design.py keeps them in step).
+FULL_DRIVE_MARGIN = 5.0
+FACE_DOWN = 0.32
 
 ATQA_NTAG = b"\x44\x00"
 SAK_DONE = 0x00     # NTAG213: UID complete, not ISO 14443-4
@@ -121,102 +144,150 @@ class Tag:
 
 
 class Reader:
-    """One emulated MFRC522 and whatever tags lie on its antenna."""
+    """One emulated MFRC522: registers, FIFO, the running command, and its field."""
 
-    def __init__(self, version=0x92):
+    def __init__(self, coils, version=0x92):
+        self.coils = coils  # the cells of its coils, coil k at index k
         self.version = version
         self.dead = False
-        self.tags = []  # bottom first
         self.powered_down = False
         self.awake_at = 0  # now_us when it has left soft power-down
-        self.field_since = None  # now_us when the field came on; None while it is off
-        self.field_off_at = None  # now_us when it went off; None: never on
-        self.ready_at = 0  # now_us from which the tag is powered up and answers
-        self.flicker = 0.0
-        self.crc_errors = 0
-        self.parity_errors = 0
+        self.field = False  # its transmitter drives the antenna network
         self.log = []  # the last PICC commands sent: "WUPA", "REQA", "ANTICOLL1", "SEL2", "HLTA"...
         self.reset()
-
-    @property
-    def tag(self):
-        return self.tags[0] if self.tags else None
 
     def reset(self):
         self.powered_down = False
         self.regs = bytearray(64)
         self.regs[M.COMMAND] = 0x20
         self.regs[M.TX_CONTROL] = 0x80
+        self.regs[M.CW_GS_P] = 0x20
         self.regs[M.VERSION] = self.version
         self.fifo = []
         self.events = []  # the running command's coming (time_us, irq bits, reply, error bits)
 
+    def connected(self, coils):
+        """The cells whose coil is on this reader's network now."""
+        if len(self.coils) == 1:
+            return self.coils
+        regs = self.regs
+        out = []
+        for k in range(len(self.coils)):
+            cell = self.coils[k]
+            closed = regs[M.TEST_PIN_VALUE] & M.USE_IO and regs[M.TEST_PIN_EN] & regs[M.TEST_PIN_VALUE] & (2 << k)
+            if closed or coils[cell].stuck:
+                out.append(cell)
+        return out
+
+
+class Coil:
+    """A cell's coil and whatever tags lie on it."""
+
+    def __init__(self):
+        self.tags = []  # bottom first
+        self.field_since = None  # now_us when the field came on; None while it is off
+        self.field_off_at = None  # now_us when it went off; None: never on
+        self.ready_at = 0  # now_us from which the tags are powered up and answer
+        self.coupling = 1.0
+        self.stuck = False
+        self.face_down = False
+        self.flicker = 0.0
+        self.crc_errors = 0
+        self.parity_errors = 0
+
 
 class ReaderArray:
-    """`cells` emulated readers on one bus, with a virtual clock and fault injection."""
+    """`cells` emulated coils on their readers (`layout`: (reader of each cell, coil of each
+    cell), None: a reader per cell), on one bus, with a virtual clock and fault injection."""
 
-    def __init__(self, cells, seed=12345):
+    def __init__(self, cells, seed=12345, layout=None, xfer_us=XFER_US):
         self.cells = cells
-        self.readers = [Reader() for _ in range(cells)]
+        if layout is None:
+            layout = (list(range(cells)), bytes(cells))
+        self.layout = layout
+        reader_of, coil_of = layout
+        count = max(reader_of) + 1 if cells else 0
+        members = [[] for _ in range(count)]
+        for cell in range(cells):
+            members[reader_of[cell]].append((coil_of[cell], cell))
+        self.readers = [Reader([cell for _k, cell in sorted(m)]) for m in members]
+        self.coils = [Coil() for _ in range(cells)]
+        self.xfer_us = xfer_us
         self.now_us = 0
         self._rand = seed & 0xFFFFFFFF or 1
         self.xfers = 0
         self.miso_stuck_high = False  # a short to 3.3 V: every byte reads 0xFF
-        self.most_fields_on = 0  # the most fields ever on at once (tests may reset it)
+        self.most_fields_on = 0  # the most coils with a field at once (tests may reset it)
         self._fields = 0
 
     # --- control API (tests, virtual tray, benchmark) ------------------------------------
 
-    def place(self, cell, uid):
-        """Put a tag on an empty reader (or in place of what lies there)."""
-        reader = self._reader(cell)
-        reader.tags = [Tag(uid)]
-        reader.ready_at = self.now_us + TAG_POWER_UP_US  # powers up if the field is on
+    def place(self, cell, uid, face_down=False):
+        """Put a tag on an empty cell (or in place of what lies there)."""
+        coil = self._coil(cell)
+        coil.tags = [Tag(uid)]
+        coil.face_down = face_down
+        coil.ready_at = self.now_us + TAG_POWER_UP_US  # powers up if the field is on
 
     def stack(self, cell, uid):
-        """Put one more tag on top of whatever lies on this reader."""
-        reader = self._reader(cell)
-        reader.tags.append(Tag(uid))
-        reader.ready_at = self.now_us + TAG_POWER_UP_US
+        """Put one more tag on top of whatever lies on this cell."""
+        coil = self._coil(cell)
+        coil.tags.append(Tag(uid))
+        coil.ready_at = self.now_us + TAG_POWER_UP_US
 
     def fields_on(self):
-        """The cells whose reader has its RF field on."""
-        return [cell for cell in range(self.cells) if self.readers[cell].field_since is not None]
+        """The cells whose coil carries its reader's field."""
+        return [cell for cell in range(self.cells) if self.coils[cell].field_since is not None]
 
     def awake(self):
-        """The cells whose reader is out of soft power-down."""
-        return [cell for cell in range(self.cells) if not self.readers[cell].powered_down]
+        """The readers out of soft power-down."""
+        return [r for r in range(len(self.readers)) if not self.readers[r].powered_down]
 
     def remove(self, cell, uid=None):
-        """Take every tag off this reader, or only the one with `uid` (from a stack)."""
-        reader = self._reader(cell)
-        reader.tags = [] if uid is None else [t for t in reader.tags if t.uid != uid]
+        """Take every tag off this cell, or only the one with `uid` (from a stack)."""
+        coil = self._coil(cell)
+        coil.tags = [] if uid is None else [t for t in coil.tags if t.uid != uid]
 
     def uid_at(self, cell):
-        tag = self._reader(cell).tag
-        return None if tag is None else tag.uid
+        tags = self._coil(cell).tags
+        return tags[0].uid if tags else None
 
     def uids_at(self, cell):
-        return [tag.uid for tag in self._reader(cell).tags]
+        return [tag.uid for tag in self._coil(cell).tags]
+
+    def reader(self, cell):
+        """The emulated reader serving this cell."""
+        return self.readers[self.layout[0][self._index(cell)]]
 
     def set_dead(self, cell, dead=True):
-        self._reader(cell).dead = bool(dead)
+        """The reader serving this cell stops answering (MISO reads 0x00)."""
+        self.reader(cell).dead = bool(dead)
 
     def set_version(self, cell, version):
-        reader = self._reader(cell)
+        reader = self.reader(cell)
         reader.version = reader.regs[M.VERSION] = version
+
+    def set_coupling(self, cell, factor):
+        """The share of the designed field this cell's coil makes (a detuned coil: under 1; a
+        coil shorted across its terminals: 0)."""
+        self._coil(cell).coupling = factor
+
+    def set_stuck(self, cell, stuck=True):
+        """This coil's switch stays closed: its tags answer whichever coil its reader reads."""
+        self._coil(cell).stuck = bool(stuck)
+        self._update(self.reader(cell))
 
     def set_flicker(self, cell, probability):
         """Each wake-up of this cell's tag is missed with this probability (a marginal tag)."""
-        self._reader(cell).flicker = probability
+        self._coil(cell).flicker = probability
 
     def inject_crc_errors(self, cell, count):
         """Corrupt the CRC of the next `count` CRC-protected replies (SAK) from this cell."""
-        self._reader(cell).crc_errors += count
+        self._coil(cell).crc_errors += count
 
     def inject_parity_errors(self, cell, count):
         """The next `count` replies from this cell's tag arrive with a parity error."""
-        self._reader(cell).parity_errors += count
+        self._coil(cell).parity_errors += count
 
     def clock_ms(self):
         return int(self.now_us // 1000)
@@ -231,10 +302,13 @@ class ReaderArray:
     def advance_ms(self, ms):
         self.now_us += ms * 1000
 
-    def _reader(self, cell):
+    def _index(self, cell):
         if not 0 <= cell < self.cells:
-            raise IndexError("no reader at cell %d (0..%d)" % (cell, self.cells - 1))
-        return self.readers[cell]
+            raise IndexError("no cell %d (0..%d)" % (cell, self.cells - 1))
+        return cell
+
+    def _coil(self, cell):
+        return self.coils[self._index(cell)]
 
     def _random(self):
         x = self._rand  # xorshift32
@@ -246,10 +320,12 @@ class ReaderArray:
 
     # --- the SPI bus ---------------------------------------------------------------------
 
-    def xfer(self, cell, data):
-        reader = self._reader(cell)
+    def xfer(self, reader_index, data):
+        if not 0 <= reader_index < len(self.readers):
+            raise IndexError("no reader %d (0..%d)" % (reader_index, len(self.readers) - 1))
+        reader = self.readers[reader_index]
         self.xfers += 1
-        self.now_us += XFER_US + BYTE_US * len(data)
+        self.now_us += self.xfer_us + BYTE_US * len(data)
         if self.miso_stuck_high:
             return b"\xff" * len(data)
         out = bytearray(len(data))
@@ -314,30 +390,37 @@ class ReaderArray:
                 self._transceive(reader)
         elif reg == M.TX_CONTROL:
             regs[reg] = value
-            self._field(reader, value & 0x03 and not reader.powered_down)
+            reader.field = bool(value & 0x03)
+            self._update(reader)
         elif reg == M.CONTROL:
             if value & M.T_START_NOW and not reader.powered_down:
                 self._add_event(reader, (self.now_us + self._timer_us(reader), M.IRQ_TIMER, None, 0))
             regs[reg] = value & 0x07
+        elif reg in (M.TEST_PIN_EN, M.TEST_PIN_VALUE):
+            regs[reg] = value
+            self._update(reader)
         elif reg != M.VERSION:
             regs[reg] = value
 
-    def _field(self, reader, on):
-        if bool(on) == (reader.field_since is not None):
-            return
-        if on:
-            since = max(self.now_us, reader.awake_at)  # the transmitter runs once the clock does
-            reader.field_since = since
-            if reader.field_off_at is None or since - reader.field_off_at > TAG_HOLD_US:
-                reader.ready_at = since + TAG_POWER_UP_US
-                for tag in reader.tags:
-                    tag.state = tag.home = IDLE  # a fresh power-up
-            self._fields += 1
-            self.most_fields_on = max(self.most_fields_on, self._fields)
-        else:
-            reader.field_since = None
-            reader.field_off_at = self.now_us
-            self._fields -= 1
+    def _update(self, reader):
+        """Which of the reader's coils carry its field now: every coil's field on or off."""
+        live = reader.field and not reader.powered_down
+        since = max(self.now_us, reader.awake_at)  # the transmitter runs once the clock does
+        on = reader.connected(self.coils) if live else []
+        for cell in reader.coils:
+            coil = self.coils[cell]
+            if cell in on and coil.field_since is None:
+                coil.field_since = since
+                if coil.field_off_at is None or since - coil.field_off_at > TAG_HOLD_US:
+                    coil.ready_at = since + TAG_POWER_UP_US
+                    for tag in coil.tags:
+                        tag.state = tag.home = IDLE  # a fresh power-up
+                self._fields += 1
+                self.most_fields_on = max(self.most_fields_on, self._fields)
+            elif cell not in on and coil.field_since is not None:
+                coil.field_since = None
+                coil.field_off_at = self.now_us
+                self._fields -= 1
 
     def _add_event(self, reader, event):
         i = 0
@@ -350,19 +433,17 @@ class ReaderArray:
         cmd = value & 0x0F
         reader.events = []  # any new command stops the running one
         if cmd == M.CMD_SOFT_RESET:
-            self._field(reader, False)  # TxControlReg goes back to antennas off
-            reader.reset()
+            reader.reset()  # TxControlReg back to antennas off, the D pins' drivers off
+            reader.field = False
+            self._update(reader)
             self.now_us += RESET_US
             return
         down = bool(value & M.POWER_DOWN)
-        if down and not reader.powered_down:
-            self._field(reader, False)
-        elif reader.powered_down and not down:
+        if reader.powered_down and not down:
             reader.awake_at = self.now_us + SOFT_PD_EXIT_US
         reader.powered_down = down
-        if not down and regs[M.TX_CONTROL] & 0x03:
-            self._field(reader, True)
         regs[M.COMMAND] = (regs[M.COMMAND] & 0xE0) | (value & M.POWER_DOWN) | cmd
+        self._update(reader)
 
     def _timer_us(self, reader):
         regs = reader.regs
@@ -379,7 +460,7 @@ class ReaderArray:
         bits = len(frame) * 9 - ((8 - last_bits) if last_bits else 0)
         t_tx = self.now_us + (bits + 2) * BIT_US
         reader.events = [(t_tx, M.IRQ_TX, None, 0)]
-        reply, collided = self._tag_reply(reader, frame, last_bits)
+        reply, collided, coil = self._tag_reply(reader, frame, last_bits)
         if collided:
             t_rx = t_tx + FDT_US + (len(reply) * 9 + 2) * BIT_US
             reader.events.append((t_rx, M.IRQ_RX | M.IRQ_IDLE | M.IRQ_ERR, reply, M.ERR_COLL))
@@ -390,28 +471,38 @@ class ReaderArray:
             return
         irq = M.IRQ_RX | M.IRQ_IDLE
         error = 0
-        if len(reply) == 3 and reader.crc_errors:
-            reader.crc_errors -= 1
+        if len(reply) == 3 and coil.crc_errors:
+            coil.crc_errors -= 1
             reply = reply[:1] + bytes((reply[1] ^ 0x5A, reply[2]))
-        elif reader.parity_errors:
-            reader.parity_errors -= 1
+        elif coil.parity_errors:
+            coil.parity_errors -= 1
             irq |= M.IRQ_ERR
             error = M.ERR_PARITY
         t_rx = t_tx + FDT_US + (len(reply) * 9 + 2) * BIT_US
         reader.events.append((t_rx, irq, reply, error))
 
+    def _hears(self, reader, coil):
+        """The coil's tags are powered, up, and in a field strong enough."""
+        if coil.field_since is None or self.now_us < coil.ready_at or not coil.tags:
+            return False
+        strength = (reader.regs[M.CW_GS_P] & 0x3F) / 63 * FULL_DRIVE_MARGIN * coil.coupling
+        return strength * (FACE_DOWN if coil.face_down else 1) >= 1
+
     def _tag_reply(self, reader, frame, last_bits):
-        """(reply or None, collided): every tag hears the frame; differing replies collide."""
+        """(reply or None, collided, the coil answering): every powered tag on the reader's
+        connected coils hears the frame; differing replies collide."""
         reader.log.append(_name(frame, last_bits))
         del reader.log[:-16]
-        if not reader.tags or reader.field_since is None or self.now_us < reader.ready_at:
-            return None, False  # no tag, no field, or the tags are still powering up
-        if last_bits == 7 and reader.flicker and self._random() < reader.flicker:
-            return None, False
-        replies = [r for r in [tag.receive(frame, last_bits) for tag in reader.tags] if r is not None]
+        heard = [self.coils[c] for c in reader.coils if self._hears(reader, self.coils[c])]
+        if not heard:
+            return None, False, None  # no tag, no field, a weak field, or still powering up
+        first_coil = heard[0]
+        if last_bits == 7 and first_coil.flicker and self._random() < first_coil.flicker:
+            return None, False, None
+        replies = [r for coil in heard for r in [tag.receive(frame, last_bits) for tag in coil.tags] if r is not None]
         if not replies:
-            return None, False
+            return None, False, None
         first = replies[0]
         if all(r == first for r in replies):
-            return first, False  # identical answers (every NTAG's ATQA) superpose cleanly
-        return first, True
+            return first, False, first_coil  # identical answers (every NTAG's ATQA) superpose cleanly
+        return first, True, first_coil

@@ -1,9 +1,19 @@
 """MFRC522 driver for an array of readers on one SPI bus, reading NTAG213 tile tags.
 
-One driver object serves every reader: each call names the cell whose reader it talks to.
-`bus.xfer(cell, data)` clocks `data` out on MOSI with that reader selected and returns the
-bytes clocked in on MISO (same length). On the Pico the bus is SPI plus chip-select
-decoders (main.py); in tests and the virtual tray it is the emulated array (emulator.py).
+One driver object serves every reader. A reader serves one cell, or a block of cells whose
+coils it switches (hardware/data/architecture.toml): `bus.layout`, if the bus has one, gives
+each cell's reader and its coil on that reader (None: a reader per cell). Register access
+names a reader; reading, waking and sleeping name a cell. `bus.xfer(reader, data)` clocks
+`data` out on MOSI with that reader selected and returns the bytes clocked in on MISO (same
+length). On the Pico the bus is SPI plus chip-select decoders (main.py); in tests and the
+virtual tray it is the emulated array (emulator.py).
+
+Coils: a reader with several coils drives its pins D1..D4 (free in SPI mode) as outputs
+(TestPinEnReg, TestPinValueReg with UseIO: MFRC522 data sheet 9.3.4.4-9.3.4.5); D(k+1) high
+closes the analog switch of coil k. At most one is closed, and none while the reader sleeps:
+an open coil is detuned, so it neither relays nor absorbs a neighbour's field. Waking a cell
+closes its coil's switch first, so the field comes up on that coil; moving an awake reader to
+another of its coils restarts the guard time (that coil's tag was unpowered).
 
 Register map, command set and SPI framing follow the NXP MFRC522 data sheet: an address byte
 is (reg << 1), with bit 7 set for a read; a read returns register n's value during byte n+1.
@@ -26,8 +36,9 @@ Timings (the constants below), with their sources:
   1236/fc = 91 us; the MFRC522 timer in TAuto mode stops at the first received bit
   (MFRC522 data sheet 9.3.3.10, TModeReg TAuto), so a timeout three times the frame delay
   time loses no tag.
-- Soft power-down exit: 1024 clock periods of the 27.12 MHz clock, 37.74 us (MFRC522 data
-  sheet 8.8.2; the tray feeds an external clock to OSCIN, so no crystal start-up adds to it).
+- WAKE_US 540 us: leaving soft power-down, the reader's own 27.12 MHz crystal restarts
+  (500 us, an assumed start-up time for a 3225 fundamental crystal), then 1024 clock periods
+  (37.74 us, MFRC522 data sheet 8.8.2); the field, and so the guard time, starts after it.
 - A presence check of a cell whose tag is known is WUPA alone: the answer (ATQA) is all
   a removal needs. Every FULL_READ_EVERY-th visit reads the whole UID (a tile swapped
   for another in one go, a tag stacked on top).
@@ -54,11 +65,19 @@ BIT_FRAMING = 0x0D
 TX_CONTROL = 0x14
 TX_ASK = 0x15
 RF_CFG = 0x26
+CW_GS_P = 0x28     # conductance of the drivers' P-channels for the carrier: the field strength
 T_MODE = 0x2A
 T_PRESCALER = 0x2B
 T_RELOAD_H = 0x2C
 T_RELOAD_L = 0x2D
 VERSION = 0x37
+TEST_PIN_EN = 0x33
+TEST_PIN_VALUE = 0x34
+# TestPinValueReg bit 7 UseIO: D1..D6 follow bits 1..6; TestPinEnReg bits 1..4 enable D1..D4
+USE_IO = 0x80
+SELECT_PINS = 0x1E
+# CWGsPReg: 6 bits, 0x3F the strongest field; 0x20 after reset (data sheet 9.3.3.7)
+DRIVE_MAX = 0x3F
 
 # Commands (CommandReg)
 CMD_IDLE = 0x00
@@ -103,8 +122,10 @@ T_MODE_VALUE = 0x80
 T_PRESCALER_VALUE = 0xA9
 NO_CARD_US = 300
 T_RELOAD_VALUE = NO_CARD_US // TICK_US - 1
-# The field guard time (timed by the microcontroller, see wake()).
+# The field guard time (timed by the microcontroller, see wake()), and how long after leaving
+# soft power-down the field comes on.
 FIELD_GUARD_US = 5100
+WAKE_US = 540
 # CommandReg bit 4: soft power-down
 POWER_DOWN = 0x10
 
@@ -150,86 +171,140 @@ _HLTA_FRAME = with_crc(bytes((HLTA, 0)))
 
 
 class MFRC522:
-    def __init__(self, bus):
+    def __init__(self, bus, drive=None):
+        """`drive`: the CWGsPReg value init() sets (None: the reader's own 0x20)."""
         self.bus = bus
-        self.awake = []  # cells out of power-down with their field on, in the order woken
-        self.woke_at = {}  # cell -> bus.ticks_us() when it was woken
+        layout = getattr(bus, "layout", None)
+        if layout is None:
+            self.reader_of = list(range(bus.cells))
+            self.coil_of = bytes(bus.cells)
+        else:
+            self.reader_of, self.coil_of = layout
+        self.readers = max(self.reader_of) + 1 if self.reader_of else 0
+        coils = [0] * self.readers
+        for r in self.reader_of:
+            coils[r] += 1
+        self.switched = [n > 1 for n in coils]  # its coils are switched (else hard-wired)
+        self.drive = drive
+        self.awake = []  # cells whose reader is out of power-down with their coil on, in the order woken
+        self.woke_at = {}  # cell -> bus.ticks_us() when its field came on
+        self._on = {}  # reader -> its awake cell
+
+    def cells_of(self, reader):
+        return [c for c in range(len(self.reader_of)) if self.reader_of[c] == reader]
 
     # --- register access ---------------------------------------------------------------
 
-    def read(self, cell, reg):
-        return self.bus.xfer(cell, bytes((0x80 | (reg << 1), 0)))[1]
+    def read(self, reader, reg):
+        return self.bus.xfer(reader, bytes((0x80 | (reg << 1), 0)))[1]
 
-    def read_regs(self, cell, *regs):
+    def read_regs(self, reader, *regs):
         """Several registers in one SPI transaction (each address byte fetches the next)."""
         data = bytes([0x80 | (reg << 1) for reg in regs] + [0])
-        return self.bus.xfer(cell, data)[1:]
+        return self.bus.xfer(reader, data)[1:]
 
-    def write(self, cell, reg, *values):
-        self.bus.xfer(cell, bytes((reg << 1,) + values))
+    def write(self, reader, reg, *values):
+        self.bus.xfer(reader, bytes((reg << 1,) + values))
 
-    def read_fifo(self, cell, n):
+    def read_fifo(self, reader, n):
         addr = 0x80 | (FIFO_DATA << 1)
-        return bytes(self.bus.xfer(cell, bytes([addr] * n + [0]))[1:])
+        return bytes(self.bus.xfer(reader, bytes([addr] * n + [0]))[1:])
 
-    def write_fifo(self, cell, data):
-        self.bus.xfer(cell, bytes((FIFO_DATA << 1,)) + bytes(data))
+    def write_fifo(self, reader, data):
+        self.bus.xfer(reader, bytes((FIFO_DATA << 1,)) + bytes(data))
 
     # --- setup ---------------------------------------------------------------------------
 
-    def version(self, cell):
-        return self.read(cell, VERSION)
+    def version(self, reader):
+        return self.read(reader, VERSION)
 
     def init(self, cell):
-        """Soft-reset and configure one reader, leaving it in soft power-down; True if its
-        VersionReg names a working part. A reader that does not answer costs a few
-        transactions, never a long poll (the boot self-test of every reader stays short)."""
-        self.write(cell, COMMAND, CMD_SOFT_RESET)
+        """Soft-reset and configure the reader of `cell`, leaving it in soft power-down with
+        every coil switch open; True if its VersionReg names a working part. A reader that
+        does not answer costs a few transactions, never a long poll (the boot self-test of
+        every reader stays short)."""
+        r = self.reader_of[cell]
+        self._forget(r)
+        self.write(r, COMMAND, CMD_SOFT_RESET)
         for _ in range(8):  # PowerDown (0x10) clears when the reset is done (~38 us)
-            if not self.read(cell, COMMAND) & POWER_DOWN:
+            if not self.read(r, COMMAND) & POWER_DOWN:
                 break
         else:
             return False
-        if self.version(cell) not in GOOD_VERSIONS:
+        if self.version(r) not in GOOD_VERSIONS:
             return False
-        self.write(cell, T_MODE, T_MODE_VALUE)
-        self.write(cell, T_PRESCALER, T_PRESCALER_VALUE)
-        self.write(cell, T_RELOAD_H, T_RELOAD_VALUE >> 8)
-        self.write(cell, T_RELOAD_L, T_RELOAD_VALUE & 0xFF)
-        self.write(cell, TX_ASK, 0x40)  # force 100 % ASK modulation (type A)
-        self.write(cell, RF_CFG, 0x70)  # receiver gain 48 dB
-        ok = self.read(cell, T_RELOAD_L) == T_RELOAD_VALUE  # the writes took
+        self.write(r, T_MODE, T_MODE_VALUE)
+        self.write(r, T_PRESCALER, T_PRESCALER_VALUE)
+        self.write(r, T_RELOAD_H, T_RELOAD_VALUE >> 8)
+        self.write(r, T_RELOAD_L, T_RELOAD_VALUE & 0xFF)
+        self.write(r, TX_ASK, 0x40)  # force 100 % ASK modulation (type A)
+        self.write(r, RF_CFG, 0x70)  # receiver gain 48 dB
+        if self.drive is not None:
+            self.write(r, CW_GS_P, self.drive)
+        if self.switched[r]:
+            self.write(r, TEST_PIN_VALUE, USE_IO)  # D1..D4 low: every switch open ...
+            self.write(r, TEST_PIN_EN, SELECT_PINS)  # ... before their drivers come on
+        ok = self.read(r, T_RELOAD_L) == T_RELOAD_VALUE  # the writes took
         # The drivers stay enabled: in soft power-down the clock stops, and with it the
         # field; leaving power-down is then the one write that switches the field on.
-        self.write(cell, TX_CONTROL, FIELD_ON)
-        self.write(cell, COMMAND, POWER_DOWN)
+        self.write(r, TX_CONTROL, FIELD_ON)
+        self.write(r, COMMAND, POWER_DOWN)
         return ok
+
+    def set_drive(self, reader, drive):
+        """The carrier's strength (CWGsPReg, 1..DRIVE_MAX): the bring-up's range test."""
+        self.write(reader, CW_GS_P, drive)
 
     # --- power and RF field --------------------------------------------------------------
 
     def wake(self, cell):
-        """Leave soft power-down: the clock restarts and the field comes on. The guard
-        time runs from now, while the scanner reads other readers."""
+        """Close the cell's coil switch and leave soft power-down: the clock restarts and the
+        field comes on at that coil. The guard time runs from now, while the scanner reads
+        other readers. A reader awake for another of its coils moves its field here."""
         if cell in self.woke_at:
             return
-        self.woke_at[cell] = self.bus.ticks_us()
+        r = self.reader_of[cell]
+        other = self._on.get(r)
+        if other is not None:
+            del self.woke_at[other]
+            self.awake.remove(other)
+        if self.switched[r]:
+            self.write(r, TEST_PIN_VALUE, USE_IO | 2 << self.coil_of[cell])
+        self.woke_at[cell] = self.bus.ticks_us() + (0 if other is not None else WAKE_US)
         self.awake.append(cell)
-        self.write(cell, COMMAND, CMD_IDLE)
+        self._on[r] = cell
+        if other is None:
+            self.write(r, COMMAND, CMD_IDLE)
 
     def sleep(self, cell):
-        """Soft power-down: clock, receiver and field off."""
-        if cell in self.woke_at:
+        """Soft power-down (clock, receiver and field off) and every coil switch open; a
+        reader awake for another of its coils stays so."""
+        r = self.reader_of[cell]
+        other = self._on.get(r)
+        if other is not None and other != cell:
+            return
+        if other is not None:
             del self.woke_at[cell]
             self.awake.remove(cell)
-        self.write(cell, COMMAND, POWER_DOWN)
+            del self._on[r]
+        self.write(r, COMMAND, POWER_DOWN)
+        if self.switched[r]:
+            self.write(r, TEST_PIN_VALUE, USE_IO)
+
+    def _forget(self, reader):
+        cell = self._on.pop(reader, None)
+        if cell is not None:
+            del self.woke_at[cell]
+            self.awake.remove(cell)
 
     def activate(self, cell):
-        """Wake the reader if it sleeps, wait out what is left of its guard time, and
-        (re)start its transceiver with an empty FIFO."""
+        """Wake the cell if it sleeps, wait out what is left of its guard time, and
+        (re)start its reader's transceiver with an empty FIFO."""
         self.wake(cell)
         self.bus.wait_us(self.woke_at[cell], FIELD_GUARD_US)
-        self.write(cell, COMMAND, CMD_TRANSCEIVE)
-        self.write(cell, FIFO_LEVEL, 0x80)
+        r = self.reader_of[cell]
+        self.write(r, COMMAND, CMD_TRANSCEIVE)
+        self.write(r, FIFO_LEVEL, 0x80)
 
     # --- primitives ----------------------------------------------------------------------
 
@@ -237,12 +312,13 @@ class MFRC522:
         """Send a frame; returns the reply bytes, _TIMEOUT, _COLLISION, or None for a
         garbled reply. The Transceive command keeps running between frames (StartSend
         starts each one, MFRC522 data sheet 10.3.1.8)."""
-        self.write(cell, COM_IRQ, 0x7F)       # clear every interrupt flag
-        self.write_fifo(cell, data)
-        self.write(cell, BIT_FRAMING, 0x80 | last_bits)  # StartSend
+        r = self.reader_of[cell]
+        self.write(r, COM_IRQ, 0x7F)       # clear every interrupt flag
+        self.write_fifo(r, data)
+        self.write(r, BIT_FRAMING, 0x80 | last_bits)  # StartSend
         done = IRQ_RX | IRQ_IDLE if expect_reply else IRQ_TX
         for _ in range(_MAX_POLLS):
-            irq, error, level = self.read_regs(cell, COM_IRQ, ERROR, FIFO_LEVEL)
+            irq, error, level = self.read_regs(r, COM_IRQ, ERROR, FIFO_LEVEL)
             if irq & 0x80 or error & 0x20:
                 raise _Fault()  # bits that read 0 on a working part: MISO is stuck high
             if irq & done:
@@ -258,7 +334,7 @@ class MFRC522:
         if error & (ERR_GARBLED | ERR_BUFFER_OVFL):
             return None
         n = level & 0x7F
-        return self.read_fifo(cell, n) if n else None
+        return self.read_fifo(r, n) if n else None
 
     # --- tag reading ---------------------------------------------------------------------
 

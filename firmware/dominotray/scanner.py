@@ -67,6 +67,7 @@ class Scanner:
                  max_retries=6, lookahead=8, field_spacing=3, full_read_every=8, idle_ms=30000,
                  idle_lookahead=6):
         self.driver = driver
+        self._reader_of = getattr(driver, "reader_of", None)  # cells sharing a reader share its field
         self.neighbours = neighbours
         self.clock_ms = clock_ms
         self.cells = len(neighbours)
@@ -124,8 +125,10 @@ class Scanner:
         return ((row % s) * s + col % s) << 12 | cell
 
     def near(self, a, b):
-        """Too close to have both fields on: within field_spacing on the grid, or both on
-        the pad (the pad lies apart from the grid)."""
+        """Too close to have both fields on: one reader's cells, within field_spacing on the
+        grid, or both on the pad (the pad lies apart from the grid)."""
+        if self._reader_of is not None and self._reader_of[a] == self._reader_of[b]:
+            return True
         if a >= self.playing or b >= self.playing:
             return a >= self.playing and b >= self.playing
         ra, ca = divmod(a, self.cols)

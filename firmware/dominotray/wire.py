@@ -1,4 +1,4 @@
-"""Wire protocol v2 between the tray (firmware) and the host: one codec for both sides.
+"""Wire protocol v3 between the tray (firmware) and the host: one codec for both sides.
 
 Written in the subset of Python that runs on MicroPython and CPython alike (no dataclasses,
 no typing, positional `to_bytes` arguments, bytes/bytearray only). hardware/PROTOCOL.md
@@ -13,7 +13,7 @@ try:  # CPython: the C implementation of the same CRC (CCITT, poly 0x1021, not r
 except ImportError:  # MicroPython's binascii has no crc_hqx.
     _crc_hqx = None
 
-PROTO = 2  # 2: WATCH, the STACK cell status
+PROTO = 3  # 2: WATCH, the STACK cell status; 3: BRINGUP and its report
 MAX_PAYLOAD = 2048
 MAX_UID = 10  # ISO 14443 UIDs are 4, 7 or 10 bytes; NTAG213 has 7.
 # A COBS frame adds one code byte per 254 payload bytes (and one to start).
@@ -23,18 +23,21 @@ MAX_ENCODED = MAX_PAYLOAD + MAX_PAYLOAD // 254 + 1
 HELLO = 0x01
 SNAPSHOT = 0x02
 CHANGES = 0x03
+BRINGUP_REPORT = 0x04
 # Host -> firmware
 GET_HELLO = 0x81
 GET_SNAPSHOT = 0x82
 RESET_READER = 0x83
 RESTART = 0x84
 WATCH = 0x85
+BRINGUP = 0x86
 
-FROM_TRAY = (HELLO, SNAPSHOT, CHANGES)
-TO_TRAY = (GET_HELLO, GET_SNAPSHOT, RESET_READER, RESTART, WATCH)
+FROM_TRAY = (HELLO, SNAPSHOT, CHANGES, BRINGUP_REPORT)
+TO_TRAY = (GET_HELLO, GET_SNAPSHOT, RESET_READER, RESTART, WATCH, BRINGUP)
 NAMES = {
-    HELLO: "HELLO", SNAPSHOT: "SNAPSHOT", CHANGES: "CHANGES", GET_HELLO: "GET_HELLO",
-    GET_SNAPSHOT: "GET_SNAPSHOT", RESET_READER: "RESET_READER", RESTART: "RESTART", WATCH: "WATCH",
+    HELLO: "HELLO", SNAPSHOT: "SNAPSHOT", CHANGES: "CHANGES", BRINGUP_REPORT: "BRINGUP_REPORT",
+    GET_HELLO: "GET_HELLO", GET_SNAPSHOT: "GET_SNAPSHOT", RESET_READER: "RESET_READER", RESTART: "RESTART",
+    WATCH: "WATCH", BRINGUP: "BRINGUP",
 }
 
 # Cell status
@@ -483,6 +486,82 @@ def decode_watch(body):
     return Watch(body[0] & DRAW, bytearray(_unbitmap(body, 1, "WATCH")))
 
 
+class Probe:
+    """One cell's bring-up result: its reader passed the self-test (`present`), that reader's
+    mean SPI transaction time in us, what it read at the drive the firmware uses (status, uid),
+    and the weakest drive (1..max) at which that tag still answered (0: none)."""
+
+    def __init__(self, present, spi_us, status, uid, min_drive):
+        self.present = bool(present)
+        self.spi_us = spi_us
+        self.status = status
+        self.uid = bytes(uid)
+        self.min_drive = min_drive
+
+    def __eq__(self, other):
+        return isinstance(other, Probe) and (self.present, self.spi_us, self.status, self.uid, self.min_drive) == (
+            other.present, other.spi_us, other.status, other.uid, other.min_drive)
+
+    def __repr__(self):
+        return "Probe(present=%r, spi_us=%d, status=%d, uid=%s, min_drive=%d)" % (
+            self.present, self.spi_us, self.status, self.uid.hex(), self.min_drive)
+
+
+class BringupReport:
+    """Part of the bring-up report: probes of cells first .. first + len(probes) - 1 of `total`;
+    `drive` is the carrier drive the firmware scans with, `max_drive` the strongest."""
+
+    def __init__(self, drive, max_drive, total, first, probes):
+        self.drive = drive
+        self.max_drive = max_drive
+        self.total = total
+        self.first = first
+        self.probes = probes
+
+    def __repr__(self):
+        return "BringupReport(cells %d-%d of %d, drive %d/%d)" % (
+            self.first, self.first + len(self.probes) - 1, self.total, self.drive, self.max_drive)
+
+
+def encode_bringup_report(drive, max_drive, total, first, probes):
+    """`probes`: a sequence of Probe, at most 255."""
+    if len(probes) > 255:
+        raise WireError("body", "%d probes in one frame (255 allowed)" % len(probes))
+    body = bytearray((drive, max_drive))
+    body.extend(total.to_bytes(2, "big"))
+    body.extend(first.to_bytes(2, "big"))
+    body.append(len(probes))
+    for p in probes:
+        body.append(1 if p.present else 0)
+        body.extend(min(p.spi_us, 0xFFFF).to_bytes(2, "big"))
+        body.append(p.min_drive)
+        _put_cell(body, p.status, p.uid)
+    return bytes(body)
+
+
+def decode_bringup_report(body):
+    if len(body) < 7:
+        raise WireError("body", "BRINGUP_REPORT too short")
+    body = bytes(body)
+    total = body[2] << 8 | body[3]
+    first = body[4] << 8 | body[5]
+    probes = []
+    i = 7
+    for _ in range(body[6]):
+        if i + 5 > len(body):
+            raise WireError("body", "BRINGUP_REPORT ends after %d of %d probes" % (len(probes), body[6]))
+        if body[i] > 1:
+            raise WireError("body", "unknown probe flags 0x%02x" % body[i])
+        status, uid, nxt = _get_cell(body, i + 4)
+        probes.append(Probe(body[i], body[i + 1] << 8 | body[i + 2], status, uid, body[i + 3]))
+        i = nxt
+    if i != len(body):
+        raise WireError("body", "BRINGUP_REPORT has %d bytes after its last probe" % (len(body) - i))
+    if first + len(probes) > total:
+        raise WireError("body", "BRINGUP_REPORT cells %d-%d beyond its %d" % (first, first + len(probes) - 1, total))
+    return BringupReport(body[0], body[1], total, first, probes)
+
+
 def _decode_empty(body):
     if len(body):
         raise WireError("body", "expected an empty body, got %d bytes" % len(body))
@@ -491,8 +570,9 @@ def _decode_empty(body):
 
 _DECODERS = {
     HELLO: decode_hello, SNAPSHOT: decode_snapshot, CHANGES: decode_changes,
+    BRINGUP_REPORT: decode_bringup_report,
     GET_HELLO: _decode_empty, GET_SNAPSHOT: _decode_empty, RESET_READER: decode_reset_reader,
-    RESTART: _decode_empty, WATCH: decode_watch,
+    RESTART: _decode_empty, WATCH: decode_watch, BRINGUP: _decode_empty,
 }
 
 

@@ -13,6 +13,7 @@ from dominotray import mfrc522 as M
 from dominotray import pins, wire
 from dominotray.app import TrayApp
 from dominotray.emulator import HALT, ReaderArray
+from dominotray.layout import blocks
 from dominotray.scanner import Scanner, grid_neighbours
 
 UID = b"\x04\xa1\xb2\xc3\xd4\xe5\xf6"
@@ -49,6 +50,12 @@ class Host:
 
 def request(kind, body=b"", seq=0):
     return wire.frame(kind, seq, body)
+
+
+def board_array():
+    """The emulated readers of the real tray: a reader per 2 x 2 block, as wired (pins.py)."""
+    return ReaderArray(pins.CELLS, layout=blocks(pins.COLS, pins.ROWS, pins.PAD_CELLS, pins.BLOCK_COLS,
+                                                 pins.BLOCK_ROWS))
 
 
 def reader(cells=4):
@@ -122,7 +129,7 @@ def test_wupa_and_hlta_keep_repeated_reads_present():
     results = [driver.read_uid(2) for _ in range(6)]
     assert results == [(M.TAG, UID)] * 6
     assert "REQA" not in emu.readers[2].log
-    assert emu.readers[2].tag.state == HALT
+    assert emu.coils[2].tags[0].state == HALT
 
 
 def test_reqa_misses_a_selected_tag_every_other_time():
@@ -160,7 +167,7 @@ def test_a_read_costs_the_guard_time_only_when_the_reader_was_not_woken_early():
     start = emu.now_us
     assert driver.read_uid(1, known=UID) == (M.TAG, UID)  # presence check: WUPA alone
     check_us = emu.now_us - start
-    assert M.FIELD_GUARD_US <= cold_us <= M.FIELD_GUARD_US + 1200, cold_us
+    assert M.FIELD_GUARD_US + M.WAKE_US <= cold_us <= M.FIELD_GUARD_US + M.WAKE_US + 1200, cold_us
     assert warm_us <= 1200 and check_us <= 1200, (warm_us, check_us)
     assert 2500 <= full_us <= 8000, full_us
     assert emu.readers[1].log[-1] == "WUPA"
@@ -737,7 +744,7 @@ def test_wire_decoder_never_raises_on_garbage():
 # --- application -------------------------------------------------------------------------
 
 def test_boot_sends_hello_with_self_test_then_a_boot_snapshot():
-    emu = ReaderArray(pins.CELLS)
+    emu = board_array()
     emu.set_dead(7)
     emu.set_version(100, 0x00)
     emu.place(20, UID)
@@ -746,7 +753,8 @@ def test_boot_sends_hello_with_self_test_then_a_boot_snapshot():
     kind, seq, hello = host.take()[0]
     assert (kind, seq) == (wire.HELLO, 0)
     assert hello.proto == wire.PROTO and hello.board_id == b"\x01\x02"
-    assert hello.cells == pins.CELLS and hello.failed_cells() == [7, 100]
+    # a reader serves a 2 x 2 block: each fault takes its block's four cells
+    assert hello.cells == pins.CELLS and hello.failed_cells() == [6, 7, 22, 23, 100, 101, 116, 117]
     run_until(app, lambda: app.booted)
     frames = host.take()
     assert [k for k, _, _ in frames] == [wire.SNAPSHOT]  # no CHANGES for the first sweep
@@ -807,7 +815,7 @@ def test_flicker_and_crc_errors_never_report_a_removal():
     emu.inject_crc_errors(21, 30)
     run_for(app, 3000)
     assert changes(host.take()) == []
-    assert emu.readers[21].crc_errors <= 25  # the errors were actually hit
+    assert emu.coils[21].crc_errors <= 25  # the errors were actually hit
 
 
 def test_cells_beside_the_layout_are_read_more_often_and_all_are_swept():
@@ -898,22 +906,22 @@ def test_pico_bus_selects_every_reader_through_the_decoders():
     import machine  # the stub: pins and SPI wired to an emulated array
     import main  # firmware/main.py; main() runs only as __main__
 
-    emu = ReaderArray(pins.CELLS)
+    emu = board_array()
     machine.array = emu
     main.time = _EmuTime(emu)
     bus = main.PicoBus()
-    for cell in range(pins.CELLS):  # a distinct register value per reader
-        emu.readers[cell].regs[M.T_RELOAD_L] = cell & 0xFF
+    for r in range(pins.READERS):  # a distinct register value per reader
+        emu.readers[r].regs[M.T_RELOAD_L] = r
     driver = M.MFRC522(bus)
-    assert [driver.read(c, M.T_RELOAD_L) for c in range(pins.CELLS)] == [c & 0xFF for c in range(pins.CELLS)]
+    assert [driver.read(r, M.T_RELOAD_L) for r in range(pins.READERS)] == list(range(pins.READERS))
     assert machine.unselected_xfers == 0
-    assert machine.selected_cell() is None  # strobe released between transfers
+    assert machine.selected_reader() is None  # strobe released between transfers
     emu.place(193, UID)
-    emu.set_dead(3)
+    emu.set_dead(3)  # the reader of cells 2, 3, 18, 19
     host = Host()
     TrayApp(bus, host, emu.clock_ms, board_id=machine.unique_id())  # says HELLO as it boots
     assert host.frames[0][2].board_id == machine.unique_id()
-    assert host.frames[0][2].failed_cells() == [3]
+    assert host.frames[0][2].failed_cells() == [2, 3, 18, 19]
     assert driver.read_uid(193) == (M.TAG, UID)
 
 
@@ -952,7 +960,7 @@ def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
     import machine
     import main
 
-    emu = ReaderArray(pins.CELLS)
+    emu = board_array()
     emu.place(100, UID)
     machine.array = emu
     main.time = _EmuTime(emu)
@@ -1079,7 +1087,7 @@ def test_ctrl_c_at_every_point_of_boot_never_stops_the_board():
     # off before the first use of the hardware, so a host sending 0x03 all along (here 40
     # of them, a request, and more) never stops the board.
     for boot_py in (True, False):
-        emu = ReaderArray(pins.CELLS)
+        emu = board_array()
         emu.place(100, UID)
         board = _Board(emu, b"\x03" * 40 + request(wire.GET_HELLO) + b"\x03\x03", feeds=pins.CELLS + 300)
         assert board.boot(boot_py) == "running"
@@ -1091,7 +1099,7 @@ def test_ctrl_c_at_every_point_of_boot_never_stops_the_board():
 
 def test_the_repl_stays_only_with_the_jumper_or_bootsel_held_at_boot():
     for jumper, bootsel in ((True, 0), (False, 1)):
-        board = _Board(ReaderArray(pins.CELLS), jumper=jumper, bootsel=bootsel)
+        board = _Board(board_array(), jumper=jumper, bootsel=bootsel)
         assert board.boot() == "repl"
         assert board.kbd == [-1, -1, 3] and board.host.frames == []  # boot.py, main.py, then the REPL
         import machine
@@ -1102,7 +1110,7 @@ def test_stuck_high_miso_still_reaches_hello_within_the_watchdog():
     import machine
     import main
 
-    emu = ReaderArray(pins.CELLS)
+    emu = board_array()
     emu.miso_stuck_high = True
     board = _Board(emu, feeds=pins.CELLS + 20)  # the self-test feeds it once per reader
     assert board.boot() == "running"

@@ -36,19 +36,21 @@ class Pin:
         levels[self.gpio] = 1 if level else 0
 
 
-def selected_cell():
-    """The cell whose chip select the decoder pins assert, or None (strobe high)."""
+def selected_reader():
+    """The reader whose chip select the decoder pins assert, or None (strobe high)."""
     if levels.get(pins.STROBE, 1):
         return None
     code = 0
-    for bit, gpio in enumerate(pins.LINE_ADDRESS + pins.BANK_ADDRESS):
+    for bit, gpio in enumerate(pins.LINE_ADDRESS):
         code |= levels.get(gpio, 0) << bit
-    return _CELL_AT.get(code)  # None for an unused decoder output
+    for bit, gpio in enumerate(pins.BANK_ADDRESS):
+        code |= levels.get(gpio, 0) << (4 + bit)
+    return _READER_AT.get(code)  # None for an unused decoder output
 
 
-_CELL_AT = {}
-for _cell in range(pins.CELLS):
-    _CELL_AT[pins.SELECT[_cell]] = _cell
+_READER_AT = {}
+for _reader in range(pins.READERS):
+    _READER_AT[pins.SELECT[_reader]] = _reader
 
 
 class SPI:
@@ -59,13 +61,13 @@ class SPI:
     def write_readinto(self, tx, rx):
         global unselected_xfers
         _point()
-        cell = selected_cell()
-        if cell is None:
+        reader = selected_reader()
+        if reader is None:
             unselected_xfers += 1
             for i in range(len(rx)):
                 rx[i] = 0
             return
-        data = array.xfer(cell, bytes(tx))
+        data = array.xfer(reader, bytes(tx))
         for i in range(len(rx)):
             rx[i] = data[i]
 

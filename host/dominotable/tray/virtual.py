@@ -22,9 +22,10 @@ import time
 import tty
 from pathlib import Path
 
-from dominotray import wire
+from dominotray import pins, wire
 from dominotray.app import TrayApp
 from dominotray.emulator import ReaderArray
+from dominotray.layout import blocks
 
 from dominotable.rules.tiles import DominoSet, Tile
 from dominotable.tray.action import Action, landing
@@ -82,7 +83,9 @@ class VirtualTray:
         self.speed = speed
         self.board_id = board_id
         self.app_options = app_options
-        self.array = ReaderArray(self.geometry.cells, seed=seed or 12345)
+        geo = self.geometry
+        self.array = ReaderArray(geo.cells, seed=seed or 12345,
+                                 layout=blocks(geo.columns, geo.rows, len(geo.pad), pins.BLOCK_COLS, pins.BLOCK_ROWS))
         self.to_host = Faults(seed)
         self.to_tray = Faults(seed + 1)
         self._own_dir = link_dir is None
@@ -356,3 +359,18 @@ class VirtualTray:
     def inject_crc_errors(self, cell: int, count: int) -> None:
         with self._lock:
             self.array.inject_crc_errors(cell, count)
+
+    def set_coupling(self, cell: int, factor: float) -> None:
+        """A detuned (under 1) or shorted (0) coil: see dominotray.emulator."""
+        with self._lock:
+            self.array.set_coupling(cell, factor)
+
+    def set_stuck(self, cell: int, stuck: bool = True) -> None:
+        """The cell's coil switch stuck closed: its tags answer for its reader's other cells."""
+        with self._lock:
+            self.array.set_stuck(cell, stuck)
+
+    def set_spi_us(self, us: float) -> None:
+        """The time of one SPI transaction (a slow bus)."""
+        with self._lock:
+            self.array.xfer_us = us
