@@ -14,9 +14,13 @@ layout of 8 to 30 tiles in the game's zones, then at random moments of the sched
 - after_quiet: places a tile anywhere after more than the scanner's idle_ms without any
   change (the tray then keeps fewer readers awake; `--quiet-trials` of these, they are slow
   to simulate).
-A latency is the time until CHANGES frames for both halves reached the host.
+A latency is the time until CHANGES frames for both halves reached the host. The tray is the
+real one: a reader per 2 x 2 block switching its coils (dominotray.layout, pins.py).
 
-    python benchmarks/tray_latency.py [--trials 200] [--seed 1] [--json]
+SPI transactions take `--spi-us` each (the emulator's XFER_US, 65 us, is an assumption: `tray
+bringup` measures the board's); several values give one table row each:
+
+    python benchmarks/tray_latency.py [--trials 200] [--seed 1] [--spi-us 65,100,150] [--json]
 
 Targets (issue 9): placement p95 <= 500 ms anywhere, <= 150 ms beside the layout and on the
 pad; removal p95 <= 300 ms in the layout and on the pad, <= 500 ms anywhere.
@@ -31,7 +35,8 @@ from dominotable.sim.stats import percentile
 from dominotable.tray.geometry import default
 from dominotray import pins, wire
 from dominotray.app import TrayApp
-from dominotray.emulator import ReaderArray
+from dominotray.emulator import XFER_US, ReaderArray
+from dominotray.layout import blocks
 
 GEO = default()
 TARGETS_MS = {"anywhere": 500, "beside": 150, "pad": 150, "removal": 300, "removal_pad": 300,
@@ -88,10 +93,11 @@ def far(a, b, occupied):
 
 
 class Trial:
-    def __init__(self, game, rng):
+    def __init__(self, game, rng, spi_us=XFER_US):
         zones, layout_zone = GAMES[game]
         self.rng = rng
-        self.emu = ReaderArray(pins.CELLS, seed=rng.randrange(1, 2**31))
+        self.emu = ReaderArray(pins.CELLS, seed=rng.randrange(1, 2**31), xfer_us=spi_us,
+                               layout=blocks(pins.COLS, pins.ROWS, pins.PAD_CELLS, pins.BLOCK_COLS, pins.BLOCK_ROWS))
         self.host = Host(self.emu)
         self.app = TrayApp(self.emu, self.host, self.emu.clock_ms)
         self.watched = set().union(*(GEO.zone(z) for z in zones)) | set(GEO.pad)
@@ -176,13 +182,13 @@ class Trial:
         out["after_quiet"].append(self.timed(self.put, spot))
 
 
-def run(trials, quiet_trials, seed):
+def run(trials, quiet_trials, seed, spi_us=XFER_US):
     rng = random.Random(seed)
     out = {key: [] for key in TARGETS_MS}
     games = sorted(GAMES)
     i = 0
     while len(out["beside"]) < trials or len(out["after_quiet"]) < quiet_trials:
-        trial = Trial(games[i % len(games)], rng)
+        trial = Trial(games[i % len(games)], rng, spi_us)
         for _ in range(5 if len(out["beside"]) < trials else 0):
             trial.measure(out)
         if len(out["after_quiet"]) < quiet_trials:
@@ -191,32 +197,49 @@ def run(trials, quiet_trials, seed):
     return out
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--trials", type=int, default=200)
-    parser.add_argument("--quiet-trials", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    args = parser.parse_args()
-    out = run(args.trials, args.quiet_trials, args.seed)
+def figures(out):
     result = {}
     for key, values in out.items():
         if values:
             p95 = percentile(values, 0.95)
             result[f"p95_{key}_ms"] = round(p95, 1)
             result[f"p50_{key}_ms"] = round(statistics.median(values), 1)
+            result[f"max_{key}_ms"] = round(max(values), 1)
             result[f"n_{key}"] = len(values)
             result[f"target_p95_{key}_ms"] = TARGETS_MS[key]
             result[f"met_{key}"] = p95 <= TARGETS_MS[key]
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--trials", type=int, default=200)
+    parser.add_argument("--quiet-trials", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--spi-us", default=str(XFER_US),
+                        help="SPI transaction time(s) in us, comma-separated (default: the emulator's %d)" % XFER_US)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object per SPI time")
+    args = parser.parse_args()
+    speeds = [float(x) for x in args.spi_us.split(",")]
+    results = {}
+    for spi_us in speeds:
+        results[f"{spi_us:g}"] = figures(run(args.trials, args.quiet_trials, args.seed, spi_us))
     if args.json:
-        print(json.dumps(result, indent=1, sort_keys=True))
+        print(json.dumps(results, indent=1, sort_keys=True))
         return
-    print(f"{args.trials} trials per kind, virtual time of the emulated tray (datasheet timings)")
-    for key, target in TARGETS_MS.items():
-        if out[key]:
-            print(f"{key:17s} p50 {result[f'p50_{key}_ms']:7.1f} ms   p95 {result[f'p95_{key}_ms']:7.1f} ms   "
-                  f"max {max(out[key]):7.1f} ms   target p95 <= {target} ms: "
-                  + ("met" if result[f"met_{key}"] else "NOT met"))
+    print(f"{args.trials} trials per kind, virtual time of the emulated tray (datasheet timings); p50 / p95 ms")
+    print("| SPI us | " + " | ".join(k.replace("_", " ") for k in TARGETS_MS) + " |")
+    print("|---" * (len(TARGETS_MS) + 1) + "|")
+    for speed, result in results.items():
+        cells = []
+        for key in TARGETS_MS:
+            if f"p95_{key}_ms" in result:
+                mark = "" if result[f"met_{key}"] else " NOT met"
+                cells.append(f"{result[f'p50_{key}_ms']:.0f} / {result[f'p95_{key}_ms']:.0f}{mark}")
+            else:
+                cells.append("-")
+        print(f"| {speed} | " + " | ".join(cells) + " |")
+    print("targets p95: " + ", ".join(f"{k.replace('_', ' ')} <= {v} ms" for k, v in TARGETS_MS.items()))
 
 if __name__ == "__main__":
     main()

@@ -80,7 +80,6 @@ SELECT_PINS = 0x1E
 DRIVE_MAX = 0x3F
 
 # Commands (CommandReg)
-CMD_IDLE = 0x00
 CMD_TRANSCEIVE = 0x0C
 CMD_SOFT_RESET = 0x0F
 
@@ -189,6 +188,8 @@ class MFRC522:
         self.awake = []  # cells whose reader is out of power-down with their coil on, in the order woken
         self.woke_at = {}  # cell -> bus.ticks_us() when its field came on
         self._on = {}  # reader -> its awake cell
+        # Per reader: its FIFO may hold bytes of an exchange that ended early (flush it first)
+        self._dirty = bytearray(self.readers)
 
     def cells_of(self, reader):
         return [c for c in range(len(self.reader_of)) if self.reader_of[c] == reader]
@@ -225,6 +226,7 @@ class MFRC522:
         every reader stays short)."""
         r = self.reader_of[cell]
         self._forget(r)
+        self._dirty[r] = 0  # a soft reset empties the FIFO
         self.write(r, COMMAND, CMD_SOFT_RESET)
         for _ in range(8):  # PowerDown (0x10) clears when the reset is done (~38 us)
             if not self.read(r, COMMAND) & POWER_DOWN:
@@ -274,7 +276,9 @@ class MFRC522:
         self.awake.append(cell)
         self._on[r] = cell
         if other is None:
-            self.write(r, COMMAND, CMD_IDLE)
+            # One write leaves power-down and arms the transceiver, which then waits for
+            # StartSend (data sheet 10.3.1.8): the read needs no command write of its own.
+            self.write(r, COMMAND, CMD_TRANSCEIVE)
 
     def sleep(self, cell):
         """Soft power-down (clock, receiver and field off) and every coil switch open; a
@@ -298,24 +302,27 @@ class MFRC522:
             self.awake.remove(cell)
 
     def activate(self, cell):
-        """Wake the cell if it sleeps, wait out what is left of its guard time, and
-        (re)start its reader's transceiver with an empty FIFO."""
+        """Wake the cell if it sleeps (arming its reader's transceiver) and wait out what is
+        left of its guard time; a FIFO an earlier exchange left bytes in is flushed."""
         self.wake(cell)
         self.bus.wait_us(self.woke_at[cell], FIELD_GUARD_US)
         r = self.reader_of[cell]
-        self.write(r, COMMAND, CMD_TRANSCEIVE)
-        self.write(r, FIFO_LEVEL, 0x80)
+        if self._dirty[r]:
+            self.write(r, FIFO_LEVEL, 0x80)
+            self._dirty[r] = 0
 
     # --- primitives ----------------------------------------------------------------------
 
-    def _transceive(self, cell, data, last_bits=0, expect_reply=True):
-        """Send a frame; returns the reply bytes, _TIMEOUT, _COLLISION, or None for a
-        garbled reply. The Transceive command keeps running between frames (StartSend
+    def _send(self, r, data, last_bits=0):
+        """Start a frame: the Transceive command keeps running between frames (StartSend
         starts each one, MFRC522 data sheet 10.3.1.8)."""
-        r = self.reader_of[cell]
         self.write(r, COM_IRQ, 0x7F)       # clear every interrupt flag
         self.write_fifo(r, data)
         self.write(r, BIT_FRAMING, 0x80 | last_bits)  # StartSend
+
+    def _receive(self, r, expect_reply=True):
+        """The reply to the frame sent: its bytes, _TIMEOUT, _COLLISION, or None for a
+        garbled reply."""
         done = IRQ_RX | IRQ_IDLE if expect_reply else IRQ_TX
         for _ in range(_MAX_POLLS):
             irq, error, level = self.read_regs(r, COM_IRQ, ERROR, FIFO_LEVEL)
@@ -329,37 +336,64 @@ class MFRC522:
             raise _Fault()
         if not expect_reply:
             return b""
-        if error & ERR_COLL:
-            return _COLLISION
-        if error & (ERR_GARBLED | ERR_BUFFER_OVFL):
-            return None
+        if error & (ERR_COLL | ERR_GARBLED | ERR_BUFFER_OVFL):
+            self._dirty[r] = 1  # what arrived stays in the FIFO
+            return _COLLISION if error & ERR_COLL else None
         n = level & 0x7F
         return self.read_fifo(r, n) if n else None
 
+    def _transceive(self, cell, data, last_bits=0, expect_reply=True):
+        r = self.reader_of[cell]
+        self._send(r, data, last_bits)
+        return self._receive(r, expect_reply)
+
     # --- tag reading ---------------------------------------------------------------------
 
+    def ready(self, cell):
+        """The cell's field is on and its guard time over: a read starts at once."""
+        at = self.woke_at.get(cell)
+        return at is not None and self.bus.ticks_us() - at >= FIELD_GUARD_US
+
     def read_uid(self, cell, known=None):
-        """(status, uid) for the tag(s) on this reader: (EMPTY, b""), (TAG, uid),
+        """(status, uid) for the tag(s) on this cell: (EMPTY, b""), (TAG, uid),
         (STACK, b""), (FAULT, b"") or (GARBLED, b"") when something answered but the
         exchange was corrupted. `known`: the UID the cell held; a WUPA answer alone then
         confirms it, returned as (TAG, known). The field stays on (sleep() ends it)."""
-        try:
-            self.activate(cell)
-            result = self._select(cell, known)
-            if result[0] != EMPTY and not (known is not None and result[0] == TAG):
-                # HLTA after anything but a presence check: an ACTIVE tag goes to HALT, a
-                # READY one (a stack, a garbled exchange) back to IDLE, so that the WUPA
-                # of a quick re-read with the field still on wakes every tag again.
-                self._transceive(cell, _HLTA_FRAME, expect_reply=False)
-            return result
-        except _Fault:
-            self.sleep(cell)
-            return FAULT, b""
+        return self.read_many((cell,), (known,))[0]
 
-    def _select(self, cell, known):
-        # WUPA, not REQA: REQA wakes only IDLE tags, so a tag left HALTed or ACTIVE by the
-        # previous read would stay silent and the cell would flip present/absent.
-        atqa = self._transceive(cell, bytes((WUPA,)), last_bits=7)
+    def read_many(self, cells, knowns):
+        """read_uid for cells of different readers at once: every reader's WUPA is sent
+        before the first answer is collected, so their air times overlap."""
+        started = []
+        for cell in cells:
+            try:
+                self.activate(cell)
+                # WUPA, not REQA: REQA wakes only IDLE tags, so a tag left HALTed or ACTIVE by
+                # the previous read would stay silent and the cell would flip present/absent.
+                self._send(self.reader_of[cell], bytes((WUPA,)), last_bits=7)
+                started.append(True)
+            except _Fault:
+                self.sleep(cell)
+                started.append(False)
+        results = []
+        for cell, known, ok in zip(cells, knowns, started):
+            try:
+                if not ok:
+                    raise _Fault()
+                result = self._select(cell, known, self._receive(self.reader_of[cell]))
+                if result[0] != EMPTY and not (known is not None and result[0] == TAG):
+                    # HLTA after anything but a presence check: an ACTIVE tag goes to HALT, a
+                    # READY one (a stack, a garbled exchange) back to IDLE, so that the WUPA
+                    # of a quick re-read with the field still on wakes every tag again.
+                    self._transceive(cell, _HLTA_FRAME, expect_reply=False)
+                results.append(result)
+            except _Fault:
+                self.sleep(cell)
+                results.append((FAULT, b""))
+        return results
+
+    def _select(self, cell, known, atqa):
+        """The rest of a read, from the answer to WUPA."""
         if atqa == _TIMEOUT:
             return EMPTY, b""
         if atqa == _COLLISION:

@@ -31,6 +31,12 @@ that their guard times run meanwhile (`idle_lookahead` once the tray has been qu
 `idle_ms`); two readers closer than `field_spacing` cells (rows
 and columns both) never have their fields on together, so neighbouring antennas never
 couple. The rings are ordered so that consecutive cells lie `field_spacing` apart.
+
+A reader serving a block of cells (the driver's `reader_of`) has one field, on one coil at a
+time. Its cells come one after another in the rings, blocks ordered so that consecutive
+readers lie `field_spacing` apart, and the plan holds `lookahead` readers' worth of cells: once
+a cell is read, the field moves on to the reader's next planned cell (one SPI write, its guard
+time running while others are read) instead of the reader sleeping and waking again.
 """
 
 from dominotray.mfrc522 import EMPTY, TAG, FAULT, STACK, GARBLED
@@ -65,9 +71,15 @@ class Scanner:
     def __init__(self, driver, neighbours, clock_ms, usable, cols=None, pad=(),
                  confirm_present=2, confirm_absent=6, periods=(60, 100, 200, 400, 500), recent_ms=500,
                  max_retries=6, lookahead=8, field_spacing=3, full_read_every=8, idle_ms=30000,
-                 idle_lookahead=6):
+                 idle_lookahead=6, batch=4):
         self.driver = driver
         self._reader_of = getattr(driver, "reader_of", None)  # cells sharing a reader share its field
+        self._coils = 1  # the most cells a reader serves
+        if self._reader_of is not None:
+            counts = {}
+            for r in self._reader_of:
+                counts[r] = counts.get(r, 0) + 1
+            self._coils = max(counts.values()) if counts else 1
         self.neighbours = neighbours
         self.clock_ms = clock_ms
         self.cells = len(neighbours)
@@ -82,6 +94,7 @@ class Scanner:
         self.lookahead = lookahead
         self.idle_ms = idle_ms
         self.idle_lookahead = idle_lookahead
+        self.batch = batch  # cells read together, their WUPAs overlapping on air
         self._active_at = clock_ms()  # the last change, or the host's last WATCH
         self.spacing = field_spacing
         self.full_read_every = full_read_every
@@ -119,10 +132,21 @@ class Scanner:
 
     def _order_key(self, cell):
         if cell >= self.playing:
-            return (1 << 20) + cell
+            return (1 << 30) + cell
         row, col = divmod(cell, self.cols)
         s = self.spacing
-        return ((row % s) * s + col % s) << 12 | cell
+        if self._coils == 1:
+            return ((row % s) * s + col % s) << 12 | cell
+        # reader-major: a block's cells together, blocks field_spacing apart (in blocks)
+        first = self._reader_of.index(self._reader_of[cell])
+        r0, c0 = divmod(first, self.cols)
+        bh = bw = 1
+        while first + bw < self.playing and self._reader_of[first + bw] == self._reader_of[first]:
+            bw += 1
+        while first + bh * self.cols < self.playing and self._reader_of[first + bh * self.cols] == self._reader_of[first]:
+            bh += 1
+        sr, sc = -(-s // bh), -(-s // bw)
+        return (((r0 // bh) % sr) * sc + (c0 // bw) % sc) << 20 | first << 8 | cell - first
 
     def near(self, a, b):
         """Too close to have both fields on: one reader's cells, within field_spacing on the
@@ -260,10 +284,11 @@ class Scanner:
         """Fields: none near `cell` while it is read; wake the planned readers that may."""
         driver = self.driver
         limit = self.awake_limit()
+        reader_of = self._reader_of
         for other in list(driver.awake):
-            if other != cell and self.near(other, cell):
-                driver.sleep(other)
-        while len(self.plan) < limit:
+            if other != cell and self.near(other, cell) and not (reader_of and reader_of[other] == reader_of[cell]):
+                driver.sleep(other)  # (a reader awake for another of its cells moves its field instead)
+        while len(self.plan) < limit * self._coils:
             nxt = self._pick()
             if nxt is None:
                 break
@@ -282,30 +307,61 @@ class Scanner:
     # --- reading -------------------------------------------------------------------------
 
     def step(self):
-        """Read one cell (with its quick re-reads) and account for the result; returns the
-        cell read, or None when no reader is usable."""
+        """Read one cell (with its quick re-reads), and with it the other planned cells whose
+        field is up (their WUPAs overlap on air), and account for the results; returns the
+        cell read first, or None when no reader is usable."""
         cell = self._next()
         if cell is None:
             return None
         self._prewake(cell)
+        driver = self.driver
+        batch = [cell]
+        if self.batch > 1 and not self.pending:
+            for other in driver.awake:
+                if len(batch) >= self.batch:
+                    break
+                if other != cell and other in self.plan and driver.ready(other):
+                    self.plan.remove(other)
+                    batch.append(other)
+        knowns = [self._known(c) for c in batch]
         try:
-            self._read(cell)
-        finally:
-            self.driver.sleep(cell)
-        self.reads += 1
-        unswept = self._unswept
-        unswept.discard(cell)
-        if not unswept:
-            self.sweeps += 1
-            self._unswept = set(c for c in range(self.cells) if self.usable[c])
+            firsts = driver.read_many(batch, knowns)
+            for c, first in zip(batch, firsts):
+                self._read(c, first)
+        except BaseException:
+            for c in batch:
+                driver.sleep(c)
+            raise
+        for c in batch:
+            self._move_on(c)
+            self.reads += 1
+            unswept = self._unswept
+            unswept.discard(c)
+            if not unswept:
+                self.sweeps += 1
+                self._unswept = set(x for x in range(self.cells) if self.usable[x])
         return cell
 
-    def _read(self, cell):
+    def _move_on(self, cell):
+        """Move the reader's field to its next planned cell, or let it sleep."""
+        reader_of = self._reader_of
+        if self._coils > 1:
+            for nxt in self.plan:
+                if nxt != cell and reader_of[nxt] == reader_of[cell]:
+                    self.driver.wake(nxt)
+                    return
+        self.driver.sleep(cell)
+
+    def _known(self, cell):
+        """The UID a presence check confirms on this visit, or None for a full read."""
+        current = self.state[cell]
+        visits = self._visits[cell] = (self._visits[cell] + 1) & 0xFF
+        return current[1] if current[0] == TAG and visits % self.full_read_every else None
+
+    def _read(self, cell, reading):
+        """Account for a cell's reading: confirm a change by quick re-reads, then report it."""
         current = self.state[cell]
         driver = self.driver
-        visits = self._visits[cell] = (self._visits[cell] + 1) & 0xFF
-        known = current[1] if current[0] == TAG and visits % self.full_read_every else None
-        reading = driver.read_uid(cell, known)
         tries = 0
         while reading[0] == GARBLED and tries < self.max_retries:
             if current[0] == TAG:

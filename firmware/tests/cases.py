@@ -257,18 +257,19 @@ def test_fields_on_together_are_never_near_and_few():
     emu.place(20, UID)
     emu.place(21, UID2)
     scanner = app.scanner
-    transceive = app.driver._transceive
+    send = app.driver._send
     sent = []
 
-    def checked(cell, *args, **options):
+    def checked(reader, *args, **options):  # every frame sent: the reader's cell has the field
+        cell = [c for c in app.driver.awake if app.driver.reader_of[c] == reader][0]
         on = emu.fields_on()
         assert cell in on, (cell, on)
         for other in on:
             assert other == cell or not scanner.near(other, cell), (cell, on)
         sent.append(cell)
-        return transceive(cell, *args, **options)
+        return send(reader, *args, **options)
 
-    app.driver._transceive = checked
+    app.driver._send = checked
     emu.most_fields_on = 0
     for _ in range(600):
         app.poll()
@@ -322,6 +323,12 @@ class _Script:
         self.calls.append(cell)
         script = self.readings.get(cell) or [(M.EMPTY, b"")]
         return script.pop(0) if len(script) > 1 else script[0]
+
+    def read_many(self, cells, knowns):
+        return [self.read_uid(c, k) for c, k in zip(cells, knowns)]
+
+    def ready(self, cell):
+        return False  # one cell a step: the scripts are per call
 
     def wake(self, cell):
         if cell not in self.awake:
@@ -824,13 +831,14 @@ def test_cells_beside_the_layout_are_read_more_often_and_all_are_swept():
         emu.place(cell, uid)
     run_until(app, lambda: len(changes(host.frames)) == 2)
     counts = [0] * CELLS
-    driver_read = app.driver.read_uid
+    driver_read = app.driver.read_many
 
-    def counting(cell, known=None):
-        counts[cell] += 1
-        return driver_read(cell, known)
+    def counting(cells, knowns):
+        for cell in cells:
+            counts[cell] += 1
+        return driver_read(cells, knowns)
 
-    app.driver.read_uid = counting
+    app.driver.read_many = counting
     app.feed(request(wire.WATCH, wire.encode_watch(True, range(CELLS), CELLS)))
     run_for(app, 3000)
     beside = counts[1 * COLS + 2]
