@@ -1,55 +1,75 @@
-"""The tray's schematic as code (SKiDL): the chosen design (a2) of hardware/DESIGN.md.
+"""The tray's boards as code (SKiDL, KiCad 6's own symbols): architecture b2 of DESIGN.md
+(hardware/data/architecture.toml), one reader per 2 x 2 block of cells.
 
     python hardware/circuit.py --out DIR
 
-runs the electrical rules check, exits non-zero on any ERC error, and writes DIR/tray.net
-(a KiCad netlist) and DIR/bom.csv (reference,qty,value,mpn,manufacturer,unit_usd,source):
-every part of the netlist, plus what is bought but not soldered (power supply, USB cable,
-boards, tags), priced from hardware/data/parts.toml. Parts are defined here pin by pin
-(SKiDL's own part definitions), so no KiCad library is needed.
+builds each board, runs SKiDL's ERC and the checks of hardware/checks.py (every pin against its
+library symbol and data sheet, power pins on power nets, pads, values against part numbers, the
+firmware's pin map), and exits 1 on any fault. Then it writes, per board, DIR/<board>.net (a
+KiCad netlist), the placed board DIR/<board>.kicad_pcb, its gerbers DIR/<board>-gerbers/,
+pick-and-place DIR/<board>-pos.csv and BOM DIR/<board>-bom.csv; and DIR/bom.csv, the whole
+tray's (boards times their count, and what is bought but not soldered).
 
-What it holds, from the 5 V input down to every cell:
-- controller board: DC jack, TPS563201 buck to 3.3 V with its inductor, feedback divider and
-  capacitors; the Pico (powered from 5 V through a Schottky diode on VSYS, USB to the Pi);
-  the 27.12 MHz oscillator; the bank decoder (74HC154) whose outputs enable the cell
-  decoders; the scan pad's decoder and two readers;
-- per row board (two cell rows): an SN74LVC244A driving SCK, MOSI, the 27.12 MHz clock and
-  the readers' reset onto the board, a tri-state buffer putting the board's MISO on the trunk
-  while one of its decoders is enabled (a 74LVC1G08 ANDs the two active-low enables), two
-  74HC154 cell decoders, bulk capacitors;
-- per cell: the reader (MFRC522 class, SPI mode: I2C low, EA high; OSCIN from the shared
-  clock), its four supply decouplers and VMID capacitor, the AN1445 antenna network (EMC
-  filter L0/C0, series C1, parallel C2, damping resistors, receive divider and coupling
-  capacitor), the etched loop, and a 74LVC1G125 isolating its MISO.
+The boards:
+- cell (12 of them, 4 x 4 cells, 100 x 100 mm): four readers, each with its crystal, supply
+  decouplers, EMC filter and matching network (AN1445), four single-turn cell coils on the
+  top copper, each through its own analog switch (TS5A3166, from 5 V, biased at 2.5 V) that
+  the reader's D1-D4 pins close, and a tri-state buffer on the reader's MISO enabled by its
+  chip select; a 74HC139 decoding the board's enable and two line-address bits into the four
+  chip selects; a cable in and a cable out (2 x 8, 2.54 mm) whose enable lines shift by one
+  from in to out, so that identical boards in a chain each take the next enable; ESD arrays on
+  the incoming signal lines.
+- controller (1): the 5 V input (jack, polyfuse, TVS), the buck to 3.3 V, the Pico (VSYS
+  from 5 V through a Schottky diode), the bank decoder (74HC154: a board's enable), the three
+  cables' drivers (74LVC244, series-terminated) and MISO buffers (which cable's MISO reaches the
+  trunk: a 74LVC1G139 on the bank address's upper bits), the scan pad's reader with its two
+  coils, and the REPL jumper on GP22 (the RP2040's own pull-up: none on the board).
 
-Which cell sits on which decoder output comes from hardware/wiring.toml (firmware/gen_pins.py
-checks it against tray.toml): the netlist and the firmware cannot disagree.
+Part numbers, values and footprints come from hardware/data/parts.toml: a passive is picked by
+its value, and a value that no part number carries is an error, never another value's part.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import importlib.util
+import io
 import logging
 import sys
+import tempfile
 import tomllib
+import uuid
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PARTS = tomllib.loads((HERE / "data" / "parts.toml").read_text())["parts"]
-META = tomllib.loads((HERE / "data" / "parts.toml").read_text())["meta"]
-ROWS_PER_BOARD = tomllib.loads((HERE / "data" / "parts.toml").read_text())["board"]["rows_per_board"]
+sys.path.insert(0, str(HERE))
+
+import kicad  # noqa: E402
+import pcb  # noqa: E402
+
+DATA = tomllib.loads((HERE / "data" / "parts.toml").read_text())
+PARTS = DATA["parts"]
+META = DATA["meta"]
+ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
+PINOUTS = tomllib.loads((HERE / "data" / "pinouts.toml").read_text())
 BOM_COLUMNS = ["reference", "qty", "value", "mpn", "manufacturer", "unit_usd", "source"]
-# Bought, not on the netlist: (part key, quantity as a function of the tray)
-EXTRAS = (("psu", lambda w: 1), ("usb_cable", lambda w: 1), ("pcb_main", lambda w: 1),
-          ("pcb_row", lambda w: w["boards"]), ("tag", lambda w: 2 * 28 + 4))
-# Passive values by position in the antenna network (design.py computes C0/C1/C2 from the
-# coil; these are the nearest E12 C0G values, per side of the balanced network).
-VALUES = {"L0": "1.0uH", "C0": "120pF", "C1": "100pF", "C2": "560pF", "RQ": "1R", "RRX": "1k",
-          "CRX": "1nF", "RVMID": "0R", "RFB_TOP": "33k", "RFB_BOT": "10k"}
+POWER_NETS = ("GND", "+3V3", "+5V")  # the supplies every board shares through the cables
+
+# A cable between boards: 2 x 8, 2.54 mm, pin n carries CABLE[n - 1]. EN0 is the enable of the
+# first board down the chain; a board takes EN0 and passes EN1-EN3 on as EN0-EN2.
+CABLE = ("+5V", "+3V3", "GND", "+3V3", "SCK", "GND", "MOSI", "GND",
+         "MISO", "RST", "A0", "A1", "EN0", "EN1", "EN2", "EN3")
+CABLE_SIGNALS = ("SCK", "MOSI", "MISO", "RST", "A0", "A1", "EN0", "EN1", "EN2", "EN3")
+BOARDS_PER_CABLE = 4
+# The antenna network per side of the balanced network (AN1445 topology): provisional values until
+# design.py writes the RF model's into architecture.toml [network].
+NETWORK = {"C0": "120pF", "C1": "100pF", "C2": "560pF", "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF",
+           "BIAS_FEED": "10k"}
 
 
 def _gen_pins():
@@ -60,253 +80,412 @@ def _gen_pins():
 
 
 def wiring(wiring_path: Path | None = None, tray_path: Path | None = None) -> dict:
-    """The checked wiring (pins, chip-select codes) and the tray's shape."""
+    """The checked wiring (the Pico's pins, the chip-select codes, the decoders) and the tray's shape."""
     gen_pins = _gen_pins()
     values = gen_pins.load(wiring_path or gen_pins.WIRING, tray_path or gen_pins.TRAY)
-    rows = values["ROWS"]
-    values["boards"] = -(-rows // ROWS_PER_BOARD)
+    values["decoders"] = tomllib.loads(Path(wiring_path or gen_pins.WIRING).read_text())["decoder"]
     return values
 
 
-def build(w: dict):
-    """Describe the circuit in SKiDL's default circuit; returns the part keys by reference."""
-    import builtins
+def part_key(symbol: str, value: str) -> str:
+    """The parts.toml entry that is a `symbol` part of `value`: one part number per value."""
+    found = [k for k, p in PARTS.items() if p.get("symbol") == symbol and p["value"] == value]
+    if not found:
+        raise KeyError(f"no part in hardware/data/parts.toml is a {symbol} of value {value}: add its part number")
+    return found[0]
 
-    from skidl import POWER, SKIDL, TEMPLATE, Net, Part, Pin
 
-    logging.getLogger("skidl").setLevel(logging.ERROR)  # after the import: SKiDL sets up its loggers
+def _names(symbol_name: str) -> dict[str, str]:
+    """The data sheet's pin names (pinouts.toml) for a symbol whose library pins are unnamed."""
+    for table in PINOUTS.values():
+        if table["symbol"] == symbol_name:
+            return {num: name for num, (name, _type) in table["pins"].items()}
+    return {}
 
-    NC = builtins.NC  # SKiDL's no-connect net lives in builtins, like its default circuit
-    T = Pin.types
-    keys: dict[str, str] = {}
 
-    def template(name, prefix, pins, footprint):
-        return Part(tool=SKIDL, name=name, ref_prefix=prefix, dest=TEMPLATE, footprint=footprint,
-                    pins=[Pin(num=i + 1, name=n, func=f) for i, (n, f) in enumerate(pins)])
+class Board:
+    """One board: a SKiDL circuit with its parts taken from parts.toml."""
 
-    def make(tmpl, key, value=None, **nets):
-        part = tmpl(value=value or PARTS[key]["value"])
-        part.fields["MPN"] = PARTS[key]["mpn"]
-        part.fields["Manufacturer"] = PARTS[key]["manufacturer"]
-        keys[part.ref] = key
-        for pin, net in nets.items():
-            part[pin] += net
+    def __init__(self, name: str, libdir: Path):
+        from skidl import Circuit
+
+        self.name = name
+        self.libdir = libdir
+        self.circuit = Circuit()
+        self.circuit.no_files = True  # no ERC report or log beside the caller
+        self.nets: dict[str, object] = {}
+        self.keys: dict[str, str] = {}  # reference -> parts.toml key
+
+    def net(self, name: str):
+        from skidl import POWER, Net
+
+        if name not in self.nets:
+            self.nets[name] = Net(name, circuit=self.circuit)
+            if name in POWER_NETS:
+                self.nets[name].drive = POWER
+        return self.nets[name]
+
+    def part(self, key: str, fields: dict | None = None, **pins):
+        """Place the part of parts.toml `key`; connect `pins` (data sheet name or number -> net
+        name, or None for no connection). Every pin of that name is connected."""
+        from skidl import Part
+
+        spec = PARTS[key]
+        lib, _, name = spec["symbol"].partition(":")
+        footprint = pcb.loop_footprint() if key == "antenna" else spec["footprint"]
+        part = Part(lib, name, value=spec["value"], footprint=footprint, circuit=self.circuit, tool=_tool())
+        part.fields["MPN"] = spec["mpn"]
+        part.fields["Manufacturer"] = spec["manufacturer"]
+        part.fields["Key"] = key
+        for field, text in (fields or {}).items():
+            part.fields[field] = str(text)
+        self.keys[part.ref] = key
+        aliases = _names(spec["symbol"])
+        for pin_name, net_name in pins.items():
+            self.connect(part, pin_name, net_name, aliases)
         return part
 
-    passive2 = [("1", T.PASSIVE), ("2", T.PASSIVE)]
-    R = template("R", "R", passive2, "Resistor_SMD:R_0603_1608Metric")
-    C = template("C", "C", passive2, "Capacitor_SMD:C_0603_1608Metric")
-    C805 = template("C", "C", passive2, "Capacitor_SMD:C_0805_2012Metric")
-    L = template("L", "L", passive2, "Inductor_SMD:L_0603_1608Metric")
-    LP = template("L", "L", passive2, "Inductor_SMD:L_Sunlord_SWPA4030S")
-    ANT = template("Antenna_Loop", "AE", passive2, "dominotable:Loop_20mm_3turns")
-    D = template("D_Schottky", "D", [("K", T.PASSIVE), ("A", T.PASSIVE)], "Diode_SMD:D_SMA")
-    JACK = template("Barrel_Jack", "J", [("VIN", T.PWROUT), ("GND", T.PWROUT)], "Connector_BarrelJack:BarrelJack_Horizontal")
-    BUCK = template("TPS563201", "U", [("GND", T.PWRIN), ("SW", T.PWROUT), ("VIN", T.PWRIN), ("VFB", T.INPUT),
-                                       ("EN", T.INPUT), ("VBST", T.PASSIVE)], "Package_TO_SOT_SMD:SOT-23-6")
-    OSC = template("Oscillator_27M12", "X", [("EN", T.INPUT), ("GND", T.PWRIN), ("OUT", T.OUTPUT), ("VDD", T.PWRIN)],
-                   "Oscillator:Oscillator_SMD_2.5x2.0mm")
-    gp_used = sorted(set((w["SCK"], w["MOSI"], w["MISO"], w["STROBE"], w["RESET"], w["REPL_JUMPER"])
-                         + w["LINE_ADDRESS"] + w["BANK_ADDRESS"]))
-    PICO = template("Pico", "A", [("VSYS", T.PWRIN), ("GND", T.PWRIN)]
-                    + [(f"GP{n}", T.INPUT if n == w["MISO"] or n == w["REPL_JUMPER"] else T.OUTPUT)
-                       for n in gp_used], "dominotable:RaspberryPi_Pico_SMD")
-    DEC = template("74HC154", "U", [(f"Y{i}", T.OUTPUT) for i in range(16)]
-                   + [("A0", T.INPUT), ("A1", T.INPUT), ("A2", T.INPUT), ("A3", T.INPUT), ("E1", T.INPUT),
-                      ("E2", T.INPUT), ("VCC", T.PWRIN), ("GND", T.PWRIN)], "Package_SO:TSSOP-24_4.4x7.8mm_P0.65mm")
-    BUF8 = template("74LVC244", "U", [(f"A{i}", T.INPUT) for i in range(8)] + [(f"Y{i}", T.OUTPUT) for i in range(8)]
-                    + [("OE1", T.INPUT), ("OE2", T.INPUT), ("VCC", T.PWRIN), ("GND", T.PWRIN)],
-                    "Package_SO:TSSOP-20_4.4x6.5mm_P0.65mm")
-    BUF1 = template("74LVC1G125", "U", [("OE", T.INPUT), ("A", T.INPUT), ("GND", T.PWRIN), ("Y", T.TRISTATE),
-                                        ("VCC", T.PWRIN)], "Package_TO_SOT_SMD:SOT-23-5")
-    AND1 = template("74LVC1G08", "U", [("A", T.INPUT), ("B", T.INPUT), ("GND", T.PWRIN), ("Y", T.OUTPUT),
-                                       ("VCC", T.PWRIN)], "Package_TO_SOT_SMD:SOT-23-5")
-    # MFRC522 HVQFN32, SPI mode (MFRC522 data sheet Table 3 pin names; D1-D4, AUX, MFOUT, IRQ unused)
-    READER = template("MFRC522", "U", [
-        ("I2C", T.INPUT), ("PVDD", T.PWRIN), ("DVDD", T.PWRIN), ("DVSS", T.PWRIN), ("PVSS", T.PWRIN),
-        ("NRSTPD", T.INPUT), ("MFIN", T.INPUT), ("MFOUT", T.OUTPUT), ("SVDD", T.PWRIN), ("TVSS1", T.PWRIN),
-        ("TX1", T.OUTPUT), ("TVDD", T.PWRIN), ("TX2", T.OUTPUT), ("TVSS2", T.PWRIN), ("AVDD", T.PWRIN),
-        ("VMID", T.PASSIVE), ("RX", T.INPUT), ("AVSS", T.PWRIN), ("AUX1", T.OUTPUT), ("AUX2", T.OUTPUT),
-        ("OSCIN", T.INPUT), ("OSCOUT", T.OUTPUT), ("IRQ", T.OUTPUT), ("NSS", T.INPUT), ("D1", T.BIDIR),
-        ("D2", T.BIDIR), ("D3", T.BIDIR), ("D4", T.BIDIR), ("SCK", T.INPUT), ("MOSI", T.INPUT),
-        ("MISO", T.TRISTATE), ("EA", T.INPUT)], "Package_DFN_QFN:QFN-32-1EP_5x5mm_P0.5mm_EP3.45x3.45mm")
+    def passive(self, symbol: str, value: str, a: str, b: str, fields: dict | None = None):
+        return self.part(part_key(symbol, value), fields, **{"1": a, "2": b})
 
-    vin, v33, gnd = Net("VIN_5V"), Net("+3V3"), Net("GND")
-    for net in (vin, v33, gnd):
-        net.drive = POWER
+    def connect(self, part, pin_name: str, net_name: str | None, aliases: dict):
+        pins = [p for p in part.pins if str(p.num) == pin_name] or [
+            p for p in part.pins
+            if pin_name in (p.name, *p.name.split("/")) or aliases.get(str(p.num)) == pin_name]
+        if not pins:
+            raise KeyError(f"{part.ref} ({part.name}) has no pin {pin_name}")
+        for pin in pins:
+            pin += self.circuit.NC if net_name is None else self.net(net_name)
 
-    def decouple(key="cap_100n", tmpl=C, value=None):
-        make(tmpl, key, value, **{"1": v33, "2": gnd})
 
-    # --- power ---
-    make(JACK, "barrel", VIN=vin, GND=gnd)
-    sw, fb, bst = Net("BUCK_SW"), Net("BUCK_FB"), Net("BUCK_BST")
-    buck = make(BUCK, "buck", GND=gnd, SW=sw, VIN=vin, VFB=fb, EN=vin, VBST=bst)
-    make(C, "cap_100n", None, **{"1": bst, "2": sw})
-    make(LP, "buck_inductor", None, **{"1": sw, "2": v33})
-    v33.drive = POWER  # the buck's inductor makes it
-    make(R, "resistor", VALUES["RFB_TOP"], **{"1": v33, "2": fb})
-    make(R, "resistor", VALUES["RFB_BOT"], **{"1": fb, "2": gnd})
+def _tool():
+    from skidl import KICAD6
+
+    return KICAD6
+
+
+def symbols_used() -> list[tuple[str, str]]:
+    return sorted({tuple(p["symbol"].split(":")) for p in PARTS.values() if "symbol" in p})
+
+
+def prepare_skidl(libdir: Path) -> None:
+    """Point SKiDL at a library of only the symbols the boards use, cut from KiCad's files."""
+    with contextlib.redirect_stderr(io.StringIO()):  # its import-time warnings about KiCad's setup
+        import skidl
+
+    logging.getLogger("skidl").setLevel(logging.ERROR)
+    by_lib = defaultdict(list)
+    for lib, name in symbols_used():
+        by_lib[lib].append((lib, name))
+    for lib, names in by_lib.items():
+        kicad.write_symbol_library(libdir / f"{lib}.kicad_sym", names)
+    skidl.set_default_tool(skidl.KICAD6)
+    skidl.lib_search_paths[skidl.KICAD6] = [str(libdir)]
+
+
+# --- the cell board --------------------------------------------------------------------------------
+
+def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str, mosi: str, miso: str,
+                 rst: str) -> None:
+    """One reader and its block's coils. `coils` gives each coil's fields (its cell on the board)."""
+    p = f"B{block}_"
+    f = {"Block": block}
+    n = NETWORK
+    board.part("reader", f, I2C="GND", PVDD="+3V3", DVDD="+3V3", DVSS="GND", PVSS="GND", NRSTPD=rst,
+               MFIN="GND", MFOUT=None, SVDD="+3V3", TVSS="GND", TX1=p + "TX1", TVDD="+3V3", TX2=p + "TX2",
+               AVDD="+3V3", VMID=p + "VMID", RX=p + "RX", AVSS="GND", AUX1=None, AUX2=None, OSCIN=p + "XIN",
+               OSCOUT=p + "XOUT", IRQ=None, NSS=nss, D1=p + "SEL0", D2=p + "SEL1", D3=p + "SEL2",
+               D4=p + "SEL3", SCK=sck, MOSI=mosi, MISO=p + "MISO", EA="+3V3", EP="GND")
+    board.part("xtal27", f, **{"1": p + "XIN", "3": p + "XOUT", "2": "GND", "4": "GND"})
+    for node in ("XIN", "XOUT"):
+        board.passive("Device:C", n["XTAL_LOAD"], p + node, "GND", f)
+    for _ in range(4):  # DVDD, AVDD, TVDD, PVDD
+        board.passive("Device:C", "100nF", "+3V3", "GND", f)
+    board.passive("Device:C", "4.7uF", "+3V3", "GND", f)
+    board.passive("Device:C", "100nF", p + "VMID", "GND", f)
+    for side in ("1", "2"):  # the EMC filter and matching of each side of the balanced network
+        emc, ant = p + "EMC" + side, p + "ANT" + side
+        board.passive("Device:L", "1uH", p + "TX" + side, emc, f)
+        board.passive("Device:C", n["C0"], emc, "GND", f)
+        board.passive("Device:C", n["C1"], emc, ant, f)
+        board.passive("Device:C", n["C2"], ant, "GND", f)
+        board.passive("Device:R", n["BIAS_FEED"], p + "BIAS", ant, f)  # the coils' and switches' 2.5 V
+    board.passive("Device:C", n["CRX"], p + "ANT1", p + "RXC", f)
+    board.passive("Device:R", n["RRX"], p + "RXC", p + "RX", f)
+    board.passive("Device:R", n["RRX"], p + "RX", p + "VMID", f)
+    board.passive("Device:R", "10k", "+5V", p + "BIAS", f)
+    board.passive("Device:R", "10k", p + "BIAS", "GND", f)
+    board.passive("Device:C", "100nF", p + "BIAS", "GND", f)
+    board.passive("Device:C", "100nF", "+5V", "GND", f)  # the switches' supply
+    for k, coil in enumerate(coils):
+        sel, end = f"{p}SEL{k}", f"{p}COIL{k}"
+        board.part("coil_switch", f, NO=end, COM=p + "ANT1", GND="GND", IN=sel, **{"V+": "+5V"})
+        board.passive("Device:R", "100k", sel, "GND", f)  # every switch open while the reader is reset
+        board.part("antenna", {**f, **coil}, **{"1": end, "2": p + "ANT2"})
+    board.part("buffer", f, OE=nss, A=p + "MISO", Y=miso, GND="GND", VCC="+3V3")
+    board.passive("Device:C", "100nF", "+3V3", "GND", f)
+
+
+def cable_header(board: Board, ref_field: str, names: dict[str, str]) -> None:
+    """A 2 x 8 header: pin n on the net `names` gives CABLE[n - 1] (its own name by default)."""
+    board.part("cable_header", {"Cable": ref_field},
+               **{str(i + 1): names.get(sig, sig) for i, sig in enumerate(CABLE)})
+
+
+def esd(board: Board, nets: list[str]) -> None:
+    for i in range(0, len(nets), 5):
+        group = nets[i:i + 5]
+        board.part("esd", None, GND="GND", **{f"IO{j + 1}": net for j, net in enumerate(group)})
+
+
+def cell_board(libdir: Path) -> Board:
+    board = Board("cell", libdir)
+    cols, rows = ARCH["boards"]["cell_board_cells"]
+    bw, bh = ARCH["reader"]["block"]
+    blocks_across = cols // bw
+    cable_header(board, "in", {})
+    cable_header(board, "out", {"EN0": "EN1", "EN1": "EN2", "EN2": "EN3", "EN3": "EN_END"})
+    board.passive("Device:R", "10k", "EN_END", "+3V3", None)  # the last board's out: nobody enabled
+    esd(board, list(CABLE_SIGNALS))
+    # 74HC139: unit 1 decodes EN0 and A0, A1 into the four chip selects; unit 2 is unused
+    board.part("line_decoder", None, **{"1": "EN0", "2": "A0", "3": "A1", "4": "CS0", "5": "CS1", "6": "CS2",
+                                         "7": "CS3", "15": "+3V3", "14": "GND", "13": "GND", "12": None,
+                                         "11": None, "10": None, "9": None, "16": "+3V3", "8": "GND"})
+    board.passive("Device:C", "100nF", "+3V3", "GND", None)
     for _ in range(2):
-        make(C805, "cap_10u", None, **{"1": vin, "2": gnd})
-        make(C805, "cap_10u", None, **{"1": v33, "2": gnd})
-    del buck
-
-    # --- controller ---
-    vsys = Net("PICO_VSYS")
-    vsys.drive = POWER  # 5 V through the diode
-    make(D, "schottky", K=vsys, A=vin)
-    pico = make(PICO, "pico", VSYS=vsys, GND=gnd)
-    gp = {n: Net(f"GP{n}") for n in gp_used}
-    for n, net in gp.items():
-        pico[f"GP{n}"] += net
-    make(R, "resistor", "10k", **{"1": gp[w["MISO"]], "2": gnd})  # MISO pull-down: no reader reads 0x00
-    make(R, "resistor", "10k", **{"1": gp[w["REPL_JUMPER"]], "2": v33})  # jumper to GND opens the REPL
-    clk = Net("CLK_27M12")
-    make(OSC, "osc27", EN=v33, GND=gnd, OUT=clk, VDD=v33)
-    decouple()
-    bank_dec = make(DEC, "decoder", A0=gp[w["BANK_ADDRESS"][0]], A1=gp[w["BANK_ADDRESS"][1]],
-                    A2=gp[w["BANK_ADDRESS"][2]], A3=gp[w["BANK_ADDRESS"][3]], E1=gp[w["STROBE"]], E2=gnd,
-                    VCC=v33, GND=gnd)
-    decouple()
-    used_banks = sorted({code >> 4 for code in w["SELECT"]})
-    enable = {i: Net(f"BANK_EN{i}") for i in used_banks}
-    for i in range(16):
-        bank_dec[f"Y{i}"] += enable.get(i, NC)
-    line = [gp[n] for n in w["LINE_ADDRESS"]]
-    miso_trunk = gp[w["MISO"]]
-
-    def cell_decoder(bank, local_line, cs_nets):
-        dec = make(DEC, "decoder", A0=local_line[0], A1=local_line[1], A2=local_line[2], A3=local_line[3],
-                   E1=enable[bank], E2=gnd, VCC=v33, GND=gnd)
-        decouple()
-        for i in range(16):
-            dec[f"Y{i}"] += cs_nets.get(i, NC)
-
-    def reader(cell, cs, sck, mosi, miso, clock, reset):
-        tx1, tx2, n1, n2, a1, a2 = (Net(f"C{cell}_{s}") for s in ("TX1", "TX2", "F1", "F2", "ANT1", "ANT2"))
-        rx, vmid, rxc = Net(f"C{cell}_RX"), Net(f"C{cell}_VMID"), Net(f"C{cell}_RXC")
-        loop1, loop2 = Net(f"C{cell}_LOOP1"), Net(f"C{cell}_LOOP2")
-        u = make(READER, "reader", I2C=gnd, PVDD=v33, DVDD=v33, DVSS=gnd, PVSS=gnd, NRSTPD=reset, MFIN=gnd,
-                 MFOUT=NC, SVDD=v33, TVSS1=gnd, TX1=tx1, TVDD=v33, TX2=tx2, TVSS2=gnd, AVDD=v33, VMID=vmid,
-                 RX=rx, AVSS=gnd, AUX1=NC, AUX2=NC, OSCIN=clock, OSCOUT=NC, IRQ=NC, NSS=cs, D1=NC, D2=NC, D3=NC,
-                 D4=NC, SCK=sck, MOSI=mosi, EA=v33)
-        local_miso = Net(f"C{cell}_MISO")
-        u["MISO"] += local_miso
-        for _ in range(4):  # DVDD, AVDD, TVDD, PVDD
-            decouple()
-        make(C, "cap_100n", None, **{"1": vmid, "2": gnd})
-        for tx, node, ant in ((tx1, n1, a1), (tx2, n2, a2)):
-            make(L, "emc_inductor", VALUES["L0"], **{"1": tx, "2": node})
-            make(C, "cap_c0g", VALUES["C0"], **{"1": node, "2": gnd})
-            make(C, "cap_c0g", VALUES["C1"], **{"1": node, "2": ant})
-            make(C, "cap_c0g", VALUES["C2"], **{"1": ant, "2": gnd})
-        make(R, "resistor", VALUES["RQ"], **{"1": a1, "2": loop1})  # Q damping, in series with the loop
-        make(R, "resistor", VALUES["RQ"], **{"1": a2, "2": loop2})
-        make(ANT, "antenna", None, **{"1": loop1, "2": loop2})
-        make(C, "cap_c0g", VALUES["CRX"], **{"1": a1, "2": rxc})
-        make(R, "resistor", VALUES["RRX"], **{"1": rxc, "2": rx})
-        make(R, "resistor", VALUES["RRX"], **{"1": rx, "2": vmid})
-        make(BUF1, "buffer", OE=cs, A=local_miso, GND=gnd, Y=miso, VCC=v33)
-        decouple()
-
-    # --- row boards and the pad ---
-    cells_of_bank = defaultdict(dict)
-    for cell, code in enumerate(w["SELECT"]):
-        cells_of_bank[code >> 4][code & 0x0F] = cell
-    playing_banks = [b for b in used_banks if min(cells_of_bank[b].values()) < w["COLS"] * w["ROWS"]]
-    for board in range(w["boards"]):
-        banks = playing_banks[board * ROWS_PER_BOARD:(board + 1) * ROWS_PER_BOARD]
-        sck, mosi, clock, reset = (Net(f"B{board}_{s}") for s in ("SCK", "MOSI", "CLK", "RST"))
-        local_line = [Net(f"B{board}_A{i}") for i in range(4)]
-        drv = make(BUF8, "octal_buffer", OE1=gnd, OE2=gnd, VCC=v33, GND=gnd)
-        for i, (src, dst) in enumerate(zip([gp[w["SCK"]], gp[w["MOSI"]], clk, gp[w["RESET"]]] + line,
-                                           [sck, mosi, clock, reset] + local_line)):
-            drv[f"A{i}"] += src
-            drv[f"Y{i}"] += dst
-        decouple()
-        for _ in range(2):
-            decouple("cap_10u", C805)
-        miso = Net(f"B{board}_MISO")
-        any_enabled = Net(f"B{board}_SEL")
-        make(AND1, "and_gate", A=enable[banks[0]], B=enable[banks[-1]], GND=gnd, Y=any_enabled, VCC=v33)
-        decouple()
-        make(BUF1, "buffer", OE=any_enabled, A=miso, GND=gnd, Y=miso_trunk, VCC=v33)
-        decouple()
-        for bank in banks:
-            cs_nets = {i: Net(f"CS{cell}") for i, cell in cells_of_bank[bank].items()}
-            cell_decoder(bank, local_line, cs_nets)
-            for i, cell in cells_of_bank[bank].items():
-                reader(cell, cs_nets[i], sck, mosi, miso, clock, reset)
-    for bank in used_banks:
-        if bank in playing_banks:
-            continue
-        cs_nets = {i: Net(f"CS{cell}") for i, cell in cells_of_bank[bank].items()}
-        cell_decoder(bank, line, cs_nets)
-        for i, cell in cells_of_bank[bank].items():
-            reader(cell, cs_nets[i], gp[w["SCK"]], gp[w["MOSI"]], miso_trunk, clk, gp[w["RESET"]])
-    return keys
+        board.passive("Device:C", "10uF", "+3V3", "GND", None)
+    board.passive("Device:C", "10uF", "+5V", "GND", None)
+    for block in range(cols // bw * rows // bh):
+        br, bc = divmod(block, blocks_across)
+        coils = [{"Cell": (br * bh + r) * cols + bc * bw + c, "Coil": k}
+                 for k, (r, c) in enumerate((r, c) for r in range(bh) for c in range(bw))]
+        reader_block(board, block, coils, f"CS{block}", "SCK", "MOSI", "MISO", "RST")
+    return board
 
 
-def erc_errors() -> int:
-    from skidl import ERC
+# --- the controller ---------------------------------------------------------------------------------
+
+def controller_board(libdir: Path, w: dict) -> Board:
+    board = Board("controller", libdir)
+    gp = {n: f"GP{n}" for n in range(29)}
+    sck, mosi, miso, rst = gp[w["SCK"]], gp[w["MOSI"]], gp[w["MISO"]], gp[w["RESET"]]
+    line, bank = [gp[n] for n in w["LINE_ADDRESS"]], [gp[n] for n in w["BANK_ADDRESS"]]
+    # 5 V in: jack, polyfuse, TVS (architecture.toml [power_input])
+    board.part("barrel", None, **{"1": "VJACK", "2": "GND", "3": None})
+    board.part("polyfuse", None, **{"1": "VJACK", "2": "+5V"})
+    board.part("tvs", None, K="+5V", A="GND")
+    for _ in range(2):
+        board.passive("Device:C", "10uF", "+5V", "GND", None)
+    # 3.3 V: TPS563201, 33 k over 10 k on VFB (0.768 V) gives 3.30 V
+    board.part("buck", None, VIN="+5V", GND="GND", SW="SW", VBST="BST", EN="+5V", VFB="FB")
+    board.passive("Device:C", "100nF", "BST", "SW", None)
+    board.passive("Device:L", "2.2uH", "SW", "+3V3", None)
+    board.passive("Device:R", "33k", "+3V3", "FB", None)
+    board.passive("Device:R", "10k", "FB", "GND", None)
+    board.passive("Device:C", "100nF", "+5V", "GND", None)
+    for _ in range(2):
+        board.passive("Device:C", "10uF", "+3V3", "GND", None)
+    # the Pico: VSYS from 5 V through a Schottky diode (USB can power it too); its own 3V3 stays its own
+    board.part("schottky", None, K="VSYS", A="+5V")
+    used = {w["SCK"], w["MOSI"], w["MISO"], w["STROBE"], w["RESET"], w["REPL_JUMPER"],
+            *w["LINE_ADDRESS"][:2], *w["BANK_ADDRESS"]}
+    pico = {f"GP{n}": (gp[n] if n in used else None) for n in (*range(23), 26, 27, 28)}
+    board.part("pico", None, VSYS="VSYS", GND="GND", AGND="GND", VBUS=None, RUN=None, ADC_VREF=None,
+               **{"3V3(OUT)": None, "3V3_EN": None}, **pico)
+    board.part("jumper_header", None, **{"1": gp[w["REPL_JUMPER"]], "2": "GND"})  # fitted at boot: the REPL
+    board.passive("Device:R", "10k", miso, "GND", None)  # no reader answering reads 0x00
+    # the bank decoder: output b enables board b (cable b // 4, the (b % 4)-th down its chain), 12 the pad
+    cables = -(-ARCH["boards"]["cell_boards"] // BOARDS_PER_CABLE)
+    outputs = {f"S{i}": f"C{i // BOARDS_PER_CABLE}_EN{i % BOARDS_PER_CABLE}"
+               for i in range(cables * BOARDS_PER_CABLE)}
+    pad_bank = cables * BOARDS_PER_CABLE
+    outputs[f"S{pad_bank}"] = "PAD_CS"
+    board.part("decoder", None, A0=bank[0], A1=bank[1], A2=bank[2], A3=bank[3], E0=gp[w["STROBE"]], E1="GND",
+               VCC="+3V3", GND="GND", **{f"S{i}": outputs.get(f"S{i}") for i in range(16)})
+    board.passive("Device:C", "100nF", "+3V3", "GND", None)
+    # which cable's MISO reaches the trunk: the bank address's upper bits
+    board.part("cable_decoder", None, A=bank[2], B=bank[3], Y0="C0_MISOEN", Y1="C1_MISOEN", Y2="C2_MISOEN",
+               Y3=None, GND="GND", VCC="+3V3")
+    board.passive("Device:C", "100nF", "+3V3", "GND", None)
+    for c in range(cables):
+        driven = {"SCK": sck, "MOSI": mosi, "RST": rst, "A0": line[0], "A1": line[1]}
+        ins = ("1A0", "1A1", "1A2", "1A3", "2A0")
+        outs = ("1Y0", "1Y1", "1Y2", "1Y3", "2Y0")
+        pins = {"1OE": "GND", "2OE": "GND", "VCC": "+3V3", "GND": "GND",
+                "2A1": "GND", "2A2": "GND", "2A3": "GND", "2Y1": None, "2Y2": None, "2Y3": None}
+        for (sig, src), a, y in zip(driven.items(), ins, outs):
+            pins[a], pins[y] = src, f"C{c}_{sig}_DRV"
+        board.part("octal_buffer", {"Cable": c}, **pins)
+        board.passive("Device:C", "100nF", "+3V3", "GND", None)
+        for sig in driven:  # series termination at the driver
+            board.passive("Device:R", "33R", f"C{c}_{sig}_DRV", f"C{c}_{sig}", {"Cable": c})
+        board.part("buffer", {"Cable": c}, OE=f"C{c}_MISOEN", A=f"C{c}_MISO", Y=miso, GND="GND", VCC="+3V3")
+        board.passive("Device:C", "100nF", "+3V3", "GND", None)
+        board.passive("Device:R", "10k", f"C{c}_MISO", "GND", {"Cable": c})  # no board answering: 0
+        names = {sig: f"C{c}_{sig}" for sig in CABLE_SIGNALS}
+        cable_header(board, str(c), names)
+        esd(board, [names[s] for s in CABLE_SIGNALS])
+    # the scan pad: one reader, two coils (its D3, D4 unused)
+    coils = [{"Cell": k, "Coil": k} for k in range(ARCH["reader"]["coils_per_reader"] // 2)]
+    reader_block(board, 0, coils, "PAD_CS", sck, mosi, miso, rst)
+    return board
+
+
+# --- output ----------------------------------------------------------------------------------------
+
+_PIN_TYPES = {"INPUT": "input", "OUTPUT": "output", "BIDIR": "bidirectional", "TRISTATE": "tri_state",
+              "PASSIVE": "passive", "PULLUP": "passive", "PULLDN": "passive", "UNSPEC": "unspecified",
+              "PWRIN": "power_in", "PWROUT": "power_out", "OPENCOLL": "open_collector",
+              "OPENEMIT": "open_emitter", "NOCONNECT": "no_connect", "FREE": "free"}
+
+
+def netlist_text(board: Board) -> str:
+    """The board as a KiCad 6 netlist (version E: every node with its pin's name and type)."""
+    q = kicad.quote
+    out = ['(export (version "E")', f'  (design (source {q("hardware/circuit.py")}) '
+           f'(tool {q("dominotable hardware/circuit.py (SKiDL)")}))', "  (components"]
+    for part in sorted(board.circuit.parts, key=lambda p: (p.ref.rstrip("0123456789"), int(p.ref[len(p.ref.rstrip("0123456789")):]))):
+        stamp = uuid.uuid5(uuid.NAMESPACE_URL, f"dominotable/{board.name}/{part.ref}")
+        fields = "".join(f"\n        (field (name {q(k)}) {q(v)})" for k, v in sorted(part.fields.items())
+                         if k in ("MPN", "Manufacturer", "Key", "Block", "Cell", "Coil", "Cable"))
+        lib = Path(part.lib.filename).stem if part.lib else ""
+        out.append(f"    (comp (ref {q(part.ref)})\n      (value {q(part.value)})\n"
+                   f"      (footprint {q(part.footprint)})\n      (fields{fields})\n"
+                   f"      (libsource (lib {q(lib)}) (part {q(part.name)}) (description \"\"))\n"
+                   f'      (sheetpath (names "/") (tstamps "/"))\n      (tstamps {q(stamp)}))')
+    out.append("  )\n  (nets")
+    nets = sorted((n for n in board.circuit.get_nets() if n.name and n.pins and not n.name.startswith("NC")),
+                  key=lambda n: n.name)
+    for code, net in enumerate(nets, 1):
+        nodes = "".join(f"\n      (node (ref {q(p.part.ref)}) (pin {q(p.num)}) (pinfunction {q(p.name)}) "
+                        f"(pintype {q(_PIN_TYPES[p.func.name])}))"
+                        for p in sorted(net.pins, key=lambda p: (p.part.ref, str(p.num))))
+        out.append(f"    (net (code {q(code)}) (name {q(net.name)}){nodes})")
+    out.append("  )\n)")
+    return "\n".join(out) + "\n"
+
+
+def erc_errors(board: Board) -> int:
     from skidl.logger import erc_logger
 
-    before = erc_logger.error.count
-    ERC()
-    return erc_logger.error.count - before
+    board.circuit.ERC()
+    return erc_logger.error.count
 
 
-def bom_rows(keys: dict[str, str], w: dict) -> list[dict]:
-    import builtins
-
-    values = {p.ref: p.value for p in builtins.default_circuit.parts}
-    groups: dict[tuple, list[str]] = defaultdict(list)
-    for ref, key in keys.items():
-        groups[(key, values[ref])].append(ref)
+def board_bom(board: Board) -> list[dict]:
+    groups: dict[str, list[str]] = defaultdict(list)
+    for ref, key in board.keys.items():
+        groups[key].append(ref)
     rows = []
-    for (key, value), refs in sorted(groups.items(), key=lambda kv: kv[1][0]):
-        part = PARTS[key]
-        rows.append({"reference": " ".join(refs), "qty": len(refs), "value": value, "mpn": part["mpn"],
-                     "manufacturer": part["manufacturer"], "unit_usd": part["unit_usd"],
-                     "source": f"{part['source']} ({META['price_date']})"})
-    for key, qty in EXTRAS:
-        part = PARTS[key]
-        rows.append({"reference": "", "qty": qty(w), "value": part["value"], "mpn": part["mpn"],
-                     "manufacturer": part["manufacturer"], "unit_usd": part["unit_usd"],
-                     "source": f"{part['source']} ({META['price_date']})"})
+    for key, refs in sorted(groups.items(), key=lambda kv: kv[1][0]):
+        spec = PARTS[key]
+        refs.sort(key=lambda r: (r.rstrip("0123456789"), int(r[len(r.rstrip("0123456789")):])))
+        rows.append({"reference": " ".join(refs), "qty": len(refs), "value": spec["value"], "mpn": spec["mpn"],
+                     "manufacturer": spec["manufacturer"], "unit_usd": spec["unit_usd"],
+                     "source": f"{spec['source']} ({META['price_date']})"})
     return rows
 
 
-def total_usd(rows) -> float:
-    return sum(float(r["qty"]) * float(r["unit_usd"]) for r in rows)
+def tray_counts() -> dict[str, int]:
+    """How many of each board one tray takes."""
+    return {"cell": ARCH["boards"]["cell_boards"], "controller": 1}
+
+
+def extras() -> list[tuple[str, int]]:
+    """Bought, not soldered: (parts.toml key, quantity per tray)."""
+    return [("psu", 1), ("usb_cable", 1), ("cable", ARCH["boards"]["cell_boards"]), ("jumper", 1),
+            ("tag", 2 * 28 + 4)]
+
+
+def tray_bom(boms: dict[str, list[dict]]) -> list[dict]:
+    rows = []
+    for name, count in tray_counts().items():
+        for row in boms[name]:
+            rows.append({**row, "reference": f"{name} x{count}: {row['reference']}", "qty": row["qty"] * count})
+    for key, qty in extras():
+        spec = PARTS[key]
+        rows.append({"reference": "", "qty": qty, "value": spec["value"], "mpn": spec["mpn"],
+                     "manufacturer": spec["manufacturer"], "unit_usd": spec["unit_usd"],
+                     "source": f"{spec['source']} ({META['price_date']})"})
+    return rows
+
+
+def write_csv(path: Path, rows: list[dict], columns: list[str]) -> None:
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def build(w: dict, libdir: Path) -> list[Board]:
+    prepare_skidl(libdir)
+    return [cell_board(libdir), controller_board(libdir, w)]
+
+
+@dataclass
+class Built:
+    nets: dict[str, kicad.Netlist] = field(default_factory=dict)
+    placed: dict[str, "pcb.Board"] = field(default_factory=dict)
+    boms: dict[str, list[dict]] = field(default_factory=dict)
+    faults: list[str] = field(default_factory=list)
+
+    @property
+    def tray_bom(self) -> list[dict]:
+        return tray_bom(self.boms)
+
+
+def generate(w: dict, out: Path) -> Built:
+    """Build, check, place and write every board into `out`; the faults found, if any."""
+    import checks
+
+    out.mkdir(parents=True, exist_ok=True)
+    built = Built()
+    with tempfile.TemporaryDirectory() as tmp:
+        boards = build(w, Path(tmp))
+        for board in boards:
+            errors = erc_errors(board)
+            if errors:
+                built.faults.append(f"{board.name}: SKiDL's ERC: {errors} error(s)")
+            path = out / f"{board.name}.net"
+            path.write_text(netlist_text(board))
+            built.nets[board.name] = kicad.read_netlist(path)
+            built.boms[board.name] = board_bom(board)
+    for name, net in built.nets.items():
+        faults = checks.netlist_faults(net)
+        faults += checks.firmware_faults(net, w) if name == "controller" else checks.cell_faults(net)
+        placed = pcb.place(name, net)
+        faults += pcb.placement_faults(placed, net)
+        built.faults += [f"{name}: {fault}" for fault in faults]
+        built.placed[name] = placed
+        write_csv(out / f"{name}-bom.csv", built.boms[name], BOM_COLUMNS)
+        pcb.write_outputs(placed, net, out)
+    built.faults += checks.select_faults(built.nets["cell"], built.nets["controller"], w)
+    if not built.faults:
+        write_csv(out / "bom.csv", built.tray_bom, BOM_COLUMNS)
+    return built
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True, help="folder for tray.net and bom.csv")
+    parser.add_argument("--out", type=Path, required=True, help="folder for the netlists, boards and BOMs")
     parser.add_argument("--wiring", type=Path, help="another wiring.toml (default: hardware/wiring.toml)")
     parser.add_argument("--tray", type=Path, help="another tray.toml (default: hardware/tray.toml)")
     args = parser.parse_args(argv)
-    from skidl import generate_netlist
-
-    w = wiring(args.wiring, args.tray)
-    keys = build(w)
-    errors = erc_errors()
-    if errors:
-        print(f"ERC: {errors} error(s); no netlist written", file=sys.stderr)
+    try:
+        w = wiring(args.wiring, args.tray)
+    except ValueError as e:
+        print(f"wiring: {e}", file=sys.stderr)
+        return 2
+    built = generate(w, args.out)
+    if built.faults:
+        print("\n".join(built.faults), file=sys.stderr)
+        print(f"{len(built.faults)} fault(s): no tray BOM written", file=sys.stderr)
         return 1
-    args.out.mkdir(parents=True, exist_ok=True)
-    generate_netlist(file_=str(args.out / "tray.net"), do_backup=False)
-    rows = bom_rows(keys, w)
-    with open(args.out / "bom.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=BOM_COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
-    cells = w["CELLS"]
-    total = total_usd(rows)
-    print(f"ERC clean; {len(keys)} parts on the netlist; BOM total {total:.2f} USD "
-          f"({total / cells:.2f} USD per cell, {cells} cells; prices: {META['price_source']})")
+    total = sum(float(r["qty"]) * float(r["unit_usd"]) for r in built.tray_bom)
+    sizes = ", ".join(f"{name} {b.width:g} x {b.height:g} mm, {len(b.parts)} footprints"
+                      for name, b in built.placed.items())
+    print(f"checks clean; {sizes}; the tray's parts {total:.2f} USD; written to {args.out} "
+          f"(the all-in cost: python hardware/cost.py)")
     return 0
 
 

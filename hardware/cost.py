@@ -1,0 +1,142 @@
+"""The tray's all-in cost, computed from the boards as built and placed and from dated price
+tables: the parts (data/parts.toml), the bare boards by area and layers and their assembly by
+joints, set-ups and unique parts (data/fab.toml), and what the table needs besides the boards.
+
+    python hardware/cost.py            # the cost lines (markdown)
+    python hardware/cost.py --json     # {"total_usd", "cells", "usd_per_cell", "lines": [...]}
+    python hardware/cost.py --write    # refresh the generated totals in hardware/README.md
+
+Every figure is an estimate dated in the tables; fees charged once per order are spread over
+fab.toml's trays_per_order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import circuit  # noqa: E402
+import kicad  # noqa: E402
+
+FAB = tomllib.loads((HERE / "data" / "fab.toml").read_text())
+PARTS = circuit.PARTS
+TARGET_USD_PER_CELL = 2.0  # issue 19: at most 2.0 USD per cell all in (aim: 1.5)
+BEGIN, END = "<!-- cost.py: begin -->", "<!-- cost.py: end -->"
+# What the table needs besides the tray's boards: (parts.toml key, quantity).
+TABLE = (("pi", 1), ("sd_card", 1), ("oled", 1), ("button", 3), ("cover", 1))
+
+
+def _line(item: str, qty: float, unit: float, source: str) -> dict:
+    return {"item": item, "qty": qty, "unit_usd": round(unit, 4), "usd": round(qty * unit, 2), "source": source}
+
+
+def board_stats(placed, net: kicad.Netlist) -> dict:
+    """What the board house and the assembler charge by: area, layers, joints, unique parts."""
+    smd = tht = 0
+    unique, extended = set(), set()
+    for p in placed.parts:
+        comp = net.components[p.ref]
+        key = comp.fields["Key"]
+        if key == "antenna":
+            continue
+        pads = [pad for pad in kicad.footprint(p.footprint).pads if pad.number and pad.kind != "np_thru_hole"]
+        if kicad.footprint(p.footprint).attr == "through_hole":
+            tht += len(pads)
+        else:
+            smd += len(pads)
+        unique.add(key)
+        if not PARTS[key].get("basic", False):
+            extended.add(key)
+    return {"area_cm2": placed.width * placed.height / 100, "layers": placed.layers, "smd_joints": smd,
+            "tht_joints": tht, "unique_parts": len(unique), "extended_parts": len(extended),
+            "placements": sum(1 for p in placed.parts if net.components[p.ref].fields["Key"] != "antenna")}
+
+
+def cost(built: circuit.Built) -> dict:
+    meta = FAB["meta"]
+    per_order = meta["trays_per_order"]
+    dated = f"fab.toml, {meta['source']}, {meta['date']}"
+    counts = circuit.tray_counts()
+    lines = []
+    for name, count in counts.items():
+        parts = sum(r["qty"] * r["unit_usd"] for r in built.boms[name])
+        lines.append(_line(f"{name} board parts", count, parts,
+                           f"parts.toml prices ({circuit.META['price_source']}, {circuit.META['price_date']})"))
+    for name, count in counts.items():
+        s = board_stats(built.placed[name], built.nets[name])
+        pcb = FAB["pcb"][str(s["layers"])]
+        boards = count * per_order
+        unit = pcb["usd_per_cm2"] * s["area_cm2"] + pcb["setup_usd"] / boards
+        lines.append(_line(f"{name} PCB, {built.placed[name].width:g} x {built.placed[name].height:g} mm, "
+                           f"{s['layers']} layers", count, unit, dated))
+        a = FAB["assembly"]
+        fees = a["setup_usd"] + a["stencil_usd"] + a["extended_part_usd"] * s["extended_parts"]
+        unit = a["usd_per_joint"] * s["smd_joints"] + a["tht_usd_per_joint"] * s["tht_joints"] + fees / boards
+        lines.append(_line(f"{name} assembly, {s['placements']} placements, {s['smd_joints']} SMD + "
+                           f"{s['tht_joints']} THT joints, {s['unique_parts']} unique parts "
+                           f"({s['extended_parts']} extended)", count, unit, dated))
+    lines.append(_line("shipping of the boards", 1, FAB["shipping"]["usd_per_order"] / per_order, dated))
+    for key, qty in circuit.extras() + list(TABLE):
+        spec = PARTS[key]
+        lines.append(_line(f"{key}: {spec['mpn']}", qty, spec["unit_usd"],
+                           f"parts.toml {key}: {spec['source']} ({circuit.META['price_date']})"))
+    total = round(sum(line["usd"] for line in lines), 2)
+    cells = circuit.wiring()["CELLS"]
+    boards = {name: {"width_mm": b.width, "height_mm": b.height, **board_stats(b, built.nets[name])}
+              for name, b in built.placed.items()}
+    return {"total_usd": total, "cells": cells, "usd_per_cell": round(total / cells, 3),
+            "target_usd_per_cell": TARGET_USD_PER_CELL, "trays_per_order": per_order, "boards": boards,
+            "lines": lines}
+
+
+def compute() -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        built = circuit.generate(circuit.wiring(), Path(tmp))
+    if built.faults:
+        raise SystemExit("the boards have faults (python hardware/circuit.py --out DIR lists them):\n"
+                         + "\n".join(built.faults))
+    return cost(built)
+
+
+def report(result: dict) -> str:
+    verdict = "met" if result["usd_per_cell"] <= result["target_usd_per_cell"] else "NOT met"
+    rows = ["| item | qty | unit USD | USD |", "|---|---|---|---|"]
+    rows += [f"| {line['item']} | {line['qty']:g} | {line['unit_usd']:.3f} | {line['usd']:.2f} |"
+             for line in result["lines"]]
+    boards = "; ".join(f"{name}: {b['width_mm']:g} x {b['height_mm']:g} mm, {b['layers']} layers, "
+                       f"{b['placements']} placements" for name, b in result["boards"].items())
+    return "\n".join([
+        f"All-in cost of one tray and its table electronics (`python hardware/cost.py`): "
+        f"**{result['total_usd']:.2f} USD for {result['cells']} cells = {result['usd_per_cell']:.2f} USD per cell** "
+        f"(target {result['target_usd_per_cell']:.1f}: {verdict}), in orders of {result['trays_per_order']} "
+        f"trays; every price an estimate dated in `data/parts.toml` and `data/fab.toml`. Boards: {boards}.",
+        "", *rows])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print the cost as JSON")
+    parser.add_argument("--write", action="store_true", help="refresh the generated block of hardware/README.md")
+    args = parser.parse_args(argv)
+    result = compute()
+    if args.json:
+        print(json.dumps(result, indent=1))
+    elif args.write:
+        path = HERE / "README.md"
+        doc = path.read_text()
+        start, stop = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+        path.write_text(doc[:start] + "\n" + report(result) + "\n" + doc[stop:])
+    else:
+        print(report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

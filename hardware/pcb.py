@@ -1,0 +1,546 @@
+"""The boards placed: every footprint of a board's netlist on a board outline, written as a
+KiCad 6 .kicad_pcb (s-expressions, no KiCad needed), with RS-274X gerbers, an Excellon drill
+file and a pick-and-place CSV made from the same placement.
+
+    python hardware/pcb.py --footprints    # rewrite the etched loop's footprint from architecture.toml
+
+The cell board keeps its top copper for the cell coils (one per 25 mm cell, their gaps facing
+the block's reader) and carries every part on its bottom side; the controller carries its
+parts on the top beside the scan pad's two coils. Parts are packed greedily, largest first, each
+at the free spot nearest its anchor (its block's centre, its cable's header, the part it
+decouples, or the parts it shares a signal with), on a 0.2 mm occupancy grid of the courtyards.
+Routing is the next step (hardware/README.md): this placement proves that the parts fit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+import tomllib
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import kicad  # noqa: E402
+from kicad import Q, child, children  # noqa: E402
+
+ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
+PITCH = 25.0  # mm, tray.toml's cell pitch
+GRID = 0.2  # mm per occupancy cell
+EDGE = 0.5  # mm kept clear of the board edge
+POWER = {"GND", "+3V3", "+5V"}
+# The controller's outline and where its fixed parts go (mm from the top-left corner).
+CONTROLLER_MM = (100.0, 80.0)
+
+
+# --- the etched loop ------------------------------------------------------------------------------
+
+def loop_name(coil: dict) -> str:
+    return f"Loop_{coil['outer_mm']:g}mm_{coil['turns']}T_{coil['trace_mm']:g}mm"
+
+
+def loop_footprint_text(coil: dict) -> str:
+    """A square loop of `turns` turns on F.Cu, its two ends at the (+x, +y) corner: pad 1 the
+    outer end, pad 2 the inner (a plated hole from the second turn on, to leave on B.Cu)."""
+    outer, turns, w = coil["outer_mm"], coil["turns"], coil["trace_mm"]
+    gap = coil.get("gap_mm", 0.3)
+    corner = 2.0 * w + 1.0  # the opening at the corner the leads leave from
+    lines, path = [], []
+    for n in range(turns):
+        h = (outer - w) / 2 - n * (w + gap)
+        path += [(h, h - corner), (h, -h), (-h, -h), (-h, h), (h - corner - n * (w + gap), h)]
+    for a, b in zip(path, path[1:]):
+        lines.append(f'  (fp_line (start {a[0]:.3f} {a[1]:.3f}) (end {b[0]:.3f} {b[1]:.3f}) (layer "F.Cu") (width {w:g}))')
+    (x1, y1), (x2, y2) = path[0], path[-1]
+    c = outer / 2 + 0.25
+    court = [(-c, -c, c, -c), (c, -c, c, c), (c, c, -c, c), (-c, c, -c, -c)]
+    inner = (f'  (pad "2" smd rect (at {x2:.3f} {y2:.3f}) (size {w:g} {w:g}) (layers "F.Cu"))' if turns == 1 else
+             f'  (pad "2" thru_hole circle (at {x2:.3f} {y2:.3f}) (size {w + 0.2:g} {w + 0.2:g}) (drill 0.3) '
+             '(layers *.Cu))')
+    return "\n".join([
+        f'(footprint "{loop_name(coil)}" (version 20211014) (generator dominotable)',
+        '  (layer "F.Cu")',
+        f'  (descr "Etched cell loop, {outer:g} mm square, {turns} turn(s) of {w:g} mm trace; '
+        'hardware/pcb.py writes it from architecture.toml [coil]")',
+        '  (tags "loop antenna NFC 13.56 MHz")',
+        '  (attr smd)',
+        f'  (fp_text reference "REF**" (at 0 0) (layer "F.Fab")\n    (effects (font (size 1 1) (thickness 0.15)))\n  )',
+        f'  (fp_text value "{loop_name(coil)}" (at 0 1.5) (layer "F.Fab")\n    (effects (font (size 1 1) (thickness 0.15)))\n  )',
+        *lines,
+        *(f'  (fp_line (start {a:g} {b:g}) (end {cc:g} {d:g}) (layer "F.CrtYd") (width 0.05))' for a, b, cc, d in court),
+        f'  (pad "1" smd rect (at {x1:.3f} {y1:.3f}) (size {w:g} {w:g}) (layers "F.Cu"))',
+        inner,
+        ")"]) + "\n"
+
+
+def loop_footprint() -> str:
+    """'dominotable:<name>' of the loop architecture.toml describes."""
+    return f"{kicad.PROJECT}:{loop_name(ARCH['coil'])}"
+
+
+def loop_path() -> Path:
+    return kicad.PROJECT_LIB / f"{kicad.PROJECT}.pretty" / f"{loop_name(ARCH['coil'])}.kicad_mod"
+
+
+# --- geometry ----------------------------------------------------------------------------------------
+
+def rotate(x: float, y: float, deg: float) -> tuple[float, float]:
+    """KiCad's rotation (counter-clockwise as drawn, y pointing down)."""
+    a = math.radians(deg)
+    return x * math.cos(a) + y * math.sin(a), -x * math.sin(a) + y * math.cos(a)
+
+
+@dataclass
+class Placed:
+    ref: str
+    footprint: str
+    x: float
+    y: float
+    rot: float  # as seen from the top
+    side: str  # "F" or "B"
+
+    def to_board(self, x: float, y: float) -> tuple[float, float]:
+        """A footprint-local point on the board: a bottom part is mirrored left-right."""
+        dx, dy = rotate(-x if self.side == "B" else x, y, self.rot)
+        return self.x + dx, self.y + dy
+
+    def box(self, layer: str = "CrtYd") -> tuple[float, float, float, float]:
+        fp = kicad.footprint(self.footprint)
+        x0, y0, x1, y1 = fp.courtyard["F.CrtYd"]
+        pts = [self.to_board(x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+        return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+
+    def sides(self) -> tuple[str, ...]:
+        """The sides its courtyard blocks: a through-hole part both."""
+        return ("F", "B") if kicad.footprint(self.footprint).attr == "through_hole" else (self.side,)
+
+
+@dataclass
+class Board:
+    name: str
+    width: float
+    height: float
+    parts: list[Placed]
+    layers: int = 2
+
+
+# --- placement ----------------------------------------------------------------------------------------
+
+class Grid:
+    """Occupied courtyard area per side, on a GRID mm raster."""
+
+    def __init__(self, width: float, height: float):
+        self.w, self.h = int(round(width / GRID)), int(round(height / GRID))
+        self.occ = {s: np.zeros((self.h, self.w), dtype=np.int32) for s in "FB"}
+        self.width, self.height = width, height
+
+    def mark(self, box, sides):
+        x0, y0, x1, y1 = box
+        j0, i0 = max(0, math.floor(x0 / GRID)), max(0, math.floor(y0 / GRID))
+        j1, i1 = min(self.w, math.ceil(x1 / GRID)), min(self.h, math.ceil(y1 / GRID))
+        for s in sides:
+            self.occ[s][i0:i1, j0:j1] = 1
+
+    def best(self, size, sides, anchor):
+        """The free centre nearest `anchor` for a w x h box (mm), or None."""
+        bw, bh = math.ceil(size[0] / GRID - 1e-9) + 1, math.ceil(size[1] / GRID - 1e-9) + 1
+        e = math.ceil(EDGE / GRID)
+        if bw + 2 * e > self.w or bh + 2 * e > self.h:
+            return None
+        occ = sum(self.occ[s] for s in sides)
+        sat = np.zeros((self.h + 1, self.w + 1), dtype=np.int64)
+        sat[1:, 1:] = occ.cumsum(0).cumsum(1)
+        win = sat[bh:, bw:] - sat[:-bh, bw:] - sat[bh:, :-bw] + sat[:-bh, :-bw]
+        free = win == 0
+        free[:e, :] = free[-e:, :] = False
+        free[:, :e] = free[:, -e:] = False
+        if not free.any():
+            return None
+        ii, jj = np.nonzero(free)
+        cx, cy = (jj + bw / 2) * GRID, (ii + bh / 2) * GRID
+        k = np.argmin((cx - anchor[0]) ** 2 + (cy - anchor[1]) ** 2)
+        return float(cx[k]), float(cy[k])
+
+
+def _size(footprint: str, rot: float) -> tuple[float, float]:
+    x0, y0, x1, y1 = kicad.footprint(footprint).courtyard["F.CrtYd"]
+    return (x1 - x0, y1 - y0) if rot % 180 == 0 else (y1 - y0, x1 - x0)
+
+
+def _centre(footprint: str, rot: float, side: str) -> tuple[float, float]:
+    """Where the courtyard's centre lies from the footprint's origin, as placed."""
+    x0, y0, x1, y1 = kicad.footprint(footprint).courtyard["F.CrtYd"]
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return rotate(-cx if side == "B" else cx, cy, rot)
+
+
+def _put(grid, parts, ref, footprint, side, anchor, rotations=(0, 90)):
+    best = None
+    for rot in rotations:
+        spot = grid.best(_size(footprint, rot), (side,) if kicad.footprint(footprint).attr != "through_hole"
+                         else ("F", "B"), anchor)
+        if spot and (best is None or math.dist(spot, anchor) < math.dist(best[0], anchor)):
+            best = (spot, rot)
+    if best is None:
+        raise RuntimeError(f"{ref} ({footprint}) does not fit on the board")
+    (cx, cy), rot = best
+    ox, oy = _centre(footprint, rot, side)
+    p = Placed(ref, footprint, cx - ox, cy - oy, rot, side)
+    grid.mark(p.box(), p.sides())
+    parts.append(p)
+    return p
+
+
+def place(name: str, net: kicad.Netlist) -> Board:
+    if name == "cell":
+        return _place_cell(net)
+    return _place_controller(net)
+
+
+def _neighbours(net: kicad.Netlist) -> dict[str, set[str]]:
+    """Parts that share a signal (not a supply) with each part."""
+    out: dict[str, set[str]] = {r: set() for r in net.components}
+    for name, nodes in net.nets.items():
+        if name in POWER:
+            continue
+        refs = {n.ref for n in nodes}
+        for r in refs:
+            out[r] |= refs - {r}
+    return out
+
+
+def _order(net: kicad.Netlist, refs) -> list[str]:
+    """Largest courtyard first."""
+    def area(r):
+        w, h = _size(net.components[r].footprint, 0)
+        return w * h
+    return sorted(refs, key=lambda r: (-area(r), r))
+
+
+def _pack(grid, parts, net, refs, side, anchor_of):
+    placed = {p.ref: p for p in parts}
+    near = _neighbours(net)
+    for ref in _order(net, refs):
+        anchor = anchor_of(ref)
+        if anchor is None:
+            linked = [placed[r] for r in near[ref] if r in placed]
+            anchor = ((sum(p.x for p in linked) / len(linked), sum(p.y for p in linked) / len(linked))
+                      if linked else (grid.width / 2, grid.height / 2))
+        placed[ref] = _put(grid, parts, ref, net.components[ref].footprint, side, anchor)
+
+
+def _by_key(net, key):
+    return sorted((r for r, c in net.components.items() if c.fields.get("Key") == key),
+                  key=lambda r: int(r.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")))
+
+
+def _place_cell(net: kicad.Netlist) -> Board:
+    cols, rows = ARCH["boards"]["cell_board_cells"]
+    bw, bh = ARCH["reader"]["block"]
+    width, height = cols * PITCH, rows * PITCH
+    grid, parts = Grid(width, height), []
+    # the coils on the top copper, each with its open corner towards its block's centre
+    for ref in _by_key(net, "antenna"):
+        cell = int(net.components[ref].fields["Cell"])
+        r, c = divmod(cell, cols)
+        x, y = (c + 0.5) * PITCH, (r + 0.5) * PITCH
+        rot = {(0, 0): 0, (1, 0): 90, (1, 1): 180, (0, 1): 270}[(c % bw, r % bh)]
+        p = Placed(ref, net.components[ref].footprint, x, y, rot, "F")
+        grid.mark(p.box(), p.sides())
+        parts.append(p)
+    blocks_across = cols // bw
+
+    def block_centre(block):
+        br, bc = divmod(block, blocks_across)
+        return ((bc + 0.5) * bw * PITCH, (br + 0.5) * bh * PITCH)
+
+    # the cables along the left and right edges, between the block rows
+    for ref in _by_key(net, "cable_header"):
+        x = 10.0 if net.components[ref].fields.get("Cable") == "in" else width - 10.0
+        _put(grid, parts, ref, net.components[ref].footprint, "B", (x, height / 2), rotations=(0,))
+    incoming = next(p for p in parts if net.components[p.ref].fields.get("Cable") == "in")
+
+    def anchor(ref):
+        fields = net.components[ref].fields
+        if "Block" in fields:
+            return block_centre(int(fields["Block"]))
+        if fields.get("Key") in ("esd", "line_decoder"):
+            return (incoming.x + 10, incoming.y)
+        return None
+
+    rest = [r for r in net.components if r not in {p.ref for p in parts}]
+    _pack(grid, parts, net, [r for r in rest if r[0] in "UYJ"], "B", anchor)
+    _pack(grid, parts, net, [r for r in rest if r[0] not in "UYJ"], "B", anchor)
+    return Board("cell", width, height, parts)
+
+
+def _place_controller(net: kicad.Netlist) -> Board:
+    """The scan pad's two coils along the top edge, the Pico beside them (its USB end at the top
+    edge), the cable headers below, the jack at the left edge; the rest packed around them. The
+    outline is then cut to what the parts take."""
+    width, height = CONTROLLER_MM
+    grid, parts = Grid(width, height), []
+    for ref in _by_key(net, "antenna"):
+        k = int(net.components[ref].fields["Cell"])
+        p = Placed(ref, net.components[ref].footprint, (k + 0.5) * PITCH, PITCH / 2, 270 if k == 0 else 180, "F")
+        grid.mark(p.box(), p.sides())
+        parts.append(p)
+    fixed = {"pico": [(2 * PITCH + 14.0, 27.0)], "barrel": [(8.0, height - 8.0)],
+             "cable_header": [(8.0 + 16.0 * i, height - 30.0) for i in range(3)]}
+    for key, spots in fixed.items():
+        for ref, spot in zip(_by_key(net, key), spots):
+            _put(grid, parts, ref, net.components[ref].footprint, "F", spot, rotations=(0,))
+    at = {p.ref: p for p in parts}
+    cable_header = {net.components[r].fields.get("Cable"): r for r in _by_key(net, "cable_header")}
+
+    def anchor(ref):
+        fields = net.components[ref].fields
+        if "Block" in fields:
+            return (PITCH, PITCH + 8.0)
+        if "Cable" in fields and fields["Cable"] in cable_header:
+            h = at[cable_header[fields["Cable"]]]
+            return (h.x, h.y - 18.0)
+        return None
+
+    rest = [r for r in net.components if r not in at]
+    _pack(grid, parts, net, [r for r in rest if r[0] in "UYDLF"], "F", anchor)
+    _pack(grid, parts, net, [r for r in rest if r[0] not in "UYDLF"], "F", anchor)
+    boxes = [p.box() for p in parts]
+    x0, y0 = min(b[0] for b in boxes) - EDGE, min(b[1] for b in boxes) - EDGE
+    w = math.ceil(max(b[2] for b in boxes) + EDGE - x0)
+    h = math.ceil(max(b[3] for b in boxes) + EDGE - y0)
+    for p in parts:
+        p.x, p.y = p.x - x0, p.y - y0
+    return Board("controller", float(w), float(h), parts)
+
+
+# --- checks -------------------------------------------------------------------------------------------
+
+def placement_faults(board: Board, net: kicad.Netlist | None = None) -> list[str]:
+    """Every footprint of the netlist placed once, inside the outline, with no two courtyards
+    overlapping on a side (a through-hole part occupies both)."""
+    faults = []
+    refs = [p.ref for p in board.parts]
+    if net is not None:
+        missing = sorted(set(net.components) - set(refs))
+        faults += [f"{r} is on the netlist but not placed" for r in missing]
+    faults += [f"{r} is placed twice" for r in sorted({r for r in refs if refs.count(r) > 1})]
+    boxes = []
+    for p in board.parts:
+        x0, y0, x1, y1 = p.box()
+        if x0 < 0 or y0 < 0 or x1 > board.width or y1 > board.height:
+            faults.append(f"{p.ref}'s courtyard ({x0:.2f}, {y0:.2f})-({x1:.2f}, {y1:.2f}) leaves the "
+                          f"{board.width:g} x {board.height:g} mm outline")
+        boxes.append((p, (x0, y0, x1, y1)))
+    boxes.sort(key=lambda b: b[1][0])
+    for i, (p, a) in enumerate(boxes):
+        for q, b in boxes[i + 1:]:
+            if b[0] >= a[2] - 1e-6:
+                break
+            if b[1] < a[3] - 1e-6 and a[1] < b[3] - 1e-6 and set(p.sides()) & set(q.sides()):
+                faults.append(f"{p.ref} and {q.ref} overlap ({', '.join(sorted(set(p.sides()) & set(q.sides())))})")
+    return faults
+
+
+# --- writing ------------------------------------------------------------------------------------------
+
+_LAYERS = [(0, "F.Cu", "signal"), (31, "B.Cu", "signal"), (32, "B.Adhes", "user"), (33, "F.Adhes", "user"),
+           (34, "B.Paste", "user"), (35, "F.Paste", "user"), (36, "B.SilkS", "user"), (37, "F.SilkS", "user"),
+           (38, "B.Mask", "user"), (39, "F.Mask", "user"), (44, "Edge.Cuts", "user"), (46, "B.CrtYd", "user"),
+           (47, "F.CrtYd", "user"), (48, "B.Fab", "user"), (49, "F.Fab", "user")]
+
+
+def _flip_layer(name):
+    return name.replace("F.", "\0").replace("B.", "F.").replace("\0", "B.") if isinstance(name, str) else name
+
+
+def _footprint_node(p: Placed, comp: kicad.Component, pad_nets: dict, codes: dict):
+    """The library footprint as placed: KiCad stores a bottom part's local y mirrored and its angle
+    turned by 180 degrees (its flip), its layers swapped."""
+    node = kicad.parse(kicad.footprint_path(p.footprint).read_text())  # "module" in KiCad 5's files
+    node[1] = Q(p.footprint)
+    bottom = p.side == "B"
+
+    def fix(item):
+        if not isinstance(item, list):
+            return item
+        item = [fix(c) for c in item]
+        if item and item[0] in ("layer", "layers"):
+            item = [item[0]] + [Q(_flip_layer(x)) if bottom else x for x in item[1:]]
+        if bottom and item and item[0] in ("at", "start", "end", "mid", "center", "xy") and len(item) >= 3:
+            item[2] = f"{-float(item[2]):g}"
+            if item[0] == "at" and len(item) > 3:
+                item[3] = f"{-float(item[3]):g}"
+        return item
+
+    body = [fix(c) for c in node[2:] if not (isinstance(c, list) and c[0] in ("layer", "model", "tedit"))]
+    for item in body:
+        if isinstance(item, list) and item[0] == "fp_text" and item[1] == "reference":
+            item[2] = Q(p.ref)
+        if isinstance(item, list) and item[0] == "fp_text" and item[1] == "value":
+            item[2] = Q(comp.value)
+        if isinstance(item, list) and item[0] == "pad" and item[1] in pad_nets:
+            name = pad_nets[item[1]]
+            item.append(["net", str(codes[name]), Q(name)])
+    at = ["at", f"{p.x:.4f}", f"{p.y:.4f}"]
+    angle = (p.rot + 180) % 360 if bottom else p.rot
+    if angle:
+        at.append(f"{angle:g}")
+    stamp = uuid.uuid5(uuid.NAMESPACE_URL, f"dominotable/pcb/{p.ref}")
+    return ["footprint", node[1], ["layer", Q("B.Cu" if bottom else "F.Cu")], ["tstamp", str(stamp)], at,
+            ["property", Q("MPN"), Q(comp.fields.get("MPN", ""))], *body]
+
+
+def kicad_pcb_text(board: Board, net: kicad.Netlist) -> str:
+    names = sorted(net.nets)
+    codes = {n: i + 1 for i, n in enumerate(names)}
+    pin_nets = net.pin_nets()
+    out = ["(kicad_pcb (version 20211014) (generator dominotable)",
+           "  (general (thickness 1.6))", '  (paper "A3")', "  (layers"]
+    out += [f'    ({n} "{name}" {kind})' for n, name, kind in _LAYERS]
+    out += ["  )", "  (setup (pad_to_mask_clearance 0))", '  (net 0 "")']
+    out += [f"  (net {codes[n]} {kicad.quote(n)})" for n in names]
+    comps = net.components
+    for p in sorted(board.parts, key=lambda p: p.ref):
+        pads = {pin: name for (ref, pin), name in pin_nets.items() if ref == p.ref}
+        out.append("  " + kicad.dump(_footprint_node(p, comps[p.ref], pads, codes), 1))
+    w, h = board.width, board.height
+    for a, b in (((0, 0), (w, 0)), ((w, 0), (w, h)), ((w, h), (0, h)), ((0, h), (0, 0))):
+        out.append(f'  (gr_line (start {a[0]:g} {a[1]:g}) (end {b[0]:g} {b[1]:g}) (layer "Edge.Cuts") (width 0.1))')
+    out.append(")")
+    return "\n".join(out) + "\n"
+
+
+def _um(v: float) -> int:
+    return int(round(v * 1e6))
+
+
+class Gerber:
+    """One RS-274X layer: flashed pads and drawn strokes, millimetres, y up."""
+
+    def __init__(self, function: str):
+        self.function = function
+        self.apertures: dict[tuple, int] = {}
+        self.ops: list[str] = []
+
+    def _ap(self, shape: str, *dims: float) -> int:
+        key = (shape, *(round(d, 4) for d in dims))
+        if key not in self.apertures:
+            self.apertures[key] = 10 + len(self.apertures)
+        return self.apertures[key]
+
+    def flash(self, shape: str, x: float, y: float, w: float, h: float):
+        if shape == "circle":
+            d = self._ap("C", w)
+        elif shape == "oval":
+            d = self._ap("O", w, h)
+        else:
+            d = self._ap("R", w, h)
+        self.ops.append(f"D{d}*\nX{_um(x)}Y{_um(-y)}D03*")
+
+    def stroke(self, a, b, width: float):
+        d = self._ap("C", width)
+        self.ops.append(f"D{d}*\nX{_um(a[0])}Y{_um(-a[1])}D02*\nX{_um(b[0])}Y{_um(-b[1])}D01*")
+
+    def text(self) -> str:
+        aps = []
+        for (shape, *dims), n in self.apertures.items():
+            aps.append(f"%ADD{n}{shape},{'X'.join(f'{d:g}' for d in dims)}*%")
+        return "\n".join([f"%TF.FileFunction,{self.function}*%", "%FSLAX46Y46*%", "%MOMM*%", "%LPD*%",
+                          *aps, "G01*", *self.ops, "M02*"]) + "\n"
+
+
+def gerbers(board: Board, net: kicad.Netlist) -> dict[str, str]:
+    """The fabrication layers of the placed board: copper pads and the footprints' copper strokes
+    (the loops), mask and paste openings, the outline; and the drill file."""
+    layers = {name: Gerber(func) for name, func in (
+        ("F_Cu.gbr", "Copper,L1,Top"), ("B_Cu.gbr", "Copper,L2,Bot"), ("F_Mask.gbr", "Soldermask,Top"),
+        ("B_Mask.gbr", "Soldermask,Bot"), ("F_Paste.gbr", "Paste,Top"), ("B_Paste.gbr", "Paste,Bot"),
+        ("Edge_Cuts.gbr", "Profile,NP"))}
+    holes: list[tuple[float, float, float]] = []
+    for p in board.parts:
+        fp = kicad.footprint(p.footprint)
+        for pad in fp.pads:
+            x, y = p.to_board(pad.x, pad.y)
+            turned = (pad.rotation + p.rot) % 180 == 90
+            w, h = (pad.height, pad.width) if turned else (pad.width, pad.height)
+            for layer in pad.layers:
+                side = {"F": "F", "B": "B"}.get(layer[0])
+                if layer.startswith("*"):
+                    targets = [f"{s}_{layer[2:]}" for s in "FB"]
+                elif side:
+                    s = side if p.side == "F" else {"F": "B", "B": "F"}[side]
+                    targets = [f"{s}_{layer[2:]}"]
+                else:
+                    continue
+                for t in targets:
+                    if t + ".gbr" in layers and not (pad.kind == "np_thru_hole" and t.endswith("Cu")):
+                        layers[t + ".gbr"].flash(pad.shape, x, y, w, h)
+            if pad.drill:
+                holes.append((x, y, pad.drill))
+        for item in children(fp.node, "fp_line"):
+            layer = child(item, "layer")[1]
+            if layer.endswith(".Cu"):
+                s = layer[0] if p.side == "F" else {"F": "B", "B": "F"}[layer[0]]
+                a = p.to_board(float(child(item, "start")[1]), float(child(item, "start")[2]))
+                b = p.to_board(float(child(item, "end")[1]), float(child(item, "end")[2]))
+                layers[f"{s}_Cu.gbr"].stroke(a, b, float((child(item, "width") or child(item, "stroke"))[1]))
+    w, h = board.width, board.height
+    for a, b in (((0, 0), (w, 0)), ((w, 0), (w, h)), ((w, h), (0, h)), ((0, h), (0, 0))):
+        layers["Edge_Cuts.gbr"].stroke(a, b, 0.1)
+    out = {name: g.text() for name, g in layers.items()}
+    tools = sorted({d for _, _, d in holes})
+    drill = ["M48", "METRIC,TZ"] + [f"T{i + 1}C{d:.3f}" for i, d in enumerate(tools)] + ["%", "G90", "G05"]
+    for i, d in enumerate(tools):
+        drill.append(f"T{i + 1}")
+        drill += [f"X{x:.3f}Y{-y:.3f}" for x, y, dd in holes if dd == d]
+    out["drill.drl"] = "\n".join(drill + ["M30"]) + "\n"
+    return out
+
+
+def placements(board: Board, net: kicad.Netlist) -> list[dict]:
+    """Pick-and-place rows: every soldered part (the etched loops are copper, not parts), centre in
+    mm from the board's bottom-left corner, y up, as assemblers take it."""
+    rows = []
+    for p in sorted(board.parts, key=lambda p: p.ref):
+        comp = net.components[p.ref]
+        if comp.fields.get("Key") == "antenna":
+            continue
+        rows.append({"Designator": p.ref, "Val": comp.value, "Package": p.footprint.split(":")[1],
+                     "Mid X": f"{p.x:.3f}", "Mid Y": f"{board.height - p.y:.3f}",
+                     "Rotation": f"{p.rot:g}", "Layer": "Top" if p.side == "F" else "Bottom"})
+    return rows
+
+
+def write_outputs(board: Board, net: kicad.Netlist, out: Path) -> None:
+    (out / f"{board.name}.kicad_pcb").write_text(kicad_pcb_text(board, net))
+    folder = out / f"{board.name}-gerbers"
+    folder.mkdir(exist_ok=True)
+    for name, text in gerbers(board, net).items():
+        (folder / f"{board.name}-{name}").write_text(text)
+    rows = placements(board, net)
+    with open(out / f"{board.name}-pos.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--footprints", action="store_true", help="rewrite the etched loop's footprint")
+    args = parser.parse_args(argv)
+    if args.footprints:
+        loop_path().write_text(loop_footprint_text(ARCH["coil"]))
+        print(loop_path())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

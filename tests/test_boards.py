@@ -1,0 +1,301 @@
+"""The tray's boards (hardware/circuit.py, checks.py, pcb.py, cost.py): built once from KiCad 6's
+own libraries, checked against the parts, placed, priced; and each check shown to catch the
+faults the hardware review found (issue 19, item 7), planted into a copy of the netlist."""
+
+import copy
+import csv
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HW = ROOT / "hardware"
+sys.path.insert(0, str(HW))
+
+import checks  # noqa: E402
+import circuit  # noqa: E402
+import cost  # noqa: E402
+import kicad  # noqa: E402
+import pcb  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("boards")
+    return circuit.generate(circuit.wiring(), out), out
+
+
+def _node(net, ref, pin):
+    return next((name, n) for name, nodes in net.nets.items() for n in nodes if n.ref == ref and n.pin == pin)
+
+
+def _move(net, ref, pin, to):
+    """A copy of the netlist with (ref, pin) moved onto net `to`."""
+    net = copy.deepcopy(net)
+    name, node = _node(net, ref, pin)
+    net.nets[name].remove(node)
+    net.nets.setdefault(to, []).append(node)
+    return net
+
+
+def _ref(net, key, **fields):
+    return next(r for r, c in sorted(net.components.items())
+                if c.fields.get("Key") == key and all(c.fields.get(k) == v for k, v in fields.items()))
+
+
+def test_the_boards_pass_every_check_and_are_written(built):
+    result, out = built
+    assert result.faults == []
+    for name in ("cell", "controller"):
+        assert (out / f"{name}.net").read_text().startswith('(export (version "E")')
+        for suffix in (".kicad_pcb", "-pos.csv", "-bom.csv"):
+            assert (out / f"{name}{suffix}").stat().st_size > 0
+        assert {p.name for p in (out / f"{name}-gerbers").iterdir()} == {
+            f"{name}-{layer}" for layer in ("F_Cu.gbr", "B_Cu.gbr", "F_Mask.gbr", "B_Mask.gbr", "F_Paste.gbr",
+                                            "B_Paste.gbr", "Edge_Cuts.gbr", "drill.drl")}
+    assert (out / "bom.csv").read_text() == (HW / "bom.csv").read_text(), \
+        "hardware/bom.csv is stale: run python hardware/circuit.py --out hardware"
+
+
+def test_every_pin_is_the_library_symbols_and_every_footprint_the_libraries(built):
+    result, _ = built
+    for net in result.nets.values():
+        for comp in net.components.values():
+            kicad.footprint(comp.footprint)  # exists in KiCad's libraries or the project's
+            kicad.symbol(comp.lib, comp.part)
+        assert checks.symbol_faults(net) == [] and checks.pad_faults(net) == []
+    cell = result.nets["cell"]
+    reader = _ref(cell, "reader")
+    _, sck = _node(cell, reader, "29")
+    assert (sck.function, sck.type) == ("D5/ADR_1/SCK/DTRQ", "bidirectional")
+
+
+def test_project_symbols_match_their_data_sheets_pin_tables():
+    for key, table in checks.PINOUTS.items():
+        assert table["document"] and table["revision"] and table["url"].startswith("https://"), key
+        assert checks.pinout_faults(key) == [], key
+    wrong = copy.deepcopy(checks.PINOUTS)
+    wrong["RaspberryPi_Pico"]["pins"]["1"] = ["VSYS", "power_in"]
+    try:
+        checks.PINOUTS, saved = wrong, checks.PINOUTS
+        assert checks.pinout_faults("RaspberryPi_Pico") == [
+            "dominotable:RaspberryPi_Pico pin 1 is GP0 (bidirectional); Raspberry Pi Pico Datasheet, "
+            f"{saved['RaspberryPi_Pico']['table']}: VSYS (power_in)"]
+    finally:
+        checks.PINOUTS = saved
+
+
+def test_the_reviews_pin_faults_are_caught(built):
+    """Issue 19, item 7: the 74HC154's VCC on GND, a 74LVC244's GND on a MOSI net, the Pico's GP0
+    on VSYS, pins numbered in list order."""
+    result, _ = built
+    ctl = result.nets["controller"]
+    dec, drv, pico = _ref(ctl, "decoder"), _ref(ctl, "octal_buffer"), _ref(ctl, "pico")
+    assert checks.power_faults(_move(ctl, dec, "24", "GND")) == [
+        f"{dec} pin 24 (VCC) is a supply pin on GND, not a supply (+3V3, +5V, VSYS)"]
+    mosi = _node(ctl, drv, "2")[0]  # 1A0: the cable's SCK, a signal net
+    assert checks.power_faults(_move(ctl, drv, "10", mosi)) == [
+        f"{drv} pin 10 (GND) is a ground pin on {mosi}, not GND"]
+    w = circuit.wiring()
+    on_vsys = copy.deepcopy(ctl)
+    on_vsys.nets["VSYS"].append(kicad.Node(pico, "1", "GP0", "bidirectional"))
+    faults = checks.firmware_faults(on_vsys, w)
+    assert f"the Pico's GP0 is wired (net VSYS) but wiring.toml gives it no function" in faults
+    # pins numbered in list order: the netlist says pin 1 is VCC where the library has S0
+    listed = copy.deepcopy(ctl)
+    _, node = _node(listed, dec, "1")
+    name = _node(listed, dec, "1")[0]
+    listed.nets[name] = [kicad.Node(n.ref, n.pin, "VCC", "power_in") if n == node else n for n in listed.nets[name]]
+    assert checks.symbol_faults(listed) == [f"{dec} pin 1 is VCC (power_in) on the netlist, S0 (output) in 74xx:74LS154"]
+
+
+def test_missing_footprints_and_floating_pads_are_caught(built, monkeypatch):
+    result, _ = built
+    cell = copy.deepcopy(result.nets["cell"])
+    inductor = _ref(cell, "emc_inductor")
+    cell.components[inductor].footprint = "Inductor_SMD:L_Sunlord_SWPA4030S"  # the old schematic's
+    assert checks.pad_faults(cell) == [f"{inductor}: no footprint L_Sunlord_SWPA4030S in KiCad's library Inductor_SMD"]
+    # the reader's exposed pad: a symbol without pin 33 leaves the footprint's pad 33 floating
+    reader = _ref(cell, "reader")
+    real = kicad.symbol("dominotable", "MFRC522")
+    no_ep = kicad.Symbol(real.lib, real.name, {n: p for n, p in real.pins.items() if n != "33"}, real.properties,
+                         real.text)
+    monkeypatch.setattr(kicad, "symbol", lambda lib, name: no_ep if name == "MFRC522" else real_symbol(lib, name))
+    plain = copy.deepcopy(result.nets["cell"])
+    for name in list(plain.nets):
+        plain.nets[name] = [n for n in plain.nets[name] if not (n.ref == reader and n.pin == "33")]
+    faults = checks.pad_faults(plain)
+    assert f"{reader}: pad 33 of Package_DFN_QFN:QFN-32-1EP_5x5mm_P0.5mm_EP3.45x3.45mm has no pin in " \
+           "dominotable:MFRC522: it would float" in faults
+
+
+real_symbol = kicad.symbol
+
+
+def test_values_are_their_part_numbers_and_a_part_number_has_one_value(built):
+    result, _ = built
+    for key, spec in checks.PARTS.items():
+        assert checks.entry_faults(key, spec) == [], key
+    mpns = [spec["mpn"] for spec in checks.PARTS.values()]
+    assert len(mpns) == len(set(mpns))
+    # the review's six wrong BOM lines: 120 pF, 560 pF and 1 nF bought as a 100 pF part; 33 k,
+    # 1 ohm and 1 k as a 10 k part
+    for value, mpn in (("120pF", "GRM1885C1H101JA01D"), ("560pF", "GRM1885C1H101JA01D"), ("1nF", "GRM1885C1H101JA01D"),
+                       ("33k", "0603WAF1002T5E"), ("1R", "0603WAF1002T5E"), ("1k", "0603WAF1002T5E")):
+        faults = checks.entry_faults("old", {"mpn": mpn, "value": value, "symbol": "Device:C"})
+        assert faults and "not the " + value in faults[0], (value, faults)
+    cell = copy.deepcopy(result.nets["cell"])
+    c0 = next(r for r, c in cell.components.items() if c.value == "120pF")
+    c1 = next(r for r, c in cell.components.items() if c.value == "100pF")
+    cell.components[c0].fields["MPN"] = cell.components[c1].fields["MPN"]
+    faults = checks.value_faults(cell)
+    assert f"{c0} is 120pF but its part number GRM1555C1H101JA01D (cap_c0g) is 100pF" in faults
+    assert "part number GRM1555C1H101JA01D is bought for 2 values: 100pF, 120pF" in faults
+
+
+def test_the_firmwares_pin_map_is_the_boards(built):
+    result, _ = built
+    w = circuit.wiring()
+    ctl, cell = result.nets["controller"], result.nets["cell"]
+    pico = _ref(ctl, "pico")
+    # two GPIOs swapped on the board: the firmware's SCK no longer reaches the cables
+    swapped = _move(_move(ctl, pico, "24", "GP19"), pico, "25", "GP18")  # GP18 (pin 24) <-> GP19 (pin 25)
+    faults = checks.firmware_faults(swapped, w)
+    assert any(f.startswith("SCK (GP18) does not reach") for f in faults), faults
+    # GP22's pull-up on the tray's 3.3 V rail
+    pulled = copy.deepcopy(ctl)
+    pulled.components["R999"] = kicad.Component("R999", "10k", "Resistor_SMD:R_0402_1005Metric", "Device", "R",
+                                                {"MPN": "0402WGF1002TCE", "Key": "resistor"})
+    pulled.nets["GP22"].append(kicad.Node("R999", "1", "~", "passive"))
+    pulled.nets["+3V3"].append(kicad.Node("R999", "2", "~", "passive"))
+    assert any("GP22 (REPL_JUMPER) is pulled up to +3V3 by R999" in f for f in checks.firmware_faults(pulled, w))
+    # the chip-select codes: two readers' codes swapped in the firmware
+    select = bytearray(w["SELECT"])
+    select[0], select[1] = select[1], select[0]
+    faults = checks.select_faults(cell, ctl, {**w, "SELECT": bytes(select)})
+    assert any(f.startswith("reader 0 (bank 0, line 1) reads cell") for f in faults), faults
+    # a coil switch driven by the wrong select pin
+    sw = _ref(cell, "coil_switch", Block="0")
+    reader = _ref(cell, "reader", Block="0")
+    other = next(p for p in ("25", "26", "27", "28") if _node(cell, reader, p)[0] != _node(cell, sw, "4")[0])
+    assert any(f.startswith(f"{sw} switches coil") for f in checks.cell_faults(_move(cell, sw, "4", _node(cell, reader, other)[0])))
+
+
+def test_a_shared_clock_is_caught(built):
+    """Issue 19, item 7: one buffer output drove 32 readers' OSCIN; now each reader has its crystal."""
+    result, _ = built
+    cell = result.nets["cell"]
+    readers = [_ref(cell, "reader", Block=str(b)) for b in range(4)]
+    shared = _move(cell, readers[1], "21", _node(cell, readers[0], "21")[0])
+    faults = checks.clock_faults(shared)
+    assert len(faults) == 2 and faults[0].startswith(f"{readers[0]}'s OSCIN")
+
+
+def test_every_footprint_is_placed_inside_the_outline_without_overlaps(built):
+    result, out = built
+    cell = result.placed["cell"]
+    assert (cell.width, cell.height) == (100.0, 100.0)
+    for name, board in result.placed.items():
+        net = result.nets[name]
+        assert pcb.placement_faults(board, net) == []
+        assert sorted(p.ref for p in board.parts) == sorted(net.components)
+        text = (out / f"{name}.kicad_pcb").read_text()
+        tree = kicad.parse(text)
+        assert len(kicad.children(tree, "footprint")) == len(net.components)
+        edges = [g for g in kicad.children(tree, "gr_line") if kicad.child(g, "layer")[1] == "Edge.Cuts"]
+        assert len(edges) == 4
+    # the cell board's coils on top, every other part below; planted faults are caught
+    assert {p.side for p in cell.parts if result.nets["cell"].components[p.ref].fields["Key"] == "antenna"} == {"F"}
+    assert {p.side for p in cell.parts if result.nets["cell"].components[p.ref].fields["Key"] != "antenna"} == {"B"}
+    moved = copy.deepcopy(cell)
+    a, b = moved.parts[-1], moved.parts[-2]
+    a.x, a.y = b.x, b.y
+    assert f"{b.ref} and {a.ref} overlap (B)" in pcb.placement_faults(moved) or \
+        f"{a.ref} and {b.ref} overlap (B)" in pcb.placement_faults(moved)
+    a.x = -5.0
+    assert any(f.startswith(f"{a.ref}'s courtyard") for f in pcb.placement_faults(moved))
+    moved.parts.pop()
+    assert f"{a.ref} is on the netlist but not placed" in pcb.placement_faults(moved, result.nets["cell"])
+
+
+def test_gerbers_and_pick_and_place_come_from_the_placement(built):
+    result, out = built
+    board, net = result.placed["cell"], result.nets["cell"]
+    top = (out / "cell-gerbers" / "cell-F_Cu.gbr").read_text()
+    assert top.startswith("%TF.FileFunction,Copper,L1,Top*%") and top.rstrip().endswith("M02*")
+    loops = [p for p in board.parts if net.components[p.ref].fields["Key"] == "antenna"]
+    assert top.count("D03*") == 2 * len(loops)  # the loops' pads: the top carries no part
+    bottom_pads = sum(len(kicad.footprint(p.footprint).pads) for p in board.parts if p.side == "B")
+    bottom = (out / "cell-gerbers" / "cell-B_Cu.gbr").read_text()
+    assert bottom.count("D03*") == bottom_pads - sum(
+        1 for p in board.parts if p.side == "B" for pad in kicad.footprint(p.footprint).pads if "F.Paste" in pad.layers
+        and "F.Cu" not in pad.layers)
+    assert (out / "cell-gerbers" / "cell-Edge_Cuts.gbr").read_text().count("D01*") == 4
+    with open(out / "cell-pos.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(board.parts) - len(loops) and {r["Layer"] for r in rows} == {"Bottom"}
+    drill = (out / "controller-gerbers" / "controller-drill.drl").read_text()
+    holes = sum(1 for p in result.placed["controller"].parts for pad in kicad.footprint(p.footprint).pads if pad.drill)
+    assert len(re.findall(r"^X", drill, re.M)) == holes > 0
+
+
+def test_the_loop_footprint_is_the_architectures_coil():
+    assert pcb.loop_path().read_text() == pcb.loop_footprint_text(pcb.ARCH["coil"]), \
+        "the loop footprint is stale: run python hardware/pcb.py --footprints"
+
+
+def test_the_cost_is_computed_and_the_readme_shows_it(built):
+    result, _ = built
+    figures = cost.cost(result)
+    assert figures["total_usd"] == pytest.approx(sum(line["usd"] for line in figures["lines"]), abs=0.01)
+    assert figures["usd_per_cell"] == pytest.approx(figures["total_usd"] / figures["cells"], abs=1e-3)
+    items = " ".join(line["item"] for line in figures["lines"])
+    for what in ("cell PCB", "cell assembly", "controller PCB", "controller assembly", "pi:", "oled:", "button:",
+                 "cover:", "psu:"):
+        assert what in items, what
+    readme = (HW / "README.md").read_text()
+    block = readme[readme.index(cost.BEGIN) + len(cost.BEGIN):readme.index(cost.END)].strip()
+    assert block == cost.report(figures), "hardware/README.md is stale: run python hardware/cost.py --write"
+
+
+def test_the_command_line_builds_everything_and_prints_the_cost_as_json(tmp_path):
+    run = subprocess.run([sys.executable, str(HW / "circuit.py"), "--out", str(tmp_path)], capture_output=True,
+                         text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0 and "checks clean" in run.stdout, run.stderr[-2000:]
+    assert not list(tmp_path.glob("*.erc")) and not list(tmp_path.glob("*.log"))
+    bad = tmp_path / "wiring.toml"
+    bad.write_text((HW / "wiring.toml").read_text().replace("sck = 18", "sck = 25"))
+    run = subprocess.run([sys.executable, str(HW / "circuit.py"), "--out", str(tmp_path), "--wiring", str(bad)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2 and "GP25" in run.stderr and "Traceback" not in run.stderr
+    run = subprocess.run([sys.executable, str(HW / "cost.py"), "--json"], capture_output=True, text=True, timeout=300)
+    figures = json.loads(run.stdout)
+    assert set(figures) >= {"total_usd", "cells", "usd_per_cell", "lines"} and figures["cells"] == 194
+
+
+def test_a_missing_kicad_library_fails_naming_the_debian_package(monkeypatch, tmp_path):
+    monkeypatch.setenv("KICAD6_SYMBOL_DIR", str(tmp_path / "none"))
+    kicad._library_text.cache_clear()
+    kicad.symbol.cache_clear()
+    try:
+        with pytest.raises(kicad.MissingLibrary, match="kicad-symbols kicad-footprints"):
+            kicad.symbol("Device", "R")
+    finally:
+        kicad._library_text.cache_clear()
+        kicad.symbol.cache_clear()
+
+
+def test_parts_toml_records_value_tolerance_package_and_a_dated_source():
+    data = tomllib.loads((HW / "data" / "parts.toml").read_text())
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", data["meta"]["price_date"])
+    for key, spec in data["parts"].items():
+        assert spec["value"] and spec["source"] and spec["unit_usd"] >= 0, key
+        if "footprint" in spec:  # a part a board carries
+            assert spec["package"] and spec["symbol"], key
+            if spec["symbol"] in ("Device:C", "Device:R", "Device:L"):
+                assert spec["tolerance"], key
