@@ -174,6 +174,11 @@ def prepare_skidl(libdir: Path) -> None:
         import skidl
 
     logging.getLogger("skidl").setLevel(logging.ERROR)
+    # SKiDL records where each part and net was made through inspect.stack(), most of a run's
+    # time (35 ms each); the boards' netlists leave it out.
+    import skidl.circuit
+
+    skidl.circuit.get_skidl_trace = list
     by_lib = defaultdict(list)
     for lib, name in symbols_used():
         by_lib[lib].append((lib, name))

@@ -140,6 +140,7 @@ class Grid:
         self.w, self.h = int(round(width / GRID)), int(round(height / GRID))
         self.occ = {s: np.zeros((self.h, self.w), dtype=np.int32) for s in "FB"}
         self.width, self.height = width, height
+        self._sat: dict[tuple, np.ndarray] = {}
 
     def mark(self, box, sides):
         x0, y0, x1, y1 = box
@@ -147,26 +148,36 @@ class Grid:
         j1, i1 = min(self.w, math.ceil(x1 / GRID)), min(self.h, math.ceil(y1 / GRID))
         for s in sides:
             self.occ[s][i0:i1, j0:j1] = 1
+        self._sat.clear()
+
+    def _table(self, sides) -> np.ndarray:
+        """The summed-area table of the occupied cells of `sides`."""
+        if sides not in self._sat:
+            sat = np.zeros((self.h + 1, self.w + 1), dtype=np.int32)
+            sat[1:, 1:] = sum(self.occ[s] for s in sides).cumsum(0).cumsum(1)
+            self._sat[sides] = sat
+        return self._sat[sides]
 
     def best(self, size, sides, anchor):
-        """The free centre nearest `anchor` for a w x h box (mm), or None."""
+        """The free centre nearest `anchor` for a w x h box (mm), or None: searched in a window
+        around the anchor that widens until it finds room."""
         bw, bh = math.ceil(size[0] / GRID - 1e-9) + 1, math.ceil(size[1] / GRID - 1e-9) + 1
         e = math.ceil(EDGE / GRID)
-        if bw + 2 * e > self.w or bh + 2 * e > self.h:
-            return None
-        occ = sum(self.occ[s] for s in sides)
-        sat = np.zeros((self.h + 1, self.w + 1), dtype=np.int64)
-        sat[1:, 1:] = occ.cumsum(0).cumsum(1)
-        win = sat[bh:, bw:] - sat[:-bh, bw:] - sat[bh:, :-bw] + sat[:-bh, :-bw]
-        free = win == 0
-        free[:e, :] = free[-e:, :] = False
-        free[:, :e] = free[:, -e:] = False
-        if not free.any():
-            return None
-        ii, jj = np.nonzero(free)
-        cx, cy = (jj + bw / 2) * GRID, (ii + bh / 2) * GRID
-        k = np.argmin((cx - anchor[0]) ** 2 + (cy - anchor[1]) ** 2)
-        return float(cx[k]), float(cy[k])
+        sat = self._table(tuple(sides))
+        ai, aj = anchor[1] / GRID - bh / 2, anchor[0] / GRID - bw / 2  # the box's corner at the anchor
+        for reach in (40, 120, max(self.w, self.h)):
+            i0, i1 = max(e, int(ai) - reach), min(self.h - bh - e, int(ai) + reach)
+            j0, j1 = max(e, int(aj) - reach), min(self.w - bw - e, int(aj) + reach)
+            if i1 < i0 or j1 < j0:
+                continue
+            win = (sat[i0 + bh:i1 + bh + 1, j0 + bw:j1 + bw + 1] - sat[i0:i1 + 1, j0 + bw:j1 + bw + 1]
+                   - sat[i0 + bh:i1 + bh + 1, j0:j1 + 1] + sat[i0:i1 + 1, j0:j1 + 1])
+            ii, jj = np.nonzero(win == 0)
+            if len(ii):
+                cx, cy = (jj + j0 + bw / 2) * GRID, (ii + i0 + bh / 2) * GRID
+                k = np.argmin((cx - anchor[0]) ** 2 + (cy - anchor[1]) ** 2)
+                return float(cx[k]), float(cy[k])
+        return None
 
 
 def _size(footprint: str, rot: float) -> tuple[float, float]:
@@ -251,7 +262,7 @@ def _place_cell(net: kicad.Netlist) -> Board:
         cell = int(net.components[ref].fields["Cell"])
         r, c = divmod(cell, cols)
         x, y = (c + 0.5) * PITCH, (r + 0.5) * PITCH
-        rot = {(0, 0): 0, (1, 0): 90, (1, 1): 180, (0, 1): 270}[(c % bw, r % bh)]
+        rot = {(0, 0): 0, (1, 0): 270, (1, 1): 180, (0, 1): 90}[(c % bw, r % bh)]
         p = Placed(ref, net.components[ref].footprint, x, y, rot, "F")
         grid.mark(p.box(), p.sides())
         parts.append(p)
@@ -287,9 +298,9 @@ def _place_controller(net: kicad.Netlist) -> Board:
     outline is then cut to what the parts take."""
     width, height = CONTROLLER_MM
     grid, parts = Grid(width, height), []
-    for ref in _by_key(net, "antenna"):
+    for ref in _by_key(net, "antenna"):  # their open corners towards the reader below them
         k = int(net.components[ref].fields["Cell"])
-        p = Placed(ref, net.components[ref].footprint, (k + 0.5) * PITCH, PITCH / 2, 270 if k == 0 else 180, "F")
+        p = Placed(ref, net.components[ref].footprint, (k + 0.5) * PITCH, PITCH / 2, 270 if k else 0, "F")
         grid.mark(p.box(), p.sides())
         parts.append(p)
     fixed = {"pico": [(2 * PITCH + 14.0, 27.0)], "barrel": [(8.0, height - 8.0)],

@@ -5,6 +5,7 @@ faults the hardware review found (issue 19, item 7), planted into a copy of the 
 import copy
 import csv
 import json
+import math
 import re
 import subprocess
 import sys
@@ -212,6 +213,14 @@ def test_every_footprint_is_placed_inside_the_outline_without_overlaps(built):
     # the cell board's coils on top, every other part below; planted faults are caught
     assert {p.side for p in cell.parts if result.nets["cell"].components[p.ref].fields["Key"] == "antenna"} == {"F"}
     assert {p.side for p in cell.parts if result.nets["cell"].components[p.ref].fields["Key"] != "antenna"} == {"B"}
+    # each loop's leads at its block's centre, where the reader and its switches sit
+    for p in cell.parts:
+        comp = result.nets["cell"].components[p.ref]
+        if comp.fields["Key"] == "antenna":
+            block = int(comp.fields["Block"])
+            centre = (50.0 * (block % 2) + 25.0, 50.0 * (block // 2) + 25.0)
+            for pad in kicad.footprint(p.footprint).pads:
+                assert math.dist(p.to_board(pad.x, pad.y), centre) < 6.0, (p.ref, pad.number)
     moved = copy.deepcopy(cell)
     a, b = moved.parts[-1], moved.parts[-2]
     a.x, a.y = b.x, b.y
