@@ -66,10 +66,25 @@ CABLE = ("+5V", "+3V3", "GND", "+3V3", "SCK", "GND", "MOSI", "GND",
          "MISO", "RST", "A0", "A1", "EN0", "EN1", "EN2", "EN3")
 CABLE_SIGNALS = ("SCK", "MOSI", "MISO", "RST", "A0", "A1", "EN0", "EN1", "EN2", "EN3")
 BOARDS_PER_CABLE = 4
-# The antenna network per side of the balanced network (AN1445 topology): provisional values until
-# design.py writes the RF model's into architecture.toml [network].
-NETWORK = {"C0": "120pF", "C1": "100pF", "C2": "560pF", "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF",
-           "BIAS_FEED": "10k"}
+
+
+def _pf(pf: float) -> str:
+    return f"{pf / 1000:g}nF" if pf >= 1000 else f"{pf:g}pF"
+
+
+def _nh(nh: float) -> str:
+    return f"{nh / 1000:g}uH" if nh >= 1000 else f"{nh:g}nH"
+
+
+# Per side of the balanced antenna network (AN1445 topology): L0, C0, C1, C2 are the RF model's
+# (design.py writes them into architecture.toml [network]; the provisional ones until it has);
+# the receive path is AN1445's (1 nF from the antenna node, 1 k to RX, 1 k on to VMID); the
+# crystal's load capacitors give the MFRC522's 10 pF load (data sheet 8.7) with ~2.5 pF of
+# stray per pin; 10 k feeds the 2.5 V bias (architecture.toml [switch]) onto each antenna node.
+_COMPUTED = ARCH["network"] if "c0_pf" in ARCH.get("network", {}) else {
+    "l0_nh": 1000, "c0_pf": 120, "c1_pf": 100, "c2_pf": 560}
+NETWORK = {"L0": _nh(_COMPUTED["l0_nh"]), "C0": _pf(_COMPUTED["c0_pf"]), "C1": _pf(_COMPUTED["c1_pf"]),
+           "C2": _pf(_COMPUTED["c2_pf"]), "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF", "BIAS_FEED": "10k"}
 
 
 def _gen_pins():
@@ -210,7 +225,7 @@ def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str
     board.passive("Device:C", "100nF", p + "VMID", "GND", f)
     for side in ("1", "2"):  # the EMC filter and matching of each side of the balanced network
         emc, ant = p + "EMC" + side, p + "ANT" + side
-        board.passive("Device:L", "1uH", p + "TX" + side, emc, f)
+        board.passive("Device:L", n["L0"], p + "TX" + side, emc, f)
         board.passive("Device:C", n["C0"], emc, "GND", f)
         board.passive("Device:C", n["C1"], emc, ant, f)
         board.passive("Device:C", n["C2"], ant, "GND", f)

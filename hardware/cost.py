@@ -46,11 +46,9 @@ def board_stats(placed, net: kicad.Netlist) -> dict:
         key = comp.fields["Key"]
         if key == "antenna":
             continue
-        pads = [pad for pad in kicad.footprint(p.footprint).pads if pad.number and pad.kind != "np_thru_hole"]
-        if kicad.footprint(p.footprint).attr == "through_hole":
-            tht += len(pads)
-        else:
-            smd += len(pads)
+        pads = [pad for pad in kicad.footprint(p.footprint).pads if pad.number]
+        tht += sum(pad.kind == "thru_hole" for pad in pads)
+        smd += sum(pad.kind == "smd" for pad in pads)
         unique.add(key)
         if not PARTS[key].get("basic", False):
             extended.add(key)

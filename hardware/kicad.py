@@ -208,6 +208,11 @@ class Footprint:
     def pad_numbers(self) -> set[str]:
         return {p.number for p in self.pads if p.number}
 
+    @property
+    def through_hole(self) -> bool:
+        """Soldered through the board (KiCad 5's files leave such parts without an attr)."""
+        return any(p.kind == "thru_hole" for p in self.pads)
+
 
 def footprint_path(ref: str) -> Path:
     lib, _, name = ref.partition(":")

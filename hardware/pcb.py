@@ -119,7 +119,7 @@ class Placed:
 
     def sides(self) -> tuple[str, ...]:
         """The sides its courtyard blocks: a through-hole part both."""
-        return ("F", "B") if kicad.footprint(self.footprint).attr == "through_hole" else (self.side,)
+        return ("F", "B") if kicad.footprint(self.footprint).through_hole else (self.side,)
 
 
 @dataclass
@@ -195,8 +195,8 @@ def _centre(footprint: str, rot: float, side: str) -> tuple[float, float]:
 def _put(grid, parts, ref, footprint, side, anchor, rotations=(0, 90)):
     best = None
     for rot in rotations:
-        spot = grid.best(_size(footprint, rot), (side,) if kicad.footprint(footprint).attr != "through_hole"
-                         else ("F", "B"), anchor)
+        spot = grid.best(_size(footprint, rot), ("F", "B") if kicad.footprint(footprint).through_hole
+                         else (side,), anchor)
         if spot and (best is None or math.dist(spot, anchor) < math.dist(best[0], anchor)):
             best = (spot, rot)
     if best is None:
