@@ -352,13 +352,13 @@ def select_faults(cell: kicad.Netlist, controller: kicad.Netlist, w: dict,
     Bank b is cell board b: the (b % 4)-th board down cable b // 4 (cable c runs along the c-th
     row of boards), whose EN0 is that cable's EN(b % 4); line n is the reader of the board's block
     n; the scan pad's reader sits on the controller's own decoder output."""
-    from dominotray import layout
-
     import circuit
+    from dominotray import layout
 
     gen_pins = circuit._gen_pins()
     if cable is None:
-        from circuit import ARCH, BOARDS_PER_CABLE, CABLE as cable
+        from circuit import ARCH, BOARDS_PER_CABLE
+        from circuit import CABLE as cable
     board_cols, board_rows = ARCH["boards"]["cell_board_cells"]
     reader_of, coil_of = layout.blocks(w["COLS"], w["ROWS"], w["PAD_CELLS"], w["BLOCK_COLS"], w["BLOCK_ROWS"])
     boards_across = w["COLS"] // board_cols

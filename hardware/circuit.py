@@ -152,8 +152,8 @@ class Board:
         part.fields["MPN"] = spec["mpn"]
         part.fields["Manufacturer"] = spec["manufacturer"]
         part.fields["Key"] = key
-        for field, text in (fields or {}).items():
-            part.fields[field] = str(text)
+        for label, text in (fields or {}).items():
+            part.fields[label] = str(text)
         self.keys[part.ref] = key
         aliases = _names(spec["symbol"])
         for pin_name, net_name in pins.items():

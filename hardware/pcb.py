@@ -71,7 +71,7 @@ def loop_footprint_text(coil: dict) -> str:
         'hardware/pcb.py writes it from architecture.toml [coil]")',
         '  (tags "loop antenna NFC 13.56 MHz")',
         '  (attr smd)',
-        f'  (fp_text reference "REF**" (at 0 0) (layer "F.Fab")\n    (effects (font (size 1 1) (thickness 0.15)))\n  )',
+        '  (fp_text reference "REF**" (at 0 0) (layer "F.Fab")\n    (effects (font (size 1 1) (thickness 0.15)))\n  )',
         f'  (fp_text value "{loop_name(coil)}" (at 0 1.5) (layer "F.Fab")\n    (effects (font (size 1 1) (thickness 0.15)))\n  )',
         *lines,
         *(f'  (fp_line (start {a:g} {b:g}) (end {cc:g} {d:g}) (layer "F.CrtYd") (width 0.05))' for a, b, cc, d in court),

@@ -106,7 +106,7 @@ def test_the_reviews_pin_faults_are_caught(built):
     on_vsys = copy.deepcopy(ctl)
     on_vsys.nets["VSYS"].append(kicad.Node(pico, "1", "GP0", "bidirectional"))
     faults = checks.firmware_faults(on_vsys, w)
-    assert f"the Pico's GP0 is wired (net VSYS) but wiring.toml gives it no function" in faults
+    assert "the Pico's GP0 is wired (net VSYS) but wiring.toml gives it no function" in faults
     # pins numbered in list order: the netlist says pin 1 is VCC where the library has S0
     listed = copy.deepcopy(ctl)
     _, node = _node(listed, dec, "1")
