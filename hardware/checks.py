@@ -149,7 +149,7 @@ def mpn_value(mpn: str) -> tuple[float, str] | None:
     """The value (base units) and tolerance a passive's part number encodes, for the families
     the boards use: Murata GRM and Samsung CL capacitors, UNI-ROYAL resistors, inductors and
     crystals written with their value. None for a part number that encodes no value."""
-    tol = {"B": "+-0.1 pF", "C": "+-0.25 pF", "D": "+-0.5 pF", "F": "+-1 %", "G": "+-2 %", "J": "+-5 %",
+    tol = {"B": "+-0.1 pF", "C": "+-0.25 pF", "D": "+-0.5 pF", "S": "+-0.3 nH", "F": "+-1 %", "G": "+-2 %", "J": "+-5 %",
            "K": "+-10 %", "M": "+-20 %"}
     m = re.fullmatch(r"GRM\w{3}\w{2}\w{2}(\d\d|\dR|R\d)(\d|\w)([A-Z])\w+", mpn)
     if m:  # GRM + size + temperature characteristic + voltage + capacitance (pF) + tolerance
@@ -163,6 +163,9 @@ def mpn_value(mpn: str) -> tuple[float, str] | None:
     if m:  # size + W + power + tolerance + three digits + multiplier (J x0.1, K x0.01, L x0.001) + packing
         scale = {"J": 0.1, "K": 0.01, "L": 0.001}.get(m.group(3)) or 10 ** int(m.group(3))
         return float(m.group(2)) * scale, tol[m.group(1)]
+    m = re.fullmatch(r"LQ[WG]\d\d[A-Z]{2}(\d+)N(\d*)([A-Z])\w+", mpn)
+    if m:  # Murata RF inductors: 56N = 56 nH, 5N6 = 5.6 nH
+        return float(m.group(1) + ("." + m.group(2) if m.group(2) else "")) * 1e-9, tol[m.group(3)]
     m = re.search(r"(\d)R(\d)[A-Z]", mpn)
     if m and mpn.startswith(("LQM", "ASPI")):  # inductors: 1R0 = 1.0 uH
         return float(f"{m.group(1)}.{m.group(2)}") * 1e-6, ""
