@@ -149,8 +149,8 @@ def mpn_value(mpn: str) -> tuple[float, str] | None:
     """The value (base units) and tolerance a passive's part number encodes, for the families
     the boards use: Murata GRM and Samsung CL capacitors, UNI-ROYAL resistors, inductors and
     crystals written with their value. None for a part number that encodes no value."""
-    tol = {"B": "+-0.1 pF", "C": "+-0.25 pF", "D": "+-0.5 pF", "S": "+-0.3 nH", "F": "+-1 %", "G": "+-2 %", "J": "+-5 %",
-           "K": "+-10 %", "M": "+-20 %"}
+    tol = {"B": "+-0.1 pF", "C": "+-0.25 pF", "D": "+-0.5 pF", "S": "+-0.3 nH", "F": "+-1 %", "G": "+-2 %",
+           "J": "+-5 %", "K": "+-10 %", "M": "+-20 %"}
     m = re.fullmatch(r"GRM\w{3}\w{2}\w{2}(\d\d|\dR|R\d)(\d|\w)([A-Z])\w+", mpn)
     if m:  # GRM + size + temperature characteristic + voltage + capacitance (pF) + tolerance
         digits, exp = m.group(1), m.group(2)
@@ -377,7 +377,8 @@ def select_faults(cell: kicad.Netlist, controller: kicad.Netlist, w: dict,
         found = reach(controller, c_pins.get((decoder, _pin_number(controller, decoder, f"S{bank}")), ""))
         if bank == pad_bank:
             if not _has(found, pad_reader, "NSS"):
-                faults.append(f"reader {reader} (the pad's, bank {bank}): {decoder} S{bank} does not reach {pad_reader}'s NSS")
+                faults.append(f"reader {reader} (the pad's, bank {bank}): {decoder} S{bank} does not reach "
+                              f"{pad_reader}'s NSS")
             continue
         header = headers.get(str(bank // BOARDS_PER_CABLE))
         en = f"EN{bank % BOARDS_PER_CABLE}"

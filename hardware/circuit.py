@@ -359,12 +359,18 @@ _PIN_TYPES = {"INPUT": "input", "OUTPUT": "output", "BIDIR": "bidirectional", "T
               "OPENEMIT": "open_emitter", "NOCONNECT": "no_connect", "FREE": "free"}
 
 
+def _ref_order(ref: str) -> tuple[str, int]:
+    """R2 before R10."""
+    prefix = ref.rstrip("0123456789")
+    return prefix, int(ref[len(prefix):])
+
+
 def netlist_text(board: Board) -> str:
     """The board as a KiCad 6 netlist (version E: every node with its pin's name and type)."""
     q = kicad.quote
     out = ['(export (version "E")', f'  (design (source {q("hardware/circuit.py")}) '
            f'(tool {q("dominotable hardware/circuit.py (SKiDL)")}))', "  (components"]
-    for part in sorted(board.circuit.parts, key=lambda p: (p.ref.rstrip("0123456789"), int(p.ref[len(p.ref.rstrip("0123456789")):]))):
+    for part in sorted(board.circuit.parts, key=lambda p: _ref_order(p.ref)):
         stamp = uuid.uuid5(uuid.NAMESPACE_URL, f"dominotable/{board.name}/{part.ref}")
         fields = "".join(f"\n        (field (name {q(k)}) {q(v)})" for k, v in sorted(part.fields.items())
                          if k in ("MPN", "Manufacturer", "Key", "Block", "Cell", "Coil", "Cable"))
@@ -399,7 +405,7 @@ def board_bom(board: Board) -> list[dict]:
     rows = []
     for key, refs in sorted(groups.items(), key=lambda kv: kv[1][0]):
         spec = PARTS[key]
-        refs.sort(key=lambda r: (r.rstrip("0123456789"), int(r[len(r.rstrip("0123456789")):])))
+        refs.sort(key=_ref_order)
         rows.append({"reference": " ".join(refs), "qty": len(refs), "value": spec["value"], "mpn": spec["mpn"],
                      "manufacturer": spec["manufacturer"], "unit_usd": spec["unit_usd"],
                      "source": f"{spec['source']} ({META['price_date']})"})

@@ -57,10 +57,12 @@ def loop_footprint_text(coil: dict) -> str:
         h = (outer - w) / 2 - n * (w + gap)
         path += [(h, h - corner), (h, -h), (-h, -h), (-h, h), (h - corner - n * (w + gap), h)]
     for a, b in zip(path, path[1:]):
-        lines.append(f'  (fp_line (start {a[0]:.3f} {a[1]:.3f}) (end {b[0]:.3f} {b[1]:.3f}) (layer "F.Cu") (width {w:g}))')
+        lines.append(f'  (fp_line (start {a[0]:.3f} {a[1]:.3f}) (end {b[0]:.3f} {b[1]:.3f}) '
+                     f'(layer "F.Cu") (width {w:g}))')
     (x1, y1), (x2, y2) = path[0], path[-1]
     c = outer / 2 + 0.25
     court = [(-c, -c, c, -c), (c, -c, c, c), (c, c, -c, c), (-c, c, -c, -c)]
+    text = "(effects (font (size 1 1) (thickness 0.15)))"
     inner = (f'  (pad "2" smd rect (at {x2:.3f} {y2:.3f}) (size {w:g} {w:g}) (layers "F.Cu"))' if turns == 1 else
              f'  (pad "2" thru_hole circle (at {x2:.3f} {y2:.3f}) (size {w + 0.2:g} {w + 0.2:g}) (drill 0.3) '
              '(layers *.Cu))')
@@ -71,10 +73,11 @@ def loop_footprint_text(coil: dict) -> str:
         'hardware/pcb.py writes it from architecture.toml [coil]")',
         '  (tags "loop antenna NFC 13.56 MHz")',
         '  (attr smd)',
-        '  (fp_text reference "REF**" (at 0 0) (layer "F.Fab")\n    (effects (font (size 1 1) (thickness 0.15)))\n  )',
-        f'  (fp_text value "{loop_name(coil)}" (at 0 1.5) (layer "F.Fab")\n    (effects (font (size 1 1) (thickness 0.15)))\n  )',
+        f'  (fp_text reference "REF**" (at 0 0) (layer "F.Fab")\n    {text}\n  )',
+        f'  (fp_text value "{loop_name(coil)}" (at 0 1.5) (layer "F.Fab")\n    {text}\n  )',
         *lines,
-        *(f'  (fp_line (start {a:g} {b:g}) (end {cc:g} {d:g}) (layer "F.CrtYd") (width 0.05))' for a, b, cc, d in court),
+        *(f'  (fp_line (start {a:g} {b:g}) (end {e:g} {f:g}) (layer "F.CrtYd") (width 0.05))'
+          for a, b, e, f in court),
         f'  (pad "1" smd rect (at {x1:.3f} {y1:.3f}) (size {w:g} {w:g}) (layers "F.Cu"))',
         inner,
         ")"]) + "\n"

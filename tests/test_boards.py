@@ -112,7 +112,8 @@ def test_the_reviews_pin_faults_are_caught(built):
     _, node = _node(listed, dec, "1")
     name = _node(listed, dec, "1")[0]
     listed.nets[name] = [kicad.Node(n.ref, n.pin, "VCC", "power_in") if n == node else n for n in listed.nets[name]]
-    assert checks.symbol_faults(listed) == [f"{dec} pin 1 is VCC (power_in) on the netlist, S0 (output) in 74xx:74LS154"]
+    assert checks.symbol_faults(listed) == [
+        f"{dec} pin 1 is VCC (power_in) on the netlist, S0 (output) in 74xx:74LS154"]
 
 
 def test_missing_footprints_and_floating_pads_are_caught(built, monkeypatch):
@@ -184,7 +185,8 @@ def test_the_firmwares_pin_map_is_the_boards(built):
     sw = _ref(cell, "coil_switch", Block="0")
     reader = _ref(cell, "reader", Block="0")
     other = next(p for p in ("25", "26", "27", "28") if _node(cell, reader, p)[0] != _node(cell, sw, "4")[0])
-    assert any(f.startswith(f"{sw} switches coil") for f in checks.cell_faults(_move(cell, sw, "4", _node(cell, reader, other)[0])))
+    rewired = _move(cell, sw, "4", _node(cell, reader, other)[0])
+    assert any(f.startswith(f"{sw} switches coil") for f in checks.cell_faults(rewired))
 
 
 def test_a_shared_clock_is_caught(built):
