@@ -42,7 +42,8 @@ def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE):
     with open(tray_path, "rb") as f:
         geometry = tomllib.load(f)
     with open(architecture_path, "rb") as f:
-        drive = tomllib.load(f)["network"]["drive"]
+        arch = tomllib.load(f)
+    net, up = arch["network"], arch["bringup"]
     cols, rows = geometry["tray"]["columns"], geometry["tray"]["rows"]
     pad = geometry["scan_pad"]["cells"]
     if pad != list(range(cols * rows, cols * rows + len(pad))):
@@ -105,7 +106,10 @@ def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE):
     return {
         "COLS": cols, "ROWS": rows, "PAD_CELLS": len(pad), "CELLS": cells,
         "BLOCK_COLS": block["cols"], "BLOCK_ROWS": block["rows"], "READERS": readers,
-        "TX_DRIVE": drive,
+        "TX_DRIVE": net["drive"],
+        "FACE_DOWN_PERCENT": round(100 * net["face_down"]),
+        "FACE_DOWN_MARGIN_PERCENT": round(100 * up["face_down_margin_min"]),
+        "SPI_MAX_US": up["spi_max_us"],
         "SPI_ID": spi["id"], "SPI_BAUDRATE": spi["baudrate"], "SPI_POLARITY": spi["polarity"],
         "SPI_PHASE": spi["phase"], "SCK": spi["sck"], "MOSI": spi["mosi"], "MISO": spi["miso"],
         "LINE_ADDRESS": tuple(sel["line_address"]), "BANK_ADDRESS": tuple(sel["bank_address"]),

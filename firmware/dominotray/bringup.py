@@ -27,7 +27,7 @@ def probe(driver, cells, drive, feed=lambda: None):
             start = bus.ticks_us()
             for _ in range(SPI_SAMPLES):
                 driver.read(r, VERSION)
-            readers[r] = (present, ((bus.ticks_us() - start) % _TICKS) // SPI_SAMPLES)
+            readers[r] = (present, int(((bus.ticks_us() - start) % _TICKS) // SPI_SAMPLES))
         present, spi_us = readers[r]
         status, uid, weakest = FAULT, b"", 0
         if present:

@@ -62,8 +62,8 @@ SOFT_PD_EXIT_US = 537.74
 # Field strength (see above): a centred face-up tag at full drive has FULL_DRIVE_MARGIN times its
 # threshold field; through its tile (face down) FACE_DOWN of that. From the RF model of the chosen
 # coil (hardware/design.py; tests/test_design.py keeps them in step).
-FULL_DRIVE_MARGIN = 5.0
-FACE_DOWN = 0.32
+FULL_DRIVE_MARGIN = 11.0
+FACE_DOWN = 0.24
 
 ATQA_NTAG = b"\x44\x00"
 SAK_DONE = 0x00     # NTAG213: UID complete, not ISO 14443-4
@@ -153,6 +153,10 @@ class Reader:
         self.powered_down = False
         self.awake_at = 0  # now_us when it has left soft power-down
         self.field = False  # its transmitter drives the antenna network
+        # a frame got no answer: the receiver waits on, and StartSend is not taken again until
+        # the Transceive command is issued anew (the data sheet documents StartSend between
+        # frames only after a reception: the emulator takes the strict reading)
+        self.rx_wait = False
         self.log = []  # the last PICC commands sent: "WUPA", "REQA", "ANTICOLL1", "SEL2", "HLTA"...
         self.reset()
 
@@ -386,7 +390,8 @@ class ReaderArray:
             self._command(reader, value)
         elif reg == M.BIT_FRAMING:
             regs[reg] = value & 0x7F
-            if value & 0x80 and regs[M.COMMAND] & 0x0F == M.CMD_TRANSCEIVE and not reader.powered_down:
+            if value & 0x80 and regs[M.COMMAND] & 0x0F == M.CMD_TRANSCEIVE and not reader.powered_down \
+                    and not reader.rx_wait:
                 self._transceive(reader)
         elif reg == M.TX_CONTROL:
             regs[reg] = value
@@ -432,6 +437,7 @@ class ReaderArray:
         regs = reader.regs
         cmd = value & 0x0F
         reader.events = []  # any new command stops the running one
+        reader.rx_wait = False
         if cmd == M.CMD_SOFT_RESET:
             reader.reset()  # TxControlReg back to antennas off, the D pins' drivers off
             reader.field = False
@@ -468,6 +474,7 @@ class ReaderArray:
         if reply is None:
             if regs[M.T_MODE] & 0x80:  # TAuto: the timer starts when transmission ends
                 reader.events.append((t_tx + self._timer_us(reader), M.IRQ_TIMER, None, 0))
+            reader.rx_wait = True
             return
         irq = M.IRQ_RX | M.IRQ_IDLE
         error = 0

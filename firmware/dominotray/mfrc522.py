@@ -39,6 +39,11 @@ Timings (the constants below), with their sources:
 - WAKE_US 540 us: leaving soft power-down, the reader's own 27.12 MHz crystal restarts
   (500 us, an assumed start-up time for a 3225 fundamental crystal), then 1024 clock periods
   (37.74 us, MFRC522 data sheet 8.8.2); the field, and so the guard time, starts after it.
+- ATQA_WINDOW_US 380 us: WUPA takes 85 us on air (7 bits, start and end: 9 x 128/fc), the
+  tag answers after the frame delay time (at most 1236/fc = 91 us) with ATQA (2 bytes with
+  parity, start and end: 20 x 128/fc = 189 us): 365 us after StartSend the FIFO holds the whole
+  answer, or nothing answered. The WUPA of a read is judged by the FIFO then, with no interrupt
+  flags to clear first: one SPI transaction less per read.
 - A presence check of a cell whose tag is known is WUPA alone: the answer (ATQA) is all
   a removal needs. Every FULL_READ_EVERY-th visit reads the whole UID (a tile swapped
   for another in one go, a tag stacked on top).
@@ -125,6 +130,7 @@ T_RELOAD_VALUE = NO_CARD_US // TICK_US - 1
 # soft power-down the field comes on.
 FIELD_GUARD_US = 5100
 WAKE_US = 540
+ATQA_WINDOW_US = 380
 # CommandReg bit 4: soft power-down
 POWER_DOWN = 0x10
 
@@ -188,8 +194,11 @@ class MFRC522:
         self.awake = []  # cells whose reader is out of power-down with their coil on, in the order woken
         self.woke_at = {}  # cell -> bus.ticks_us() when its field came on
         self._on = {}  # reader -> its awake cell
-        # Per reader: its FIFO may hold bytes of an exchange that ended early (flush it first)
+        # Per reader: its FIFO may hold bytes of an exchange that ended early (flush it first);
+        # its last frame got no answer, so the receiver still waits and the Transceive command is
+        # issued again before the next frame (StartSend is documented after a reception only)
         self._dirty = bytearray(self.readers)
+        self._waiting = bytearray(self.readers)
 
     def cells_of(self, reader):
         return [c for c in range(len(self.reader_of)) if self.reader_of[c] == reader]
@@ -227,6 +236,7 @@ class MFRC522:
         r = self.reader_of[cell]
         self._forget(r)
         self._dirty[r] = 0  # a soft reset empties the FIFO
+        self._waiting[r] = 0
         self.write(r, COMMAND, CMD_SOFT_RESET)
         for _ in range(8):  # PowerDown (0x10) clears when the reset is done (~38 us)
             if not self.read(r, COMMAND) & POWER_DOWN:
@@ -279,6 +289,7 @@ class MFRC522:
             # One write leaves power-down and arms the transceiver, which then waits for
             # StartSend (data sheet 10.3.1.8): the read needs no command write of its own.
             self.write(r, COMMAND, CMD_TRANSCEIVE)
+            self._waiting[r] = 0
 
     def sleep(self, cell):
         """Soft power-down (clock, receiver and field off) and every coil switch open; a
@@ -307,16 +318,20 @@ class MFRC522:
         self.wake(cell)
         self.bus.wait_us(self.woke_at[cell], FIELD_GUARD_US)
         r = self.reader_of[cell]
+        if self._waiting[r]:
+            self.write(r, COMMAND, CMD_TRANSCEIVE)
+            self._waiting[r] = 0
         if self._dirty[r]:
             self.write(r, FIFO_LEVEL, 0x80)
             self._dirty[r] = 0
 
     # --- primitives ----------------------------------------------------------------------
 
-    def _send(self, r, data, last_bits=0):
+    def _send(self, r, data, last_bits=0, clear=True):
         """Start a frame: the Transceive command keeps running between frames (StartSend
         starts each one, MFRC522 data sheet 10.3.1.8)."""
-        self.write(r, COM_IRQ, 0x7F)       # clear every interrupt flag
+        if clear:
+            self.write(r, COM_IRQ, 0x7F)       # clear every interrupt flag
         self.write_fifo(r, data)
         self.write(r, BIT_FRAMING, 0x80 | last_bits)  # StartSend
 
@@ -331,16 +346,33 @@ class MFRC522:
             if irq & done:
                 break
             if irq & IRQ_TIMER:
+                self._waiting[r] = 1
                 return _TIMEOUT
         else:
             raise _Fault()
         if not expect_reply:
+            self._waiting[r] = 1  # sent, and nothing will answer: the receiver waits on
             return b""
+        return self._reply(r, error, level)
+
+    def _reply(self, r, error, level):
         if error & (ERR_COLL | ERR_GARBLED | ERR_BUFFER_OVFL):
             self._dirty[r] = 1  # what arrived stays in the FIFO
             return _COLLISION if error & ERR_COLL else None
         n = level & 0x7F
         return self.read_fifo(r, n) if n else None
+
+    def _answer_to_wupa(self, r, sent_at):
+        """The answer to a WUPA sent at `sent_at`, judged by the FIFO once ATQA_WINDOW_US
+        have passed (see the module docstring)."""
+        self.bus.wait_us(sent_at, ATQA_WINDOW_US)
+        error, level, command = self.read_regs(r, ERROR, FIFO_LEVEL, COMMAND)
+        if level & 0x80 or error & 0x20 or command & 0x0F != CMD_TRANSCEIVE:
+            raise _Fault()  # MISO stuck high (bits that read 0), or a reader that does not answer
+        if not level & 0x7F and not error & (ERR_COLL | ERR_GARBLED | ERR_BUFFER_OVFL):
+            self._waiting[r] = 1
+            return _TIMEOUT
+        return self._reply(r, error, level)
 
     def _transceive(self, cell, data, last_bits=0, expect_reply=True):
         r = self.reader_of[cell]
@@ -370,17 +402,17 @@ class MFRC522:
                 self.activate(cell)
                 # WUPA, not REQA: REQA wakes only IDLE tags, so a tag left HALTed or ACTIVE by
                 # the previous read would stay silent and the cell would flip present/absent.
-                self._send(self.reader_of[cell], bytes((WUPA,)), last_bits=7)
-                started.append(True)
+                self._send(self.reader_of[cell], bytes((WUPA,)), last_bits=7, clear=False)
+                started.append(self.bus.ticks_us())
             except _Fault:
                 self.sleep(cell)
-                started.append(False)
+                started.append(None)
         results = []
-        for cell, known, ok in zip(cells, knowns, started):
+        for cell, known, sent_at in zip(cells, knowns, started):
             try:
-                if not ok:
+                if sent_at is None:
                     raise _Fault()
-                result = self._select(cell, known, self._receive(self.reader_of[cell]))
+                result = self._select(cell, known, self._answer_to_wupa(self.reader_of[cell], sent_at))
                 if result[0] != EMPTY and not (known is not None and result[0] == TAG):
                     # HLTA after anything but a presence check: an ACTIVE tag goes to HALT, a
                     # READY one (a stack, a garbled exchange) back to IDLE, so that the WUPA

@@ -69,9 +69,9 @@ def grid_neighbours(cols, rows, pad_cells):
 
 class Scanner:
     def __init__(self, driver, neighbours, clock_ms, usable, cols=None, pad=(),
-                 confirm_present=2, confirm_absent=6, periods=(60, 100, 200, 400, 500), recent_ms=500,
-                 max_retries=6, lookahead=8, field_spacing=3, full_read_every=8, idle_ms=30000,
-                 idle_lookahead=6, batch=4):
+                 confirm_present=2, confirm_absent=6, periods=(60, 100, 250, 400, 450), recent_ms=500,
+                 max_retries=6, lookahead=12, field_spacing=2, full_read_every=8, idle_ms=30000,
+                 idle_lookahead=8, batch=2):
         self.driver = driver
         self._reader_of = getattr(driver, "reader_of", None)  # cells sharing a reader share its field
         self._coils = 1  # the most cells a reader serves
@@ -293,7 +293,7 @@ class Scanner:
             if nxt is None:
                 break
             self.plan.append(nxt)
-        for nxt in self.plan:
+        for nxt in self.pending + self.plan:  # the cells waiting for a re-read first
             if len(driver.awake) >= limit:
                 break
             if nxt == cell or nxt in driver.awake or self.near(nxt, cell):

@@ -136,9 +136,9 @@ def test_reqa_misses_a_selected_tag_every_other_time():
     # Why the driver uses WUPA: polling a selected tag with REQA alternates present/absent.
     emu, driver = reader()
     emu.place(0, UID)
-    driver.activate(0)
     answers = []
     for _ in range(4):
+        driver.activate(0)  # (issues Transceive again after a frame nothing answered)
         atqa = driver._transceive(0, bytes((M.REQA,)), last_bits=7)
         answers.append(atqa != M._TIMEOUT)
         if atqa != M._TIMEOUT:
@@ -378,6 +378,7 @@ def test_any_answer_cancels_a_removal_and_a_placement_needs_two_equal_reads():
         while 5 not in driver.calls:
             scanner.step()
         assert scanner.changes == [] and scanner.state[5] == TAGGED, answer
+    driver.readings[5] = [TAGGED]  # the tile stays
     driver.readings[6] = [(M.TAG, UID2), NOTHING, NOTHING]  # seen once, then gone: not reported
     driver.calls = []
     while 6 not in driver.calls:
@@ -430,7 +431,7 @@ def test_each_ring_comes_round_in_proportion_to_its_period():
 
 def test_the_ring_orders_keep_consecutive_cells_apart():
     scanner = Scanner(_Script(), grid_neighbours(16, 12, 2), lambda: 0, [True] * 194, cols=16,
-                      pad=(192, 193))
+                      pad=(192, 193), field_spacing=3)
     order = [c for c in scanner._order if c < 192]
     close = sum(1 for a, b in zip(order, order[1:]) if scanner.near(a, b))
     assert close <= 10, close  # only where one spacing class gives way to the next

@@ -1,8 +1,10 @@
 """`dominotable tray monitor [--port ...]`: decoded tray frames, live.
-`dominotable tray sim`: a virtual tray on a pty, driven by commands on stdin."""
+`dominotable tray sim`: a virtual tray on a pty, driven by commands on stdin.
+`dominotable tray bringup [--port ...]`: every reader and cell measured and judged."""
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
@@ -11,10 +13,12 @@ from dominotray import wire
 
 from dominotable.app.cli import ranged
 from dominotable.rules.tiles import DominoSet
+from dominotable.tray import bringup
 from dominotable.tray.board import Board
+from dominotable.tray.bringup import parse_cell
 from dominotable.tray.describe import errors_text, frame_text
 from dominotable.tray.errors import TrayError
-from dominotable.tray.geometry import Geometry, default
+from dominotable.tray.geometry import default
 from dominotable.tray.link import find_port, open_port
 from dominotable.tray.tags import Registry
 from dominotable.tray.virtual import DIRECTIONS, VirtualTray
@@ -45,6 +49,23 @@ def register(subparsers) -> None:
                      help="virtual ms per wall ms, 0.1 to 1000 (default 1)")
     sim.add_argument("--seed", type=int, default=0, help="seed for faults and flicker")
     sim.set_defaults(func=run_sim)
+
+    up = sub.add_parser("bringup", help="measure and judge every reader and cell (a new board)",
+                        description="Ask the tray to measure itself, then judge each cell: reader present, SPI "
+                                    "transaction time, tuned (reads its reference tag), range (would read a "
+                                    "tile face down), cross-reads. Lay the reference tags first (--tags). "
+                                    "Exit 0 when every judged cell passes, 1 when any fails.")
+    up.add_argument("--port", default="auto", help="device path (default: /dev/domino-tray, else the Pico by USB id)")
+    up.add_argument("--serial", dest="serial_number", help="the Pico's USB serial number")
+    up.add_argument("--tags", default="checker",
+                    help="where reference tags lie: checker (cells whose row + column is even, and the "
+                         "left pad cell), checker-odd, all, none, or cells (37,r2c5,...); default checker")
+    up.add_argument("--cells", help="judge only these cells: r0c0:r3c3 (a rectangle) or 37,r2c5,... "
+                                    "(default: every cell)")
+    up.add_argument("--timeout", type=ranged(float, 1, 600, "seconds"), default=60.0,
+                    help="how long to wait for the report, 1 to 600 s (default 60)")
+    up.add_argument("--json", action="store_true", help="print the results as JSON")
+    up.set_defaults(func=run_bringup)
 
 
 # --- monitor ------------------------------------------------------------------------------
@@ -98,20 +119,12 @@ SIM_HELP = """commands (cells as numbers or r<row>c<col>; facing: right, down, l
   dead CELL [off]            kill (or revive) a reader
   flicker CELL P             miss this cell's tag with probability P
   crc CELL N                 corrupt the next N replies from CELL
+  detune CELL F              CELL's coil makes F of its field (0: shorted across)
+  stuck CELL [off]           CELL's coil switch stuck closed (its tag answers for its block)
+  spi US                     every SPI transaction takes US microseconds
   noise P                    flip and drop bytes towards the host with probability P each
   show                       draw what lies on the tray
   help"""
-
-
-def parse_cell(text: str, geometry: Geometry) -> int:
-    text = text.lower()
-    if text.startswith("r") and "c" in text:
-        row, col = text[1:].split("c", 1)
-        if row.isdigit() and col.isdigit():
-            return geometry.cell(int(row), int(col))
-    if text.isdigit() and int(text) < geometry.cells:
-        return int(text)
-    raise TrayError(f"{text!r} is not a cell; write 37 or r2c5 (0-{geometry.cells - 1})")
 
 
 def sim_command(tray: VirtualTray, line: str) -> str | None:
@@ -163,6 +176,27 @@ def sim_command(tray: VirtualTray, line: str) -> str | None:
         cell = parse_cell(rest[0], geo)
         tray.set_dead(cell, not (rest[1:] == ["off"]))
         return f"reader at {geo.label(cell)} {'revived' if rest[1:] == ['off'] else 'dead'}"
+    if cmd == "stuck":
+        need(1)
+        cell = parse_cell(rest[0], geo)
+        tray.set_stuck(cell, rest[1:] != ["off"])
+        return f"coil switch at {geo.label(cell)} {'freed' if rest[1:] == ['off'] else 'stuck closed'}"
+    if cmd in ("detune", "spi"):
+        need(2 if cmd == "detune" else 1)
+        try:
+            number = float(rest[-1])
+        except ValueError:
+            raise TrayError(f"{rest[-1]!r} is not a number") from None
+        if cmd == "spi":
+            if not 1 <= number <= 10000:
+                raise TrayError(f"spi takes a transaction time from 1 to 10000 us, not {rest[-1]}")
+            tray.set_spi_us(number)
+            return f"SPI transactions take {number:g} us"
+        if not 0 <= number <= 1:
+            raise TrayError(f"detune takes a share of the field from 0 to 1, not {rest[-1]}")
+        cell = parse_cell(rest[0], geo)
+        tray.set_coupling(cell, number)
+        return f"coil at {geo.label(cell)} makes {number:g} of its field"
     if cmd in ("flicker", "crc", "noise"):
         need(2 if cmd != "noise" else 1)
         try:
@@ -200,3 +234,28 @@ def run_sim(args) -> int:
             if out:
                 print(out, flush=True)
     return 0
+
+
+# --- bringup ------------------------------------------------------------------------------
+
+def run_bringup(args) -> int:
+    geometry = default()
+    expected = bringup.expected_tags(args.tags, geometry)  # bad input: TrayError, exit 2
+    cells = bringup.parse_cells(args.cells, geometry) if args.cells else None
+    hello, drive, _max_drive, probes = bringup.measure(find_port(args.port, args.serial_number), args.timeout)
+    if len(probes) != geometry.cells:
+        raise TrayError(f"the tray reports {len(probes)} cells, this host's tray has {geometry.cells}")
+    results = bringup.judge(probes, drive, geometry, expected, cells)
+    if args.json:
+        print(json.dumps({"board": hello.board_id.hex(), "fw": ".".join(map(str, hello.fw)), "drive": drive,
+                          "cells": [{"cell": r.cell, "label": r.label, "present": r.probe.present,
+                                     "spi_us": r.probe.spi_us, "expected_tag": r.expected,
+                                     "read": r.probe.uid.hex() if r.probe.status == wire.TAG else
+                                     {wire.EMPTY: "empty", wire.FAULT: "fault", wire.STACK: "stack"}[r.probe.status],
+                                     "min_drive": r.probe.min_drive, "face_down_margin": r.margin,
+                                     "cross_read": r.cross, "failures": r.failures} for r in results]}, indent=1))
+    else:
+        print(f"bring-up of board {hello.board_id.hex()} (firmware {'.'.join(map(str, hello.fw))}), "
+              f"scanning drive {drive}, reference tags: {args.tags}")
+        print(bringup.table(results))
+    return 1 if any(r.failures for r in results) else 0

@@ -1,0 +1,95 @@
+"""`dominotable tray bringup` against the virtual tray: the firmware's bring-up mode over the
+wire, judged per cell, with injected faults (a dead reader, a detuned coil, a shorted coil, a
+coil switch stuck closed, slow SPI)."""
+
+import json
+
+import pytest
+from dominotray import wire
+
+from dominotable.app.cli import main
+from dominotable.tray import bringup
+from dominotable.tray.errors import TrayError
+from dominotable.tray.geometry import default
+from tray_fixtures import vtray  # noqa: F401 (fixture)
+
+GEO = default()
+
+
+def lay_reference_tags(tray, pattern="checker"):
+    for cell in bringup.expected_tags(pattern, GEO):
+        tray.place_tag(cell, bytes([0x04, 0xB0, 0x00, 0x00, 0x00, cell >> 8, cell & 0xFF]))
+
+
+def test_a_healthy_tray_passes_every_cell(vtray, capsys):
+    lay_reference_tags(vtray)
+    assert main(["tray", "bringup", "--port", vtray.path]) == 0
+    out = capsys.readouterr().out
+    assert "194 cells: 194 pass, 0 fail" in out
+    row = next(line for line in out.splitlines() if line.startswith("r0c0 "))
+    assert "04b00000000000 (tag expected)" in row and row.endswith("pass")
+    assert "x1." in row  # the face-down margin the range test found
+
+
+def test_faults_fail_their_cells_and_name_why(vtray, capsys):
+    lay_reference_tags(vtray)
+    vtray.set_dead(GEO.cell(0, 0))            # the reader of r0c0, r0c1, r1c0, r1c1
+    vtray.set_coupling(GEO.cell(4, 4), 0.5)   # a detuned coil: reads its tag, but not a tile face down
+    vtray.set_coupling(GEO.cell(0, 2), 0.0)   # a coil shorted across: reads nothing
+    vtray.set_stuck(GEO.cell(2, 2))           # its switch stuck closed: its tag answers for its block
+    assert main(["tray", "bringup", "--port", vtray.path, "--cells", "r0c0:r5c5", "--json"]) == 1
+    cells = {c["label"]: c for c in json.loads(capsys.readouterr().out)["cells"]}
+    assert len(cells) == 36
+    for label in ("r0c0", "r0c1", "r1c0", "r1c1"):
+        assert cells[label]["failures"] == ["reader"] and not cells[label]["present"]
+    assert cells["r4c4"]["failures"][0].startswith("range x0.") and cells["r4c4"]["read"] == "04b00000000044"
+    assert cells["r0c2"]["failures"] == ["tuned: its tag does not read"]
+    for label in ("r2c3", "r3c2"):  # empty cells of the stuck switch's block read r2c2's tag
+        assert cells[label]["failures"] == ["cross-read"]
+        assert cells[label]["cross_read"] == "reads the tag of r2c2"
+    assert cells["r3c3"]["cross_read"] == "a second tag answers with its own"  # its tag and r2c2's
+    failing = {label for label, c in cells.items() if c["failures"]}
+    assert failing == {"r0c0", "r0c1", "r1c0", "r1c1", "r4c4", "r0c2", "r2c3", "r3c2", "r3c3"}
+
+
+def test_slow_spi_fails_every_reader_and_a_table_names_it(vtray, capsys):
+    lay_reference_tags(vtray, "checker-odd")
+    vtray.set_spi_us(bringup.SPI_MAX_US + 50)
+    assert main(["tray", "bringup", "--port", vtray.path, "--tags", "checker-odd", "--cells", "r0c0:r3c3"]) == 1
+    out = capsys.readouterr().out
+    assert "16 cells: 0 pass, 16 fail (r0c0: SPI 2" in out
+    assert f"> {bringup.SPI_MAX_US}" in out
+
+
+def test_usage_errors_exit_2_without_a_traceback(vtray, capsys):
+    assert main(["tray", "bringup", "--port", vtray.path, "--tags", "r99c0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "row 99, column 0 is off the 16x12 grid" in err
+
+
+def test_judging_is_by_uid_owner_and_pattern():
+    probe = wire.Probe
+    uid = b"\x04\x01\x02\x03\x04\x05\x06"
+    probes = [probe(True, 60, wire.EMPTY, b"", 0) for _ in range(GEO.cells)]
+    probes[0] = probe(True, 60, wire.TAG, uid, 6)   # its own tag, read down to drive 6
+    probes[1] = probe(True, 60, wire.TAG, uid, 20)  # the same tag, only at a stronger drive
+    probes[16] = probe(True, 60, wire.STACK, b"", 0)
+    result = {r.label: r for r in bringup.judge(probes, 31, GEO, {0, 16}, [0, 1, 16, 17])}
+    assert result["r0c0"].failures == [] and abs(result["r0c0"].margin - 31 / 6 * bringup.FACE_DOWN) < 1e-9
+    assert result["r0c1"].cross == "reads the tag of r0c0"
+    assert result["r1c0"].cross == "a second tag answers with its own"
+    assert result["r1c1"].failures == ["tuned: its tag does not read"] or result["r1c1"].failures == []
+    assert bringup.parse_cells("r0c0:r1c1", GEO) == [0, 1, 16, 17]
+    assert bringup.expected_tags("checker", GEO) >= {0, 2, 17, 192} and 1 not in bringup.expected_tags("checker", GEO)
+
+
+def test_the_sim_injects_the_bringup_faults(vtray):
+    from dominotable.app.commands.tray import sim_command
+
+    assert sim_command(vtray, "detune r4c4 0.5") == "coil at r4c4 (cell 68) makes 0.5 of its field"
+    assert sim_command(vtray, "stuck 34") == "coil switch at r2c2 (cell 34) stuck closed"
+    assert sim_command(vtray, "spi 200") == "SPI transactions take 200 us"
+    assert vtray.array.coils[68].coupling == 0.5 and vtray.array.coils[34].stuck and vtray.array.xfer_us == 200
+    for bad, message in (("detune 3 2", "from 0 to 1"), ("spi 0", "from 1 to 10000"), ("spi x", "not a number")):
+        with pytest.raises(TrayError, match=message):
+            sim_command(vtray, bad)
