@@ -121,11 +121,10 @@ def _names(symbol_name: str) -> dict[str, str]:
 class Board:
     """One board: a SKiDL circuit with its parts taken from parts.toml."""
 
-    def __init__(self, name: str, libdir: Path):
+    def __init__(self, name: str):
         from skidl import Circuit
 
         self.name = name
-        self.libdir = libdir
         self.circuit = Circuit()
         self.circuit.no_files = True  # no ERC report or log beside the caller
         self.nets: dict[str, object] = {}
@@ -143,12 +142,12 @@ class Board:
     def part(self, key: str, fields: dict | None = None, **pins):
         """Place the part of parts.toml `key`; connect `pins` (data sheet name or number -> net
         name, or None for no connection). Every pin of that name is connected."""
-        from skidl import Part
+        from skidl import KICAD6, Part
 
         spec = PARTS[key]
         lib, _, name = spec["symbol"].partition(":")
         footprint = pcb.loop_footprint() if key == "antenna" else spec["footprint"]
-        part = Part(lib, name, value=spec["value"], footprint=footprint, circuit=self.circuit, tool=_tool())
+        part = Part(lib, name, value=spec["value"], footprint=footprint, circuit=self.circuit, tool=KICAD6)
         part.fields["MPN"] = spec["mpn"]
         part.fields["Manufacturer"] = spec["manufacturer"]
         part.fields["Key"] = key
@@ -171,12 +170,6 @@ class Board:
             raise KeyError(f"{part.ref} ({part.name}) has no pin {pin_name}")
         for pin in pins:
             pin += self.circuit.NC if net_name is None else self.net(net_name)
-
-
-def _tool():
-    from skidl import KICAD6
-
-    return KICAD6
 
 
 def symbols_used() -> list[tuple[str, str]]:
@@ -258,8 +251,8 @@ def esd(board: Board, nets: list[str]) -> None:
         board.part("esd", None, GND="GND", **{f"IO{j + 1}": net for j, net in enumerate(group)})
 
 
-def cell_board(libdir: Path) -> Board:
-    board = Board("cell", libdir)
+def cell_board() -> Board:
+    board = Board("cell")
     cols, rows = ARCH["boards"]["cell_board_cells"]
     bw, bh = ARCH["reader"]["block"]
     blocks_across = cols // bw
@@ -285,8 +278,8 @@ def cell_board(libdir: Path) -> Board:
 
 # --- the controller ---------------------------------------------------------------------------------
 
-def controller_board(libdir: Path, w: dict) -> Board:
-    board = Board("controller", libdir)
+def controller_board(w: dict) -> Board:
+    board = Board("controller")
     gp = {n: f"GP{n}" for n in range(29)}
     sck, mosi, miso, rst = gp[w["SCK"]], gp[w["MOSI"]], gp[w["MISO"]], gp[w["RESET"]]
     line, bank = [gp[n] for n in w["LINE_ADDRESS"]], [gp[n] for n in w["BANK_ADDRESS"]]
@@ -445,7 +438,7 @@ def write_csv(path: Path, rows: list[dict], columns: list[str]) -> None:
 
 def build(w: dict, libdir: Path) -> list[Board]:
     prepare_skidl(libdir)
-    return [cell_board(libdir), controller_board(libdir, w)]
+    return [cell_board(), controller_board(w)]
 
 
 @dataclass
