@@ -92,12 +92,14 @@ def far(a, b, occupied):
     return True
 
 
+LAYOUTS = {"block": blocks(pins.COLS, pins.ROWS, pins.PAD_CELLS, pins.BLOCK_COLS, pins.BLOCK_ROWS), "cell": None}
+
+
 class Trial:
-    def __init__(self, game, rng, spi_us=XFER_US):
+    def __init__(self, game, rng, spi_us=XFER_US, layout="block"):
         zones, layout_zone = GAMES[game]
         self.rng = rng
-        self.emu = ReaderArray(pins.CELLS, seed=rng.randrange(1, 2**31), xfer_us=spi_us,
-                               layout=blocks(pins.COLS, pins.ROWS, pins.PAD_CELLS, pins.BLOCK_COLS, pins.BLOCK_ROWS))
+        self.emu = ReaderArray(pins.CELLS, seed=rng.randrange(1, 2**31), xfer_us=spi_us, layout=LAYOUTS[layout])
         self.host = Host(self.emu)
         self.app = TrayApp(self.emu, self.host, self.emu.clock_ms)
         self.watched = set().union(*(GEO.zone(z) for z in zones)) | set(GEO.pad)
@@ -182,13 +184,13 @@ class Trial:
         out["after_quiet"].append(self.timed(self.put, spot))
 
 
-def run(trials, quiet_trials, seed, spi_us=XFER_US):
+def run(trials, quiet_trials, seed, spi_us=XFER_US, layout="block"):
     rng = random.Random(seed)
     out = {key: [] for key in TARGETS_MS}
     games = sorted(GAMES)
     i = 0
     while len(out["beside"]) < trials or len(out["after_quiet"]) < quiet_trials:
-        trial = Trial(games[i % len(games)], rng, spi_us)
+        trial = Trial(games[i % len(games)], rng, spi_us, layout)
         for _ in range(5 if len(out["beside"]) < trials else 0):
             trial.measure(out)
         if len(out["after_quiet"]) < quiet_trials:
@@ -218,27 +220,31 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--spi-us", default=str(XFER_US),
                         help="SPI transaction time(s) in us, comma-separated (default: the emulator's %d)" % XFER_US)
-    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object per SPI time")
+    parser.add_argument("--layouts", default="block", help="block (the tray), cell (design a), or both: block,cell")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON: layout -> SPI time -> figures")
     args = parser.parse_args()
     speeds = [float(x) for x in args.spi_us.split(",")]
-    results = {}
-    for spi_us in speeds:
-        results[f"{spi_us:g}"] = figures(run(args.trials, args.quiet_trials, args.seed, spi_us))
+    layouts = args.layouts.split(",")
+    if not set(layouts) <= set(LAYOUTS):
+        parser.error(f"--layouts takes {', '.join(LAYOUTS)}")
+    results = {layout: {f"{spi_us:g}": figures(run(args.trials, args.quiet_trials, args.seed, spi_us, layout))
+                        for spi_us in speeds} for layout in layouts}
     if args.json:
         print(json.dumps(results, indent=1, sort_keys=True))
         return
     print(f"{args.trials} trials per kind, virtual time of the emulated tray (datasheet timings); p50 / p95 ms")
-    print("| SPI us | " + " | ".join(k.replace("_", " ") for k in TARGETS_MS) + " |")
-    print("|---" * (len(TARGETS_MS) + 1) + "|")
-    for speed, result in results.items():
-        cells = []
-        for key in TARGETS_MS:
-            if f"p95_{key}_ms" in result:
-                mark = "" if result[f"met_{key}"] else " NOT met"
-                cells.append(f"{result[f'p50_{key}_ms']:.0f} / {result[f'p95_{key}_ms']:.0f}{mark}")
-            else:
-                cells.append("-")
-        print(f"| {speed} | " + " | ".join(cells) + " |")
+    print("| layout | SPI us | " + " | ".join(k.replace("_", " ") for k in TARGETS_MS) + " |")
+    print("|---" * (len(TARGETS_MS) + 2) + "|")
+    for layout, by_speed in results.items():
+        for speed, result in by_speed.items():
+            cells = []
+            for key in TARGETS_MS:
+                if f"p95_{key}_ms" in result:
+                    mark = "" if result[f"met_{key}"] else " NOT met"
+                    cells.append(f"{result[f'p50_{key}_ms']:.0f} / {result[f'p95_{key}_ms']:.0f}{mark}")
+                else:
+                    cells.append("-")
+            print(f"| {layout} | {speed} | " + " | ".join(cells) + " |")
     print("targets p95: " + ", ".join(f"{k.replace('_', ' ')} <= {v} ms" for k, v in TARGETS_MS.items()))
 
 if __name__ == "__main__":

@@ -412,7 +412,7 @@ class ReaderArray:
         live = reader.field and not reader.powered_down
         since = max(self.now_us, reader.awake_at)  # the transmitter runs once the clock does
         on = reader.connected(self.coils) if live else []
-        for cell in reader.coils:
+        for cell in sorted(reader.coils, key=lambda c: c in on):  # the fields that go, first
             coil = self.coils[cell]
             if cell in on and coil.field_since is None:
                 coil.field_since = since

@@ -2,8 +2,8 @@
 
 Confirming: a reading that differs from a cell's reported state is confirmed at once by
 quick re-reads of that one cell, its field still on (no guard time): `confirm_present`
-equal reads for a tag, a stack or a fault, `confirm_absent` empty reads in a row for a
-removal. A marginal tag misses single wake-ups now and then, but a tag's UID is never read
+equal reads for a tag (after the full read, presence checks: the UID came with its BCC and
+CRC), a stack or a fault, `confirm_absent` empty reads in a row for a removal. A marginal tag misses single wake-ups now and then, but a tag's UID is never read
 where there is none, so removals need the stronger evidence; any answer (a tag, a garbled
 exchange) cancels a removal. A new tag makes its empty neighbours *pending* (the other half
 of its tile lies on one of them): pending cells are read before anything else.
@@ -71,7 +71,7 @@ class Scanner:
     def __init__(self, driver, neighbours, clock_ms, usable, cols=None, pad=(),
                  confirm_present=2, confirm_absent=6, periods=(60, 100, 250, 400, 450), recent_ms=500,
                  max_retries=6, lookahead=12, field_spacing=2, full_read_every=8, idle_ms=30000,
-                 idle_lookahead=8, batch=2):
+                 idle_lookahead=10, batch=2):
         self.driver = driver
         self._reader_of = getattr(driver, "reader_of", None)  # cells sharing a reader share its field
         self._coils = 1  # the most cells a reader serves
@@ -376,8 +376,10 @@ class Scanner:
             self._unsure(cell)
             return
         need = self.confirm_absent if reading[0] == EMPTY else self.confirm_present
+        # a tag read in full is confirmed by presence checks: its UID came with BCC and CRC
+        known = reading[1] if reading[0] == TAG else None
         for _ in range(need - 1):
-            if driver.read_uid(cell) != reading:
+            if driver.read_uid(cell, known) != reading:
                 if reading[0] != EMPTY:
                     self._unsure(cell)
                 return  # not confirmed: a removal is cancelled by any answer

@@ -309,6 +309,95 @@ def test_same_uid_twice_on_one_reader_answers_as_one_tag():
     assert driver.read_uid(0) == (M.TAG, UID)
 
 
+# --- a reader per block of cells ------------------------------------------------------------
+
+def block_reader():
+    """One reader switching the coils of a 2 x 2 block (cells 0, 1 / 2, 3)."""
+    emu = ReaderArray(4, layout=blocks(2, 2, 0, 2, 2))
+    driver = M.MFRC522(emu, drive=40)
+    assert driver.init(0)
+    return emu, driver
+
+
+def test_a_block_reader_has_one_field_on_one_coil_and_moving_it_restarts_the_guard():
+    emu, driver = block_reader()
+    emu.place(0, UID)
+    emu.place(3, UID2)
+    driver.wake(0)
+    assert emu.fields_on() == [0] and emu.awake() == [0]
+    assert driver.read_uid(0) == (M.TAG, UID)
+    driver.wake(3)  # the field moves: coil 0 opens, coil 3 closes
+    assert emu.fields_on() == [3] and driver.awake == [3]
+    start = emu.now_us
+    assert driver.read_uid(3) == (M.TAG, UID2)
+    assert emu.now_us - start >= M.FIELD_GUARD_US  # coil 3's tag was unpowered: a whole guard time
+    driver.sleep(3)
+    assert emu.fields_on() == [] and emu.awake() == []
+    assert driver.read(0, M.TEST_PIN_VALUE) == M.USE_IO  # asleep: every switch open
+
+
+def test_a_switch_stuck_closed_lets_its_tag_answer_for_the_block():
+    emu, driver = block_reader()
+    emu.place(1, UID)
+    emu.set_stuck(1)
+    assert driver.read_uid(0) == (M.TAG, UID)  # cell 0 reads cell 1's tag: a cross-read
+    driver.sleep(0)
+    emu.place(0, UID2)
+    assert driver.read_uid(0) == (M.STACK, b"")  # both answer
+
+
+def test_the_drive_the_coupling_and_the_tile_decide_whether_a_tag_answers():
+    emu, driver = block_reader()
+    emu.place(0, UID, face_down=True)
+    assert driver.read_uid(0) == (M.TAG, UID)  # the scanning drive reads through the tile
+    driver.set_drive(0, 10)
+    driver.sleep(0)
+    assert driver.read_uid(0, UID) == (M.EMPTY, b"")
+    driver.set_drive(0, M.DRIVE_MAX)
+    emu.set_coupling(0, 0.0)  # a coil shorted across
+    assert driver.read_uid(0, UID) == (M.EMPTY, b"")
+
+
+def test_bringup_reports_every_cell_then_the_board_boots_again():
+    emu = ReaderArray(CELLS, layout=blocks(COLS, ROWS, PAD, 2, 2))
+    host = Host()
+    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD)
+    emu.place(5, UID)
+    emu.set_dead(CELLS - 1)  # the pad's reader
+    host.take()
+    app.feed(request(wire.BRINGUP))
+    frames = host.take()
+    reports = [m for k, _, m in frames if k == wire.BRINGUP_REPORT]
+    assert [k for k, _, _ in frames][-1] == wire.HELLO  # booted again
+    probes = [p for r in reports for p in r.probes]
+    assert len(probes) == reports[0].total == CELLS and reports[0].drive == pins.TX_DRIVE
+    assert probes[5].status == M.TAG and probes[5].uid == UID and 1 <= probes[5].min_drive < pins.TX_DRIVE
+    assert probes[4].status == M.EMPTY and probes[4].min_drive == 0 and probes[4].present
+    assert not probes[CELLS - 1].present and not probes[CELLS - 2].present
+    assert all(p.spi_us >= emulator_xfer_us() for p in probes if p.present)
+
+
+def emulator_xfer_us():
+    from dominotray.emulator import XFER_US
+    return XFER_US
+
+
+def test_a_tray_of_blocks_sweeps_every_cell_with_one_field_per_reader():
+    emu = ReaderArray(CELLS, layout=blocks(COLS, ROWS, PAD, 2, 2))
+    host = Host()
+    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD)
+    emu.place(9, UID)
+    emu.place(10, UID2)
+    run_until(app, lambda: app.booted)
+    snap = [m for k, _, m in host.take() if k == wire.SNAPSHOT][0]
+    assert snap.cells[9] == (wire.TAG, UID) and snap.cells[10] == (wire.TAG, UID2)
+    emu.most_fields_on = 0
+    run_for(app, 300)
+    assert 3 <= emu.most_fields_on <= app.scanner.lookahead
+    on_readers = [app.driver.reader_of[c] for c in app.driver.awake]
+    assert len(on_readers) == len(set(on_readers))
+
+
 # --- scanner -----------------------------------------------------------------------------
 
 class _Script:
