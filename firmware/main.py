@@ -26,7 +26,7 @@ from dominotray import pins  # noqa: E402
 from dominotray.app import TrayApp  # noqa: E402
 from dominotray.layout import blocks  # noqa: E402
 
-WATCHDOG_MS = 5000  # the self-test of 194 readers takes about 0.2 s, a scan step milliseconds
+WATCHDOG_MS = 5000  # the self-test of 49 readers takes about 0.1 s, a scan step milliseconds, a bring-up feeds it per cell
 
 
 def repl_requested():

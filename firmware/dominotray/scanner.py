@@ -39,7 +39,7 @@ a cell is read, the field moves on to the reader's next planned cell (one SPI wr
 time running while others are read) instead of the reader sleeping and waking again.
 """
 
-from dominotray.mfrc522 import EMPTY, TAG, FAULT, STACK, GARBLED
+from dominotray.mfrc522 import EMPTY, FAULT, GARBLED, STACK, TAG
 
 _NOTHING = (EMPTY, b"")
 _FAULTY = (FAULT, b"")
@@ -71,7 +71,7 @@ class Scanner:
     def __init__(self, driver, neighbours, clock_ms, usable, cols=None, pad=(),
                  confirm_present=2, confirm_absent=6, periods=(60, 100, 250, 400, 450), recent_ms=500,
                  max_retries=6, lookahead=12, field_spacing=2, full_read_every=8, idle_ms=30000,
-                 idle_lookahead=10, batch=2):
+                 idle_lookahead=8, batch=2):
         self.driver = driver
         self._reader_of = getattr(driver, "reader_of", None)  # cells sharing a reader share its field
         self._coils = 1  # the most cells a reader serves
