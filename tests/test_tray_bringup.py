@@ -5,12 +5,11 @@ coil switch stuck closed, slow SPI)."""
 import json
 
 import pytest
-from dominotray import wire
-
 from dominotable.app.cli import main
 from dominotable.tray import bringup
 from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import default
+from dominotray import wire
 from tray_fixtures import vtray  # noqa: F401 (fixture)
 
 GEO = default()

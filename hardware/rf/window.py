@@ -12,8 +12,6 @@ ampere of the active coil; a tag responds to the field averaged over its antenna
 
 from __future__ import annotations
 
-import math
-
 from rf import loops
 
 # the 3 x 3 neighbourhood, the active cell in the middle (index 4)
