@@ -1,6 +1,6 @@
 """`dominotable tray bringup` against the virtual tray: the firmware's bring-up mode over the
 wire, judged per cell, with injected faults (a dead reader, a detuned coil, a shorted coil, a
-coil switch stuck closed, slow SPI)."""
+coil switch stuck on the network, slow SPI)."""
 
 import json
 
@@ -35,7 +35,7 @@ def test_faults_fail_their_cells_and_name_why(vtray, capsys):
     vtray.set_dead(GEO.cell(0, 0))            # the reader of r0c0, r0c1, r1c0, r1c1
     vtray.set_coupling(GEO.cell(4, 4), 0.5)   # a detuned coil: reads its tag, but not a tile face down
     vtray.set_coupling(GEO.cell(0, 2), 0.0)   # a coil shorted across: reads nothing
-    vtray.set_stuck(GEO.cell(2, 2))           # its switch stuck closed: its tag answers for its block
+    vtray.set_stuck(GEO.cell(2, 2))           # its switch stuck on: its tag answers for its block
     assert main(["tray", "bringup", "--port", vtray.path, "--cells", "r0c0:r5c5", "--json"]) == 1
     cells = {c["label"]: c for c in json.loads(capsys.readouterr().out)["cells"]}
     assert len(cells) == 36
@@ -86,7 +86,7 @@ def test_the_sim_injects_the_bringup_faults(vtray):
     from dominotable.app.commands.tray import sim_command
 
     assert sim_command(vtray, "detune r4c4 0.5") == "coil at r4c4 (cell 68) makes 0.5 of its field"
-    assert sim_command(vtray, "stuck 34") == "coil switch at r2c2 (cell 34) stuck closed"
+    assert sim_command(vtray, "stuck 34") == "coil switch at r2c2 (cell 34) stuck on"
     assert sim_command(vtray, "spi 200") == "SPI transactions take 200 us"
     assert vtray.array.coils[68].coupling == 0.5 and vtray.array.coils[34].stuck and vtray.array.xfer_us == 200
     for bad, message in (("detune 3 2", "from 0 to 1"), ("spi 0", "from 1 to 10000"), ("spi x", "not a number")):

@@ -10,7 +10,7 @@ MicroPython.
 
 Readers and coils: `layout` gives each cell's reader and its coil on that reader (None: a
 reader per cell, its coil hard-wired). A reader with several coils connects the one whose
-switch its pins D1..D4 close (TestPinEnReg / TestPinValueReg, UseIO; D(k+1) high: coil k);
+switch its pins D1..D4 set (TestPinEnReg / TestPinValueReg, UseIO; D(k+1) high: coil k);
 tags lie on cells, that is on coils. `xfer(reader, data)` is the SPI bus.
 
 RF field: a tag is powered only while its coil carries the field (its reader's TxControlReg
@@ -25,7 +25,7 @@ Field strength: a tag answers only if the field reaches its threshold: the drive
 0..63) times FULL_DRIVE_MARGIN (a centred face-up tag's field over its threshold at full drive,
 from the RF model: hardware/DESIGN.md) times the cell's coupling (1; less for a detuned or
 shorted coil: `set_coupling`) times FACE_DOWN for a tag read through its tile. Faults for the
-bring-up: a dead reader, a detuned or shorted coil, a switch stuck closed (its coil stays on
+bring-up: a dead reader, a detuned or shorted coil, a switch stuck on the network (its coil stays on
 the reader's network, so its tags answer for the reader's other coils: `set_stuck`), slow SPI
 (`xfer_us`).
 
@@ -178,8 +178,8 @@ class Reader:
         out = []
         for k in range(len(self.coils)):
             cell = self.coils[k]
-            closed = regs[M.TEST_PIN_VALUE] & M.USE_IO and regs[M.TEST_PIN_EN] & regs[M.TEST_PIN_VALUE] & (2 << k)
-            if closed or coils[cell].stuck:
+            on = regs[M.TEST_PIN_VALUE] & M.USE_IO and regs[M.TEST_PIN_EN] & regs[M.TEST_PIN_VALUE] & (2 << k)
+            if on or coils[cell].stuck:
                 out.append(cell)
         return out
 
@@ -277,7 +277,7 @@ class ReaderArray:
         self._coil(cell).coupling = factor
 
     def set_stuck(self, cell, stuck=True):
-        """This coil's switch stays closed: its tags answer whichever coil its reader reads."""
+        """This coil's switch stays on the network: its tags answer whichever coil its reader reads."""
         self._coil(cell).stuck = bool(stuck)
         self._update(self.reader(cell))
 

@@ -10,9 +10,9 @@ virtual tray it is the emulated array (emulator.py).
 
 Coils: a reader with several coils drives its pins D1..D4 (free in SPI mode) as outputs
 (TestPinEnReg, TestPinValueReg with UseIO: MFRC522 data sheet 9.3.4.4-9.3.4.5); D(k+1) high
-closes the analog switch of coil k. At most one is closed, and none while the reader sleeps:
-an open coil is detuned, so it neither relays nor absorbs a neighbour's field. Waking a cell
-closes its coil's switch first, so the field comes up on that coil; moving an awake reader to
+switches coil k onto the reader's network, low shorts it. At most one is on, and none while the
+reader sleeps: a shorted coil is detuned, so it does not relay a neighbour's field. Waking a cell
+switches its coil onto the network first, so the field comes up on that coil; moving an awake reader to
 another of its coils restarts the guard time (that coil's tag was unpowered).
 
 Register map, command set and SPI framing follow the NXP MFRC522 data sheet: an address byte
@@ -230,7 +230,7 @@ class MFRC522:
 
     def init(self, cell):
         """Soft-reset and configure the reader of `cell`, leaving it in soft power-down with
-        every coil switch open; True if its VersionReg names a working part. A reader that
+        every coil shorted; True if its VersionReg names a working part. A reader that
         does not answer costs a few transactions, never a long poll (the boot self-test of
         every reader stays short)."""
         r = self.reader_of[cell]
@@ -254,7 +254,7 @@ class MFRC522:
         if self.drive is not None:
             self.write(r, CW_GS_P, self.drive)
         if self.switched[r]:
-            self.write(r, TEST_PIN_VALUE, USE_IO)  # D1..D4 low: every switch open ...
+            self.write(r, TEST_PIN_VALUE, USE_IO)  # D1..D4 low: every coil shorted ...
             self.write(r, TEST_PIN_EN, SELECT_PINS)  # ... before their drivers come on
         ok = self.read(r, T_RELOAD_L) == T_RELOAD_VALUE  # the writes took
         # The drivers stay enabled: in soft power-down the clock stops, and with it the
@@ -292,7 +292,7 @@ class MFRC522:
             self._waiting[r] = 0
 
     def sleep(self, cell):
-        """Soft power-down (clock, receiver and field off) and every coil switch open; a
+        """Soft power-down (clock, receiver and field off) and every coil shorted; a
         reader awake for another of its coils stays so."""
         r = self.reader_of[cell]
         other = self._on.get(r)

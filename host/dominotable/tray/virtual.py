@@ -366,7 +366,7 @@ class VirtualTray:
             self.array.set_coupling(cell, factor)
 
     def set_stuck(self, cell: int, stuck: bool = True) -> None:
-        """The cell's coil switch stuck closed: its tags answer for its reader's other cells."""
+        """The cell's coil switch stuck on the network: its tags answer for its reader's other cells."""
         with self._lock:
             self.array.set_stuck(cell, stuck)
 

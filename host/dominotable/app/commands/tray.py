@@ -120,7 +120,7 @@ SIM_HELP = """commands (cells as numbers or r<row>c<col>; facing: right, down, l
   flicker CELL P             miss this cell's tag with probability P
   crc CELL N                 corrupt the next N replies from CELL
   detune CELL F              CELL's coil makes F of its field (0: shorted across)
-  stuck CELL [off]           CELL's coil switch stuck closed (its tag answers for its block)
+  stuck CELL [off]           CELL's coil switch stuck on (its tag answers for its block)
   spi US                     every SPI transaction takes US microseconds
   noise P                    flip and drop bytes towards the host with probability P each
   show                       draw what lies on the tray
@@ -180,7 +180,7 @@ def sim_command(tray: VirtualTray, line: str) -> str | None:
         need(1)
         cell = parse_cell(rest[0], geo)
         tray.set_stuck(cell, rest[1:] != ["off"])
-        return f"coil switch at {geo.label(cell)} {'freed' if rest[1:] == ['off'] else 'stuck closed'}"
+        return f"coil switch at {geo.label(cell)} {'freed' if rest[1:] == ['off'] else 'stuck on'}"
     if cmd in ("detune", "spi"):
         need(2 if cmd == "detune" else 1)
         try:
