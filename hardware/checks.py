@@ -317,8 +317,8 @@ def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] | None =
 
 def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] | None = None) -> list[str]:
     """A cell board's bus: the incoming cable reaches every reader; each reader's chip select is
-    a decoder output that also enables its MISO buffer; each coil's switch is driven by the
-    reader pin D(k+1) of its coil number k."""
+    a decoder output that also enables its MISO buffer; the switch whose common pin holds coil k
+    is driven by the reader's pin D(k+1)."""
     if cable is None:
         from circuit import CABLE as cable
     pin_net = net.pin_nets()
@@ -341,9 +341,10 @@ def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] | None = None) -> lis
         for sw in _refs(net, "coil_switch"):
             if net.components[sw].fields.get("Block") != block:
                 continue
-            coil = next((c for c in _refs(net, "antenna") if pin_net.get((c, "1")) == pin_net.get((sw, "1"))), None)
+            com, control = (pin_net.get((sw, _pin_number(net, sw, name))) for name in ("COM", "IN"))
+            coil = next((c for c in _refs(net, "antenna") if pin_net.get((c, "1")) == com), None)
             k = int(net.components[coil].fields.get("Coil", -1)) if coil else -1
-            if pin_net.get((sw, "4")) != pin_net.get((r, str(25 + k))):
+            if control != pin_net.get((r, str(25 + k))):
                 faults.append(f"{sw} switches coil {coil} (coil {k}) but is not driven by {r}'s D{k + 1}")
     return faults
 

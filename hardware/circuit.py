@@ -13,8 +13,9 @@ tray's (boards times their count, and what is bought but not soldered).
 The boards:
 - cell (12 of them, 4 x 4 cells, 100 x 100 mm): four readers, each with its crystal, supply
   decouplers, EMC filter and matching network (AN1445), four single-turn cell coils on the
-  top copper, each through its own analog switch (TS5A3166, from 5 V, biased at 2.5 V) that
-  the reader's D1-D4 pins close, and a tri-state buffer on the reader's MISO enabled by its
+  top copper, each on its own SPDT analog switch (TS5A3159, from 5 V, biased at 2.5 V) that
+  puts it on the network when the reader's D1-D4 pin says so and shorts it otherwise, and a
+  tri-state buffer on the reader's MISO enabled by its
   chip select; a 74HC139 decoding the board's enable and two line-address bits into the four
   chip selects; a cable in and a cable out (2 x 8, 2.54 mm) whose enable lines shift by one
   from in to out, so that identical boards in a chain each take the next enable; ESD arrays on
@@ -232,8 +233,9 @@ def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str
     board.passive("Device:C", "100nF", "+5V", "GND", f)  # the switches' supply
     for k, coil in enumerate(coils):
         sel, end = f"{p}SEL{k}", f"{p}COIL{k}"
-        board.part("coil_switch", f, NO=end, COM=p + "ANT1", GND="GND", IN=sel, **{"V+": "+5V"})
-        board.passive("Device:R", "100k", sel, "GND", f)  # every switch open while the reader is reset
+        # COM: the coil's switched end; NO (IN high): the network; NC: the common node, shorting it
+        board.part("coil_switch", f, COM=end, NO=p + "ANT1", NC=p + "ANT2", GND="GND", IN=sel, **{"V+": "+5V"})
+        board.passive("Device:R", "100k", sel, "GND", f)  # every coil shorted while the reader is reset
         board.part("antenna", {**f, **coil}, **{"1": end, "2": p + "ANT2"})
     board.part("buffer", f, OE=nss, A=p + "MISO", Y=miso, GND="GND", VCC="+3V3")
     board.passive("Device:C", "100nF", "+3V3", "GND", f)

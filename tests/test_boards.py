@@ -184,8 +184,9 @@ def test_the_firmwares_pin_map_is_the_boards(built):
     # a coil switch driven by the wrong select pin
     sw = _ref(cell, "coil_switch", Block="0")
     reader = _ref(cell, "reader", Block="0")
-    other = next(p for p in ("25", "26", "27", "28") if _node(cell, reader, p)[0] != _node(cell, sw, "4")[0])
-    rewired = _move(cell, sw, "4", _node(cell, reader, other)[0])
+    control = checks._pin_number(cell, sw, "IN")
+    other = next(p for p in ("25", "26", "27", "28") if _node(cell, reader, p)[0] != _node(cell, sw, control)[0])
+    rewired = _move(cell, sw, control, _node(cell, reader, other)[0])
     assert any(f.startswith(f"{sw} switches coil") for f in checks.cell_faults(rewired))
 
 
