@@ -52,7 +52,26 @@ def pinout_faults(key: str) -> list[str]:
 # --- the netlist against the libraries -------------------------------------------------------------
 
 def netlist_faults(net: kicad.Netlist) -> list[str]:
-    return symbol_faults(net) + power_faults(net) + pad_faults(net) + value_faults(net) + clock_faults(net)
+    return (symbol_faults(net) + power_faults(net) + pad_faults(net) + short_faults(net) + value_faults(net)
+            + clock_faults(net))
+
+
+def short_faults(net: kicad.Netlist) -> list[str]:
+    """No signal net joins two different pins of one part (a pin connected by a name it only
+    shares, such as the reader's RX and its SDA/NSS/RX, merges two nets)."""
+    faults = []
+    for name, nodes in net.nets.items():
+        if name in SUPPLIES or name == GROUND:
+            continue
+        by_part = defaultdict(list)
+        for node in nodes:
+            by_part[node.ref].append(node)
+        for ref, pins in by_part.items():
+            kinds = {p.function if p.function != "~" else p.pin for p in pins}
+            if len(kinds) > 1:
+                faults.append(f"{ref} pins {', '.join(f'{p.pin} ({p.function})' for p in pins)} are shorted "
+                              f"on net {name}")
+    return faults
 
 
 def symbol_faults(net: kicad.Netlist) -> list[str]:

@@ -164,9 +164,13 @@ class Board:
         return self.part(part_key(symbol, value), fields, **{"1": a, "2": b})
 
     def connect(self, part, pin_name: str, net_name: str | None, aliases: dict):
-        pins = [p for p in part.pins if str(p.num) == pin_name] or [
-            p for p in part.pins
-            if pin_name in (p.name, *p.name.split("/")) or aliases.get(str(p.num)) == pin_name]
+        """A pin by number, else every pin of exactly that name (GND), else the one pin that has
+        it among its functions (NSS of SDA/NSS/RX) or as its data sheet name."""
+        pins = [p for p in part.pins if str(p.num) == pin_name] or [p for p in part.pins if p.name == pin_name]
+        if not pins:
+            pins = [p for p in part.pins if pin_name in p.name.split("/") or aliases.get(str(p.num)) == pin_name]
+            if len(pins) > 1:
+                raise KeyError(f"{part.ref} ({part.name}): {pin_name} names pins {[p.num for p in pins]}")
         if not pins:
             raise KeyError(f"{part.ref} ({part.name}) has no pin {pin_name}")
         for pin in pins:

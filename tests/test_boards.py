@@ -190,6 +190,20 @@ def test_the_firmwares_pin_map_is_the_boards(built):
     assert any(f.startswith(f"{sw} switches coil") for f in checks.cell_faults(rewired))
 
 
+def test_two_pins_of_a_part_on_one_signal_net_are_caught(built):
+    """Connecting the reader's RX by a name its SDA/NSS/RX pin shares once shorted RX to the chip
+    select: no signal net may join two different pins of one part."""
+    result, _ = built
+    cell = result.nets["cell"]
+    reader = _ref(cell, "reader", Block="0")
+    rx = _node(cell, reader, "17")[0]
+    assert checks.short_faults(cell) == []
+    faults = checks.short_faults(_move(cell, reader, "24", rx))
+    assert len(faults) == 1 and faults[0].startswith(f"{reader} pins ") and "(SDA/NSS/RX)" in faults[0]
+    resistor = next(r for r, c in sorted(cell.components.items()) if c.part == "R")
+    assert checks.short_faults(_move(cell, resistor, "2", _node(cell, resistor, "1")[0]))  # a shorted resistor
+
+
 def test_a_shared_clock_is_caught(built):
     """Issue 19, item 7: one buffer output drove 32 readers' OSCIN; now each reader has its crystal."""
     result, _ = built
