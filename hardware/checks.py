@@ -51,9 +51,26 @@ def pinout_faults(key: str) -> list[str]:
 
 # --- the netlist against the libraries -------------------------------------------------------------
 
+UNCONNECTED = "unconnected-("  # KiCad's name for the net of a pin marked no-connect
+
+
 def netlist_faults(net: kicad.Netlist) -> list[str]:
-    return (symbol_faults(net) + power_faults(net) + pad_faults(net) + short_faults(net) + value_faults(net)
-            + clock_faults(net))
+    return (symbol_faults(net) + unmarked_faults(net) + power_faults(net) + pad_faults(net) + short_faults(net)
+            + value_faults(net) + clock_faults(net))
+
+
+def unmarked_faults(net: kicad.Netlist) -> list[str]:
+    """Every pin of every symbol is either connected or marked no-connect."""
+    present = defaultdict(set)
+    for nodes in net.nets.values():
+        for node in nodes:
+            present[node.ref].add(node.pin)
+    faults = []
+    for ref, comp in net.components.items():
+        for num, pin in kicad.symbol(comp.lib, comp.part).pins.items():
+            if num not in present[ref]:
+                faults.append(f"{ref} pin {num} ({pin.name}) is neither connected nor marked no-connect")
+    return faults
 
 
 def short_faults(net: kicad.Netlist) -> list[str]:
@@ -280,7 +297,7 @@ def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] | None =
         from circuit import CABLE as cable
     pico = _refs(net, "pico")[0]
     gpio_net = {node.function: name for name, nodes in net.nets.items() for node in nodes
-                if node.ref == pico and node.function.startswith("GP")}
+                if node.ref == pico and node.function.startswith("GP") and not name.startswith(UNCONNECTED)}
     headers = [r for r in _refs(net, "cable_header")]
     reader = _refs(net, "reader")[0]
     decoder = _refs(net, "decoder")[0]

@@ -379,13 +379,14 @@ def netlist_text(board: Board) -> str:
                    f"      (libsource (lib {q(lib)}) (part {q(part.name)}) (description \"\"))\n"
                    f'      (sheetpath (names "/") (tstamps "/"))\n      (tstamps {q(stamp)}))')
     out.append("  )\n  (nets")
-    nets = sorted((n for n in board.circuit.get_nets() if n.name and n.pins and not n.name.startswith("NC")),
-                  key=lambda n: n.name)
-    for code, net in enumerate(nets, 1):
+    # a pin marked no-connect is a net of its own, named as KiCad names them
+    nets = [(n.name, n.pins) for n in board.circuit.get_nets() if n.pins and n is not board.circuit.NC]
+    nets += [(f"unconnected-({p.part.ref}-Pad{p.num})", [p]) for p in board.circuit.NC.pins]
+    for code, (name, pins) in enumerate(sorted(nets), 1):
         nodes = "".join(f"\n      (node (ref {q(p.part.ref)}) (pin {q(p.num)}) (pinfunction {q(p.name)}) "
                         f"(pintype {q(_PIN_TYPES[p.func.name])}))"
-                        for p in sorted(net.pins, key=lambda p: (p.part.ref, str(p.num))))
-        out.append(f"    (net (code {q(code)}) (name {q(net.name)}){nodes})")
+                        for p in sorted(pins, key=lambda p: (p.part.ref, str(p.num))))
+        out.append(f"    (net (code {q(code)}) (name {q(name)}){nodes})")
     out.append("  )\n)")
     return "\n".join(out) + "\n"
 

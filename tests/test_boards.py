@@ -190,6 +190,20 @@ def test_the_firmwares_pin_map_is_the_boards(built):
     assert any(f.startswith(f"{sw} switches coil") for f in checks.cell_faults(rewired))
 
 
+def test_every_pin_is_connected_or_marked_no_connect(built):
+    result, _ = built
+    cell = copy.deepcopy(result.nets["cell"])
+    reader = _ref(cell, "reader", Block="0")
+    irq, node = _node(cell, reader, "23")
+    assert irq == f"unconnected-({reader}-Pad23)"
+    del cell.nets[irq]
+    assert checks.unmarked_faults(cell) == [f"{reader} pin 23 (IRQ) is neither connected nor marked no-connect"]
+    # a supply pin marked no-connect is no supply
+    faults = checks.power_faults(_move(result.nets["cell"], reader, "2", f"unconnected-({reader}-Pad2)"))
+    assert faults == [f"{reader} pin 2 (PVDD) is a supply pin on unconnected-({reader}-Pad2), not a supply "
+                      "(+3V3, +5V, VSYS)"]
+
+
 def test_two_pins_of_a_part_on_one_signal_net_are_caught(built):
     """Connecting the reader's RX by a name its SDA/NSS/RX pin shares once shorted RX to the chip
     select: no signal net may join two different pins of one part."""
