@@ -33,6 +33,7 @@ its value, and a value that no part number carries is an error, never another va
 from __future__ import annotations
 
 import argparse
+import builtins
 import contextlib
 import csv
 import importlib.util
@@ -187,6 +188,7 @@ def prepare_skidl(libdir: Path) -> None:
         import skidl
 
     logging.getLogger("skidl").setLevel(logging.ERROR)
+    builtins.default_circuit.no_files = True  # no log beside the caller at exit either
     # SKiDL records where each part and net was made through inspect.stack(), most of a run's
     # time (35 ms each); the boards' netlists leave it out.
     import skidl.circuit
