@@ -530,7 +530,7 @@ def latency_report() -> list[str]:
              "| design | SPI us | " + " | ".join(f"{k.replace('_', ' ')} ({emulator_target(data, k)})" for k in keys) + " |",
              "|---" * (len(keys) + 2) + "|"]
     for layout, title in (("block", "(c)"), ("cell", "(a)")):
-        for speed, run in data.get(layout, {}).items():
+        for speed, run in sorted(data.get(layout, {}).items(), key=lambda kv: float(kv[0])):
             cells = []
             for k in keys:
                 if f"p95_{k}_ms" in run:

@@ -59,12 +59,14 @@ def test_bad_geometry_files_are_named(tmp_path):
         geometry.default().coords(192)
 
 
-def test_bom_lists_one_reader_per_cell():
-    # hardware/bom.csv is written by hardware/circuit.py (tests/test_hardware.py checks it)
+def test_bom_lists_one_reader_per_block_of_cells():
+    # hardware/bom.csv is written by hardware/circuit.py: a reader per 2 x 2 block and the pad's
+    from dominotray import pins
+
     with open(ROOT / "hardware" / "bom.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    readers = [row for row in rows if row["mpn"] == "FM17522E"]
-    assert len(readers) == 1 and int(readers[0]["qty"]) == geometry.default().cells
+    readers = sum(int(row["qty"]) for row in rows if row["mpn"] == "FM17522E")
+    assert readers == pins.READERS == geometry.default().cells // 4 + 1
     assert all(int(row["qty"]) > 0 and row["mpn"] for row in rows)
 
 

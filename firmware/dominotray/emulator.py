@@ -62,7 +62,7 @@ SOFT_PD_EXIT_US = 537.74
 # Field strength (see above): a centred face-up tag at full drive has FULL_DRIVE_MARGIN times its
 # threshold field; through its tile (face down) FACE_DOWN of that. From the RF model of the chosen
 # coil (hardware/design.py; tests/test_design.py keeps them in step).
-FULL_DRIVE_MARGIN = 11.0
+FULL_DRIVE_MARGIN = 10.3
 FACE_DOWN = 0.24
 
 ATQA_NTAG = b"\x44\x00"
