@@ -79,14 +79,13 @@ def _nh(nh: float) -> str:
 
 
 # Per side of the balanced antenna network (AN1445 topology): L0, C0, C1, C2 are the RF model's
-# (design.py writes them into architecture.toml [network]; the provisional ones until it has);
-# the receive path is AN1445's (1 nF from the antenna node, 1 k to RX, 1 k on to VMID); the
-# crystal's load capacitors give the MFRC522's 10 pF load (data sheet 8.7) with ~2.5 pF of
-# stray per pin; 10 k feeds the 2.5 V bias (architecture.toml [switch]) onto each antenna node.
-_COMPUTED = ARCH["network"] if "c0_pf" in ARCH.get("network", {}) else {
-    "l0_nh": 1000, "c0_pf": 120, "c1_pf": 100, "c2_pf": 560}
-NETWORK = {"L0": _nh(_COMPUTED["l0_nh"]), "C0": _pf(_COMPUTED["c0_pf"]), "C1": _pf(_COMPUTED["c1_pf"]),
-           "C2": _pf(_COMPUTED["c2_pf"]), "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF", "BIAS_FEED": "10k"}
+# (design.py writes them into architecture.toml [network]); the receive path is AN1445's (1 nF
+# from the antenna node, 1 k to RX, 1 k on to VMID); the crystal's load capacitors give the
+# MFRC522's 10 pF load (data sheet 8.7) with ~2.5 pF of stray per pin; 10 k feeds the 2.5 V
+# bias (architecture.toml [switch]) onto each antenna node.
+_RF = ARCH["network"]
+NETWORK = {"L0": _nh(_RF["l0_nh"]), "C0": _pf(_RF["c0_pf"]), "C1": _pf(_RF["c1_pf"]), "C2": _pf(_RF["c2_pf"]),
+           "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF", "BIAS_FEED": "10k"}
 
 
 def _gen_pins():
