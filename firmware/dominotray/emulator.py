@@ -153,6 +153,7 @@ class Reader:
         self.powered_down = False
         self.awake_at = 0  # now_us when it has left soft power-down
         self.field = False  # its transmitter drives the antenna network
+        self.on = []  # the cells whose coil carries its field
         # a frame got no answer: the receiver waits on, and StartSend is not taken again until
         # the Transceive command is issued anew (the data sheet documents StartSend between
         # frames only after a reception: the emulator takes the strict reading)
@@ -410,9 +411,12 @@ class ReaderArray:
     def _update(self, reader):
         """Which of the reader's coils carry its field now: every coil's field on or off."""
         live = reader.field and not reader.powered_down
-        since = max(self.now_us, reader.awake_at)  # the transmitter runs once the clock does
         on = reader.connected(self.coils) if live else []
-        for cell in sorted(reader.coils, key=lambda c: c in on):  # the fields that go, first
+        if on == reader.on:
+            return  # (most register writes change nothing here)
+        reader.on = on
+        since = max(self.now_us, reader.awake_at)  # the transmitter runs once the clock does
+        for cell in [c for c in reader.coils if c not in on] + on:  # the fields that go, first
             coil = self.coils[cell]
             if cell in on and coil.field_since is None:
                 coil.field_since = since

@@ -104,6 +104,8 @@ class Scanner:
         self._retries = bytearray(self.cells)
         self.pending = []
         self._changed_at = {}  # cell -> clock_ms of its last reported change
+        self._row = [c // self.cols for c in range(self.cells)]
+        self._col = [c % self.cols for c in range(self.cells)]
         self._order = sorted(range(self.cells), key=self._order_key)
         self._rank = bytearray(self.cells) if self.cells < 256 else [0] * self.cells
         for i in range(self.cells):
@@ -151,13 +153,15 @@ class Scanner:
     def near(self, a, b):
         """Too close to have both fields on: one reader's cells, within field_spacing on the
         grid, or both on the pad (the pad lies apart from the grid)."""
-        if self._reader_of is not None and self._reader_of[a] == self._reader_of[b]:
+        reader_of = self._reader_of
+        if reader_of is not None and reader_of[a] == reader_of[b]:
             return True
-        if a >= self.playing or b >= self.playing:
-            return a >= self.playing and b >= self.playing
-        ra, ca = divmod(a, self.cols)
-        rb, cb = divmod(b, self.cols)
-        return -self.spacing < ra - rb < self.spacing and -self.spacing < ca - cb < self.spacing
+        playing = self.playing
+        if a >= playing or b >= playing:
+            return a >= playing and b >= playing
+        s = self.spacing
+        row, col = self._row, self._col  # (precomputed: this runs for every candidate of a step)
+        return -s < row[a] - row[b] < s and -s < col[a] - col[b] < s
 
     # --- what the host says --------------------------------------------------------------
 
@@ -293,16 +297,23 @@ class Scanner:
             if nxt is None:
                 break
             self.plan.append(nxt)
+        awake = driver.awake
+        busy = set(reader_of[c] for c in awake) if reader_of else ()  # a reader's one field
+        busy_cell = reader_of[cell] if reader_of else None
         for nxt in self.pending + self.plan:  # the cells waiting for a re-read first
-            if len(driver.awake) >= limit:
+            if len(awake) >= limit:
                 break
-            if nxt == cell or nxt in driver.awake or self.near(nxt, cell):
+            if reader_of and (reader_of[nxt] in busy or reader_of[nxt] == busy_cell):
                 continue
-            for other in driver.awake:
+            if nxt == cell or nxt in awake or self.near(nxt, cell):
+                continue
+            for other in awake:
                 if self.near(nxt, other):
                     break
             else:
                 driver.wake(nxt)
+                if reader_of:
+                    busy.add(reader_of[nxt])
 
     # --- reading -------------------------------------------------------------------------
 
