@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "firmware"))
 from dominotray.layout import blocks  # noqa: E402
 
 # Board decoders by part: their address inputs and outputs ("direct": a bank output itself)
-DECODERS = {"74HC154": (4, 16), "74LVC1G139": (2, 4), "direct": (0, 1)}
+DECODERS = {"74HC154": (4, 16), "74HC139": (2, 4), "74LVC1G139": (2, 4), "direct": (0, 1)}
 
 # RP2040 SPI0 pin functions, and GPIOs the Pico board uses itself (SMPS mode, VBUS sense,
 # LED, VSYS sense) or does not bring out.
