@@ -20,9 +20,9 @@ from dominotable.ui.oled import screens
 from dominotable.ui.oled.display import DisplayConfig, open_display
 
 SCREENS = {
-    "turn": lambda i: screens.turn(f"Player {i % 4}", f"Ann {i}  Bob 30  / 150"),
-    "scores": lambda i: screens.scores(["Ann", "Bob", "Cy", "Dee"], [i, 2 * i, 3, 4], 150, current=i % 4),
-    "last play": lambda i: screens.last_play("Bob", f"{i % 7}-5", i % 20),
+    "play": lambda i: screens.play(f"Player {i % 4}", [("Ann", i), ("Bob", 30)], "hold select: end turn"),
+    "scores": lambda i: screens.scores(["Ann", "Bob", "Cy", "Dee"], [i, 2 * i, 3, 4], "first to 150", current=i % 4),
+    "last play": lambda i: screens.prompt("Last play", f"Bob laid {i % 7}-5 +{i % 20}"),
     "prompt": lambda i: screens.prompt("Fix the tray", f"Put 2-4 back between 0-0 and 4-4 (cell {i % 192})"),
     "tray lost": lambda i: screens.tray_lost(i),
     "menu": lambda i: screens.menu("Choose a game", ["Castle Rock", "Solitaire", "Boneyard", "Broadway"], i % 4),

@@ -39,6 +39,7 @@ from dominotable.app.hardware import open_hardware  # noqa: E402
 from dominotable.app.runtime import Runtime  # noqa: E402
 from dominotable.games import catalog  # noqa: E402
 from dominotable.store.recovery import open_for_table  # noqa: E402
+from dominotable.ui.oled import screens  # noqa: E402
 from dominotable.ui.oled.display import Display  # noqa: E402
 from dominotable.ui.oled.ram import pack  # noqa: E402
 from oled_chips import RecordingSerial, bus_bytes  # noqa: E402
@@ -100,7 +101,7 @@ def match(game: str, driver: str, seed: int, db: Path) -> dict:
             runtime = Runtime(hw, store, SETTLE_MS, seed=seed, choice=demo_choice(game), stop_when_over=True,
                               demo=True, repairs=repairs)
             play(runtime, seed=seed)
-            last = runtime.screen()
+            last = screens.draw(runtime.screen())
     finally:
         hw.close()
     full = full_frame_bytes(driver, last)

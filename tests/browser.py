@@ -49,15 +49,25 @@ def ensure_chromium() -> Path:
     return CHROMIUM
 
 
+_shared: dict = {}  # one Chromium for every module that imports these fixtures (each import is a fixture of its own)
+
+
 @pytest.fixture(scope="session")
 def browser():
-    executable = ensure_chromium()
-    from playwright.sync_api import sync_playwright
+    if not _shared:
+        executable = ensure_chromium()
+        from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(executable))
-        yield chromium
-        chromium.close()
+        playwright = sync_playwright().start()  # a second one would find the first one's loop running
+        _shared.update(playwright=playwright, chromium=playwright.chromium.launch(executable_path=str(executable)),
+                       users=0)
+    _shared["users"] += 1
+    yield _shared["chromium"]
+    _shared["users"] -= 1
+    if not _shared["users"]:
+        _shared["chromium"].close()
+        _shared.pop("playwright").stop()
+        _shared.clear()
 
 
 @pytest.fixture

@@ -175,6 +175,6 @@ def test_bw10_1_a_reveal_is_credited_to_the_seat_it_names_not_to_the_guess():
     game.push_notation("lead S")
     names = ["Ann", "Bob", "Cat", "Dan"]
     lines = match_lines({"hints": []}, game, names)
-    assert lines[1].split() == ["1.", "Cat", "lead", "S"]
+    assert lines[1].split() == ["1.", "Cat", "leads", "[lead", "S]"]  # in words, the notation beside
     assert made_by(game, game.lead_move()) == S  # South lays the double
     assert made_by(game, DEAL) is None and made_by(game, Reveal("show", (Tile(1, 2),), "W")) == W

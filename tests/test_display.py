@@ -27,20 +27,25 @@ from PIL import Image, ImageChops, ImageDraw
 REFERENCE = Path(__file__).parent / "reference"
 WRITE = os.environ.get("DOMINOTABLE_WRITE_REFERENCES") == "1"
 
+LONG = "rule CR-5.2: 3-3 and 4-4 do not enclose a run of equal ends; put back 3-3 4-4 5-5 6-6 and capture again " * 2
 GAMES = ["Castle Rock", "Castle Rock Solitaire", "Doubles in the Boneyard", "Broadway", "Up-Down-Stop"]
 
 SCREENS = {
-    "turn": lambda: screens.turn("Annabelle", "Ann 45  Bob 30  / 150"),
-    "scores-3": lambda: screens.scores(["Ann", "Bob", "Cy"], [45, 130, 7], 150, current=1),
-    "scores-6": lambda: screens.scores(["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"], [45, 130, 7, 0, 55, 100], 150,
-                                       current=4),
-    "last-play": lambda: screens.last_play("Bob", "3-5", 10),
-    "last-play-long": lambda: screens.last_play("Bob", "capture 2-4 5-5", 15),
-    "last-play-none": lambda: screens.last_play("Bob", "capture 2-4 5-5", 0),
+    "play-2": lambda: screens.play("Annabelle", [("Annabelle", 45), ("Bob", 30)], "hold select: end turn"),
+    "play-3": lambda: screens.play("CAT", [("ANN", 5), ("BOB", 14), ("CAT", 33)], "BOB laid 6-4 +1"),
+    "play-6": lambda: screens.play("FLO", list(zip(["ANN", "BOB", "CAT", "DEE", "EVE", "FLO"], [5, 14, 33, 0, 55, 100])),
+                                   "last: EVE +12"),
+    "play-solitaire": lambda: screens.play("ANN", [("ANN", 12)], "ANN drew 0-6", "tiles captured"),
+    "play-warning": lambda: screens.play("West bot", [("ANN", 5), ("West bot", 14)],
+                                         "reader r3c4 (cell 52) dead: play around it"),
+    "scores-3": lambda: screens.scores(["Ann", "Bob", "Cy"], [45, 130, 7], "first to 150", current=1),
+    "scores-6": lambda: screens.scores(["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"], [45, 130, 7, 0, 55, 100],
+                                       "first to 150 or 20 hands", current=4),
     "prompt-tile": lambda: screens.prompt("Fix the tray", "Put 2-4 back between 0-0 and 4-4"),
     "prompt-cell": lambda: screens.prompt("Broadway", "East plays tiles north–south: turn the tile in cell 37"),
-    "prompt-long": lambda: screens.prompt("Illegal capture", "rule CR-5.2: 3-3 and 4-4 do not enclose a run "
-                                          "of equal ends; put back 3-3 4-4 5-5 6-6 and capture again " * 2),
+    "prompt-long": lambda: screens.prompt("Illegal capture", LONG),
+    "prompt-long-2": lambda: screens.prompt("Illegal capture", LONG, page=1),
+    "follow": lambda: screens.follow("http://192.168.1.23:8080/scores"),
     "tray-lost-0": lambda: screens.tray_lost(0),
     "tray-lost-5": lambda: screens.tray_lost(5),
     "menu-top": lambda: screens.menu("Choose a game", GAMES, 0),
@@ -97,10 +102,18 @@ def test_wrap_keeps_every_line_inside_the_width():
         assert "".join(lines).replace(" ", "") == text.replace(" ", "")
 
 
-def test_long_prompt_is_cut_with_an_ellipsis_at_the_smallest_size():
-    size, lines = screens.fit_wrapped("word " * 200, 124, 50, 20)
-    assert size == 10 and lines[-1].endswith("...")
-    assert len(lines) * screens.line_height(size) <= 50
+def test_a_long_prompt_is_paged_never_cut():
+    """Issue 18: OLED prompts are paged, the page counter in the title bar; every word is on a page."""
+    text = " ".join(f"word{i}" for i in range(120))
+    size, pages = screens.paged(text, 124, 50, 20)
+    assert size == screens.PROMPT_SMALLEST and len(pages) >= 3
+    assert " ".join(" ".join(page) for page in pages) == text and "..." not in text.join(sum(pages, []))
+    assert all(len(page) * screens.line_height(size) <= 50 for page in pages)
+    assert screens.prompt_pages(text) == len(pages)
+    shown = [screens.prompt("Fix the tray", text, page) for page in range(len(pages) + 1)]
+    assert len({frame.tobytes() for frame in shown}) == len(pages)  # one frame per page, then round again
+    assert shown[-1].tobytes() == shown[0].tobytes()
+    assert screens.prompt_pages("Put 2-4 back between 0-0 and 4-4") == 1
 
 
 # -- the real drivers on a recording I2C bus, and on a recording serial interface ---------------
@@ -419,7 +432,7 @@ def test_window_through_luma_emulator_when_the_extra_is_installed(monkeypatch):
     pytest.importorskip("luma.emulator.device", reason="the optional `emulator` extra is not installed")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # no screen needed
     display = open_display(DisplayConfig(window=True, terminal=False))
-    frame = screens.turn("Ann")
+    frame = screens.play("Ann", [("Ann", 0)])
     assert display.show(frame)
     import pygame
 
@@ -429,3 +442,35 @@ def test_window_through_luma_emulator_when_the_extra_is_installed(monkeypatch):
         for y in range(0, 64, 3):
             assert (surface.get_at((4 * x + 1, 4 * y + 1))[0] > 127) == bool(frame.getpixel((x, y)))
     pygame.quit()
+
+
+@pytest.mark.parametrize("url", ["http://192.168.1.23:8080/scores", "http://192.168.178.123:8080/scores"])
+def test_the_follow_page_qr_code_reads_back_from_the_panel(url):
+    """Issue 18: the scoreboard's address as a QR code on the OLED, drawn through the real ssd1306
+    driver onto a model of its RAM, then read back by a decoder (zxing-cpp) as a phone would."""
+    import segno
+    import zxingcpp
+
+    display, serial, chip = on_chip("ssd1306")
+    assert display.show(screens.follow(url))
+    chip.replay(serial.take())
+    panel = chip.image().convert("L").resize((128 * 4, 64 * 4), Image.NEAREST)
+    found = zxingcpp.read_barcodes(panel)
+    assert [code.text for code in found] == [url]
+    assert segno.make(url, error="l", micro=False).version <= 3  # 2 px a module fits 64 rows
+
+
+def test_a_long_message_turns_its_pages_with_up_and_down_and_goes_with_select():
+    from dominotable.ui import menu
+    from dominotable.ui.press import Press
+
+    message = menu.Message("Repaired", LONG)
+    first = screens.render(message)
+    message.handle(Press.DOWN)
+    second = screens.render(message)
+    assert first.tobytes() != second.tobytes() and not message.done
+    assert second.tobytes() == screens.prompt("Repaired", LONG, 1).tobytes()
+    message.handle(Press.UP)
+    assert screens.render(message).tobytes() == first.tobytes()
+    message.handle(Press.SELECT)
+    assert message.done

@@ -2,8 +2,8 @@
 (@micropython/micropython-webassembly-pyscript), driven by Node's test runner
 (firmware/tests/micropython.test.mjs runs every case of firmware/tests/cases.py).
 
-The npm package is installed once into a cache directory ($DOMINOTABLE_NPM_CACHE, else
-~/.cache/dominotable/npm). Without node or npm this test fails, naming what is missing:
+The npm package is installed once into a cache directory (tests/npm.py: $DOMINOTABLE_NPM_CACHE,
+else ~/.cache/dominotable/npm). Without node or npm this test fails, naming what is missing:
 CI has both, and a skipped run would hide a firmware that no longer runs on MicroPython.
 """
 
@@ -14,38 +14,16 @@ import shutil
 import subprocess
 
 import pytest
+from npm import installed
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
 VERSION = "1.27.0"
 
 
-def _cache_dir():
-    base = os.environ.get("DOMINOTABLE_NPM_CACHE")
-    if base:
-        return pathlib.Path(base)
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return pathlib.Path(xdg) / "dominotable" / "npm"
-
-
 def _micropython_mjs():
-    prefix = _cache_dir() / ("micropython-webassembly-" + VERSION)
-    mjs = prefix / "node_modules" / PACKAGE / "micropython.mjs"
-    if mjs.exists():
-        return mjs
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.fail("npm is not installed: it is needed to fetch %s@%s for the MicroPython "
-                    "firmware tests (install Node.js 20 or newer, which includes npm)" % (PACKAGE, VERSION))
-    prefix.mkdir(parents=True, exist_ok=True)
-    result = subprocess.run(
-        [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--no-save",
-         "%s@%s" % (PACKAGE, VERSION)],
-        capture_output=True, text=True, timeout=300)
-    if result.returncode != 0 or not mjs.exists():
-        pytest.fail("npm could not install %s@%s into %s:\n%s" % (
-            PACKAGE, VERSION, prefix, (result.stderr or result.stdout)[-2000:]))
-    return mjs
+    return installed(PACKAGE, VERSION, "micropython-webassembly-" + VERSION, "micropython.mjs",
+                     "for the MicroPython firmware tests")
 
 
 def test_firmware_cases_pass_under_micropython_webassembly():

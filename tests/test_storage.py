@@ -286,7 +286,8 @@ def test_history_lists_matches_newest_first(db, capsys):
     assert f"won by {' & '.join(winners)}, {broadway.scores[0]}-{broadway.scores[1]}" in lines[2]
 
 
-def test_history_of_one_match_shows_its_moves_and_who_played_them(db, capsys):
+def test_history_of_one_match_shows_its_moves_in_plain_words_with_their_notation(db, capsys):
+    """Issue 18: "Ann laid 6-6 ... [6-6]": who played each move, in words, the notation beside."""
     code, out, _ = run(capsys, "history", "--db", str(db), "1")
     assert code == 0
     game = scripted(seed=1)
@@ -294,7 +295,12 @@ def test_history_of_one_match_shows_its_moves_and_who_played_them(db, capsys):
     lines = out.splitlines()
     for ply, move in enumerate(game.moves, 1):
         line = next(line for line in lines if line.startswith(f"{ply:>3}. "))
-        assert line.split()[1:3] == [["Ann", "Bob"][twin.current_player], str(move)]
+        who = ["Ann", "Bob"][twin.current_player]
+        assert line.split()[1] == who and f"[{move}]" in line, line
+        if move.placed() is not None:
+            assert f"{who} laid {move.placed()}" in line
+        for tile in move.taken():
+            assert "captured" in line and str(tile) in line.split("[")[0]
         twin.push(move)
     assert lines[-1].startswith(f"final: Ann {game.scores[0]}, Bob {game.scores[1]}; won by ")
 

@@ -167,10 +167,11 @@ def test_moves_are_committed_before_the_screen_changes(tmp_path):
     assert seen[0] == ("before-commit", 0, ["1-4"], None, 0)
     assert seen[1] == ("committed", 1)
     _, keep, captures, last, engine = seen[2]
-    assert keep == 1 and engine == 1 and last == ("P1", "1-4", None)
+    assert keep == 1 and engine == 1 and last == ("P1", "1-4", None, "P1 laid 1-4")
     assert sorted(captures) == ["x0-4", "x1-1", "x1-5"]  # the three captures, all or nothing
     assert seen[3] == ("committed", 4)
-    assert table.screen.last == ("P1", " ".join(captures), None)
+    assert table.screen.last[:3] == ("P1", " ".join(captures), None)
+    assert table.screen.last.words.count("captured") == 3  # in words, the mover named once
 
 
 def test_takeback_by_restoring_the_tray_and_select(tmp_path):
@@ -216,7 +217,7 @@ def test_end_turn_and_its_takeback_through_the_menu(tmp_path):
     table.press("long-select")
     table.menu("End turn")
     assert table.stored() == ["1-4", "end"] and table.game.current_player == 1
-    assert (table.screen.turn, table.screen.text) == ("P2", "P1 end")
+    assert (table.screen.turn, table.screen.text) == ("P2", "P1 ended the turn")
     table.menu("Take back end")
     assert table.stored() == ["1-4"] and table.game.current_player == 0
 

@@ -48,7 +48,7 @@ def test_new_column_in_the_wrong_zone():
     game, reader, tray = table()
     tray.lay("3-5", 0, 4)
     verdict = read(reader, tray)
-    assert verdict.problem == "a new column starts in uds-column-1, not uds-column-2 (rule UDS-10.4)"
+    assert verdict.problem == "a new column starts in zone 1, not zone 2 (rule UDS-10.4)"
     assert set(verdict.cells) == {tray.cell(0, 4), tray.cell(0, 5)}
 
 
@@ -82,7 +82,7 @@ def test_tile_under_both_numbers_of_the_first_tile_is_ambiguous():
     tray.lay("3-5", 0, 1)
     tray.lay("4-6", 1, 1)
     verdict = read(reader, tray)
-    assert not verdict.moves and "4-6 lies under both numbers of c1's first tile" in verdict.problem
+    assert not verdict.moves and "4-6 lies under both numbers of column 1's first tile" in verdict.problem
 
 
 def test_uds10_3_a_tile_laid_apart_from_its_column_is_a_prompt_not_a_move():
@@ -93,7 +93,7 @@ def test_uds10_3_a_tile_laid_apart_from_its_column_is_a_prompt_not_a_move():
     tray.lay("4-5", 3, 1)
     verdict = read(reader, tray)
     assert not verdict.moves and verdict.pending
-    assert verdict.problem == ("lay 4-5 along row 1, a half on r1c1 (cell 17) or r1c2 (cell 18): each tile of c1 "
+    assert verdict.problem == ("lay 4-5 along row 1, a half on r1c1 (cell 17) or r1c2 (cell 18): each tile of column 1 "
                                "lies in the row after the last, its active half in line (rule UDS-10.3)")
     assert set(verdict.cells) == {tray.cell(3, 1), tray.cell(3, 2)}
 
@@ -169,7 +169,7 @@ def test_scrap_in_the_scrap_zone():
     tray.lay("0-1", 4, 14)  # the near rows are for scraps after the first reshuffle
     assert read(reader, tray).problem == "scrap 0-1 into rows 0-2 of the scrap zone (rule UDS-10.5)"
     tray.take("0-1")
-    tray.lay("0-1", 1, 7)
+    tray.lay("0-1", 1, 3)
     assert "rule UDS-3" in read(reader, tray).problem  # a column place it does not fit
 
 
@@ -180,7 +180,7 @@ def test_column_tile_moved():
     tray.take("4-5")
     tray.lay("4-5", 1, 2, "left")
     assert read(reader, tray).problem == (
-        "put 4-5 back in c1, lying along row 1 with its 4 on r1c1 (cell 17) (rule UDS-10.3)")
+        "put 4-5 back in column 1, lying along row 1 with its 4 on r1c1 (cell 17) (rule UDS-10.3)")
 
 
 def test_scrapped_tile_may_go_on_a_pile_beside_the_tray():
@@ -190,7 +190,7 @@ def test_scrapped_tile_may_go_on_a_pile_beside_the_tray():
     tray.lay("4-5", 0, 3)
     assert read(reader, tray).same
     tray.lay("0-1", 6, 7)
-    assert read(reader, tray).problem.startswith("put 0-1 back in zone scrap")
+    assert read(reader, tray).problem.startswith("put 0-1 back in the scrap zone")
 
 
 def reshuffled(seed=0):
@@ -236,8 +236,8 @@ def test_after_a_reshuffle_scraps_go_to_the_other_half():
 
 def test_expected_lists_columns_and_piles():
     game, reader, tray = table(observed=True, moves=["3-5 new", "4-5 new", "0-1 scrap"])
-    assert reader.expected() == ("c1 in uds-column-1: 3|5  top 3 either way (left), 5 either way (right)\n"
-                                  "c2 in uds-column-2: 4|5  top 4 either way (left), 5 either way (right)\n"
+    assert reader.expected() == ("column 1 in zone 1: 3|5  top 3 either way (left), 5 either way (right)\n"
+                                  "column 2 in zone 2: 4|5  top 4 either way (left), 5 either way (right)\n"
                                   "scrap zone: 0-1; discard zone: empty")
 
 

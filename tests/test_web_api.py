@@ -49,7 +49,9 @@ def test_the_trays_cells_and_zones_are_fetched_apart_from_the_updates(table):
     assert "svg" not in state and state["zones"]
     status, picture = table.get(state["base"])
     assert status == 200 and picture.startswith(b"<svg")
-    assert all(f'>{zone}<'.encode() in picture for zone in state["zones"])
+    labels = table.vtray.geometry.labels
+    assert all(f'>{labels[zone]}<'.encode() in picture for zone in state["zones"])
+    assert b"castle-row" not in picture  # zones are named as people call them, not by their ids
     assert len(json.dumps(state)) < len(picture)
     status, answer = table.get("/tray.svg?zones=castle-row,nowhere")
     assert status == 400 and "no zone 'nowhere'" in answer["error"]
@@ -215,8 +217,10 @@ def test_history_plots_the_score_after_every_hand(tmp_path):
     finally:
         table.close()
     assert game.hands_played() >= 2
-    assert len(stored["hands"]) == game.hands_played() and stored["hands"][-1] == game.scores
-    assert all(a <= b for earlier, later in zip(stored["hands"], stored["hands"][1:]) for a, b in zip(earlier, later))
+    points = stored["points"]  # the scores at the start, then after every hand
+    assert stored["per"] == "hand" and points[0] == [0, 0, 0]
+    assert len(points) == game.hands_played() + 1 and points[-1] == game.scores
+    assert all(a <= b for earlier, later in zip(points, points[1:]) for a, b in zip(earlier, later))
     assert stored["plot"].count("<polyline") == 3 and stored["winners"] == [["ANN", "BOB", "CAT"][w] for w in game.winners()]
 
 

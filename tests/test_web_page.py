@@ -219,7 +219,7 @@ def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
         assert page.locator("#live the, #live rock").count() == 0  # names are text, never markup
         page.locator('#matches .match[data-match="1"] svg.plot').wait_for(timeout=10_000)
         assert "won by" in page.locator('#matches .match[data-match="1"]').inner_text()
-        page.locator("#boards td", has_text="ANN <THE ROCK>").wait_for()
+        page.locator("#boards th", has_text="ANN <THE ROCK>").wait_for()
         assert page.locator("#matches the, #boards the").count() == 0
         assert "ANN &lt;THE ROCK&gt;" in page.locator('#matches .match[data-match="1"] svg.plot').inner_html()
         screenshot(page, "scoreboard.png", tmp_path, full_page=True)

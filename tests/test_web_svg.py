@@ -45,15 +45,15 @@ def test_highlights_ghosts_zones_and_escaping():
     drawing = svg.tray(GEO, [], zones=["castle-row"], highlight=[5, 999], ghosts=[(T("1-1"), (0, 1))],
                        title="<x>")
     assert drawing.count('class="named"') == 1  # cell 999 is not on the tray
-    assert 'class="tile ghost" data-tile="1-1"' in drawing and "castle-row" in drawing
+    assert 'class="tile ghost" data-tile="1-1"' in drawing and ">row<" in drawing  # the zone as people call it
     assert "<x>" not in drawing and "&lt;x&gt;" in drawing
     assert svg.tray(GEO, [(t, (0, 1)) for t in [DominoSet(12).parse("12-12")]]).count("<circle") == 24
 
 
 def test_score_plot_draws_a_line_per_side_through_every_hand():
-    plot = svg.score_plot(["<b>ANN</b>", "BOB"], [[10, 0], [10, 25], [40, 30]], target=50)
+    plot = svg.score_plot(["<b>ANN</b>", "BOB"], [[0, 0], [10, 0], [10, 25], [40, 30]], target=50)
     lines = re.findall(r'<polyline class="side side-\d" points="([^"]+)"', plot)
     assert len(lines) == 2 and all(len(line.split()) == 4 for line in lines)  # the start and three hands
     assert "&lt;b&gt;ANN&lt;/b&gt; 40" in plot and "<b>" not in plot
-    assert 'class="target"' in plot and "hand 3" in plot
+    assert 'class="target"' in plot and "3 hands" in plot and "points, higher is better" in plot
     assert svg.score_plot(["A"], []).count("<polyline") == 1

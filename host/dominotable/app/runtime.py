@@ -85,6 +85,7 @@ class Runtime:
         self.tray_lost: str | None = None  # why the tray link is down, while it is
         self.venue = None  # the link to the venue (app/venue.py), where the table has one
         self._venue_said: str | None = None
+        self.link = ""  # the scoreboard's address for phones, once the page is served
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -206,7 +207,9 @@ class Runtime:
 
     def _button(self, press: Press) -> None:
         if self.notice is not None:
-            self.notice = None
+            self.notice.handle(press)
+            if self.notice.done:
+                self.notice = None
         elif self.setup is not None:
             self.setup.handle(press)
             if self.setup.done:
@@ -279,14 +282,19 @@ class Runtime:
         faults = tuple(str(f) for f in self.supervisor.faults.values())
         self._venue_said = str(self.venue.state) if self.venue is not None else None
         if self.notice is not None:
-            screen = Screen(ScreenKind.PROMPT, self.notice.title, self.notice.text)
+            screen = Screen(ScreenKind.PROMPT, self.notice.title, self.notice.text, page=self.notice.page)
         elif self.session is None and self.tray_lost is not None:
             screen = Screen(ScreenKind.LOST, "Tray lost", self.tray_lost)
         elif self.setup is not None:
             screen = Screen(ScreenKind.MENU, self.setup.title, menu=self.setup)
         else:
             screen = self.session.screen(self.tray_lost or LOST)
-        return replace(screen, faults=faults, venue=self._venue_said) if faults or self._venue_said else screen
+        said = {"faults": faults} if faults else {}
+        if self._venue_said:
+            said["venue"] = self._venue_said
+        if self.link:
+            said["link"] = self.link
+        return replace(screen, **said) if said else screen
 
     def _show(self) -> None:
         """Show the frame, and tell the observers, with the one screen built for all of them."""

@@ -20,7 +20,9 @@ def serve(runtime, cfg: WebConfig, host: str, port: int) -> WebServer:
     table = WebTable(runtime)
     server = WebServer(table, host, port, cfg.token, hosts=cfg.hosts, origins=cfg.origins)
     table.attach(server)
-    return server.start()
+    server.start()
+    runtime.link = server.scoreboard_url()  # for the OLED's page that phones scan
+    return server
 
 
 def start(runtime, cfg: WebConfig, listen: tuple[str, int], explicit: bool,

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 
 from dominotable.reading.reader import Reader
 from dominotable.rules.game import Game
+from dominotable.rules.hidden import Reveal, made_by
+from dominotable.rules.moves import Move, Pass
 from dominotable.rules.options import Options
 from dominotable.rules.playout import Playout
 from dominotable.rules.tiles import Tile
@@ -39,6 +42,60 @@ def no_hint_of_its_own(game: Game, hand: Sequence[Tile] | None, seed: int, spec:
 
 
 @dataclass(frozen=True)
+class Said:
+    """A recorded move as people read it: its number, who made it, its notation, its words."""
+
+    ply: int
+    who: str
+    notation: str
+    words: str
+
+
+# A move in plain words, for people ("ANN captured 6-6 and 6-3 between 6-1 and 3-2"): `before` is
+# the game as the move found it (a copy: a hook may look ahead on it), `names` one name per seat.
+Words = Callable[[Game, Move, Sequence[str]], str]
+
+
+def who(game: Game, names: Sequence[str], move: Move | None = None) -> str:
+    """The name of the seat that makes `move` (rules/hidden.py's made_by: a reveal is the seat's it
+    names, or the table's), or of the seat to move."""
+    seat = game.current_player if move is None else made_by(game, move)
+    return names[seat] if seat is not None and seat < len(names) else "the table"
+
+
+def listed(items: Sequence[object]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    words = [str(item) for item in items]
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def shared_words(before: Game, move: Move, names: Sequence[str]) -> str:
+    """The moves every game may have (a pass, the tiles the table is shown), and any other as its
+    notation; a game's own `words` says its own moves and leaves the rest to this."""
+    if isinstance(move, Pass):
+        return f"{who(before, names)} passed"
+    if isinstance(move, Reveal):
+        if move.word == "lots":
+            drawn = ", ".join(f"{name} {tile}" for name, tile in zip(names, move.tiles))
+            return f"lots drawn: {drawn}"
+        if move.word == "row":
+            return f"the starting row: {' '.join(map(str, move.tiles))}"
+        if move.word == "show":
+            return f"{who(before, names, move)} showed {listed(move.tiles)}, left in hand"
+        if move.word == "lead":
+            return f"{who(before, names, move)} leads"
+        if move.word == "deal":
+            return "the tiles cleared away for a new deal"
+        return f"{who(before, names, move)}: {move}"
+    return f"{who(before, names)} played {move}"
+
+
+def stated(options: Options) -> str:
+    """What ends a match under `options`, when a game says nothing of its own: its target."""
+    return f"first to {options.target}" if options.target else ""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     engine: type[Game]
     reader: type[Reader]  # how the tray shows it
@@ -53,6 +110,10 @@ class GameSpec:
     lower_wins: bool = False  # the score counts against the player (tiles left)
     demo: Mapping[str, object] = field(default_factory=dict)  # options for a short demo match
     own_hint: HintProvider = no_hint_of_its_own
+    words: Words = shared_words  # a move in plain words
+    goal: Callable[[Options], str] = stated  # what ends a match, short ("first to 50", "one hand")
+    scoring: str = "points"  # what a score counts
+    zones_used: Callable[[Options], tuple[str, ...]] | None = None  # the zones a match uses (None: all)
 
     @property
     def name(self) -> str:
@@ -65,6 +126,52 @@ class GameSpec:
     @property
     def options(self) -> type[Options]:
         return self.engine.Options
+
+    @property
+    def scores_run(self) -> str:
+        """Which way the scores run, said for people."""
+        return f"{self.scoring}: {'lower' if self.lower_wins else 'higher'} is better"
+
+    def zones_for(self, options: Options) -> tuple[str, ...]:
+        """The zones a match with these options uses: what a drawing of its tray shows."""
+        return self.zones if self.zones_used is None else self.zones_used(options)
+
+    def rule_card(self) -> str:
+        """The game's rule card (seeds/, packaged as games/cards/), as Markdown."""
+        return (resources.files(__package__) / "cards" / self.card).read_text(encoding="utf-8")
+
+    def word(self, before: Game, move: Move, names: Sequence[str]) -> str:
+        """One move in plain words (`before` is left as it is)."""
+        try:
+            return self.words(before.copy(), move, names)
+        except Exception:  # noqa: BLE001 - words are for people: a slip in them must not cost a commit
+            return shared_words(before, move, names)
+
+    def narrate(self, start: Game, notations: Sequence[str], names: Sequence[str]) -> list[Said]:
+        """A match's moves from `start` (its deal), each with its mover and in plain words."""
+        game = start.copy()
+        out = []
+        for ply, text in enumerate(notations, 1):
+            before = game.copy()
+            move = game.push_notation(text)
+            out.append(Said(ply, who(before, names, move), text, self.word(before, move, names)))
+        return out
+
+    def say(self, before: Game, moves: Sequence[Move], names: Sequence[str]) -> str:
+        """Moves made one after another, in plain words, the mover named once ("ANN laid 3-5,
+        then captured 2-4 between 0-0 and 4-4")."""
+        game = before.copy()
+        said = subject = ""
+        for move in moves:
+            text = self.word(game, move, names)
+            mover = who(game, names, move) + " "
+            if said and subject == mover and text.startswith(mover):
+                said += ", then " + text[len(mover):]
+            else:
+                said += ("; " if said else "") + text
+                subject = mover if text.startswith(mover) else ""
+            game.push(move, trusted=True)
+        return said
 
     @property
     def bot_seats(self) -> bool:

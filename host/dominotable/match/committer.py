@@ -10,21 +10,26 @@ position is as it was and the move was never played.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from dominotable.match.last_play import LastPlay
 from dominotable.match.position import Effect, Play, Position, Undo
+from dominotable.rules.game import Game
 from dominotable.rules.hidden import made_by
+from dominotable.rules.moves import Move
 from dominotable.rules.outcome import Termination
 from dominotable.store.storage import Store
 
+Say = Callable[[Game, Sequence[Move]], str]  # moves from a position, in plain words (GameSpec.say)
+
 
 class Committer:
-    def __init__(self, store: Store, match_id: int, live: Position, seat_name):
+    def __init__(self, store: Store, match_id: int, live: Position, seat_name, say: Say | None = None):
         self.store = store
         self.match_id = match_id
         self.live = live
         self.seat_name = seat_name
+        self.say = say
         live.game.seal()
 
     def commit(self, effects: Sequence[Effect], revised: Sequence = ()) -> LastPlay | None:
@@ -33,13 +38,13 @@ class Committer:
         after = live.copy()
         last = LastPlay(self.seat_name(live.game.current_player), "put back " + " ".join(map(str, revised)),
                         None) if revised else None
-        seat = before = None
+        seat = before = start = None
         played: list = []
         for effect in effects:
             if isinstance(effect, Play):
                 mover = made_by(after.game, effect.move)
                 if mover != seat or not played:  # the last play is the last seat's moves
-                    seat, before, played = mover, list(after.game.scores), []
+                    seat, before, played, start = mover, list(after.game.scores), [], after.game.copy()
                 played.append(effect.move)
             after.apply(effect)
         old, new = [str(m) for m in live.game.moves], [str(m) for m in after.game.moves]
@@ -54,8 +59,10 @@ class Committer:
         if after.game.is_over():
             self.store.finish(self.match_id, live.game)
         if played:
-            gained = live.game.scores[live.game.side_of(seat)] - before[live.game.side_of(seat)] if seat is not None else 0
-            last = LastPlay(self.seat_name(seat) or "The table", " ".join(map(str, played)), gained or None)
+            side = live.game.side_of(seat) if seat is not None else None
+            gained = live.game.scores[side] - before[side] if side is not None else 0
+            words = self.say(start, played) if self.say is not None else ""
+            last = LastPlay(self.seat_name(seat) or "The table", " ".join(map(str, played)), gained or None, words)
         return last
 
     def take_back(self, count: int = 1) -> LastPlay:

@@ -54,4 +54,10 @@ def _referee(store: Store, spec: GameSpec, game: Game, seating: Seating, geometr
         seats = TableSeats(geometry.racks(spec.racks), seating.kinds, seating.names, game.seed,
                            spec.hands_for(game, geometry), spec.strategy())
     judge = Judge(spec.reader_for(game, geometry), seats, seat_name, spec.cells(geometry))
-    return Referee(spec, seating, judge, Committer(store, seating.match_id, Position(game, holds), seat_name), table)
+    names = [seat_name(seat) for seat in range(game.players)]
+
+    def say(before: Game, moves) -> str:
+        return spec.say(before, moves, names)
+
+    committer = Committer(store, seating.match_id, Position(game, holds), seat_name, say)
+    return Referee(spec, seating, judge, committer, table)

@@ -1,7 +1,7 @@
 """Up-Down-Stop at the table: ladder columns, a scrap pile and discards, each in its zone.
 
 Rules UDS-10.x of seeds/up-down-stop.md ("At the table: reading the tray"). Each column
-lies in a zone uds-column-N: its first tile across a row (the top row, or the middle row
+lies in a zone uds-column-N, one zone for each column that may be open at once: its first tile across a row (the top row, or the middle row
 when columns grow both ways), every later tile in the next row with its active half
 straight under (or over) the active half before it and its dead half to one side, so the
 tiles step left and right like a ladder. A stopping double goes in the next row the same
@@ -108,7 +108,8 @@ class UpDownStopReader(StepReader):
     def __init__(self, game, geometry):
         super().__init__(game, geometry)
         names = [n for n in geometry.zones if n.startswith(COLUMN_ZONE)]
-        self.names = sorted(names, key=lambda n: int(n[len(COLUMN_ZONE):]))
+        self.names = sorted(names, key=lambda n: int(n[len(COLUMN_ZONE):]))[:game.options.columns]
+        self.label = geometry.labels  # what the players call a zone
         self.bounds = {}  # zone -> (top row, bottom row, columns)
         for name in self.names:
             rows, cols = zip(*map(geometry.coords, geometry.zone(name)))
@@ -164,7 +165,7 @@ class UpDownStopReader(StepReader):
         for name, tiles in (("scrap", piles.scrap), ("discard", piles.discarded)):
             for tile in tiles:
                 if tile in by_tile and not set(by_tile[tile].cells) <= geo.zone(name):
-                    return problem(f"put {tile} back in zone {name}, or on the {name} pile beside the tray "
+                    return problem(f"put {tile} back in the {self.label[name]} zone, or on the {name} pile beside the tray "
                                    f"(rule UDS-10.5)", by_tile[tile].cells)
         lying = self.old_scrap(board)
         if lying:
@@ -229,8 +230,8 @@ class UpDownStopReader(StepReader):
         first = by_tile.get(line.first)
         if ladder.aside == 0 and (first is None or not set(first.cells) <= ladder.cells
                                   or first.orientation != "horizontal"):
-            return problem(f"put {line.first} back along a row of {ladder.zone}: it is the first tile of "
-                           f"c{j + 1} (rule UDS-10.2)", first.cells if first else ())
+            return problem(f"put {line.first} back along a row of {self.label[ladder.zone]}: it is the first tile "
+                           f"of column {j + 1} (rule UDS-10.2)", first.cells if first else ())
         for end in (LEFT, RIGHT):
             for k, (tile, (number, _)) in enumerate(line.sides[end], start=1):
                 if k < ladder.aside:
@@ -238,19 +239,19 @@ class UpDownStopReader(StepReader):
                 p = by_tile.get(tile)
                 row = ladder.row(end, k)
                 if not ladder.top <= row <= ladder.bottom:
-                    return problem(f"put {tile} back in c{j + 1} in {ladder.zone} (rule UDS-10.3)",
+                    return problem(f"put {tile} back in column {j + 1} in {self.label[ladder.zone]} (rule UDS-10.3)",
                                    p.cells if p else ())
                 cell = geo.cell(row, ladder.line_col[end])
                 if p is None or cell not in p.cells or p.pips_at(cell) != number or p.orientation != "horizontal" \
                         or not set(p.cells) <= ladder.cells:
-                    return problem(f"put {tile} back in c{j + 1}, lying along row {ladder.row(end, k)} with its "
+                    return problem(f"put {tile} back in column {j + 1}, lying along row {ladder.row(end, k)} with its "
                                    f"{number} on {label(cell)} (rule UDS-10.3)", p.cells if p else (cell,))
         if column.stopper is not None:
             p = by_tile.get(column.stopper)
             slots = [geo.cell(row, col) for end, number, row, col in ladder.ends()
                      if number == column.stopper.a]
             if p is None or not set(p.cells) & set(slots) or not set(p.cells) <= ladder.cells:
-                return problem(f"put {column.stopper} back on top of c{j + 1} (rule UDS-10.3)",
+                return problem(f"put {column.stopper} back on top of column {j + 1} (rule UDS-10.3)",
                                p.cells if p else slots)
         return None
 
@@ -277,16 +278,17 @@ class UpDownStopReader(StepReader):
             return self.read_extension(p, j, ladders[j], board)
         if holder[-1] != zone:
             if j is not None:
-                return problem(f"c{j + 1} was stopped by {columns[j].stopper}: nothing more goes on it "
+                return problem(f"column {j + 1} was stopped by {columns[j].stopper}: nothing more goes on it "
                                f"(rule UDS-4.1)", p.cells)
-            return problem(f"a new column starts in {names[holder[-1]]}, not {names[zone]} (rule UDS-10.4)"
+            return problem(f"a new column starts in {self.label[names[holder[-1]]]}, not {self.label[names[zone]]} "
+                           f"(rule UDS-10.4)"
                            if holder[-1] is not None else "no zone is free for a new column (rule UDS-10.4)",
                            p.cells)
         if j is not None:
             column = columns[j]
             left = [t for t in column.line.tiles() + [column.stopper] if t in by_tile]
             if left:
-                return problem(f"to start a column in {names[zone]}, first put c{j + 1}'s tiles aside "
+                return problem(f"to start a column in {self.label[names[zone]]}, first put column {j + 1}'s tiles aside "
                                f"({fmt(left)}) (rule UDS-10.4)", p.cells)
         return self.legal(Start(tile), board, p.cells)
 
@@ -306,7 +308,7 @@ class UpDownStopReader(StepReader):
             readings.append(self.legal(self.extension(tile, j, end, number, active), board, p.cells))
         moves = {v.moves for v in readings if v.moves}
         if len(moves) > 1:
-            return problem(f"{tile} lies under both numbers of c{j + 1}'s first tile: set it one cell to "
+            return problem(f"{tile} lies under both numbers of column {j + 1}'s first tile: set it one cell to "
                            f"the side, its active half under the number it follows (rule UDS-10.3)", p.cells)
         if readings:
             return first_move(readings)
@@ -316,9 +318,9 @@ class UpDownStopReader(StepReader):
                 slots.setdefault(row, []).append(geo.label(geo.cell(row, col)))
         wanted = " or ".join(f"row {row}, a half on {' or '.join(cells)}" for row, cells in slots.items())
         if not wanted:
-            return problem(f"c{j + 1} has no free row left in {ladder.zone}: slide it along its zone, then lay "
+            return problem(f"column {j + 1} has no free row left in {self.label[ladder.zone]}: slide it along its zone, then lay "
                            f"{tile} (rule UDS-10.6)", p.cells)
-        return problem(f"lay {tile} along {wanted}: each tile of c{j + 1} lies in the row after the last, its "
+        return problem(f"lay {tile} along {wanted}: each tile of column {j + 1} lies in the row after the last, its "
                        f"active half in line (rule UDS-10.3)", p.cells)
 
     def extension(self, tile: Tile, j: int, end: int, number: int, active: int) -> Extend:
@@ -338,10 +340,10 @@ class UpDownStopReader(StepReader):
         columns, piles = self.game.columns(), self.game.piles()
         holder = self.zones()
         names = self.names
-        lines = [f"c{j + 1} in {names[z]}: {column_text(columns[j])}" for z, j in enumerate(holder[:-1])
+        lines = [f"column {j + 1} in {self.label[names[z]]}: {column_text(columns[j])}" for z, j in enumerate(holder[:-1])
                  if j is not None]
         lines.append(f"scrap zone: {fmt(piles.scrap) or 'empty'}; discard zone: {fmt(piles.discarded) or 'empty'}")
         aside = [j for j in range(len(columns)) if j not in holder[:-1]]
         if aside:
-            lines.append("put aside: " + ", ".join(f"c{j + 1}" for j in aside))
+            lines.append("put aside: " + ", ".join(f"column {j + 1}" for j in aside))
         return "\n".join(lines)

@@ -48,7 +48,9 @@ class Geometry:
             raise TrayError(f"{source}: scan pad cells must follow the grid ({self.playing}...)")
         self.cells = self.playing + len(self.pad)
         self.zones: dict[str, frozenset[int]] = {}
+        self.labels: dict[str, str] = {}  # what people are told a zone is called
         for name, zone in zones.items():
+            self.labels[name] = zone.get("label", name)
             (r0, r1), (c0, c1) = zone["rows"], zone["cols"]
             if not (0 <= r0 <= r1 < self.rows and 0 <= c0 <= c1 < self.columns):
                 raise TrayError(f"{source}: zone {name} lies outside the {self.columns}x{self.rows} grid")

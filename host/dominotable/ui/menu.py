@@ -120,13 +120,18 @@ class NameEntry(Model):
 
 
 class Message(Model):
-    """A prompt shown until any button is pressed."""
+    """A prompt shown until select is pressed; up and down turn its pages (a front end that pages
+    a long text shows page `page`)."""
 
     def __init__(self, title: str, text: str):
         self.title, self.text = title, text
+        self.page = 0
 
     def handle(self, event: Press) -> None:
-        self._finish()
+        if event in (Press.UP, Press.DOWN):
+            self.page += 1 if event == Press.DOWN else -1
+        else:
+            self._finish()
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ class Presenter:
     def __init__(self, referee: Referee):
         self.referee = referee
         self.page = 0
+        self._prompt: tuple[str, str] | None = None  # the prompt shown last: a new one starts on its first page
 
     def turn_page(self, step: int) -> None:
         self.page += step
@@ -36,7 +37,8 @@ class Presenter:
             return Screen(ScreenKind.OVER, status.over_title or "", **common)
         said = r.instruction() if status.notice is None or status.notice.note else None
         if said is not None:  # a seat the table plays: its one next step comes before the table's note
-            return Screen(ScreenKind.PROMPT, said.who, said.what, seat=said.who, cells=said.cells + dead, **common)
+            return Screen(ScreenKind.PROMPT, said.who, said.what, seat=said.who, cells=said.cells + dead,
+                          page=self._page_of(said.who, said.what), **common)
         notice = status.notice
         if notice is not None:
             take = tuple(status.hint_take) if status.hint is not None else ()
@@ -44,8 +46,15 @@ class Presenter:
             cells = (status.problem_cells if status.problem is not None else ()) + tuple(
                 c for t in take for c in where.get(t, ()))
             return Screen(ScreenKind.PROMPT, notice.title, notice.text, cells=cells + dead,
-                          take=tuple(map(str, take)), **common)
+                          take=tuple(map(str, take)), page=self._page_of(notice.title, notice.text), **common)
+        self._prompt = None
         return self._play(common, dead)
+
+    def _page_of(self, title: str, text: str) -> int:
+        """The page of a prompt that up/down have turned to; a new prompt starts on its first."""
+        if self._prompt != (title, text):
+            self._prompt, self.page = (title, text), 0
+        return self.page
 
     def _play(self, common: dict, dead: tuple[int, ...]) -> Screen:
         r = self.referee
@@ -73,5 +82,6 @@ class Presenter:
     def _game(self) -> Game:
         r = self.referee
         game = r.game
-        return Game(game.name, game.title, r.seating.match_id, len(game.moves), str(r.status.mode), r.spec.zones,
-                    game.dset.top, r.spec.lower_wins)
+        return Game(game.name, game.title, r.seating.match_id, len(game.moves), str(r.status.mode),
+                    r.spec.zones_for(game.options), game.dset.top, r.spec.lower_wins, r.spec.goal(game.options),
+                    r.spec.scoring)

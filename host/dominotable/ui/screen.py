@@ -48,6 +48,8 @@ class Game:
     zones: tuple[str, ...] = ()  # the tray's zones it uses, for drawing
     top: int = 6  # the set's highest pip
     lower_wins: bool = False  # the scores run down (a solitaire's tiles left)
+    goal: str = ""  # what ends the match ("one hand", "first to 50 or 20 hands")
+    scoring: str = "points"  # what a score counts
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,12 @@ class Screen:
     tray: tuple[tuple[Tile, tuple[int, ...]], ...] = ()  # the tiles as the table last read them
     faults: tuple[str, ...] = ()  # parts of the table that failed and are being tried again
     venue: str | None = None  # the link to the venue's scoreboard, where the table has one
+    link: str = ""  # the scoreboard's address, for phones to follow (a page of its own on the OLED)
 
     def pages(self) -> int:
-        return 3 if self.last else 2
+        """The play screen's pages: whose turn, the scores, the last play (once there is one), the
+        scoreboard's address (while the page is served)."""
+        return 2 + bool(self.last) + bool(self.link)
 
     @property
     def bot(self) -> str:
@@ -90,8 +95,10 @@ class Screen:
             "menu": describe(self.menu) if self.menu is not None else None,
             "cells": list(self.cells), "take": list(self.take), "seat": self.seat, "problem": self.problem,
             "warning": self.warning, "alarms": self.alarms, "faults": list(self.faults), "venue": self.venue,
+            "link": self.link,
             "tray": [{"tile": f"{t.a}-{t.b}", "cells": list(cells)} for t, cells in self.tray],
             "game": None if game is None else {
                 "name": game.name, "title": game.title, "match": game.match, "moves": game.moves, "mode": game.mode,
-                "zones": list(game.zones), "top": game.top, "lower_wins": game.lower_wins},
+                "zones": list(game.zones), "top": game.top, "lower_wins": game.lower_wins, "goal": game.goal,
+                "scoring": game.scoring},
         }

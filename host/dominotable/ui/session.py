@@ -2,7 +2,7 @@
 that shows it and the in-game menu, joined to the inputs.
 
 - `on_board(board)`, `tick()`: the tray, as the referee takes them;
-- `on_button(press)`: up/down turn the play pages, a long select opens the in-game menu, select
+- `on_button(press)`: up/down turn the play pages (or a long prompt's), a long select opens the in-game menu, select
   answers "Take back?", puts a hint away and, after the match, asks for a new one
   (`wants_new_match`);
 - `on_tray(event)`: the link's "lost" / "back";

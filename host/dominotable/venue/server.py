@@ -231,7 +231,7 @@ class VenueServer:
                 try:
                     self._plots[key] = review.hand_scores(self.store.match(record.id))
                 except DominoError:
-                    self._plots[key] = []  # moves that no longer replay: no plot
+                    self._plots[key] = ("hand", [])  # moves that no longer replay: no plot
             plots[key] = self._plots[key]
             target = record.options.get("target")
             out.append({"id": record.id, "table": record.table, "table_match": record.table_match,
@@ -239,7 +239,7 @@ class VenueServer:
                         "started": record.started, "finished": record.finished, "ending": result.get("ending"),
                         "scores": result.get("scores"), "demo": record.demo, "damaged": record.damaged,
                         "winners": [names[w] for w in result.get("winners", []) if w < len(names)],
-                        "moves": record.plies, "plot": svg.score_plot(names, plots[key], target)})
+                        "moves": record.plies, "plot": svg.score_plot(names, plots[key][1], target, per=plots[key][0])})
         self._plots = plots
         return out
 

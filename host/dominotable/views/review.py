@@ -26,12 +26,14 @@ def side_names(record: MatchRecord) -> list[str]:
     return [" & ".join(sides[side]) for side in sorted(sides)]
 
 
-def hand_scores(record: MatchRecord) -> list[list[int]]:
-    """The scores after every hand (for a match of one hand: after every scoring move), from
-    the record's moves replayed by the engine."""
+def hand_scores(record: MatchRecord) -> tuple[str, list[list[int]]]:
+    """The scores at the start and after every hand ("hand"), or, for a match of one hand, after
+    every play that scored ("scoring play"), from the record's moves replayed by the engine: a
+    solitaire's score is its own number from the start (Up-Down-Stop's tiles left: 21 down)."""
     game = catalog.load({**record.to_dict(), "moves": []})
-    by_hand: list[list[int]] = []
-    by_move: list[list[int]] = []
+    start = list(game.scores)
+    by_hand: list[list[int]] = [start]
+    by_move: list[list[int]] = [start]
     hand = game.hands_played()
     for notation in record.moves:
         before = list(game.scores)
@@ -41,13 +43,22 @@ def hand_scores(record: MatchRecord) -> list[list[int]]:
             by_hand.append(list(game.scores))
         if game.scores != before:
             by_move.append(list(game.scores))
-    if not by_hand or by_hand[-1] != game.scores:
+    if by_hand[-1] != game.scores or len(by_hand) == 1:
         by_hand.append(list(game.scores))
-    return by_hand if len(by_hand) > 1 else by_move
+    return ("hand", by_hand) if len(by_hand) > 2 else ("scoring play", by_move)
+
+
+def said(record: MatchRecord) -> list[dict[str, Any]]:
+    """The record's moves in plain words (each game's own, GameSpec.words), with mover and notation."""
+    spec = catalog.spec(record.game)
+    start = catalog.load({**record.to_dict(), "moves": []})
+    return [{"ply": s.ply, "who": s.who, "notation": s.notation, "words": s.words}
+            for s in spec.narrate(start, record.moves, record.names)]
 
 
 def position(record: MatchRecord, step: int, geometry: Geometry) -> dict[str, Any]:
-    """The match after `step` moves (clamped to those it has), laid out on `geometry`'s tray."""
+    """The match after `step` moves (clamped to those it has), laid out on `geometry`'s tray, and
+    its moves in words."""
     step = max(0, min(step, len(record.moves)))
     game = catalog.load({**record.to_dict(), "moves": record.moves[:step]})
     tray = MemoryTray(Registry.virtual(game.dset), geometry)
@@ -56,17 +67,19 @@ def position(record: MatchRecord, step: int, geometry: Geometry) -> dict[str, An
     except DominoError:
         pass  # a position the hands cannot lay out: the tray stays as far as it got
     return {"title": game.title, "geometry": geometry, "tiles": list(tray.tiles.items()),
-            "zones": list(catalog.spec(game).zones),
+            "zones": list(catalog.spec(game).zones_for(game.options)),
             "step": step, "steps": len(record.moves), "move": record.moves[step - 1] if step else None,
-            "names": side_names(record), "scores": list(game.scores)}
+            "names": side_names(record), "scores": list(game.scores), "started": record.started,
+            "said": said(record)}
 
 
 def page(data: dict[str, Any], name: str, link: str, home: str) -> str:
     """The replay page of `data` (from `position`): the match called `name`, its steps at
-    `link`?step=N, and a way back to the scoreboard at `home`."""
-    picture = svg.tray(data["geometry"], data["tiles"], zones=data["zones"], title=name)
-    scores = ", ".join(f"{escape(n)} {p}" for n, p in zip(data["names"], data["scores"]))
+    `link`?step=N, its moves in words (the notation as a tooltip), and a way back to the
+    scoreboard at `home`."""
     step, steps = data["step"], data["steps"]
+    picture = svg.tray(data["geometry"], data["tiles"], zones=data["zones"], title=f"the tray after move {step}")
+    scores = ", ".join(f"{escape(n)} {p}" for n, p in zip(data["names"], data["scores"]))
     nav = "".join([
         f'<a href="{link}?step=0" id="first">first</a>',
         f'<a href="{link}?step={max(step - 1, 0)}" id="prev" accesskey="p">previous</a>',
@@ -74,5 +87,10 @@ def page(data: dict[str, Any], name: str, link: str, home: str) -> str:
         f'<a href="{link}?step={min(step + 1, steps)}" id="next" accesskey="n">next</a>',
         f'<a href="{link}?step={steps}" id="last">last</a>',
     ])
-    return TEMPLATE.format(title=escape(f"{data['title']}, {name}"), nav=nav, tray=picture,
-                           move=escape(data["move"] or "the deal"), scores=scores, home=escape(home))
+    current = ' aria-current="step" class="current"'
+    moves = "".join(f'<li value="{m["ply"]}"{current if m["ply"] == step else ""}><a href="{link}?step={m["ply"]}" '
+                    f'title="{escape(m["notation"])}">{escape(m["words"])}</a></li>' for m in data["said"])
+    now = data["said"][step - 1] if step else None
+    move = f'<span title="{escape(now["notation"])}">{escape(now["words"])}</span>' if now else "the deal"
+    return TEMPLATE.format(title=escape(f"{data['title']}: {name}"), nav=nav, tray=picture, move=move, scores=scores,
+                           moves=moves, home=escape(home))

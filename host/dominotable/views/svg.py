@@ -91,7 +91,7 @@ def base(geometry: Geometry, zones: tuple[str, ...] = (), title: str = "") -> st
         xs, ys = zip(*(lay.origin(c) for c in cells))
         x, y = min(xs), min(ys)
         out.append(f'<rect class="zone" x="{x:g}" y="{y:g}" width="{max(xs) + p - x:g}" height="{max(ys) + p - y:g}"/>'
-                   f'<text class="zone-name" x="{x + 1.5:g}" y="{y + 5.5:g}">{escape(name)}</text>')
+                   f'<text class="zone-name" x="{x + 1.5:g}" y="{y + 5.5:g}">{escape(geometry.labels[name])}</text>')
     out.append("</svg>")
     return "".join(out)
 
@@ -129,37 +129,69 @@ def _tile(lay: Layout, tile: Tile, cells: Sequence[int], kind: str) -> str:
     return "".join(parts)
 
 
-def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: int | None = None,
-               width: int = 360, height: int = 150) -> str:
-    """A line per side: its score after every hand (series[i] = the scores after hand i+1)."""
-    left, right, top, bottom = 34, 130, 10, 22
-    top_score = max([target or 0, 1, *(s for scores in series for s in scores)])
-    low = min([0, *(s for scores in series for s in scores)])
-    hands = max(len(series), 1)
-    span = top_score - low or 1
+LABEL_GAP = 12  # px between the names at the plot's right end, so they never overlap (font 10 px)
 
-    def at(hand: int, score: int) -> tuple[float, float]:
-        x = left + (width - left - right) * hand / hands
+
+def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: int | None = None, *,
+               per: str = "hand", scoring: str = "points", lower_wins: bool = False, title: str = "",
+               width: int = 360, height: int = 160) -> str:
+    """A line per side: its score at the start (series[0]) and after every hand or scoring play
+    (series[i]); each side's name and last score at its line's end, spread apart so they never
+    overlap; the y axis says what the scores count and which way they run."""
+    left, right, top, bottom = 34, 124, 12, 24
+    values = [s for scores in series for s in scores] or [0]
+    high = max([target or 0, 1, *values])
+    low = min([0, *values])
+    steps = max(len(series) - 1, 1)
+    span = high - low or 1
+
+    def at(step: int, score: int) -> tuple[float, float]:
+        x = left + (width - left - right) * step / steps
         y = top + (height - top - bottom) * (1 - (score - low) / span)
         return x, y
 
+    label = f"{title}: " if title else ""
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {width} {height}" role="img" '
-            f'aria-label="score after every hand">')]
+            f'aria-label="{escape(label)}{escape(scoring)} after every {per}, '
+            f'{"lower" if lower_wins else "higher"} is better">')]
     x0, y0 = at(0, low)
-    x1, y1 = at(hands, top_score)
+    x1, y1 = at(steps, high)
     out.append(f'<path class="axes" d="M{x0:g},{y1:g} V{y0:g} H{x1:g}"/>')
     out.append(f'<text class="tick" x="{x0 - 4:g}" y="{y0:g}" text-anchor="end">{low}</text>'
-               f'<text class="tick" x="{x0 - 4:g}" y="{y1 + 4:g}" text-anchor="end">{top_score}</text>'
-               f'<text class="tick" x="{x1:g}" y="{height - 6}" text-anchor="end">hand {len(series)}</text>')
+               f'<text class="tick" x="{x0 - 4:g}" y="{y1 + 4:g}" text-anchor="end">{high}</text>'
+               f'<text class="tick" x="{x0:g}" y="{height - 6}">{escape(scoring)}, '
+               f'{"lower" if lower_wins else "higher"} is better</text>'
+               f'<text class="tick" x="{x1:g}" y="{height - 6}" text-anchor="end">{plural(len(series) - 1, per)}</text>')
     if target:
         _, ty = at(0, target)
         out.append(f'<path class="target" d="M{x0:g},{ty:g} H{x1:g}"/>')
+    ends = []
     for side, name in enumerate(names):
-        points = [at(0, 0)] + [at(i + 1, scores[side]) for i, scores in enumerate(series)]
+        points = [at(i, scores[side]) for i, scores in enumerate(series)] or [at(0, 0)]
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-        lx, ly = points[-1]
-        out.append(f'<polyline class="side side-{side % 6}" points="{path}"/>'
-                   f'<text class="side-name side-{side % 6}" x="{lx + 4:.1f}" y="{ly + 3:.1f}">'
-                   f'{escape(name)} {series[-1][side] if series else 0}</text>')
+        out.append(f'<polyline class="side side-{side % 6}" points="{path}"/>')
+        ends.append([points[-1][1], side, points[-1][0]])
+    for (y, side, x), placed in zip(sorted(ends), spread([y for y, _, _ in sorted(ends)], top, height - bottom)):
+        last = series[-1][side] if series else 0
+        out.append(f'<text class="side-name side-{side % 6}" x="{x + 4:.1f}" y="{placed + 3:.1f}">'
+                   f'{escape(names[side])} {last}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def plural(count: int, thing: str) -> str:
+    return f"{count} {thing}{'s' * (count != 1)}"
+
+
+def spread(ys: Sequence[float], lowest: float, highest: float, gap: float = LABEL_GAP) -> list[float]:
+    """Positions for labels wanted at `ys` (sorted), each at least `gap` from the next, kept
+    between `lowest` and `highest` where they fit, and each as near its own y as that allows."""
+    placed: list[float] = []
+    for y in ys:
+        placed.append(max(y, placed[-1] + gap) if placed else max(y, lowest))
+    overflow = placed[-1] - highest if placed else 0
+    if overflow > 0:  # pushed past the bottom: shift the packed run up
+        for i in range(len(placed) - 1, -1, -1):
+            limit = placed[i + 1] - gap if i + 1 < len(placed) else highest
+            placed[i] = min(placed[i], limit)
+    return placed

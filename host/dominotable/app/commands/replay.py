@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from dominotable import inputs
+from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
-from dominotable.rules.hidden import made_by
 from dominotable.rules.outcome import Termination
 from dominotable.store.storage import StorageError, replay
 
@@ -60,15 +60,14 @@ def side_labels(game: Game, names: list[str]) -> list[str]:
 
 
 def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]:
-    """A header, one line per move naming who played it (and the hints asked for before it), and the
-    final scores."""
+    """A header, one line per move in plain words with its notation (and the hints asked for before
+    it), and the final scores."""
     head = f"{game.title} ({game.name}), seed {game.seed}, {', '.join(names)}"
     options = ", ".join(f"{k}={v}" for k, v in game.options.to_dict().items())
     lines = [head + (f"; {options}" if options else "")]
     if data.get("started"):
         lines.append(f"started {data['started']}" + (f", finished {data['finished']}" if data.get("finished") else ""))
-    width = max((len(n) for n in names), default=0)
-    mover = type(game).from_dict({**game.to_dict(), "moves": []})  # the same game, observed or not
+    start = type(game).from_dict({**game.to_dict(), "moves": []})  # the same game, observed or not
     times = data.get("times")
     if not isinstance(times, list) or not all(isinstance(t, str) for t in times):
         times = []  # no times, or not the exported shape: the moves without them
@@ -79,13 +78,12 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
         seat = hint.get("seat")
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "the table"
         hints.setdefault(hint["ply"], []).append(f"     hint for {who}: {hint.get('hint')}")
-    for ply, move in enumerate(game.moves, 1):
-        lines += hints.get(ply - 1, [])
-        seat = made_by(mover, move)
-        who = names[seat] if seat is not None else ""
-        when = f"  {times[ply - 1][11:19]}" if ply <= len(times) else ""
-        lines.append(f"{ply:>3}. {who:<{width}}  {move}{when}")
-        mover.push(move, trusted=True)  # replay() has checked every move
+    said = catalog.spec(game).narrate(start, [str(m) for m in game.moves], names)  # replay() checked them
+    width = max((len(s.words) for s in said), default=0)
+    for s in said:
+        lines += hints.get(s.ply - 1, [])
+        when = f"  {times[s.ply - 1][11:19]}" if s.ply <= len(times) else ""
+        lines.append(f"{s.ply:>3}. {s.words:<{width}}  [{s.notation}]{when}".rstrip())
     lines += hints.get(len(game.moves), [])
     labels = side_labels(game, names)
     scores = ", ".join(f"{label} {score}" for label, score in zip(labels, game.scores))

@@ -13,6 +13,7 @@ import math
 import unicodedata
 from functools import lru_cache
 
+import segno
 from PIL import Image, ImageDraw, ImageFont
 
 from dominotable.ui import menu as m
@@ -84,8 +85,13 @@ def wrap(text: str, size: int, box_w: int) -> list[str]:
     return lines
 
 
-def fit_wrapped(text: str, box_w: int, box_h: int, largest: int, smallest: int = 10) -> tuple[int, list[str]]:
-    """The largest size at which `text`, wrapped, fits the box (at the smallest, it is cut with ...)."""
+PROMPT_SMALLEST = 10  # below this a prompt is paged rather than shrunk: it must be read at arm's length
+
+
+def fit_wrapped(text: str, box_w: int, box_h: int, largest: int, smallest: int = PROMPT_SMALLEST
+                ) -> tuple[int, list[str]]:
+    """The largest size at which `text`, wrapped, fits the box, and its lines; at the smallest
+    size, all its lines (more than the box holds: `paged` splits them)."""
 
     def fits(size: int) -> bool:
         return len(wrap(text, size, box_w)) * line_height(size) <= box_h
@@ -96,24 +102,33 @@ def fit_wrapped(text: str, box_w: int, box_h: int, largest: int, smallest: int =
     while high - low > 1:
         mid = (low + high) // 2
         low, high = (mid, high) if fits(mid) else (low, mid)
-    if fits(low):
-        return low, wrap(text, low, box_w)
-    keep = max(1, box_h // line_height(smallest))
-    lines = wrap(text, smallest, box_w)[:keep]
-    last = lines[-1]
-    while last and width(last + "...", smallest) > box_w:
-        last = last[:-1]
-    lines[-1] = last + "..."
-    return smallest, lines
+    return low, wrap(text, low, box_w)
 
 
-def title_bar(draw: ImageDraw.ImageDraw, text: str, w: int) -> None:
+def paged(text: str, box_w: int, box_h: int, largest: int) -> tuple[int, list[list[str]]]:
+    """`text` wrapped as large as it fits the box, or at the smallest readable size in pages of as
+    many lines as the box holds: never cut."""
+    size, lines = fit_wrapped(text, box_w, box_h, largest)
+    per = max(1, box_h // line_height(size))
+    return size, [lines[i:i + per] for i in range(0, len(lines), per)] or [[]]
+
+
+def title_bar(draw: ImageDraw.ImageDraw, text: str, w: int, counter: str = "") -> None:
+    """An inverted bar with the title, and on its right a page counter ("1/3") when there is one."""
     draw.rectangle((0, 0, w - 1, BAR - 1), fill=1)
-    text = shorten(printable(text), TITLE, w - 4)
-    draw.text((2, BAR // 2), text, font=font(TITLE), fill=0, anchor="lm")
+    room = w - 4
+    if counter:
+        draw.text((w - 2, BAR // 2), counter, font=font(TITLE), fill=0, anchor="rm")
+        room -= width(counter, TITLE) + 4
+    text = printable(text)
+    size = fit(text, room, 99, TITLE, 8)
+    while width(text, size) > room:  # a title too long even small: its last words go (the text says the rest)
+        text = text.rsplit(" ", 1)[0] if " " in text else text[:-1]
+    draw.text((2, BAR // 2), text, font=font(size), fill=0, anchor="lm")
 
 
 def shorten(text: str, size: int, box_w: int) -> str:
+    """A menu item cut to the width with "..." (the menu's own title says what it is about)."""
     if width(text, size) <= box_w:
         return text
     while text and width(text + "...", size) > box_w:
@@ -126,27 +141,74 @@ def centered(draw, text: str, cy: float, size: int, w: int, fill: int = 1) -> No
 
 
 # -- game screens -----------------------------------------------------------------------------
+#
+# The play page keeps a fixed layout, so a turn changes few bytes on the bus (display.py sends only
+# the changed columns): whose turn on the top two RAM pages, left-aligned (never re-centred), the
+# scores in fixed rows below, numbers right-aligned, and a short note on the bottom two pages.
 
-def turn(name: str, note: str = "", size=SIZE) -> Image.Image:
-    """Whose turn it is, big, with a footnote (say the scores, or what to play)."""
+TURN_BASE = 15  # the turn's baseline: its capitals fill RAM pages 0-1
+NOTE_BASE = 61  # the note's baseline: RAM pages 6-7
+
+
+def play(turn: str, sides: list[tuple[str, int]], note: str = "", scoring: str = "", size=SIZE) -> Image.Image:
+    """Whose turn, the scores, and a note (what to hold select for, a warning, the last play):
+    each in its own band. A note too long for one line takes the scores' place (page 2 has them)."""
     image, draw = canvas(size)
     w, h = size
-    name = printable(name)
-    centered(draw, "to play:", 7, TITLE, w)
-    foot = 13 if note else 0
-    big = fit(name, w - 4, h - 14 - foot, 30)
-    centered(draw, name, 14 + (h - 14 - foot) / 2, big, w)
+    if turn:
+        label = "to play"
+        room = w - width(label, TITLE) - 6
+        name = printable(turn)
+        big = fit(name, room, 99, 20, 9)
+        draw.text((0, TURN_BASE), name, font=font(big), fill=1, anchor="ls")
+        draw.text((w, TURN_BASE), label, font=font(TITLE), fill=1, anchor="rs")
+    note = printable(note)
+    small = fit(note, w, 14, TITLE, 10) if note else TITLE
+    if note and width(note, small) > w:
+        text_size, lines = fit_wrapped(note, w, h - 18, 14, 8)
+        for i, line in enumerate(lines):
+            draw.text((0, 18 + line_height(text_size) * (i + 1) - 3), line, font=font(text_size), fill=1, anchor="ls")
+        return image
     if note:
-        centered(draw, shorten(printable(note), TITLE, w - 2), h - 7, TITLE, w)
+        draw.text((0, NOTE_BASE), note, font=font(small), fill=1, anchor="ls")
+    _sides(draw, sides, scoring, (0, 17, w, 48))
     return image
 
 
-def scores(names: list[str], points: list[int], target: int | None = None, current: int | None = None,
+def _sides(draw, sides: list[tuple[str, int]], scoring: str, box: tuple[int, int, int, int]) -> None:
+    """The sides' names left and their scores right, one row each (two columns past three); a
+    solitaire's one score beside what it counts."""
+    x0, y0, x1, y1 = box
+    if len(sides) == 1:
+        number = str(sides[0][1])
+        draw.text((x1, y1 - 6), number, font=font(22), fill=1, anchor="rs")
+        label = printable(scoring or sides[0][0])
+        draw.text((x0, y1 - 8), label, font=font(fit(label, x1 - x0 - width(number, 22) - 6, 99, TITLE, 9)),
+                  fill=1, anchor="ls")
+        return
+    columns = 1 if len(sides) <= 3 else 2
+    per = math.ceil(len(sides) / columns)
+    col_w = (x1 - x0) // columns
+    row_h = (y1 - y0) // per
+    text = 14 if per <= 2 else 11
+    for i, (name, points) in enumerate(sides):
+        x = x0 + (i // per) * col_w
+        base = y0 + (i % per + 1) * row_h - (3 if per <= 2 else 1)
+        number = str(points)
+        right = x + col_w - (4 if columns > 1 and i // per == 0 else 0)
+        draw.text((right, base), number, font=font(text), fill=1, anchor="rs")
+        label = printable(name)
+        draw.text((x, base), label, font=font(fit(label, col_w - width(number, text) - 8, 99, text, 8)), fill=1,
+                  anchor="ls")
+
+
+def scores(names: list[str], points: list[int], goal: str = "", current: int | None = None,
            title: str = "Scores", size=SIZE) -> Image.Image:
-    """One row per side, name left and score right, the side to play inverted; two columns past three."""
+    """One row per side, name left and score right, the side to play inverted; two columns past
+    three. The title bar says what ends the match ("one hand", "first to 50 or 20 hands")."""
     image, draw = canvas(size)
     w, h = size
-    title_bar(draw, f"{title} - to {target}" if target else title, w)
+    title_bar(draw, goal or title, w)
     columns = 1 if len(names) <= 3 else 2
     per_column = math.ceil(len(names) / columns)
     col_w = w // columns
@@ -161,49 +223,56 @@ def scores(names: list[str], points: list[int], target: int | None = None, curre
             fill = 0
         number = str(score)
         number_w = width(number, text_size)
-        label = shorten(printable(name), text_size, col_w - number_w - 8)
-        draw.text((x0 + 2, y0 + row_h / 2), label, font=font(text_size), fill=fill, anchor="lm")
+        label = printable(name)
+        label_size = fit(label, col_w - number_w - 8, 99, text_size, 8)
+        draw.text((x0 + 2, y0 + row_h / 2), label, font=font(label_size), fill=fill, anchor="lm")
         draw.text((x0 + col_w - 4, y0 + row_h / 2), number, font=font(text_size), fill=fill, anchor="rm")
     return image
 
 
-def last_play(name: str, play: str, points: int | None = None, size=SIZE) -> Image.Image:
-    """Who played what, the play big, and the points it scored."""
+def prompt(title: str, message: str, page: int = 0, size=SIZE) -> Image.Image:
+    """A prompt or an error: a title bar, then the message wrapped as large as it fits; a message
+    that does not fit at a readable size is paged (up/down turn the pages), the page counter in
+    the title bar. Never cut."""
     image, draw = canvas(size)
     w, h = size
-    centered(draw, shorten(printable(f"{name} played"), TITLE, w - 2), 7, TITLE, w)
-    play = printable(play)
-    if points is None:
-        big = fit(play, w - 4, h - 16, 30)
-        centered(draw, play, 14 + (h - 14) / 2, big, w)
-        return image
-    score = f"{points:+d}" if points else "no score"
-    gap = 10
-    for big in range(28, 19, -1):  # play and points side by side, large, when they fit
-        if width(play, big) + gap + width(score, big) <= w - 4:
-            y = 14 + (h - 14) / 2
-            total = width(play, big) + gap + width(score, big)
-            x = (w - total) / 2
-            draw.text((x, y), play, font=font(big), fill=1, anchor="lm")
-            draw.text((x + total, y), score, font=font(big), fill=1, anchor="rm")
-            return image
-    score_size = 20 if points else TITLE + 2
-    big = fit(play, w - 4, h - 16 - line_height(score_size), 28)
-    centered(draw, play, 15 + line_height(big) / 2, big, w)
-    centered(draw, score, h - line_height(score_size) / 2, score_size, w)
+    text_size, pages = paged(printable(message), w - 4, h - BAR - 2, 20)
+    lines = pages[page % len(pages)]
+    title_bar(draw, title, w, f"{page % len(pages) + 1}/{len(pages)}" if len(pages) > 1 else "")
+    step = line_height(text_size)
+    top = BAR + 1 + (h - BAR - 1 - step * len(lines)) / 2 if len(pages) == 1 else BAR + 1
+    for i, line in enumerate(lines):
+        centered(draw, line, top + step * (i + 0.5), text_size, w)
     return image
 
 
-def prompt(title: str, message: str, size=SIZE) -> Image.Image:
-    """A prompt or an error: a title bar, then the message wrapped as large as it fits."""
+def prompt_pages(message: str, size=SIZE) -> int:
+    """How many pages `prompt` takes for this message."""
+    w, h = size
+    return len(paged(printable(message), w - 4, h - BAR - 2, 20)[1])
+
+
+QR_SCALE = 2  # px per module: a version-2 code (25 modules) is 50 px, a version 3 58 px
+
+
+def follow(url: str, size=SIZE) -> Image.Image:
+    """The scoreboard's address as a QR code for phones (dark modules on a lit quiet zone, as
+    printed codes are), and what it is for."""
     image, draw = canvas(size)
     w, h = size
-    title_bar(draw, title, w)
-    text_size, lines = fit_wrapped(printable(message), w - 4, h - BAR - 2, 20)
-    step = line_height(text_size)
-    top = BAR + 1 + (h - BAR - 1 - step * len(lines)) / 2
-    for i, line in enumerate(lines):
-        centered(draw, line, top + step * (i + 0.5), text_size, w)
+    code = segno.make(url, error="l", micro=False)
+    modules = len(code.matrix)
+    side = min(h, modules * QR_SCALE + 8)  # up to two modules of quiet zone each side, as the panel allows
+    draw.rectangle((0, 0, side - 1, side - 1), fill=1)
+    offset = (side - modules * QR_SCALE) // 2
+    for y, row in enumerate(code.matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                x0, y0 = offset + x * QR_SCALE, offset + y * QR_SCALE
+                draw.rectangle((x0, y0, x0 + QR_SCALE - 1, y0 + QR_SCALE - 1), fill=0)
+    words = ["Scan for", "the score-", "board on", "your phone"]
+    for i, line in enumerate(words):
+        draw.text((side + 3, 14 + 13 * i), line, font=font(TITLE), fill=1, anchor="ls")
     return image
 
 
@@ -227,7 +296,11 @@ def tray_lost(frame: int, detail: str = "reconnecting...", size=SIZE) -> Image.I
             draw.ellipse((x - 3, y - 3, x + 3, y + 3), outline=1)
         else:
             draw.ellipse((x - 1, y - 1, x + 1, y + 1), fill=1)
-    centered(draw, shorten(printable(detail), TITLE, w - 2), h - 7, TITLE, w)
+    detail = printable(detail)
+    lines = wrap(detail, 10, w - 2) if width(detail, TITLE) > w - 2 else [detail]
+    small = TITLE if len(lines) == 1 else 10
+    for i, line in enumerate(lines[-2:]):
+        centered(draw, line, h - 6 - 11 * (min(len(lines), 2) - 1 - i), small, w)
     return image
 
 
@@ -337,25 +410,34 @@ def render(model, size=SIZE) -> Image.Image:
     if isinstance(model, m.NameEntry):
         return name_entry(model.title, model.text, model.wheel, model.max_len, size)
     if isinstance(model, m.Message):
-        return prompt(model.title, model.text, size)
+        return prompt(model.title, model.text, model.page, size)
     raise TypeError(f"no screen for {type(model).__name__}")
 
 
 def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
     """A screen model (ui/screen.py) as the OLED shows it; `frame` turns the tray-lost spinner."""
     if screen.kind == ScreenKind.PROMPT:
-        return prompt(screen.title, screen.text, size)
+        return prompt(screen.title, screen.text, screen.page, size)
     if screen.kind == ScreenKind.LOST:
         return tray_lost(frame, size=size)
     if screen.kind == ScreenKind.MENU:
         return render(screen.menu, size)
     names, points = [s.name for s in screen.scores], [s.points for s in screen.scores]
+    goal = screen.game.goal if screen.game else ""
     if screen.kind == ScreenKind.OVER:
-        return scores(names, points, screen.target, title=screen.title, size=size)
-    page = screen.page % screen.pages()
-    if page == 0:
-        return turn(screen.turn, screen.text, size)
-    if page == 1:
+        return scores(names, points, title=screen.title, size=size)
+    pages = ["play", "scores"] + ["last"] * bool(screen.last) + ["follow"] * bool(screen.link)
+    shown = pages[screen.page % len(pages)]
+    if shown == "play":
+        last = screen.last
+        note = screen.text
+        if last is not None and note == str(last):  # in full on its own page; here as much as one line holds
+            note = next((text for text in (note, f"{last.who}: {last.what}{last.gained}")
+                         if width(printable(text), 10) <= size[0]), f"last: {last.who}{last.gained}")
+        return play(screen.turn, list(zip(names, points)), note, screen.game.scoring if screen.game else "", size)
+    if shown == "scores":
         current = next((side for side, s in enumerate(screen.scores) if s.to_move), None)
-        return scores(names, points, screen.target, current, size=size)
-    return last_play(*screen.last, size)
+        return scores(names, points, goal, current, size=size)
+    if shown == "last":
+        return prompt("Last play", str(screen.last), size=size)
+    return follow(screen.link, size)

@@ -24,11 +24,14 @@ import json
 import logging
 import math
 import re
+import socket
 import threading
 from collections.abc import Callable
+from html import escape
 from importlib import resources
 from typing import Any, Protocol
 
+import segno
 from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
 from PIL import Image
@@ -46,7 +49,7 @@ from dominotable.ui.web.access import (
     is_loopback,
     max_connections,
 )
-from dominotable.views import review, svg
+from dominotable.views import cards, review, svg
 
 COALESCE = 0.01  # seconds: changes within this time go out as one update (a tile placed over several scans)
 SEND_TIMEOUT = 5.0  # seconds a client may take to accept one update before it is dropped
@@ -59,7 +62,7 @@ MAX_DEPTH = 8  # nesting of a request body (the API's are 2 deep)
 MAX_DIGITS = 15  # of a whole number in a request body
 BUTTONS = ("up", "down", "select", "long-select")
 STATIC = {"table.js": "text/javascript", "scores.js": "text/javascript", "login.js": "text/javascript",
-          "style.css": "text/css"}
+          "rules.js": "text/javascript", "style.css": "text/css"}
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
@@ -194,6 +197,22 @@ class Table(Protocol):
 
     def replay(self, match_id: int, step: int) -> dict[str, Any]: ...
 
+    def moves(self, match_id: int) -> dict[str, Any]: ...
+
+
+def reachable(host: str) -> str:
+    """A wildcard listening address ("0.0.0.0", "::", "") as the address this machine's default
+    route leaves by (nothing is sent), or its name when it has no route; any other as it is."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    family, target = (socket.AF_INET6, "2001:db8::1") if host == "::" else (socket.AF_INET, "198.51.100.1")
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((target, 9))  # picks the outgoing address; a UDP connect sends nothing
+            return probe.getsockname()[0]
+    except OSError:
+        return socket.gethostname()
+
 
 def _page(name: str) -> bytes:
     return (resources.files(__package__) / "static" / name).read_bytes()
@@ -213,7 +232,7 @@ class WebServer:
         self.version = 0
         self.clients: dict[web.WebSocketResponse, str] = {}  # each WebSocket and the client it counts against
         self.loop = asyncio.new_event_loop()
-        self._files = {name: _page(name) for name in [*STATIC, "table.html", "scores.html", "login.html"]}
+        self._files = {name: _page(name) for name in [*STATIC, "table.html", "scores.html", "login.html", "rules.html"]}
         self._listener: asyncio.AbstractServer | None = None
         self._starved = Tally("out of file descriptors: new connections wait")
         self._crowded = Tally("WebSockets refused")
@@ -246,6 +265,8 @@ class WebServer:
             web.post("/api/login", self._login), web.post("/api/logout", self._logout),
             web.get("/api/leaderboard", self._leaderboard), web.get("/api/history", self._history),
             web.get("/replay/{id}", self._replay), web.get("/favicon.ico", self._no_icon),
+            web.get("/api/match/{id}", self._moves), web.get("/api/link", self._link), web.get("/qr.svg", self._qr),
+            web.get("/rules", self._rules), web.get("/rules/{name}", self._rules),
         ])
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2,
                                      keepalive_timeout=HEADER_TIMEOUT, logger=HTTP_LOG)
@@ -300,6 +321,14 @@ class WebServer:
     @property
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    @property
+    def public_url(self) -> str:
+        """The address other machines (phones at the bar) open: the page's own, or on a
+        wildcard address this machine's address on its network."""
+        host = reachable(self.host)
+        host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}/"
 
     def publish(self) -> None:
@@ -538,18 +567,66 @@ class WebServer:
     async def _history(self, request: web.Request) -> web.Response:
         matches = await self._query(self.table.history)
         for match in matches:
-            match["plot"] = svg.score_plot(match["names"], match["hands"], match.get("target"))
+            match["plot"] = svg.score_plot(match["names"], match["points"], match.get("target"), per=match["per"],
+                                           scoring=match["scoring"], lower_wins=match["lower_wins"],
+                                           title=match["title"])
         return web.json_response(matches)
 
-    async def _replay(self, request: web.Request) -> web.Response:
+    async def _moves(self, request: web.Request) -> web.Response:
+        """A recorded match's moves in plain words (`{"moves": [{ply, who, notation, words}]}`)."""
+        return web.json_response(await self._query(self.table.moves, self._match_id(request)))
+
+    @staticmethod
+    def _match_id(request: web.Request) -> int:
         try:
-            match_id = int(request.match_info["id"])
+            return int(request.match_info["id"])
+        except ValueError:
+            raise Refused(f"matches are named by their numbers, whole numbers, not {request.match_info['id'][:20]!r}"
+                          ) from None
+
+    def scoreboard_url(self) -> str:
+        return self.public_url + "scores"
+
+    async def _link(self, request: web.Request) -> web.Response:
+        """The scoreboard's address for phones, and whether only this machine can open it."""
+        return web.json_response({"url": self.scoreboard_url(), "local_only": is_loopback(reachable(self.host))})
+
+    async def _qr(self, request: web.Request) -> web.Response:
+        """The scoreboard's address as a QR code (dark modules on white, a quiet zone of four)."""
+        code = segno.make(self.scoreboard_url(), error="m", micro=False)
+        out = io.BytesIO()
+        code.save(out, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False,
+                  title=f"QR code of {self.scoreboard_url()}")
+        return web.Response(body=out.getvalue(), content_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+    async def _rules(self, request: web.Request) -> web.Response:
+        """`/rules`: the cards; `/rules/castle-rock`: a card; `/rules/CR-5.2`: that rule in its card."""
+        name = request.match_info.get("name")
+        known = cards.cards()
+        if name is not None and name not in known:
+            card = cards.card_of(name) if cards.RULE.fullmatch(name) else None
+            if card is None:
+                raise web.HTTPNotFound(text=f"no rule card and no rule {name[:40]!r}; the cards are at /rules")
+            raise web.HTTPFound(f"/rules/{card.name}#{name}")
+        if name is None:
+            title = "Rule cards"
+            body = "<ul>" + "".join(f'<li><a href="/rules/{c.name}">{escape(c.title)}</a></li>'
+                                    for c in known.values()) + "</ul>"
+        else:
+            title, body = f"{known[name].title}: rule card", known[name].html
+        page = self._files["rules.html"].decode().replace("{title}", escape(title)).replace("{body}", body)
+        return web.Response(text=page, content_type="text/html")
+
+    async def _replay(self, request: web.Request) -> web.Response:
+        match_id = self._match_id(request)
+        try:
             step = int(request.query.get("step", "0"))
         except ValueError:
-            raise web.HTTPBadRequest(text="a match number and a step number, as whole numbers") from None
+            raise web.HTTPBadRequest(text="a step number, as a whole number") from None
         try:
             data = await self._query(self.table.replay, match_id, step)
         except Refused as refused:
             raise web.HTTPNotFound(text=str(refused)) from None
-        body = review.page(data, f"match {match_id}", f"/replay/{match_id}", "/scores")
+        name = f"{' v '.join(data['names'])}, {data['started'][:16].replace('T', ' ')}"
+        body = review.page(data, name, f"/replay/{match_id}", "/scores")
         return web.Response(text=body, content_type="text/html")

@@ -50,7 +50,8 @@ class WebTable:
         self._layout = svg.Layout(self.geometry).to_dict()  # where the page finds the cell under the pointer
         self._png: tuple[Image.Image, bytes, str] | None = None  # frame, PNG, data URL
         self._store: Store | None = None
-        self._plots: dict[tuple[int, int], list[list[int]]] = {}
+        self._plots: dict[int, tuple[int, tuple]] = {}  # match -> (moves, its plot), the latest only
+        self._said: dict[int, tuple[int, list]] = {}  # match -> (moves, its moves in words)
         self._lock = threading.Lock()  # the snapshot, swapped whole
 
     # --- from the runtime's thread ---------------------------------------------------------
@@ -221,26 +222,51 @@ class WebTable:
                               "win_rate": round(p.win_rate, 3)} for p in b.players]} for b in rate(records)]
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The latest matches, newest first, each with what ended it (or that it is live now, or
+        was left unfinished), its goal, which way its scores run, and its scores at the start and
+        after every hand (or every scoring play, for a match of one hand)."""
         try:
             records = [r for r in self._db().matches() if r.damaged is None][:limit]  # set aside: not replayable
         except Refused:
             return []
+        with self._lock:
+            live = self._snap["match"] if self._snap["mode"] not in ("setup", "over") else None
         out = []
         for record in records:
+            spec = catalog.spec(record.game)
             names = review.side_names(record)
             result = record.result or {}
-            out.append({"id": record.id, "game": record.game, "title": catalog.engine(record.game).title,
-                        "names": names, "started": record.started, "finished": record.finished,
-                        "ending": result.get("ending"), "scores": result.get("scores"),
+            ending = result.get("ending")
+            if record.finished is None:
+                state = "live" if record.id == live else "unfinished"
+            else:
+                state = ending or "played"
+            per, points = self._series(record)
+            out.append({"id": record.id, "game": record.game, "title": spec.title, "card": spec.card.removesuffix(".md"),
+                        "names": names, "started": record.started, "finished": record.finished, "state": state,
+                        "demo": record.demo, "scores": result.get("scores"),
                         "winners": [names[w] for w in result.get("winners", []) if w < len(names)],
-                        "target": record.options.get("target"), "hands": self._hands(record)})
+                        "target": record.options.get("target"), "goal": spec.goal(spec.options.from_dict(record.options)),
+                        "scoring": spec.scoring, "lower_wins": spec.lower_wins, "scores_run": spec.scores_run,
+                        "per": per, "points": points, "moves": record.plies})
         return out
 
-    def _hands(self, record) -> list[list[int]]:
-        key = (record.id, record.plies)
-        if key not in self._plots:
-            self._plots[key] = review.hand_scores(self._db().match(record.id))
-        return self._plots[key]
+    def _series(self, record) -> tuple[str, list[list[int]]]:
+        cached = self._plots.get(record.id)
+        if cached is None or cached[0] != record.plies:
+            cached = self._plots[record.id] = (record.plies, review.hand_scores(self._db().match(record.id)))
+        return cached[1]
+
+    def moves(self, match_id: int) -> dict[str, Any]:
+        """A recorded match's moves in plain words, each with its mover and notation."""
+        try:
+            record = self._db().match(match_id)
+        except StorageError as exc:
+            raise Refused(str(exc), 404) from None
+        cached = self._said.get(record.id)
+        if cached is None or cached[0] != len(record.moves):
+            cached = self._said[record.id] = (len(record.moves), review.said(record))
+        return {"id": record.id, "title": catalog.spec(record.game).title, "moves": cached[1]}
 
     def replay(self, match_id: int, step: int) -> dict[str, Any]:
         try:
