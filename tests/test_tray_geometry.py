@@ -77,7 +77,6 @@ def test_the_wiring_serves_exactly_the_cells_of_the_geometry():
     import tomllib
 
     from dominotray import pins
-
     from dominotray.layout import blocks
 
     wiring = tomllib.loads((ROOT / "hardware" / "wiring.toml").read_text())
