@@ -157,6 +157,9 @@ class Person:
             self.show()
         elif screen.kind == "prompt" and screen.title == "Hint":
             self.capture(screen)
+        elif screen.bot and screen.seat != screen.turn and not screen.text.startswith("after ") \
+                and self.follow(screen.bot):
+            pass  # a bot's rack, while someone else is to move
         elif screen.turn == self.t.names[self.me] or f": after {self.t.names[self.me]}: " in screen.bot:
             self.my_turn(screen)
         elif screen.bot and self.follow(screen.bot):

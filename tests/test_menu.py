@@ -1,10 +1,11 @@
 """The three-button models: menus, numbers, questions, the letter wheel and power-on setup."""
 
+import re
 from dataclasses import dataclass
 
 import pytest
 from dominotable.games import catalog
-from dominotable.rules.errors import BadOption
+from dominotable.rules.errors import BadOption, DominoError
 from dominotable.rules.options import Options, option
 from dominotable.ui.menu import (
     WHEEL,
@@ -14,6 +15,7 @@ from dominotable.ui.menu import (
     Message,
     NameEntry,
     NumberChoice,
+    Seat,
     Setup,
 )
 from dominotable.ui.oled import screens
@@ -116,7 +118,7 @@ class ToyOptions(Options):
 class Toy:
     """Enough of a Game for Setup: a title, options, player counts and a constructor that checks."""
 
-    title = "Toy"
+    name, title = "toy", "Toy"
     Options = ToyOptions
     min_players, max_players, default_players = 2, 4, 2
 
@@ -128,7 +130,7 @@ class Toy:
 
 
 class Solo(Toy):
-    title = "Solo"
+    name, title = "solo", "Solo"
     min_players = max_players = default_players = 1
 
     def __init__(self, players=None, options=None, seed=0):
@@ -189,6 +191,45 @@ def test_long_select_goes_back_from_options_to_the_games_and_keeps_changes_to_th
     assert setup.current.items[0] == "set: 9"
     press(setup, "long-select", "up", "select")  # Solo: no players row
     assert setup.current.items == ["set: 6", "target: 100", "fast: off", "Start"]
+
+
+def test_each_game_keeps_its_options_on_back_and_the_setup_starts_as_the_last_match_was():
+    setup = press(Setup([Solo, Toy]), "down", "select")
+    press(setup, "select", "down", "select")  # Toy: set 9
+    press(setup, "long-select", "up", "select")  # back, Solo: its own options
+    press(setup, "down", "select", "down", "select")  # Solo: target 100 -> 120
+    press(setup, "long-select", "down", "select")  # back to Toy: its options as left
+    assert setup.current.items[0] == "set: 9"
+    press(setup, "long-select", "up", "select")
+    assert setup.current.items[1] == "target: 120"  # and Solo's
+
+    last = [Choice(Toy, Toy.Options(set=9, fast=True), 3, ["ANN", "BOB", "CAT"]), Choice(Solo, Solo.Options(), 1, ["EVE"])]
+    setup = Setup([Solo, Toy], last=last)
+    assert setup.current.items[setup.current.selected] == "Toy"  # the last match's game, its options, players
+    press(setup, "select")
+    assert setup.current.items == ["set: 9", "target: 100", "fast: on", "players: 3", "Start"]
+    press(setup, "up", "select", "select", "select")  # Start; ANN, BOB as last time
+    assert setup.current.text == "CAT"
+    assert setup.offer()["game"] == "toy" and [s.name for s in setup.seats_for(Toy)][:3] == ["ANN", "BOB", "CAT"]
+
+
+def test_the_pages_choice_is_checked_as_the_menu_checks_it():
+    setup = Setup([Solo, Toy], racks={Toy: ["south", "west"]}, strategies={Toy: ["search", "greedy"]})
+    choice = setup.choose(Toy, {"set": 9}, [Seat(" ann  lee "), Seat("", bot=True, strategy="greedy"), Seat("BOB")])
+    assert choice == Choice(Toy, Toy.Options(set=9), 3, ["ann lee", "West bot", "BOB"], {1: "greedy"})
+    assert setup.choose(Toy, {}, [Seat("ANN"), Seat("X", bot=True)]).bots == {1: "search"}  # the game's own
+    for options, seats, why in (
+            ({"set": 7}, [Seat("A"), Seat("B")], "option set: 7 is not one of 6, 9, 12"),
+            ({"speed": 1}, [Seat("A"), Seat("B")], "unknown option 'speed'"),
+            ({"set": 12}, [Seat("A"), Seat("B")], "double-twelve Toy needs 3 or more players"),
+            ({}, [Seat("A")], "Toy takes 2 to 4 players, not 1"),
+            ({}, [Seat("A"), Seat("B"), Seat("C", bot=True)], "seat 3 cannot be a bot: the tray has racks for seats 1-2"),
+            ({}, [Seat("A"), Seat("B", bot=True, strategy="psychic")], "Toy's bots play search, greedy, not 'psychic'"),
+            ({}, [Seat("ANN"), Seat("ann")], "ann is named for two seats"),
+            ({}, [Seat("ANN"), Seat("  ")], "seat 2 needs a name"),
+            ({}, [Seat("ANN"), Seat("X" * 17)], "a name of at most 16 characters")):
+        with pytest.raises(DominoError, match=re.escape(why)):
+            setup.choose(Toy, options, seats)
 
 
 def test_setup_over_the_registered_games_starts_each_with_defaults():

@@ -406,6 +406,34 @@ def test_commands_find_the_database_through_the_config_file(db, capsys):
     assert code == 0 and "Ann" in out
 
 
+def test_a_bots_strength_is_kept_with_its_seat_and_a_version_1_file_gains_its_column(tmp_path):
+    """Each bot seat's strategy is stored with the seat; a file of schema version 1 (before the
+    strengths) is upgraded, and its bots play on at the game's own strategy."""
+    from dominotable.match import opening
+    from dominotable.store.storage import SCHEMA_VERSION
+    from dominotable.tray.geometry import default
+
+    path = tmp_path / "t.db"
+    with Store(path) as store:
+        match_id = store.start_match(fresh("castle-rock", seed=3, players=3), ["Ann", "West bot", "North bot"],
+                                     bots={1: "greedy", 2: "random"})
+        record = store.match(match_id)
+        assert record.bots == [1, 2] and record.strategies == {1: "greedy", 2: "random"}
+        assert record.to_dict()["strategies"] == {"1": "greedy", "2": "random"}
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE seats DROP COLUMN strategy")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        assert "strategy" in store.columns("seats")
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        record = store.match(match_id)
+        assert record.bots == [1, 2] and record.strategies == {}
+        referee = opening.resume(store, match_id, default())
+        assert referee.seating.strategies == {1: "search", 2: "search"}  # Castle Rock's own
+
+
 def test_bot_seats_racks_and_hints_are_kept_and_an_older_database_still_reads(tmp_path, capsys):
     """A database from before bot seats (no `seats.kind`, no racks or hints tables) opens and
     reads as all-human; a match with bot seats keeps which seats are bots, what their racks

@@ -176,8 +176,13 @@ def test_a_database_written_before_versions_is_upgraded_and_replays_the_same(tmp
     stamped ours at SCHEMA_VERSION in one transaction, and its match replays move for move."""
     path = tmp_path / "old.db"
     match_id = recorded(path)
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE seats DROP COLUMN strategy")  # what later versions added, gone again
+    db.commit()
+    db.close()
     stamp(path, 0, 0)
     with Store(path) as store:
+        assert "strategy" in store.columns("seats")
         assert store.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert store.match(match_id).moves == moves()

@@ -34,6 +34,7 @@ from tray_fixtures import until
 
 NAMES = ["ANN", "West bot", "North bot", "East bot"]
 BOTS = (1, 2, 3)
+STRENGTHS = {1: "greedy", 2: "random", 3: "search"}
 
 
 def castle_rock(seed=5, hands=1):
@@ -71,7 +72,8 @@ def fit_the_oled(screens) -> None:
     for screen in screens:
         _, lines = fit_wrapped(screen.text, SIZE[0] - 4, SIZE[1] - BAR - 2, 20)
         assert not lines[-1].endswith("..."), screen.text
-        assert screen.bot == f"{screen.title}: {screen.text}" and screen.title.endswith(" bot")
+        assert screen.bot == f"{screen.seat}: {screen.text}" and screen.seat.endswith(" bot")
+        assert screen.title in (screen.seat, f"{screen.seat}'s rack")
 
 
 def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
@@ -95,19 +97,21 @@ def test_racks_lie_clear_of_their_games_zones_and_of_each_other():
     assert racks <= catalog.spec("castle-rock").cells(geo)  # the tray reads them first, as the row
 
 
-def test_setup_menu_makes_seats_bots_named_after_their_racks():
+def test_setup_menu_makes_seats_bots_named_after_their_racks_at_a_strength_each():
     positions = [r.name for r in default().racks("castle-rock")]
-    setup = Setup([CastleRock], ["ANN"], {CastleRock: positions})
+    setup = Setup([CastleRock], ["ANN"], {CastleRock: positions}, {CastleRock: ["search", "greedy", "random"]})
     for press in ["select", "up", "select"]:  # Castle Rock, up to Start
         setup.handle(press)
-    assert setup.stage == "seat" and setup.current.items == ["Player", "Bot (south)"]
+    assert setup.stage == "seat" and setup.current.items == [
+        "Player", "Bot (south, search)", "Bot (south, greedy)", "Bot (south, random)"]
     setup.handle("select")  # seat 1: a person, named ANN (prefilled)
     setup.handle("select")
-    for _ in range(3):
+    for strength in range(3):  # search, greedy, random
         assert setup.current.title.startswith("Seat")
-        setup.handle("down")
+        for _ in range(strength + 1):
+            setup.handle("down")
         setup.handle("select")
-    assert setup.done and setup.value.bots == (1, 2, 3)
+    assert setup.done and setup.value.bots == {1: "search", 2: "greedy", 3: "random"}
     assert setup.value.names == ["ANN", "West bot", "North bot", "East bot"]
 
 
@@ -172,6 +176,39 @@ def test_a_castle_rock_match_against_three_bots_session(tmp_path):
     assert game.is_over() and record.bots == [1, 2, 3]
     assert replay(record).scores == game.scores == record.result["scores"]
     assert len(record.hints) == person.hints > 0 and record.racks == {}
+
+
+def test_the_turn_line_and_the_prompt_speak_with_one_voice(tmp_path):
+    """Issue 18: on every screen of a match against three bots, a seat told what to do is the seat
+    the turn line names, or the prompt says how it stands to the turn ("after ANN: ...", a title
+    naming only its rack); nobody's turn while a draw is awaited; a rack's slots said plainly."""
+    table = SessionTable(tmp_path, castle_rock(hands=1), NAMES, BOTS)
+    table.settle()
+    person = Person(table, 0, seed=3)
+    screens, racks = [], set()
+    while True:
+        screen = table.screen()
+        game = table.game
+        screens.append(screen)
+        if screen.kind in ("play", "prompt") and not game.awaiting() and table.session.referee.status.mode == "play":
+            assert screen.turn == NAMES[game.current_player]
+            assert [s.name for s in screen.scores if s.to_move] == [screen.turn]
+        if game.awaiting():
+            assert screen.turn == ""  # the table waits for a draw or the starting row: nobody's turn
+        if screen.seat:
+            assert (screen.turn in ("", screen.seat) or screen.text.startswith(f"after {screen.turn}: ")
+                    or screen.title == f"{screen.seat}'s rack"), (screen.turn, screen.title, screen.text)
+            assert "slots 1" not in screen.text or "slots 1 and" in screen.text or "slots 1-" in screen.text
+        if screen.title.endswith("'s rack"):
+            racks.add(screen.title)
+        if not person.step():
+            break
+    assert len(racks) == 3 and any(s.text.startswith("after ANN: ") for s in screens)
+    assert screens[-1].kind == "over" and screens[-1].turn == ""
+    p = table.session.referee.position.copy()
+    p.holds = {1: p.holds[1]}
+    p.holds[1].rack = {2: Tile(3, 5)}
+    assert table.session.referee.seats.expected(p) == "West bot's tiles face down in slot 2"
 
 
 def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path, monkeypatch):
@@ -261,7 +298,7 @@ def test_a_castle_rock_match_against_three_bots_through_the_pty(tmp_path):
     """The same person at the whole simulated table: real pty, tray firmware, link, buttons
     (the hints through the menu), OLED frames, SQLite."""
     db = tmp_path / "table.sqlite3"
-    table = PtyTable(db, Choice(CastleRock, CastleRock.Options(hands=1), 4, NAMES, BOTS), seed=5)
+    table = PtyTable(db, Choice(CastleRock, CastleRock.Options(hands=1), 4, NAMES, dict.fromkeys(BOTS, "")), seed=5)
     person, final, shown = play_at(table, 0)
     assert {"East bot", "North bot", "West bot", "Hint"} <= shown
     with Store(db) as store:
@@ -277,7 +314,7 @@ def host(db: str, state: str) -> None:
     """The table and the person in one process. Once the bots hold tiles (one of them two), the
     person writes down where every tile lies (tiles outlive the process: after the crash they
     still lie there) and the parent kills the process."""
-    table = PtyTable(db, Choice(CastleRock, CastleRock.Options(hands=1), 4, NAMES, BOTS), seed=5)
+    table = PtyTable(db, Choice(CastleRock, CastleRock.Options(hands=1), 4, NAMES, STRENGTHS), seed=5)
     table.until(lambda: table.referee.tracker.judged is not None, "the first board")
     person = Person(table, 0, seed=1)
     while person.step():
@@ -316,6 +353,9 @@ def test_killed_mid_match_the_bots_hands_come_back_from_the_store(tmp_path):
         assert referee.seating.resumed and {seat: h.rack for seat, h in referee.position.holds.items()} == {
             seat: {slot: table.game.dset.parse(t) for slot, t in rack.items()} for seat, rack in record.racks.items()}
         assert table.screen().title == "Restore the table" and "tiles face down in slots" in table.screen().text
+        spec = catalog.spec(table.game)  # each bot plays on at the strength chosen for it
+        assert referee.seating.strategies == STRENGTHS
+        assert referee.seats.strategies == {seat: spec.strategy(name) for seat, name in STRENGTHS.items()}
         with open(state) as f:
             person = Person.remembered(table, 0, json.load(f))
         seat, rack = next((s, r) for s, r in record.racks.items() if len(r) == 2)
@@ -388,7 +428,8 @@ def test_a_broadway_match_against_three_bots_through_the_pty(tmp_path):
     from dominotable.rules.games.broadway.engine import Broadway
 
     db = tmp_path / "table.sqlite3"
-    _, final, shown = play_at(PtyTable(db, Choice(Broadway, Broadway.Options(hands=1), 4, BW_NAMES, (0, 1, 3)), seed=3), 2)
+    choice = Choice(Broadway, Broadway.Options(hands=1), 4, BW_NAMES, dict.fromkeys((0, 1, 3), ""))
+    _, final, shown = play_at(PtyTable(db, choice, seed=3), 2)
     assert {"North bot", "East bot", "West bot"} <= shown
     with Store(db) as store:
         record = store.match(store.matches()[0].id)
@@ -483,7 +524,8 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
     racks = geo.racks("broadway")
     held = {seat: {k + 1: t for k, t in enumerate(game.state.hands[seat])} for seat in (0, 1, 3)}
     kinds = [SeatKind.HUMAN if seat == 2 else SeatKind.BOT for seat in range(4)]
-    seats = TableSeats(racks, kinds, BW_NAMES, 7, catalog.hands_for(game, geo), catalog.spec(game).strategy())
+    seats = TableSeats(racks, kinds, BW_NAMES, 7, catalog.hands_for(game, geo),
+                       dict.fromkeys((0, 1, 3), catalog.spec(game).strategy()))
     p = Position(game, {seat: Hold(dict(rack)) for seat, rack in held.items()})
     tray = MemoryTray(Registry.virtual(game.dset), geo)
     for seat, rack in held.items():

@@ -8,7 +8,10 @@ arrive together are read as one board: the session judges the tray as it is now,
 intermediate frame.
 
 From power-on: an unfinished match in the database resumes (the session first asks for the
-table to be restored); otherwise the setup menu chooses game, options, players and names. A
+table to be restored); otherwise the setup menu chooses game, options, players and names, each
+as the last match had them (read from the database, so a restart remembers them); the page's
+form makes the same choice (`choose`), and the page's controls queue the same actions the
+in-game menu offers (`act`). A
 match that no longer replays is set aside (marked damaged) rather than keeping the table from
 starting; that, and any repair of the database itself (`repairs`), is said on the screen until
 a button is pressed. When a match ends its final screen stays until select, which opens the
@@ -28,14 +31,15 @@ from dataclasses import replace
 from dominotable.app.hardware import Hardware
 from dominotable.app.supervisor import Supervisor
 from dominotable.games import catalog
-from dominotable.match import opening
+from dominotable.match import actions, opening
 from dominotable.match.referee import Table
 from dominotable.match.seats import SeatKind
 from dominotable.match.status import Mode
 from dominotable.rules.errors import DominoError
+from dominotable.rules.tiles import Tile
 from dominotable.store.storage import Store
 from dominotable.tray.link import Event, TrayEvent
-from dominotable.ui.menu import Choice, Message, Setup
+from dominotable.ui.menu import Choice, Message, Seat, Setup
 from dominotable.ui.oled import screens
 from dominotable.ui.presenter import LOST
 from dominotable.ui.press import Press
@@ -150,8 +154,12 @@ class Runtime:
                             self._match(self.session.on_tray, item.kind)
                     else:
                         board_changed = True
-                else:
+                elif isinstance(item, Choice):
+                    self._match(self._chosen, item)
+                elif isinstance(item, Press):
                     self._match(self._button, item)
+                else:
+                    self._match(self._act, item)
             if board_changed:
                 self._match(self._board)
             if self.session is not None:
@@ -213,11 +221,60 @@ class Runtime:
         elif self.setup is not None:
             self.setup.handle(press)
             if self.setup.done:
-                choice, self.setup = self.setup.value, None
-                self._new_match(choice)
+                self._chosen(self.setup.value)
         elif self.session is not None:
             self.session.on_button(press)
             self._after_session()
+
+    def _chosen(self, choice: Choice) -> None:
+        """The setup's choice, made with the buttons or on the page: the match starts (if the setup
+        is still open: a choice that came after another started a match is dropped)."""
+        if self.setup is not None:
+            self.setup = None
+            self._new_match(choice)
+
+    def _act(self, action: actions.Action) -> None:
+        if self.session is not None and self.notice is None:
+            self.session.do(action)
+            self._after_session()
+
+    # --- from the page's thread ---------------------------------------------------------------
+
+    def choose(self, game: str, options: dict, seats: list[Seat]) -> Choice:
+        """The page's setup form: checked now (DominoError names what cannot be; nothing changes),
+        started by the loop. Only while the setup is open (the page's New match opens it)."""
+        with self.lock:
+            if self.setup is None:
+                raise DominoError("a match is on: end it with New match first, then choose the next one")
+            choice = self.setup.choose(catalog.engine(game), options, seats)
+        self.hw.events.put(choice)
+        return choice
+
+    def offer(self) -> dict:
+        """What the page's setup form offers now (the setup menu's games, options, seats, each as
+        last time); DominoError while a match is on."""
+        with self.lock:
+            if self.setup is None:
+                raise DominoError("a match is on: the setup opens with New match")
+            return self.setup.offer()
+
+    def targets(self, tile: Tile) -> tuple:
+        """Where `tile` may be laid now (match/targets.py), asked of copies; () with no match on."""
+        with self.lock:
+            return self.session.referee.targets(tile) if self.session is not None else ()
+
+    def act(self, kind: str, move: str | None = None) -> actions.Action:
+        """One of the actions that apply now (the in-game menu's list), by its kind and, for a move
+        made with the buttons or a takeback, the move's notation; carried out by the loop."""
+        with self.lock:
+            session = None if self.notice is not None else self.session
+            offered = session.referee.actions() if session is not None else []
+            action = actions.find(offered, kind, move)
+            if action is None:
+                now = ", ".join(a.label for a in offered) or "none (no match is on)"
+                raise DominoError(f"{kind}{' ' + move if move else ''} does not apply now; what does: {now}")
+        self.hw.events.put(action)
+        return action
 
     def _after_session(self) -> None:
         referee = self.session.referee
@@ -230,16 +287,37 @@ class Runtime:
     # --- matches -----------------------------------------------------------------------------
 
     def _open_setup(self) -> None:
-        racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.racks)] for spec in catalog.GAMES}
-        self.setup = Setup([spec.engine for spec in catalog.GAMES], self.names, racks)
+        games = catalog.GAMES
+        racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.racks)] for spec in games}
+        strategies = {spec.engine: [spec.bot, *(s for s in spec.strategies if s != spec.bot)] for spec in games}
+        self.setup = Setup([spec.engine for spec in games], self.names, racks, strategies, self._remembered())
         self.match_id = None
+
+    def _remembered(self) -> list[Choice]:
+        """The last match of each game (of demos, at a demo), the latest first: the setup starts there."""
+        last: dict[str, Choice] = {}
+        try:
+            records = self.store.matches()
+        except DominoError:  # the store's trouble is said elsewhere; the setup starts afresh
+            return []
+        for record in records:
+            if record.demo != self.demo or record.damaged or record.game in last:
+                continue
+            try:
+                engine = catalog.engine(record.game)
+                options = engine.Options.from_dict(record.options)
+            except DominoError:  # a game no longer offered, or options since changed
+                continue
+            last[record.game] = Choice(engine, options, record.players, list(record.names),
+                                       {seat: record.strategies.get(seat, "") for seat in record.bots})
+        return list(last.values())
 
     def _new_match(self, choice: Choice) -> None:
         seed = self.seed if self.seed is not None else time.time_ns() % 2**31
         game = catalog.spec(choice.game).new(choice.players, choice.options, seed, self.observed)
         kinds = [SeatKind.BOT if seat in choice.bots else SeatKind.HUMAN for seat in range(len(choice.names))]
         self._attach(Session(opening.start(self.store, game, choice.names, self.hw.geometry, kinds, self._table(),
-                                           demo=self.demo)))
+                                           demo=self.demo, strategies=choice.bots)))
 
     def _resume_unfinished(self) -> bool:
         """Resume the latest unfinished match; one that no longer replays is set aside instead."""

@@ -1,12 +1,13 @@
 """What the players may do now besides laying tiles, as typed actions: the game's button moves
 (End turn, Pass, an exposure), take back, a hint, resign, a new match. The OLED's menu and the
-page's controls offer the same list (`available`), each action exactly when it applies.
+page's controls offer the same list (`available`), each action exactly when it applies; `kind`
+names an action for the page (`find` takes it back).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from dominotable.match.status import Mode
 from dominotable.rules.game import Move
@@ -21,11 +22,13 @@ class ButtonMove:
 
     move: Move
     label: str
+    kind: ClassVar[str] = "move"
 
 
 @dataclass(frozen=True)
 class TakeBack:
     move: Move  # the last move, which the tray no longer shows (or the players want undone)
+    kind: ClassVar[str] = "take-back"
 
     @property
     def label(self) -> str:
@@ -35,19 +38,23 @@ class TakeBack:
 @dataclass(frozen=True)
 class ShowHint:
     label = "Hint"
+    kind: ClassVar[str] = "hint"
 
 
 @dataclass(frozen=True)
 class Resign:
     label = "Resign"
+    kind: ClassVar[str] = "resign"
 
 
 @dataclass(frozen=True)
 class NewMatch:
     label = "New match"
+    kind: ClassVar[str] = "new-match"
 
 
 Action = ButtonMove | TakeBack | ShowHint | Resign | NewMatch
+KINDS = tuple(kind.kind for kind in (ButtonMove, TakeBack, ShowHint, Resign, NewMatch))
 
 
 def available(referee: Referee) -> list[Action]:
@@ -67,3 +74,10 @@ def available(referee: Referee) -> list[Action]:
         if before is not None:
             actions.append(TakeBack(before))
     return actions + [ShowHint(), Resign(), NewMatch()]
+
+
+def find(offered: list[Action], kind: str, move: str | None = None) -> Action | None:
+    """The action of `kind` among `offered` (for a move or a takeback, the one whose move is written
+    `move`; without it, the first), or None."""
+    return next((a for a in offered if a.kind == kind and (move is None or str(getattr(a, "move", "")) == move)),
+                None)

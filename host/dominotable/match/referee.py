@@ -3,7 +3,8 @@
 
 - `on_board(board)` for every snapshot, `tick()` often: a settled board is judged once;
 - `lost()` / `back()`: the tray link dropped and came back;
-- `take_back()`, `button_move(move)`, `resign()`, `abandon()`, `hint()`: what the players choose.
+- `take_back()`, `button_move(move)`, `resign()`, `abandon()`, `hint()`: what the players choose;
+- `targets(tile)`: where a tile held over the tray may be laid (targets.py).
 
 What the table says now is `status` (status.py); what a person must do for a seat the table
 plays is `instruction()`. A board goes down once (tracker -> judge -> committer) and the screen
@@ -25,8 +26,10 @@ from dominotable.match.position import Play, Position
 from dominotable.match.seating import Seating
 from dominotable.match.status import Mode, Notice, Status
 from dominotable.match.steps import Said, instruction
+from dominotable.match.targets import Cells, Targets
 from dominotable.match.tracker import Tracker
 from dominotable.rules.game import Game, Move
+from dominotable.rules.tiles import Tile
 from dominotable.store.storage import StoreUnavailable
 from dominotable.tray.board import Board
 
@@ -51,6 +54,8 @@ class Referee:
         self.area: Board | None = None  # the board last judged, without the racks
         self.wants_new_match = False
         self._before_lost = Mode.RESTORE
+        hands = self.seats.hands if self.seats is not None else spec.hands_for(self.game, judge.reader.geometry)
+        self._targets = Targets(judge.reader, hands)
         if self.game.is_over():
             self.status.over(self.result_title())
         else:
@@ -179,6 +184,13 @@ class Referee:
         """The moves the buttons may make on the tray as last judged (none while restoring or after
         the match)."""
         return [] if self.status.mode in (Mode.OVER, Mode.RESTORE) else list(self.status.buttons)
+
+    def targets(self, tile: Tile) -> tuple[Cells, ...]:
+        """Where laying `tile` on the tray as last judged reads as a legal move (none while the
+        tray is being set up, or lost, or the match is over)."""
+        if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or self.area is None:
+            return ()
+        return self._targets.of(self.game, self.area, tile)
 
     def takeback_candidate(self, board: Board) -> Move | None:
         return self.judge.takeback_candidate(self.position, board)

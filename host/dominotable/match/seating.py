@@ -1,8 +1,10 @@
-"""Who sits where in a match: a name and a kind per seat, and the names the table says."""
+"""Who sits where in a match: a name and a kind per seat, the strategy of each seat the table
+plays, and the names the table says."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from dominotable.match.seats import SeatKind
 from dominotable.rules.game import Game
@@ -13,6 +15,7 @@ class Seating:
     match_id: int
     names: tuple[str, ...]
     kinds: tuple[SeatKind, ...]
+    strategies: Mapping[int, str] = field(default_factory=dict)  # seat the table plays -> its strategy
     resumed: bool = False  # the match was resumed from the store
 
     def seat_name(self, game: Game, seat: int | None) -> str:

@@ -2,12 +2,13 @@
 
 A seat is a kind (`SeatKind`): a person plays it, or the table does. A seat the table plays keeps
 its hand face down in its rack on the tray (tray.toml `[racks]`), so the readers see it and the
-players do not; a person lays its tiles as the table says. A bot's turn comes from the bots'
-strategy (`decide`); a remote player's would come from another table, the same way.
+players do not; a person lays its tiles as the table says. A bot's turn comes from its strategy
+(`decide`; the strategy is the bot's strength); a remote player's would come from another table,
+the same way.
 
 `TableSeats` holds what does not change in a match (the racks' cells, the names, the seed, the
-game's hands and strategy) and answers questions about a Position (position.py) without changing
-anything but the Position it is given, which is the judge's copy:
+game's hands, each seat's strategy) and answers questions about a Position (position.py) without
+changing anything but the Position it is given, which is the judge's copy:
 
 - `read(p, board)`: the board without the racks, a problem with a rack (a tile gone from its slot
   that is not the one the seat plays, a tile in the wrong slot, a tile too many), and the tiles
@@ -24,7 +25,7 @@ What a person must do for a seat, in words, is steps.py's.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 
 from dominotray import wire
@@ -51,11 +52,12 @@ class SeatKind(StrEnum):
 
 class TableSeats:
     def __init__(self, racks: Sequence[Rack], kinds: Sequence[SeatKind], names: Sequence[str], seed: int,
-                 hands: Hands, strategy: Callable[[random.Random], Strategy]):
+                 hands: Hands, strategies: Mapping[int, Callable[[random.Random], Strategy]]):
+        """`strategies`: the strategy of each seat the table plays."""
         self.geometry = hands.geometry
         self.names = list(names)
         self.seed = seed
-        self.strategy = strategy
+        self.strategies = dict(strategies)
         game = hands.game
         played = [seat for seat, kind in enumerate(kinds) if kind != SeatKind.HUMAN]
         if any(seat >= len(racks) for seat in played):
@@ -166,19 +168,19 @@ class TableSeats:
             hold = p.holds[seat]
             if hold.spent:
                 notes.append(Said(self.names[seat], f"hand over: take the tiles out of {slots(hold.spent)}",
-                                  self.slot_cells(seat, hold.spent)))
+                                  self.slot_cells(seat, hold.spent), rack=True))
                 continue
             missing = hand_size(p.game, seat) - len(hold.rack)
             if missing > 0:
                 free = self.free_slots(p, seat)[:missing]
                 tiles = "a tile" if missing == 1 else f"{missing} tiles"
                 notes.append(Said(self.names[seat], f"{tiles} from the boneyard, face down, into {slots(free)}",
-                                  self.slot_cells(seat, free)))
+                                  self.slot_cells(seat, free), rack=True))
         return notes
 
     def expected(self, p: Position) -> str:
         """For "restore the table": each rack, by slot (its tiles stay hidden)."""
-        return "; ".join(f"{self.names[seat]}'s tiles face down in slots {', '.join(map(str, sorted(h.rack)))}"
+        return "; ".join(f"{self.names[seat]}'s tiles face down in {slots(h.rack)}"
                          for seat, h in p.holds.items() if h.rack)
 
     # -- the turn -------------------------------------------------------------------------------
@@ -198,7 +200,7 @@ class TableSeats:
                 return list(plan.moves[len(done):]), None
         hands = self.hands.on(game.copy())
         fits = None if board is None else (lambda move: _fits(hands, move, board))
-        moves = decide(game, seat, p.holds[seat].hand(), self.seed, self.strategy, fits)
+        moves = decide(game, seat, p.holds[seat].hand(), self.seed, self.strategies[seat], fits)
         return moves, Plan(seat, ply, tuple(moves))
 
     def _playing(self, p: Position, seat: int, board: Board) -> Tile | None:

@@ -26,6 +26,7 @@ class Said(NamedTuple):
     who: str
     what: str
     cells: tuple[int, ...] = ()  # the cells and rack slots it is about
+    rack: bool = False  # only the seat's rack is concerned (tiles into it or out of it), not its turn
 
     def __str__(self) -> str:
         return f"{self.who}: {self.what}"
@@ -46,7 +47,7 @@ def instruction(seats: TableSeats, p: Position, board: Board) -> Said | None:
     after = p.copy()
     after.game.push(end)
     said = _next_step(seats, after, board) if not after.game.is_over() and not seats.short(after) else None
-    return Said(said.who, f"after {who}: {said.what}", said.cells) if said is not None else None
+    return said._replace(what=f"after {who}: {said.what}") if said is not None else None
 
 
 def told(seats: TableSeats, p: Position, seat: int, move: Move, board: Board) -> str:

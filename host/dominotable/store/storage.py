@@ -10,10 +10,10 @@ rollback: nothing is half-written and the store stays usable.
 
 Seats are tied to player names at the start of a match, with the side (partnership) each
 seat plays for, so history and the leaderboard need no game engine. A seat is a person or a bot
-(`seats.kind`); a bot's hand is the tiles in its rack on the tray, kept with the match as its
-`holds` (match/position.py: the tiles by slot, the slot each move took a tile from, its plan), so
-a resumed match knows them (a database from before the holds keeps them in `racks`, slot by
-slot). `hints` records every hint shown.
+(`seats.kind`, and a bot's strategy, its strength, in `seats.strategy`); a bot's hand is the tiles
+in its rack on the tray, kept with the match as its `holds` (match/position.py: the tiles by slot,
+the slot each move took a tile from, its plan), so a resumed match knows them (a database from
+before the holds keeps them in `racks`, slot by slot). `hints` records every hint shown.
 
 A bots' demo match is marked `demo`: the table never resumes it and the leaderboard leaves it
 out. A match whose stored moves no longer replay is set aside, marked `damaged` with the
@@ -119,8 +119,11 @@ APPLICATION_ID = int.from_bytes(b"DomT", "big")  # PRAGMA application_id: the fi
 # PRAGMA user_version. SCHEMA is version 1 and stays as it is: a change of schema raises the
 # version and adds to UPGRADES the SQL that brings a file of the version before up to it; every
 # file, a new one too, goes through them in order (`schema`).
-SCHEMA_VERSION = 1
-UPGRADES: dict[int, str] = {}
+SCHEMA_VERSION = 2
+UPGRADES: dict[int, str] = {
+    2: """ALTER TABLE seats ADD COLUMN strategy TEXT;  -- a bot's strategy (its strength); NULL: the game's own
+""",
+}
 # What a file from before the application id must have to be ours (every version had these).
 OUR_TABLES = {"players": {"id", "name"},
               "matches": {"id", "game", "options", "seed", "players", "names", "started", "finished", "result"},
@@ -198,6 +201,7 @@ class MatchRecord:
     demo: bool = False
     damaged: str | None = None  # why the match was set aside
     bots: list[int] = field(default_factory=list)  # the seats the table plays
+    strategies: dict[int, str] = field(default_factory=dict)  # bot seat -> its strategy, where one was chosen
     racks: dict[int, dict[int, str]] = field(default_factory=dict)  # bot seat -> slot -> tile (before `holds`)
     holds: dict[str, Any] = field(default_factory=dict)  # seat -> what a seat the table plays holds
     hints: list[dict[str, Any]] = field(default_factory=list)  # {"ply", "seat", "hint", "time"}
@@ -222,6 +226,7 @@ class MatchRecord:
             "result": self.result,
         } | ({"observed": True} if self.observed else {}) | ({"demo": True} if self.demo else {}) | (
             {"damaged": self.damaged} if self.damaged else {}) | ({"bots": self.bots} if self.bots else {}) | (
+            {"strategies": {str(k): v for k, v in self.strategies.items()}} if self.strategies else {}) | (
             {"hints": self.hints} if self.hints else {})
 
 
@@ -292,11 +297,13 @@ class Store:
         """The columns the file's `table` has now."""
         return {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
 
-    def add_seat(self, match_id: int, seat: int, side: int, name: str, kind: str = "human") -> None:
+    def add_seat(self, match_id: int, seat: int, side: int, name: str, kind: str = "human",
+                 strategy: str | None = None) -> None:
         """A seat of a match and the player named there (made if new)."""
         self.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
-        self.db.execute("INSERT INTO seats (match_id, seat, side, player_id, kind) "
-                        "SELECT ?, ?, ?, id, ? FROM players WHERE name = ?", (match_id, seat, side, kind, name))
+        self.db.execute("INSERT INTO seats (match_id, seat, side, player_id, kind, strategy) "
+                        "SELECT ?, ?, ?, id, ?, ? FROM players WHERE name = ?",
+                        (match_id, seat, side, kind, strategy, name))
 
     def _has(self, table: str, column: str | None = None) -> bool:
         """Whether the file has `table` (and its `column`): a read-only file may predate them."""
@@ -380,7 +387,7 @@ class Store:
 
     def start_match(self, game: Game, names: list[str], demo: bool = False, bots=()) -> int:
         """Record a new match of `game` (before its first move) with one name per seat; `demo`:
-        a bots' demo match; `bots`: the seats the table plays."""
+        a bots' demo match; `bots`: the seats the table plays (a mapping: with each one's strategy)."""
         if len(names) != game.players:
             raise StorageError(f"{game.title} has {game.players} seats but {len(names)} names were given")
         if any(not n.strip() for n in names):
@@ -398,7 +405,8 @@ class Store:
             )
             match_id = cur.lastrowid
             for seat, name in enumerate(names):
-                self.add_seat(match_id, seat, game.side_of(seat), name, "bot" if seat in bots else "human")
+                strategy = (bots.get(seat) or None) if isinstance(bots, dict) else None
+                self.add_seat(match_id, seat, game.side_of(seat), name, "bot" if seat in bots else "human", strategy)
             outbox.started(self.db, match_id)
         return match_id
 
@@ -543,11 +551,14 @@ class Store:
         by_id = {r.id: r for r in records}
         one = f"WHERE match_id = {records[0].id}" if len(records) == 1 else ""
         if self._has("seats", "kind"):
-            for match_id, seat in self.db.execute(
-                    f"SELECT match_id, seat FROM seats WHERE kind = 'bot' {one.replace('WHERE', 'AND')} "
+            strategy = "strategy" if self._has("seats", "strategy") else "NULL"
+            for match_id, seat, played in self.db.execute(
+                    f"SELECT match_id, seat, {strategy} FROM seats WHERE kind = 'bot' {one.replace('WHERE', 'AND')} "
                     "ORDER BY match_id, seat"):
                 if match_id in by_id and isinstance(seat, int):
                     by_id[match_id].bots.append(seat)
+                    if isinstance(played, str) and played:
+                        by_id[match_id].strategies[seat] = played
         if self._has("hints"):
             for match_id, ply, seat, hint, time in self.db.execute(
                     f"SELECT match_id, ply, seat, hint, time FROM hints {one} ORDER BY match_id, rowid"):

@@ -9,14 +9,16 @@ a long select backs out of a list, a number or a question). The models:
 - `NameEntry`: a letter wheel. Up/down turn it (A, B, ... 9, space, DEL, OK), select
   adds the letter or does DEL/OK, a long select finishes;
 - `Setup`: from power-on, the game, its options and player count, then each seat: a person (and
-  their name) or, for a game the tray has racks for, a bot played with real tiles;
+  their name) or, for a game the tray has racks for, a bot played with real tiles, at one of
+  the game's strengths; `offer()` and `choose(...)` are the same choice for the page's form;
 - `describe`: a model as plain data, for the page.
 """
 
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from dominotable.rules.errors import DominoError
@@ -136,46 +138,66 @@ class Message(Model):
 
 @dataclass(frozen=True)
 class Choice:
-    """What `Setup` settles: the game class, its options, the seats and their names, and which
-    seats are bots."""
+    """What `Setup` settles: the game class, its options, the seats and their names, and the
+    seats the table plays as bots, each with the strategy it plays (its strength)."""
 
     game: type
     options: Options  # the game's own options dataclass
     players: int
     names: list[str]
-    bots: tuple[int, ...] = ()
+    bots: Mapping[int, str] = field(default_factory=dict)  # seat -> strategy
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat as the page's form chooses it: a person, or a bot at a strength (a strategy)."""
+
+    name: str
+    bot: bool = False
+    strategy: str = ""  # a bot's ("": the game's own)
 
 
 START = "Start"
 ROUND_NUMBERS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 120, 150, 200, 250, 300, 400,
                  500, 1000)
+PERSON = "person"
+NAME_LEN = 16  # the most characters a name typed on the page may have
 
 
 class Setup(Model):
     """From power-on: game -> options and players -> each seat (person or bot, then a person's
     name) -> done with a `Choice`.
 
-    A long select in the options menu goes back to the game list; in an option's editor
-    it leaves the option as it was. Names start as last time's (one select accepts each).
+    A long select in the options menu goes back to the game list, and each game keeps the options
+    chosen for it; in an option's editor it leaves the option as it was. Everything starts as it
+    was last time (`last`: the last match of each game, the latest first): the game, its options
+    and players, each seat's kind, strength and name (one select accepts each).
     `racks`: per game (class), the seat positions whose racks the tray has ("south", "west", ...):
-    only those games offer bot seats; a bot is named after its position ("West bot")."""
+    only those games offer bot seats, named after their position ("West bot");
+    `strategies`: per game, the strategies a bot may play, its own first."""
 
     title = "Setup"
 
     def __init__(self, games: list[type], last_names: list[str] | None = None,
-                 racks: dict[type, list[str]] | None = None):
+                 racks: dict[type, list[str]] | None = None, strategies: dict[type, list[str]] | None = None,
+                 last: Sequence[Choice] = ()):
         if not games:
             raise ValueError("no games to choose from")
         self.games = games
-        self.last_names = list(last_names or [])
         self.racks = racks or {}
-        self.bots: list[int] = []
+        self.strategies = strategies or {}
+        self.last = {choice.game: choice for choice in reversed(last) if choice.game in games}
+        self.last_names = list(last_names or (last[0].names if last else []))
+        self.kept: dict[type, tuple[dict[str, Any], int]] = {
+            game: (choice.options.to_dict(), choice.players) for game, choice in self.last.items()}
+        self.bots: dict[int, str] = {}
         self.game: type | None = None
         self.options: dict[str, Any] = {}
         self.players = 0
         self.names: list[str] = []
         self.stage = "game"
-        self.current: Model = self._game_menu()
+        first = games.index(last[0].game) if last and last[0].game in games else 0
+        self.current: Model = self._game_menu(first)
         self._editing = ""  # the option (or "players") being changed
 
     def handle(self, event: Press) -> None:
@@ -185,6 +207,83 @@ class Setup(Model):
 
     def _go(self, stage: str, model: Model) -> None:
         self.stage, self.current = stage, model
+
+    # -- what is on offer, and last time's ---------------------------------------------------
+
+    def defaults(self, game: type) -> tuple[dict[str, Any], int]:
+        """The options and player count `game` starts with: as chosen for it last, else its defaults."""
+        if game in self.kept:
+            options, players = self.kept[game]
+            return dict(options), players
+        return {name: default for name, default, _, _ in game.Options.describe()}, game.default_players
+
+    def seats_for(self, game: type) -> list[Seat]:
+        """Each seat as last time (for this game), the most seats the game takes."""
+        last = self.last.get(game)
+        seats = []
+        for seat in range(game.max_players):
+            if last is not None and seat < len(last.names):
+                strategy = last.bots.get(seat)
+                seats.append(Seat(last.names[seat], strategy is not None, strategy or ""))
+            else:
+                name = self.last_names[seat] if seat < len(self.last_names) else f"P{seat + 1}"
+                seats.append(Seat(name))
+        return seats
+
+    def offer(self) -> dict[str, Any]:
+        """Every game with its options (name, help, choices, the value to start with), players,
+        the seats a bot may take and its strengths, each seat as last time: the page's form."""
+        games = []
+        for game in self.games:
+            options, players = self.defaults(game)
+            positions = self.racks.get(game, [])
+            games.append({
+                "name": game.name, "title": game.title, "min_players": game.min_players,
+                "max_players": game.max_players, "players": players,
+                "options": [{"name": name, "label": name.replace("_", " "), "help": help, "value": options[name],
+                             "type": type(default).__name__,
+                             "choices": list(choices) if choices else (
+                                 [False, True] if isinstance(default, bool) else None)}
+                            for name, default, choices, help in game.Options.describe()],
+                "positions": list(positions), "strategies": list(self.strategies.get(game, [])) if positions else [],
+                "seats": [{"name": s.name, "bot": s.bot and seat < len(positions), "strategy": s.strategy}
+                          for seat, s in enumerate(self.seats_for(game))]})
+        current = self.game or self.games[self.current.selected if self.stage == "game" else 0]
+        return {"games": games, "game": current.name}
+
+    def choose(self, game: type, options: Mapping[str, Any], seats: Sequence[Seat]) -> Choice:
+        """The page's form as a Choice, checked as the menu checks it; DominoError names what
+        cannot be (an option, the seat count, a bot where the tray has no rack, a name twice)."""
+        if game not in self.games:
+            raise DominoError(f"{getattr(game, 'title', game)} is not a game of this table")
+        if not game.min_players <= len(seats) <= game.max_players:
+            wanted = (f"{game.min_players}" if game.min_players == game.max_players
+                      else f"{game.min_players} to {game.max_players}")
+            raise DominoError(f"{game.title} takes {wanted} players, not {len(seats)}")
+        chosen = game.Options.from_dict(dict(options))
+        game(players=len(seats), options=chosen.to_dict())  # options that do not go together say so
+        positions, strategies = self.racks.get(game, []), self.strategies.get(game, [])
+        names, bots = [], {}
+        for seat, s in enumerate(seats):
+            name = " ".join(s.name.split())
+            if s.bot:
+                if seat >= len(positions):
+                    where = "has no racks" if not positions else f"has racks for seats 1-{len(positions)} only"
+                    raise DominoError(f"seat {seat + 1} cannot be a bot: the tray {where} for {game.title}")
+                strategy = s.strategy or (strategies[0] if strategies else "")
+                if strategies and strategy not in strategies:
+                    raise DominoError(f"seat {seat + 1}: {game.title}'s bots play {', '.join(strategies)}, "
+                                      f"not {strategy!r}")
+                bots[seat] = strategy
+                name = name or f"{positions[seat].capitalize()} bot"
+            if not name:
+                raise DominoError(f"seat {seat + 1} needs a name")
+            if len(name) > NAME_LEN:
+                raise DominoError(f"seat {seat + 1}: a name of at most {NAME_LEN} characters, not {len(name)}")
+            if name.casefold() in (n.casefold() for n in names):
+                raise DominoError(f"{name} is named for two seats; each seat needs its own name")
+            names.append(name)
+        return Choice(game, chosen, len(seats), names, bots)
 
     # -- the stages -------------------------------------------------------------------------
 
@@ -196,9 +295,10 @@ class Setup(Model):
             self._go("game", self._game_menu(menu.selected))
             return
         if menu.value is not self.game:
+            if self.game is not None:  # kept for a return to it
+                self.kept[self.game] = (dict(self.options), self.players)
             self.game = menu.value
-            self.options = {name: default for name, default, _, _ in self.game.Options.describe()}
-            self.players = self.game.default_players
+            self.options, self.players = self.defaults(self.game)
         self._go("options", self._options_menu())
 
     def _options_menu(self, row: str | None = None) -> ListMenu:
@@ -248,7 +348,7 @@ class Setup(Model):
         except DominoError as exc:
             self._go("message", Message("Cannot start", str(exc)))
             return
-        self.names, self.bots = [], []
+        self.names, self.bots = [], {}
         self._next_seat()
 
     def _after_message(self, _: Message) -> None:
@@ -258,10 +358,15 @@ class Setup(Model):
         seat = len(self.names)
         if seat == self.players:
             self._finish(Choice(self.game, self.game.Options.from_dict(self.options), self.players, list(self.names),
-                                tuple(self.bots)))
+                                dict(self.bots)))
         elif seat < len(self.racks.get(self.game, ())):
-            self._go("seat", ListMenu(f"Seat {seat + 1}", ["Player", f"Bot ({self._position(seat)})"],
-                                      ["player", "bot"]))
+            strategies = self.strategies.get(self.game) or [""]
+            kinds = [PERSON, *strategies]
+            items = ["Player"] + [f"Bot ({self._position(seat)}{', ' + s if s else ''})" for s in strategies]
+            last = self.seats_for(self.game)[seat]
+            selected = kinds.index(last.strategy or strategies[0]) if last.bot and (
+                last.strategy or strategies[0]) in kinds else 0
+            self._go("seat", ListMenu(f"Seat {seat + 1}", items, kinds, selected))
         else:
             self._go("name", self._name_entry(seat))
 
@@ -272,16 +377,16 @@ class Setup(Model):
         seat = len(self.names)
         if menu.cancelled:
             self._go("options", self._options_menu(START))
-        elif menu.value == "bot":
-            self.bots.append(seat)
+        elif menu.value != PERSON:
+            self.bots[seat] = menu.value
             self.names.append(f"{self._position(seat).capitalize()} bot")
             self._next_seat()
         else:
             self._go("name", self._name_entry(seat))
 
     def _name_entry(self, seat: int) -> NameEntry:
-        initial = self.last_names[seat] if seat < len(self.last_names) else f"P{seat + 1}"
-        return NameEntry(f"Name for seat {seat + 1}", initial)
+        last = self.seats_for(self.game)[seat]
+        return NameEntry(f"Name for seat {seat + 1}", f"P{seat + 1}" if last.bot else last.name)
 
     def _after_name(self, entry: NameEntry) -> None:
         if entry.value.lower() in (n.lower() for n in self.names):

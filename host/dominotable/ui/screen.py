@@ -4,9 +4,13 @@ none of them derives anything from the match or parses its text.
 
 - `title`, `text`: the prompt (a fix to make, what to do for a seat the table plays, a hint, the
   menu's question); a front end pages or wraps the text, never cuts it;
-- `turn`: whose turn it is, when the prompt does not say otherwise; `scores`: a line per side;
+- `turn`: whose turn it is (empty while nobody's is: a setup, a draw, the match over); a prompt
+  about a seat the table plays names that seat (`seat`) and says how it stands to the turn
+  ("after ANN: ...", or a title naming only the seat's rack); `scores`: a line per side;
 - `cells`: the cells and rack slots the screen is about, for a front end to mark; `take`: a
   hint's capture plan, the tiles in order;
+- `actions`: what the players may do now besides laying tiles (match/actions.py), the in-game
+  menu's list, for a front end to offer as controls;
 - `alarms`: how many times the table has sounded the alarm; a front end sounds as it grows.
 """
 
@@ -16,8 +20,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from dominotable.match.actions import Action, NewMatch, Resign
 from dominotable.match.last_play import LastPlay
 from dominotable.rules.tiles import Tile
+from dominotable.ui.match_menu import question
 from dominotable.ui.menu import Model, describe
 
 
@@ -37,6 +43,15 @@ class Score:
 
 
 @dataclass(frozen=True)
+class Rack:
+    """The rack of a seat the table plays: its slots' cells on the tray, slot 1 first."""
+
+    seat: str  # the seat's name
+    position: str  # the rack's place at the table (tray.toml)
+    slots: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
 class Game:
     """Which match the screen is about (for the page and a venue)."""
 
@@ -50,6 +65,7 @@ class Game:
     lower_wins: bool = False  # the scores run down (a solitaire's tiles left)
     goal: str = ""  # what ends the match ("one hand", "first to 50 or 20 hands")
     scoring: str = "points"  # what a score counts
+    racks: tuple[Rack, ...] = ()  # the racks of the seats the table plays
 
 
 @dataclass(frozen=True)
@@ -74,6 +90,7 @@ class Screen:
     faults: tuple[str, ...] = ()  # parts of the table that failed and are being tried again
     venue: str | None = None  # the link to the venue's scoreboard, where the table has one
     link: str = ""  # the scoreboard's address, for phones to follow (a page of its own on the OLED)
+    actions: tuple[Action, ...] = ()
 
     def pages(self) -> int:
         """The play screen's pages: whose turn, the scores, the last play (once there is one), the
@@ -83,7 +100,7 @@ class Screen:
     @property
     def bot(self) -> str:
         """What a person must do for a seat the table plays, "West bot: ...", or ""."""
-        return f"{self.title}: {self.text}" if self.seat else ""
+        return f"{self.seat}: {self.text}" if self.seat else ""
 
     def to_dict(self) -> dict[str, Any]:
         game = self.game
@@ -95,10 +112,20 @@ class Screen:
             "menu": describe(self.menu) if self.menu is not None else None,
             "cells": list(self.cells), "take": list(self.take), "seat": self.seat, "problem": self.problem,
             "warning": self.warning, "alarms": self.alarms, "faults": list(self.faults), "venue": self.venue,
-            "link": self.link,
+            "link": self.link, "actions": [self._action(a) for a in self.actions],
             "tray": [{"tile": f"{t.a}-{t.b}", "cells": list(cells)} for t, cells in self.tray],
             "game": None if game is None else {
                 "name": game.name, "title": game.title, "match": game.match, "moves": game.moves, "mode": game.mode,
                 "zones": list(game.zones), "top": game.top, "lower_wins": game.lower_wins, "goal": game.goal,
-                "scoring": game.scoring},
+                "scoring": game.scoring,
+                "racks": [{"seat": r.seat, "position": r.position, "slots": [list(s) for s in r.slots]}
+                          for r in game.racks]},
         }
+
+    def _action(self, action: Action) -> dict[str, Any]:
+        """An action for the page: its kind and label, its move's notation, and the question to
+        confirm it with first where it cannot be undone (resigning, abandoning a match)."""
+        final = isinstance(action, Resign) or (isinstance(action, NewMatch) and self.kind != ScreenKind.OVER)
+        move = getattr(action, "move", None)
+        return {"action": action.kind, "label": action.label, "move": None if move is None else str(move),
+                "ask": question(action, self.turn).title if final else ""}

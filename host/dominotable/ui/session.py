@@ -70,8 +70,10 @@ class Session:
         return self.presenter.screen(self.menu.model if self.menu is not None else None, lost)
 
     def do(self, action: actions.Action) -> None:
-        """Carry out an action the players chose (from the menu or the page), if it still applies."""
+        """Carry out an action the players chose (from the menu or the page), if it still applies;
+        a menu open on the OLED closes (the page chose instead)."""
         r = self.referee
+        self.menu = None
         if action not in r.actions():
             return
         try:
