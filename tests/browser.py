@@ -1,10 +1,12 @@
 """The browser for the page tests: Debian's Chromium (/usr/bin/chromium) driven by Playwright for
 Python through `executable_path` (Playwright's own browser download is not used). When the
 browser is missing and we are root, it is installed with apt-get (as CI's clean machines
-allow); when it cannot be, the tests fail naming the package, never skip.
+allow); when it cannot be, the tests fail naming the package, never skip. `axe(page)` runs
+axe-core (from npm, cached like the MicroPython package) on a page; `overflow(page)` measures
+sideways scrolling.
 
 `PageHands` makes a bot's physical steps (tray/action.py) by dragging on the table page: tiles
-from the rack onto two cells (turned first by clicking them), tiles on the tray slid (turned
+from off the tray onto two cells (turned first by clicking them), tiles on the tray slid (turned
 with the r key while dragged), dragged off the tray, onto and off the scan pad; and presses the
 three buttons by clicking them."""
 
@@ -30,6 +32,53 @@ def screenshot(page, name: str, folder: Path, **options) -> Path:
     assert path.stat().st_size > 1000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     return path
 DIRS = [(0, 1), (1, 0), (0, -1), (-1, 0)]  # the page's rotations: right, down, left, up
+AXE = "axe-core"
+AXE_VERSION = "4.14.1"
+
+
+def npm_cache() -> Path:
+    """Where the tests keep npm packages ($DOMINOTABLE_NPM_CACHE, else ~/.cache/dominotable/npm)."""
+    base = os.environ.get("DOMINOTABLE_NPM_CACHE")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dominotable" / "npm"
+
+
+def axe_script() -> Path:
+    """axe-core's browser script, installed from npm into the cache on first use; without npm the
+    test fails naming what to install (never skips)."""
+    prefix = npm_cache() / f"axe-core-{AXE_VERSION}"
+    script = prefix / "node_modules" / AXE / "axe.min.js"
+    if script.exists():
+        return script
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.fail(f"npm is not installed: the accessibility tests need it to fetch {AXE}@{AXE_VERSION} "
+                    "(install Node.js 20 or newer, which includes npm; Debian: apt-get install npm)")
+    prefix.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--no-save",
+                             f"{AXE}@{AXE_VERSION}"], capture_output=True, text=True, timeout=300, check=False)
+    if result.returncode != 0 or not script.exists():
+        pytest.fail(f"npm could not install {AXE}@{AXE_VERSION} into {prefix}:\n{(result.stderr or result.stdout)[-2000:]}")
+    return script
+
+
+def axe(page, what: str) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA and
+    best practice), each as {"id", "impact", "nodes"}; `what` names the page in a failure."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(axe_script()))
+    found = page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ["violations"]});
+        return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5)}));
+    }""")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def overflow(page) -> int:
+    """How many CSS pixels the page is wider than its viewport (0: no sideways scrolling)."""
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
 
 def ensure_chromium() -> Path:
@@ -96,7 +145,7 @@ class PageHands:
         return self.centre(f'#tray rect.cell[data-cell="{cell}"]')
 
     def centre(self, selector: str) -> tuple[float, float]:
-        """The middle of an element (the page redraws the tray and the rack on every update)."""
+        """The middle of an element (the page redraws the tray and the tiles off it on every update)."""
         for _ in range(50):
             locator = self.page.locator(selector)
             locator.wait_for(timeout=10_000)
@@ -128,17 +177,17 @@ class PageHands:
             mouse.up()
         assert response.value.ok, response.value.json()
 
-    def turn_rack_tile(self, tile, want: int) -> None:
-        rack = self.page.locator(f'.rack-tile[data-tile="{tile.a}-{tile.b}"]')
+    def turn_off_tile(self, tile, want: int) -> None:
+        tile_el = self.page.locator(f'.off-tile[data-tile="{tile.a}-{tile.b}"]')
         for _ in range(5):
-            rack.wait_for(timeout=10_000)
-            if int(rack.get_attribute("data-dir")) == want:
+            tile_el.wait_for(timeout=10_000)
+            if int(tile_el.get_attribute("data-dir")) == want:
                 return
-            rack.click()
-        raise AssertionError(f"the rack tile {tile} would not turn to {want}")
+            tile_el.click()
+        raise AssertionError(f"the off-tray tile {tile} would not turn to {want}")
 
-    def rack_half(self, tile, half: int = 0) -> tuple[float, float]:
-        return self.centre(f'.rack-tile[data-tile="{tile.a}-{tile.b}"] .half[data-half="{half}"]')
+    def off_half(self, tile, half: int = 0) -> tuple[float, float]:
+        return self.centre(f'.off-tile[data-tile="{tile.a}-{tile.b}"] .half[data-half="{half}"]')
 
     def do(self, action: Action) -> None:
         tile, kind = action.tile, action.kind
@@ -146,10 +195,10 @@ class PageHands:
         if kind in (ActionKind.REMOVE, ActionKind.UNPAD, ActionKind.SLIDE):
             self.tile_shown(tile, where)
         if kind == ActionKind.PLACE:
-            self.turn_rack_tile(tile, direction(self.geometry, *action.cells))
-            self.drag(self.rack_half(tile), self.cell(action.cells[0]))
+            self.turn_off_tile(tile, direction(self.geometry, *action.cells))
+            self.drag(self.off_half(tile), self.cell(action.cells[0]))
         elif kind == ActionKind.PAD:
-            self.drag(self.rack_half(tile), self.cell(self.geometry.pad[0]))
+            self.drag(self.off_half(tile), self.cell(self.geometry.pad[0]))
         elif kind in (ActionKind.REMOVE, ActionKind.UNPAD):
             self.drag(self.cell(where[0]), self.off_tray())
         elif kind == ActionKind.SLIDE:

@@ -38,7 +38,7 @@ def test_state_names_game_turn_scores_tray_and_pad(table):
     assert [s["name"] for s in state["scores"]] == ["ANN", "BOB"] and all(s["points"] == 0 for s in state["scores"])
     assert state["tray"] == [] and state["pad"] is None
     assert isinstance(state["turn"], str) and (state["prompt"] is None or isinstance(state["prompt"], str))
-    assert len(state["rack"]) == 28  # the double-six set, none on the tray
+    assert len(state["off_tray"]) == 28  # the double-six set, none on the tray
 
 
 def test_the_trays_cells_and_zones_are_fetched_apart_from_the_updates(table):
@@ -71,8 +71,8 @@ def test_a_tile_placed_and_taken_through_the_api_reaches_the_settled_board(table
     assert (status, answer) == (200, {"ok": True})
     table.until(lambda c: c.tracker.settled is not None and c.tracker.settled.at(100) is not None, "the tile read")
     status, state = table.get("/api/state")
-    assert {"tile": "3-5", "cells": [101, 100]} in state["tray"]  # "5-3" named the 5 half first: on 100
-    assert "3-5" not in state["rack"]
+    assert {"tile": "3-5", "cells": [101, 100], "text": "3-5 on r6c5 and r6c4"} in state["tray"]  # the 5 on 100
+    assert "3-5" not in state["off_tray"]
     assert table.post("/api/tray", {"action": "slide", "tile": "3-5", "cells": [116, 117]})[0] == 200
     assert table.vtray.tiles()[table.vtray.dominoes.parse("3-5")] == (116, 117)
     assert table.post("/api/tray", {"action": "remove", "tile": "3-5"})[0] == 200

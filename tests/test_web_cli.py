@@ -141,7 +141,7 @@ def test_a_newcomer_opens_the_printed_page_chooses_a_game_and_plays_by_hand(tmp_
         assert answer == (200, {"ok": True})
         shows(lambda s: s["moves"] == 1, "the draw read")
         now = state(url)
-        assert now["last"]["what"] == "draw 3-5" and now["tray"] == [{"tile": "3-5", "cells": [64, 80]}]
+        assert now["last"]["what"] == "draw 3-5" and now["tray"] == [{"tile": "3-5", "cells": [64, 80], "text": "3-5 on r4c0 and r5c0"}]
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:

@@ -1,5 +1,6 @@
 """The server-side drawings (views/svg.py): the tray to scale from tray/geometry.py, tiles with
-their pips and orientation, highlighted and ghost tiles, escaped text; the score plot."""
+their pips and orientation, highlighted and ghost tiles, the bots' racks, escaped text; the
+score plot."""
 
 import re
 
@@ -48,6 +49,23 @@ def test_highlights_ghosts_zones_and_escaping():
     assert 'class="tile ghost" data-tile="1-1"' in drawing and ">row<" in drawing  # the zone as people call it
     assert "<x>" not in drawing and "&lt;x&gt;" in drawing
     assert svg.tray(GEO, [(t, (0, 1)) for t in [DominoSet(12).parse("12-12")]]).count("<circle") == 24
+
+
+def test_the_racks_of_the_seats_the_table_plays_are_drawn_numbered_their_tiles_face_down():
+    """A bot's rack: its slots outlined and numbered (over their tiles), its name; a tile in it
+    drawn face down (no pips, no line); a tile gone from where it was last read drawn faint;
+    the alarm's outlines apart from an instruction's."""
+    rack = GEO.racks("castle-rock")[1]
+    first, second = rack.slots
+    drawing = svg.overlay(GEO, [(T("6-6"), first), (T("3-5"), (64, 80))], racks=[("West <bot>", rack.slots)],
+                          face_down=rack.cells, lifted=[T("3-5")], highlight=[64], alarm=True)
+    assert drawing.count('<g class="slot" data-rack="West &lt;bot&gt;"') == 2 and "West &lt;bot&gt;</text>" in drawing
+    assert re.findall(r'class="slot-number"[^>]*>(\d)<', drawing) == ["1", "2"]
+    assert drawing.index('class="slot-number"') > drawing.index('data-tile="6-6"')  # numbered over the tile
+    (back,) = re.findall(r'<g class="tile face-down" data-tile="6-6".*?</g>', drawing)
+    assert "<circle" not in back and "<line" not in back
+    assert '<g class="tile lifted" data-tile="3-5"' in drawing and 'class="named alarm" data-cell="64"' in drawing
+    assert 'class="named" ' in svg.overlay(GEO, [], highlight=[64])
 
 
 def test_score_plot_draws_a_line_per_side_through_every_hand():

@@ -84,29 +84,59 @@ def base(geometry: Geometry, zones: tuple[str, ...] = (), title: str = "") -> st
         kind = "cell pad" if geometry.is_pad(cell) else "cell"
         out.append(f'<rect class="{kind}" data-cell="{cell}" x="{x:g}" y="{y:g}" width="{p:g}" height="{p:g}">'
                    f'<title>{escape(geometry.label(cell))}</title></rect>')
+    for col in range(geometry.columns):  # the names prompts give cells by: r4c6 is row 4, column 6
+        x, _ = lay.origin(col)
+        out.append(f'<text class="axis" x="{x + p / 2:g}" y="{MARGIN - 2.5:g}" text-anchor="middle">c{col}</text>')
+    for row in range(geometry.rows):
+        _, y = lay.origin(row * geometry.columns)
+        out.append(f'<text class="axis" x="{MARGIN - 1.5:g}" y="{y + p / 2 + 1.5:g}" text-anchor="end">r{row}</text>')
     x, _ = lay.origin(geometry.pad[0])
     out.append(f'<text class="pad-name" x="{x - 2:g}" y="{lay.pad_y + p / 2 + 1.5:g}" text-anchor="end">scan pad</text>')
     for name in zones:
         cells = geometry.zone(name)
         xs, ys = zip(*(lay.origin(c) for c in cells))
         x, y = min(xs), min(ys)
-        out.append(f'<rect class="zone" x="{x:g}" y="{y:g}" width="{max(xs) + p - x:g}" height="{max(ys) + p - y:g}"/>'
+        out.append(f'<rect class="zone" data-zone="{escape(name)}" x="{x:g}" y="{y:g}" width="{max(xs) + p - x:g}" '
+                   f'height="{max(ys) + p - y:g}"/>'
                    f'<text class="zone-name" x="{x + 1.5:g}" y="{y + 5.5:g}">{escape(geometry.labels[name])}</text>')
     out.append("</svg>")
     return "".join(out)
 
 
 def overlay(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, highlight: Iterable[int] = (),
-            ghosts: Iterable[tuple[Tile, Sequence[int]]] = ()) -> str:
-    """What changes with every play: the tiles, the ghosts, the outlined cells."""
+            ghosts: Iterable[tuple[Tile, Sequence[int]]] = (), lifted: Iterable[Tile] = (),
+            racks: Iterable[tuple[str, Sequence[Sequence[int]]]] = (), face_down: Iterable[int] = (),
+            alarm: bool = False) -> str:
+    """What changes with every play: the racks of the seats the table plays (their slots,
+    numbered), the tiles (those on `face_down` cells drawn face down; `lifted` ones, gone from
+    where the table last read them, drawn faint and dashed), the ghosts, the outlined cells
+    (`alarm`: a problem's, else an instruction's or a hint's)."""
     lay = Layout(geometry)
     p = lay.pitch
-    out = [_tile(lay, tile, cells, "tile ghost") for tile, cells in ghosts]
-    out += [_tile(lay, tile, cells, "tile") for tile, cells in tiles]
+    out, numbers = [], []
+    for seat, slots in racks:
+        for k, cells in enumerate(slots, 1):
+            (xa, ya), (xb, yb) = lay.origin(cells[0]), lay.origin(cells[1])
+            x, y = min(xa, xb), min(ya, yb)
+            out.append(f'<g class="slot" data-rack="{escape(seat)}" data-slot="{k}">'
+                       f'<rect x="{x + .3:g}" y="{y + .3:g}" width="{abs(xa - xb) + p - .6:g}" '
+                       f'height="{abs(ya - yb) + p - .6:g}" rx="3"/></g>')
+            numbers.append(f'<text class="slot-number" x="{x + 2.2:g}" y="{y + 6:g}">{k}</text>')  # over its tile
+        if slots:
+            x, y = lay.origin(min(slots[0]))
+            out.append(f'<text class="rack-name" x="{x + 1:g}" y="{y - 1.2:g}">{escape(seat)}</text>')
+    hidden = set(face_down)
+    out += [_tile(lay, tile, cells, "tile ghost") for tile, cells in ghosts]
+    gone = set(lifted)
+    out += [_tile(lay, tile, cells, "tile lifted" if tile in gone else "tile face-down" if set(cells) <= hidden
+                  else "tile") for tile, cells in tiles]
+    out += numbers
+    kind = "named alarm" if alarm else "named"
     for cell in sorted(set(highlight)):
         if 0 <= cell < geometry.cells:
             x, y = lay.origin(cell)
-            out.append(f'<rect class="named" x="{x + .8:g}" y="{y + .8:g}" width="{p - 1.6:g}" height="{p - 1.6:g}"/>')
+            out.append(f'<rect class="{kind}" data-cell="{cell}" x="{x + .8:g}" y="{y + .8:g}" '
+                       f'width="{p - 1.6:g}" height="{p - 1.6:g}"/>')
     return "".join(out)
 
 
@@ -117,6 +147,8 @@ def _tile(lay: Layout, tile: Tile, cells: Sequence[int], kind: str) -> str:
     w, h = abs(xa - xb) + p, abs(ya - yb) + p
     parts = [f'<g class="{kind}" data-tile="{tile.a}-{tile.b}" data-cells="{cells[0]},{cells[1]}">',
              f'<rect class="face" x="{x + .6:g}" y="{y + .6:g}" width="{w - 1.2:g}" height="{h - 1.2:g}" rx="2.5"/>']
+    if "face-down" in kind:  # its back: no line, no pips
+        return "".join(parts) + "</g>"
     if xa == xb:
         parts.append(f'<line x1="{x + 3:g}" y1="{y + p:g}" x2="{x + w - 3:g}" y2="{y + p:g}"/>')
     else:

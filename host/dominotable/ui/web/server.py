@@ -62,7 +62,7 @@ MAX_DEPTH = 8  # nesting of a request body (the API's are 2 deep)
 MAX_DIGITS = 15  # of a whole number in a request body
 BUTTONS = ("up", "down", "select", "long-select")
 STATIC = {"table.js": "text/javascript", "scores.js": "text/javascript", "login.js": "text/javascript",
-          "rules.js": "text/javascript", "style.css": "text/css"}
+          "rules.js": "text/javascript", "style.css": "text/css", "table.css": "text/css"}
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
@@ -191,6 +191,14 @@ class Table(Protocol):
 
     def fault(self, request: Any) -> None: ...
 
+    def setup_offer(self) -> dict[str, Any]: ...
+
+    def setup(self, request: Any) -> None: ...
+
+    def action(self, request: Any) -> None: ...
+
+    def targets(self, tile: Any) -> list[list[int]]: ...
+
     def leaderboard(self) -> list[dict[str, Any]]: ...
 
     def history(self) -> list[dict[str, Any]]: ...
@@ -262,6 +270,8 @@ class WebServer:
             web.get("/api/state", self._state), web.get("/ws", self._ws),
             web.post("/api/tray", self._control(self.table.tray)), web.post("/api/button", self._control(self._button)),
             web.post("/api/fault", self._control(self.table.fault)),
+            web.get("/api/setup", self._setup_offer), web.post("/api/setup", self._control(self.table.setup)),
+            web.post("/api/action", self._control(self.table.action)), web.get("/api/targets", self._targets),
             web.post("/api/login", self._login), web.post("/api/logout", self._logout),
             web.get("/api/leaderboard", self._leaderboard), web.get("/api/history", self._history),
             web.get("/replay/{id}", self._replay), web.get("/favicon.ico", self._no_icon),
@@ -369,6 +379,16 @@ class WebServer:
         state = json.loads(self.message())
         state["controls"] = self.may_control(request)
         return web.json_response(state)
+
+    async def _setup_offer(self, request: web.Request) -> web.Response:
+        return web.json_response(await self.loop.run_in_executor(None, self.table.setup_offer))
+
+    async def _targets(self, request: web.Request) -> web.Response:
+        """`?tile=3-5`: where the tile may be laid now (only for those who may move tiles)."""
+        self._authorize(request)
+        tile = request.query.get("tile")
+        return web.json_response({"tile": tile, "targets": await self.loop.run_in_executor(
+            None, self.table.targets, tile)})
 
     async def _oled(self, request: web.Request) -> web.Response:
         png = self.table.png()

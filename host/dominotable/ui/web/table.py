@@ -7,7 +7,9 @@ Everything costly (the tray's SVG, the frame's PNG, JSON) is done in the server'
 that snapshot. The OLED mirror is the frame the display was sent (a display sink).
 
 Controls go the physical way: tray actions through the virtual tray (firmware, emulated
-readers, pty, link), buttons through the mock pins, faults into the virtual tray."""
+readers, pty, link), buttons through the mock pins, faults into the virtual tray. The setup
+form and the match's actions go to the runtime, which checks them as the OLED's menus would
+and queues them for its loop; where a held tile may go is asked of the match core."""
 
 from __future__ import annotations
 
@@ -20,17 +22,20 @@ from typing import Any
 from PIL import Image
 
 from dominotable.games import catalog
+from dominotable.match import actions
 from dominotable.rules.errors import DominoError
 from dominotable.rules.tiles import DominoSet, Tile
 from dominotable.store.ratings import rate
 from dominotable.store.storage import StorageError, Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.errors import TrayError
+from dominotable.ui.menu import Seat
 from dominotable.ui.screen import Screen, ScreenKind
 from dominotable.ui.web.server import Refused, WebServer
 from dominotable.views import review, svg
 
 FAULTS = ("unplug", "replug", "dead", "alive", "flicker", "noise")
+CLEAR = "clear"  # a tray action of the page: every tile off the virtual tray
 
 
 class WebTable:
@@ -44,7 +49,8 @@ class WebTable:
         self.database = runtime.store.path  # the scoreboard reads it through a connection of its own
         self.server: WebServer | None = None
         self.faults: dict[str, Any] = {"unplugged": False, "dead": [], "flicker": {}, "noise": 0.0}
-        self._snap: dict[str, Any] = {"game": None, "tiles": [], "scores": [], "cells": [], "zones": [],
+        self._snap: dict[str, Any] = {"game": None, "tiles": [], "scores": [], "cells": [], "zones": [], "racks": [],
+                                      "alarm": False,
                                       "top": 6, "prompt": None, "prompt_title": None, "turn": "", "mode": "setup"}
         self._frame: Image.Image | None = None
         self._layout = svg.Layout(self.geometry).to_dict()  # where the page finds the cell under the pointer
@@ -80,7 +86,8 @@ class WebTable:
             "last": shown["last"], "last_text": shown["last_text"], "problem": screen.problem,
             "warning": screen.warning, "zones": list(game.zones) if game else [],
             "top": game.top if game else self._snap["top"], "cells": sorted(set(screen.cells)),
-            "repairs": list(self.runtime.repairs),
+            "repairs": list(self.runtime.repairs), "alarm": bool(screen.problem),
+            "racks": [(r.seat, r.slots) for r in game.racks] if game else [],
             "tiles": list(screen.tray) if game else [(p.tile, p.cells) for p in _placements(self.hw.board())]}
         snap["prompt_title"], snap["prompt"] = _prompt(screen)
         with self._lock:
@@ -94,26 +101,43 @@ class WebTable:
         with self._lock:
             snap = self._snap
         settled = snap["tiles"]
-        ghosts, rack = [], []
+        ghosts, lifted, off_tray, truth = [], set(), [], {}
         if self.virtual:
             truth = self.vtray.tiles()
             shown = set(settled)
             ghosts = [(t, c) for t, c in truth.items() if (t, tuple(c)) not in shown]
-            rack = [f"{t.a}-{t.b}" for t in DominoSet(snap["top"]) if t not in truth]
+            lifted = {t for t, c in settled if tuple(truth.get(t, ())) != tuple(c)}
+            off_tray = [f"{t.a}-{t.b}" for t in DominoSet(snap["top"]) if t not in truth]
         pad = next((t for t, c in settled if self.geometry.is_pad(c[0])), None)
+        slots = {frozenset(cells): (seat, k) for seat, rack in snap["racks"] for k, cells in enumerate(rack, 1)}
+        hidden = {cell for cells in slots for cell in cells}  # the bots' racks: their tiles lie face down
         state = {k: snap.get(k) for k in ("screen", "game", "title", "match", "moves", "mode", "turn", "prompt", "prompt_title", "problem",
                                           "warning", "scores", "target", "last", "last_text")}
         state["repairs"] = snap.get("repairs", [])
         state.update(
             virtual=self.virtual,
-            tray=[{"tile": f"{t.a}-{t.b}", "cells": list(c)} for t, c in settled if not self.geometry.is_pad(c[0])],
+            tray=[self._where(t, c, slots.get(frozenset(c))) for t, c in settled if not self.geometry.is_pad(c[0])],
             pad=f"{pad.a}-{pad.b}" if pad is not None else None,
-            cells=snap["cells"], zones=snap["zones"], rack=rack, faults=self.faults,
+            cells=snap["cells"], zones=snap["zones"], off_tray=off_tray, clearable=bool(truth), faults=self.faults,
             layout=self._layout,
             base="/tray.svg?zones=" + ",".join(snap["zones"]),
-            overlay=svg.overlay(self.geometry, settled, highlight=snap["cells"], ghosts=ghosts),
+            overlay=svg.overlay(self.geometry, settled, highlight=snap["cells"], ghosts=ghosts, lifted=lifted,
+                                racks=snap["racks"], face_down=hidden, alarm=snap["alarm"]),
             oled=self._oled())
         return state
+
+    def _where(self, tile: Tile, cells, slot: tuple[str, int] | None) -> dict[str, Any]:
+        """A tile on the tray for the page: its cells, and where it lies in words (a bot's rack
+        tile face down: its slot, not its pips)."""
+        if slot is not None:
+            seat, k = slot
+            return {"tile": f"{tile.a}-{tile.b}", "cells": list(cells), "rack": seat, "slot": k,
+                    "text": f"{seat}'s rack, slot {k}: a tile, face down"}
+        return {"tile": f"{tile.a}-{tile.b}", "cells": list(cells),
+                "text": f"{tile.a}-{tile.b} on {' and '.join(self._label(c) for c in cells)}"}
+
+    def _label(self, cell: int) -> str:
+        return self.geometry.label(cell).split(" (")[0]
 
     def png(self) -> bytes | None:
         """The OLED's frame as a PNG, encoded once per frame (the cache holds the frame itself,
@@ -136,8 +160,15 @@ class WebTable:
     def tray(self, request: dict) -> None:
         if not self.virtual:
             raise Refused("the tray is a real one: move its tiles by hand")
-        kinds = [k.value for k in ActionKind]
+        kinds = [k.value for k in ActionKind] + [CLEAR]
         kind = request.get("action")
+        if kind == CLEAR:  # every tile back off the tray, one by one as hands would
+            try:
+                for tile in list(self.vtray.tiles()):
+                    self.vtray.apply(Action(ActionKind.REMOVE, tile))
+            except TrayError as exc:
+                raise Refused(str(exc)) from None
+            return
         if kind not in kinds:
             raise Refused(f"action must be one of {', '.join(kinds)}, not {_show(kind)}")
         tile, first = self._tile(request.get("tile"))
@@ -167,6 +198,54 @@ class WebTable:
         except DominoError as exc:
             raise Refused(f"unknown tile: {exc}") from None
         return tile, int(text.strip().split("-")[0])
+
+    def setup_offer(self) -> dict[str, Any]:
+        try:
+            return self.runtime.offer()
+        except DominoError as exc:
+            raise Refused(str(exc), 409) from None
+
+    def setup(self, request: dict) -> None:
+        """`{"game": NAME, "options": {NAME: VALUE}, "seats": [{"name", "kind": "person"|"bot",
+        "strategy"}]}`: the next match, as the setup menu would choose it."""
+        game, options, seats = request.get("game"), request.get("options", {}), request.get("seats")
+        if not isinstance(game, str):
+            raise Refused(f"game must be a game's name, one of {', '.join(catalog.names())}, not {_show(game)}")
+        if not isinstance(options, dict):
+            raise Refused(f"options must be an object of option names and values, not {_show(options)}")
+        if not isinstance(seats, list) or not seats:
+            raise Refused(f"seats must be a list with one entry per seat, not {_show(seats)}")
+        chosen = []
+        for number, seat in enumerate(seats, 1):
+            if not isinstance(seat, dict):
+                raise Refused(f"seat {number} must be an object with name, kind and strategy, not {_show(seat)}")
+            name, kind, strategy = seat.get("name", ""), seat.get("kind", "person"), seat.get("strategy", "")
+            if kind not in ("person", "bot"):
+                raise Refused(f"seat {number}: kind must be person or bot, not {_show(kind)}")
+            if not isinstance(name, str) or not isinstance(strategy, str):
+                raise Refused(f"seat {number}: name and strategy must be text")
+            chosen.append(Seat(name, kind == "bot", strategy))
+        try:
+            self.runtime.choose(game, options, chosen)
+        except DominoError as exc:
+            raise Refused(str(exc), 409 if self.runtime.setup is None else 400) from None
+
+    def action(self, request: dict) -> None:
+        """`{"action": KIND, "move": NOTATION}`: one of the actions the in-game menu offers now."""
+        kind, move = request.get("action"), request.get("move")
+        if not isinstance(kind, str) or not (move is None or isinstance(move, str)):
+            raise Refused(f"action must be one of {', '.join(actions.KINDS)} (with move, the move's notation), "
+                          f"not {_show(kind)}")
+        try:
+            self.runtime.act(kind, move)
+        except DominoError as exc:
+            raise Refused(str(exc), 409) from None
+
+    def targets(self, text) -> list[list[int]]:
+        """Where the tile named may be laid now, as [cell of its first-named half, cell of the other]."""
+        tile, first = self._tile(text)
+        found = self.runtime.targets(tile)
+        return [list(cells) if first == tile.a else list(reversed(cells)) for cells in found]
 
     def button(self, name: str) -> None:
         if self.buttons is None:
