@@ -1,9 +1,8 @@
 """The browser for the page tests: Debian's Chromium (/usr/bin/chromium) driven by Playwright for
 Python through `executable_path` (Playwright's own browser download is not used). When the
 browser is missing and we are root, it is installed with apt-get (as CI's clean machines
-allow); when it cannot be, the tests fail naming the package, never skip. `axe(page)` runs
-axe-core (from npm, cached like the MicroPython package) on a page; `overflow(page)` measures
-sideways scrolling.
+allow); when it cannot be, the tests fail naming the package, never skip. `overflow(page)`
+measures sideways scrolling.
 
 `PageHands` makes a bot's physical steps (tray/action.py) by dragging on the table page: tiles
 from off the tray onto two cells (turned first by clicking them), tiles on the tray slid (turned
@@ -32,48 +31,6 @@ def screenshot(page, name: str, folder: Path, **options) -> Path:
     assert path.stat().st_size > 1000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     return path
 DIRS = [(0, 1), (1, 0), (0, -1), (-1, 0)]  # the page's rotations: right, down, left, up
-AXE = "axe-core"
-AXE_VERSION = "4.14.1"
-
-
-def npm_cache() -> Path:
-    """Where the tests keep npm packages ($DOMINOTABLE_NPM_CACHE, else ~/.cache/dominotable/npm)."""
-    base = os.environ.get("DOMINOTABLE_NPM_CACHE")
-    if base:
-        return Path(base)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dominotable" / "npm"
-
-
-def axe_script() -> Path:
-    """axe-core's browser script, installed from npm into the cache on first use; without npm the
-    test fails naming what to install (never skips)."""
-    prefix = npm_cache() / f"axe-core-{AXE_VERSION}"
-    script = prefix / "node_modules" / AXE / "axe.min.js"
-    if script.exists():
-        return script
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.fail(f"npm is not installed: the accessibility tests need it to fetch {AXE}@{AXE_VERSION} "
-                    "(install Node.js 20 or newer, which includes npm; Debian: apt-get install npm)")
-    prefix.mkdir(parents=True, exist_ok=True)
-    result = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--no-save",
-                             f"{AXE}@{AXE_VERSION}"], capture_output=True, text=True, timeout=300, check=False)
-    if result.returncode != 0 or not script.exists():
-        pytest.fail(f"npm could not install {AXE}@{AXE_VERSION} into {prefix}:\n{(result.stderr or result.stdout)[-2000:]}")
-    return script
-
-
-def axe(page, what: str) -> list[dict]:
-    """axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA and
-    best practice), each as {"id", "impact", "nodes"}; `what` names the page in a failure."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(axe_script()))
-    found = page.evaluate("""async () => {
-        const result = await axe.run(document, {resultTypes: ["violations"]});
-        return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5)}));
-    }""")
-    return [v for v in found if v["impact"] in ("serious", "critical")]
 
 
 def overflow(page) -> int:

@@ -5,7 +5,6 @@ real user's configuration or data (each test gets its own XDG config and data di
 import re
 
 import pytest
-from browser import browser, page  # noqa: F401 (one Chromium for the whole session, whichever modules use it)
 from dominotable.match.status import Notice
 from dominotable.reading.reader import Verdict
 

@@ -11,7 +11,7 @@ import base64
 import io
 import time
 
-from browser import PageHands, screenshot
+from browser import PageHands, browser, page, screenshot  # noqa: F401 (fixtures)
 from dominotable.app.demo import TableBots
 from dominotable.games import catalog
 from dominotable.match.status import Mode

@@ -10,7 +10,8 @@ import random
 import re
 import time
 
-from browser import axe, overflow
+from axe import described, violations
+from browser import browser, overflow  # noqa: F401 (fixtures)
 from dominotable.store.storage import Store, replay
 from table_seats import slot_numbers
 from web_table import LiveTable
@@ -282,7 +283,7 @@ def test_a_castle_rock_match_against_three_bots_from_the_setup_form_to_the_final
             seat(n).get_by_role("combobox", name="Played by").select_option("bot")
             seat(n).get_by_role("combobox", name="Strength").select_option(strength)
         assert seat(3).get_by_role("textbox", name="Name").input_value() == "North bot"
-        assert axe(page, "the setup form") == []
+        assert not (found := violations(page)), described(found)
         form.get_by_role("button", name="Start the match").click()
         page.get_by_role("status").filter(has_text="drew for dealer").wait_for()
         assert form.is_hidden()
@@ -293,7 +294,7 @@ def test_a_castle_rock_match_against_three_bots_from_the_setup_form_to_the_final
                 break
             if not checked and person.page.locator("#tray g.tile.face-down").count() >= 4 and person.mine:
                 checked = True  # mid-match, the racks drawn: axe, and a phone's width
-                assert axe(page, "the table page mid-match") == []
+                assert not (found := violations(page)), described(found)
                 page.set_viewport_size(PHONE)
                 assert overflow(page) == 0
                 for button in page.get_by_role("group", name="Match controls").get_by_role("button").all():
@@ -347,7 +348,7 @@ def test_by_keyboard_alone_at_a_phones_width_with_sound_and_clear_tray(browser, 
         page.goto(table.url + "/")
         form = page.get_by_role("region", name="The next match")
         form.get_by_role("combobox", name="Game").select_option(label="Castle Rock")
-        assert overflow(page) == 0 and axe(page, "the setup form at 360 px") == []
+        assert overflow(page) == 0 and not (found := violations(page)), described(found)
         page.locator("body").focus()
         order = []
         for _ in range(40):
@@ -363,7 +364,7 @@ def test_by_keyboard_alone_at_a_phones_width_with_sound_and_clear_tray(browser, 
         live = page.get_by_role("status").filter(has_text="drew for dealer")
         live.wait_for()
         assert live.get_attribute("aria-live") == "polite"
-        assert overflow(page) == 0 and axe(page, "the table page at 360 px") == []
+        assert overflow(page) == 0 and not (found := violations(page)), described(found)
         controls = [focused(page) for _ in range(60) if page.keyboard.press("Tab") is None]
         names = ["button: Hint", "button: Resign", "button: Sound off", "button: ▲ up",
                  "button: hold select", "button: 0-0"]

@@ -81,6 +81,7 @@ function render(s) {
   $("#prompt-box").className = s.problem ? "problem" : "";
   $("#target").textContent = s.target ? `playing to ${s.target}` : "";
   $("#last").textContent = s.last_text ? `last: ${s.last_text}` : "";
+  $("#last").title = s.last ? `${s.last.who} ${s.last.what}` : ""; // the notation, for those who read it
   $("#scores").hidden = !s.scores.length;
   const body = $("#scores tbody");
   body.replaceChildren(...s.scores.map((side) => {
