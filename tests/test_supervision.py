@@ -155,3 +155,22 @@ def test_resumed_after_a_fault_nothing_committed_is_lost(runtime):
     again = runtime.session.referee
     assert again is not referee and [str(m) for m in again.game.moves] == [str(m) for m in referee.game.moves]
     assert [str(m) for m in replay(runtime.store.match(runtime.match_id)).moves] == [str(m) for m in again.game.moves]
+
+
+def test_regression_a_part_failing_thousands_of_times_is_still_retried_not_the_end():
+    """Found by the chaos test (Up-Down-Stop): the backoff was 0.5 s doubled per failure, as a float,
+    so the 1,025th failure of one part (a bug hit at every judged board) raised OverflowError out of
+    the supervisor itself, and out of `run`."""
+    from dominotable.app.supervisor import LAST_RETRY, Supervisor
+
+    now = [0.0]
+    supervisor = Supervisor(clock=lambda: now[0])
+
+    def failing():
+        raise ValueError("a bug hit every time")
+
+    for _ in range(2000):
+        now[0] += LAST_RETRY
+        assert supervisor.run("the match", failing) is False
+    fault = supervisor.faults["the match"]
+    assert fault.count == 2000 and fault.retry_at == now[0] + LAST_RETRY
