@@ -174,3 +174,23 @@ def test_regression_a_part_failing_thousands_of_times_is_still_retried_not_the_e
         assert supervisor.run("the match", failing) is False
     fault = supervisor.faults["the match"]
     assert fault.count == 2000 and fault.retry_at == now[0] + LAST_RETRY
+
+
+def test_regression_a_fault_in_the_match_is_shown_at_once(runtime, monkeypatch):
+    """Found by the chaos test: a fault raised while the table judged a settled board (a tick, no
+    tray event in the same step) changed the screen (the notice "Table fault", the fault's count) but
+    was not shown: the OLED and the page kept the screen from before until something else changed."""
+    run_for(runtime)
+    shown = []
+    runtime.observers.append(shown.append)
+
+    def judge(self, *args, **kwargs):
+        raise IndexError("a bug in the judge")
+
+    monkeypatch.setattr(judge_module.Judge, "judge", judge)
+    runtime.hw.tray.virtual.place("0-0", runtime.session.referee.judge.reader.slots[15][0], "down")
+    for _ in range(60):
+        runtime.step(0.01)
+        if shown:
+            assert shown[-1] == runtime.screen()
+    assert shown[-1].title == "Table fault"

@@ -85,6 +85,7 @@ class Runtime:
         self.tray_lost: str | None = None  # why the tray link is down, while it is
         self.venue = None  # the link to the venue (app/venue.py), where the table has one
         self._venue_said: str | None = None
+        self._faulted = False  # a part of the match failed since the last frame: the notice is to be shown
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -162,6 +163,7 @@ class Runtime:
                 dirty = True
             if self.venue is not None and str(self.venue.state) != self._venue_said:
                 dirty = True
+            dirty, self._faulted = dirty or self._faulted, False
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
                 if self.session is not None:
@@ -178,6 +180,7 @@ class Runtime:
         except Exception as exc:  # a bug in one part must not take the table down
             fault = self.supervisor.failed("the match" if self.session is not None else "the setup menu", exc)
             self.notice = Message("Table fault", f"{fault}. The table goes on from the last move recorded.")
+            self._faulted = True
             self._recover()
             return None
 
