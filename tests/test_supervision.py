@@ -194,3 +194,19 @@ def test_regression_a_fault_in_the_match_is_shown_at_once(runtime, monkeypatch):
         if shown:
             assert shown[-1] == runtime.screen()
     assert shown[-1].title == "Table fault"
+
+
+def test_regression_a_choice_the_store_refused_is_a_notice_select_puts_away(tmp_path):
+    """Found by the chaos test: a menu choice the store refused ("End turn" on a full disk) said "Not
+    recorded ... try again" and the notice stayed, the disk long free again, until somebody touched
+    the tray. Select puts it away, as it puts a hint away; nothing was recorded meanwhile."""
+    table = cr9(tmp_path, placed=None)
+    table.play(place(T("1-4")))
+    refusing(table.store)
+    table.menu("End turn")
+    assert table.screen.title == "Not recorded" and "try again" in table.screen.text
+    freed(table.store)
+    table.press("select")
+    assert table.screen.title != "Not recorded" and table.stored() == ["1-4"]
+    table.menu("End turn")
+    assert table.stored() == ["1-4", "end"]
