@@ -662,3 +662,58 @@ def test_regression_after_a_restart_a_bots_tile_put_back_in_its_slot_offers_the_
     assert table.screen().title == "Take back?", table.screen().text
     table.press("select")
     assert table.game.moves[-1].placed() is not tile and table.screen().bot.startswith(who)
+
+
+def _until_a_bots_placement(table, person, enough) -> None:
+    for _ in range(300):
+        screen = table.screen()
+        if screen.bot and " slot " in screen.bot and enough():
+            return
+        person.step()
+    raise AssertionError("no bot placement came")
+
+
+def test_regression_a_row_tile_knocked_out_of_place_while_a_bot_is_to_play_is_a_screen_not_a_crash(tmp_path):
+    """Found by the chaos test: with "West bot: slot 1 (3-6) -> upright at the open end" on the OLED,
+    a row tile knocked one row down (hands at work: a pending problem, not yet prompted) made drawing
+    the screen raise the reader's refusal ("set 1-1 upright in the row", CR-10.1) through the bot's
+    instruction, planned on the tray as it lay, and `run` ended. Now the instruction waits for a tray
+    it can be planned on; the tile put back, it is there again."""
+    table = SessionTable(tmp_path, castle_rock(seed=5), NAMES, BOTS)
+    table.settle()
+    person = Person(table, 0, seed=5)
+    _until_a_bots_placement(table, person, lambda: len(table.game.row()) >= 2)
+    said = table.screen().bot
+    tile = table.game.row()[0]
+    cells = table.tiles()[tile]
+    geo = table.geometry
+    table.take(tile)
+    table.put(tile, tuple(geo.cell(geo.coords(c)[0] + 1, geo.coords(c)[1]) for c in cells))
+    table.settle()
+    assert table.screen().bot == ""  # the person's hands are at work on the row
+    table.take(tile)
+    table.put(tile, cells)
+    table.settle()
+    assert table.screen().bot == said
+
+
+def test_regression_broadways_first_double_lifted_while_a_bot_is_to_play_is_a_screen_not_a_crash(tmp_path):
+    """Found by the chaos test: the hand's first double lifted off the tableau while a bot's placement
+    was on the OLED: planning the bot's tile needs the double (the tableau's anchor), and drawing the
+    screen raised TypeError; `run` ended."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    names = ["ANN", "East bot", "South bot", "West bot"]
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), names, (1, 2, 3))
+    table.settle()
+    person = Person(table, 0, seed=3)
+    _until_a_bots_placement(table, person, lambda: len(table.game.tableau().order) >= 2)
+    said = table.screen().bot
+    lead = table.game.tableau().lead
+    cells = table.tiles()[lead]
+    table.take(lead)
+    table.settle()
+    assert table.screen().bot == ""
+    table.put(lead, cells)
+    table.settle()
+    assert table.screen().bot == said

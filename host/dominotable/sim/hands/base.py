@@ -5,6 +5,7 @@ pad, and carrying the actions out on the virtual tray.
 showing `board`, chosen so that the game's reader judges the result as exactly that move (a move
 with no trace on the tray, such as a pass, has none). Planning changes nothing: not the engine
 (a probe is pushed and popped again), not the board, not any object the hands share.
+On a board that does not show the position it raises NotShown, where no room for the move, NoRoom.
 `setup(board)` plans the steps that make the tray show the engine's position (a new match, a
 restore). The hands of a bot seat tell a person what to do; the demo's do it themselves.
 """
@@ -31,6 +32,11 @@ from dominotable.tray.virtual import DIRECTIONS, VirtualTray
 
 class NoRoom(DominoError):
     """A move the engine allows but the tray has no room to show: bots choose another."""
+
+
+class NotShown(DominoError):
+    """The tray does not show the position the move is made from (a tile of it lifted or knocked
+    out of place, hands still at work): no steps can be planned on it."""
 
 
 class Hands(ABC):

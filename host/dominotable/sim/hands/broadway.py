@@ -12,7 +12,7 @@ from dominotable.rules.games.broadway.seats import SEATS
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.moves import Move
 from dominotable.rules.tiles import Tile
-from dominotable.sim.hands.base import Hands, NoRoom, clearing, lay_aside
+from dominotable.sim.hands.base import Hands, NoRoom, NotShown, clearing, lay_aside
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 
@@ -67,6 +67,8 @@ class BroadwayHands(Hands):
             steps += removes
         top, bottom, left, right = self._bounds()
         anchor = ((top + bottom) // 2, (left + right) // 2) if not grid.pips else self.reader.anchor(board)
+        if anchor is None:
+            raise NotShown(f"the hand's first double, {self.game.tableau().lead}, is not on the tray")
         if not self._inside(self.reader.where(anchor, *move.cells)):
             anchor, slides = self.recentre(board, anchor, move)
             steps += slides
