@@ -21,9 +21,11 @@ class BroadwayHands(Hands):
     Reader = BroadwayReader
     reader: BroadwayReader
     area: frozenset[int] | None = None  # where the tableau must stay (None: the whole grid)
+    racks: frozenset[int] = frozenset()  # the bot seats' racks, whose tiles stay at a deal
 
     def keep_clear(self, cells: frozenset[int]) -> None:
         self.area = self.geometry.zone("tableau") if cells else None
+        self.racks = cells
 
     def _bounds(self) -> tuple[int, int, int, int]:
         """(top, bottom, left, right) rows and columns the tableau may use."""
@@ -50,7 +52,7 @@ class BroadwayHands(Hands):
 
     def actions(self, move, board: Board) -> list[Action]:
         if isinstance(move, Reveal) and move.word == "deal":  # every tile but the racks' off the tray
-            return clearing(board, [p.tile for p in self.reader.left_on(board.placements)])[0]
+            return clearing(board, [p.tile for p in board.placements if not set(p.cells) <= self.racks])[0]
         if isinstance(move, Expose):
             return [Action(ActionKind.PAD, move.tile)]
         if isinstance(move, Reveal) and move.word == "show":
