@@ -22,9 +22,11 @@ from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.turn import decide
+from dominotable.sim.memtray import MemoryTray
 from dominotable.store.storage import Store, replay
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
+from dominotable.tray.tags import Registry
 from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
 from dominotable.ui.session import Session
@@ -717,3 +719,28 @@ def test_regression_broadways_first_double_lifted_while_a_bot_is_to_play_is_a_sc
     table.put(lead, cells)
     table.settle()
     assert table.screen().bot == said
+
+
+def test_regression_broadways_hands_lay_out_a_position_clear_of_the_bots_racks():
+    """Found by the chaos test: the hands' layout of a stored position (`setup`, the tray as it should
+    lie) replayed the moves with hands that had forgotten the racks they keep clear, so a tableau that
+    had slid back inside the racks while it was played was laid out over West bot's rack; the table
+    then (rightly) asked for the tile on r11c0-r11c1 to go in a slot or off the rack."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    moves = ["lead E", "6-6@(0,0)-(0,1)", "6-3@(1,0)-(2,0)", "3-0@(2,1)-(2,2)", "2-6@(-2,1)-(-1,1)",
+             "5-6@(-1,-1)-(-1,0)", "6-0@(0,2)-(1,2)", "5-5@(-1,-3)-(-1,-2)", "0-5@(-3,-3)-(-2,-3)",
+             "0-4@(-3,-2)-(-3,-1)", "0-2@(-4,1)-(-3,1)", "2-4@(-2,2)-(-2,3)", "0-0@(-5,-2)-(-4,-2)",
+             "2-3@(-3,2)-(-3,3)", "4-1@(-1,3)-(0,3)", "4-6@(1,-2)-(1,-1)", "3-5@(-3,-4)-(-2,-4)",
+             "3-4@(1,-4)-(1,-3)", "4-5@(-1,4)-(0,4)", "3-1@(0,-4)-(0,-3)", "4-4@(-5,-1)-(-4,-1)",
+             "1-6@(0,-2)-(0,-1)", "1-0@(-5,-3)-(-4,-3)", "2-2@(-4,2)-(-4,3)", "1-2@(-6,3)-(-5,3)", "1-1@(-6,1)-(-6,2)"]
+    game = Broadway(options={"hands": 1}, seed=15, observed=True)
+    for move in moves:
+        game.push(game.parse_move(move))
+    geo = default()
+    racks = frozenset().union(*(rack.cells for rack in geo.racks("broadway")[1:]))
+    hands = catalog.hands_for(game.copy(), geo)
+    hands.keep_clear(racks)
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    tray.apply_all(hands.setup(tray.board()))
+    assert len(tray.tiles) == 25 and not {c for cells in tray.tiles.values() for c in cells} & racks

@@ -82,7 +82,7 @@ class Hands(ABC):
         steps = [Action(ActionKind.REMOVE, p.tile) for p in board.placements]
         tray = MemoryTray(board.registry, self.geometry)
         scratch = type(self.game).from_dict({**self.game.to_dict(), "moves": []})
-        replaying = type(self)(scratch, self.geometry)
+        replaying = self.on(scratch)  # the same hands: the racks they keep clear, too
         for move in self.game.moves:
             made = replaying.actions(move, tray.board())
             tray.apply_all(made)
@@ -91,12 +91,12 @@ class Hands(ABC):
         return steps
 
 
-def lay_aside(board: Board, tiles) -> list[Action]:
-    """`tiles` laid out along the rows from the near edge, not touching any tile on the tray:
-    how a bot shows the tiles it has left."""
+def lay_aside(board: Board, tiles, avoid: frozenset[int] = frozenset()) -> list[Action]:
+    """`tiles` laid out along the rows from the near edge, not touching any tile on the tray, nor
+    on the cells to `avoid` (the bots' racks): how a player shows the tiles left."""
     geo = board.geometry
     taken = {c for p in board.placements for c in p.cells}
-    near = taken | {n for c in taken for n in geo.neighbours(c)}
+    near = taken | {n for c in taken for n in geo.neighbours(c)} | avoid
     spots = []
     for row in range(geo.rows - 1, -1, -1):
         for col in range(0, geo.columns - 1, 2):

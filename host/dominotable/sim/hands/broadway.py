@@ -56,7 +56,7 @@ class BroadwayHands(Hands):
         if isinstance(move, Expose):
             return [Action(ActionKind.PAD, move.tile)]
         if isinstance(move, Reveal) and move.word == "show":
-            return lay_aside(board, move.tiles)
+            return lay_aside(board, move.tiles, self.racks)
         if not isinstance(move, Place):
             return []
         grid = self.game.tableau().grid
