@@ -210,3 +210,29 @@ def test_regression_a_choice_the_store_refused_is_a_notice_select_puts_away(tmp_
     assert table.screen.title != "Not recorded" and table.stored() == ["1-4"]
     table.menu("End turn")
     assert table.stored() == ["1-4", "end"]
+
+
+def test_regression_a_match_the_store_cannot_start_is_a_notice_not_a_fault(tmp_path):
+    """Found by the chaos test: choosing Start in the setup menu on a full disk raised out of the
+    setup menu (a "Table fault"). It is said ("Not recorded"), and the setup menu opens again."""
+    from dominotable.app.runtime import Runtime
+    from dominotable.ui.press import Press
+
+    hw, _ = open_table()
+    try:
+        with Store(tmp_path / "t.db") as store:
+            rt = Runtime(hw, store, 20).start()
+            refusing(store)
+            walk = [Press.SELECT, Press.UP, Press.SELECT] + [Press.SELECT, Press.SELECT] * 4  # Broadway, 4 people
+            for press in walk:
+                hw.events.put(press)
+            run_for(rt, 5)
+            assert rt.screen().title == "Not recorded" and "not started" in rt.screen().text
+            assert not rt.supervisor.faults and rt.session is None and store.matches() == []
+            freed(store)
+            for press in [Press.SELECT, *walk]:  # the notice read, then the same choices
+                hw.events.put(press)
+            run_for(rt, 5)
+            assert rt.session is not None and [m.game for m in store.matches()] == ["broadway"]
+    finally:
+        hw.close()

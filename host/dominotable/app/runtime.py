@@ -33,7 +33,7 @@ from dominotable.match.referee import Table
 from dominotable.match.seats import SeatKind
 from dominotable.match.status import Mode
 from dominotable.rules.errors import DominoError
-from dominotable.store.storage import Store
+from dominotable.store.storage import Store, StoreUnavailable
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Message, Setup
 from dominotable.ui.oled import screens
@@ -214,7 +214,12 @@ class Runtime:
             self.setup.handle(press)
             if self.setup.done:
                 choice, self.setup = self.setup.value, None
-                self._new_match(choice)
+                try:
+                    self._new_match(choice)
+                except StoreUnavailable as exc:  # nothing was recorded: the setup menu again
+                    self.names = list(choice.names)
+                    self._open_setup()
+                    self.notice = Message("Not recorded", f"{exc}. The match was not started: choose it again.")
         elif self.session is not None:
             self.session.on_button(press)
             self._after_session()
