@@ -33,7 +33,7 @@ from dominotable.match.referee import Table
 from dominotable.match.seats import SeatKind
 from dominotable.match.status import Mode
 from dominotable.rules.errors import DominoError
-from dominotable.store.storage import Store
+from dominotable.store.storage import Store, StoreUnavailable
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Message, Setup
 from dominotable.ui.oled import screens
@@ -86,6 +86,7 @@ class Runtime:
         self.venue = None  # the link to the venue (app/venue.py), where the table has one
         self._venue_said: str | None = None
         self.link = ""  # the scoreboard's address for phones, once the page is served
+        self._faulted = False  # a part of the match failed since the last frame: the notice is to be shown
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -163,6 +164,7 @@ class Runtime:
                 dirty = True
             if self.venue is not None and str(self.venue.state) != self._venue_said:
                 dirty = True
+            dirty, self._faulted = dirty or self._faulted, False
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
                 if self.session is not None:
@@ -179,6 +181,7 @@ class Runtime:
         except Exception as exc:  # a bug in one part must not take the table down
             fault = self.supervisor.failed("the match" if self.session is not None else "the setup menu", exc)
             self.notice = Message("Table fault", f"{fault}. The table goes on from the last move recorded.")
+            self._faulted = True
             self._recover()
             return None
 
@@ -214,7 +217,12 @@ class Runtime:
             self.setup.handle(press)
             if self.setup.done:
                 choice, self.setup = self.setup.value, None
-                self._new_match(choice)
+                try:
+                    self._new_match(choice)
+                except StoreUnavailable as exc:  # nothing was recorded: the setup menu again
+                    self.names = list(choice.names)
+                    self._open_setup()
+                    self.notice = Message("Not recorded", f"{exc}. The match was not started: choose it again.")
         elif self.session is not None:
             self.session.on_button(press)
             self._after_session()

@@ -39,7 +39,7 @@ from dominotable.rules.seat_view import hand_size, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.shared import Strategy
 from dominotable.sim.bots.turn import decide
-from dominotable.sim.hands.base import Hands, NoRoom
+from dominotable.sim.hands.base import Hands
 from dominotable.tray.board import Board, Placement
 from dominotable.tray.geometry import Rack
 
@@ -285,7 +285,7 @@ class TableSeats:
 def _fits(hands: Hands, move: Move, board: Board) -> bool:
     try:
         hands.actions(move, board)
-    except NoRoom:
+    except DominoError:  # no room for it, or the tray does not show the position (hands at work)
         return False
     return True
 
