@@ -55,7 +55,9 @@ def test_two_tables_play_one_match_through_a_broker_restart(tmp_path, mosquitto,
             t.link.retry = (0.1, 0.5)
         crews = [Crew(t1, (0, 2), seed=1), Crew(t2, AT_T2, seed=2)]
         assert t2.runtime.session is None and t2.screen().kind == "menu"  # until the invitation comes
-        play([t1, t2], crews, until=lambda: len(t1.game.moves) >= 20 and t1.referee.waiting() is not None)
+        # until t1 waits for a player at t2, who is to move there and has not begun
+        play([t1, t2], crews, until=lambda: len(t1.game.moves) >= 20 and t1.referee.waiting() is not None
+             and t2.moves() == t1.moves() and t2.game.current_player in AT_T2 and not t2.game.placed())
         assert t2.runtime.session.referee.seating.kinds == (SeatKind.REMOTE, SeatKind.HUMAN) * 2  # mirrored
         waited = t1.referee.waiting()
         assert waited.endswith(" at table t2") and waited.split()[0] in ("CAT", "DAN")
@@ -121,9 +123,19 @@ def test_a_takeback_is_the_moving_tables_and_the_other_follows(tmp_path, mosquit
         assert t2.screen().text == "waiting for ANN at table t1"
         crews[1].pile.add(tile)
 
-        # ANN places and ends her turn; CAT places at t2 before t1 hears of it; t1 takes the end back
+        # ANN places again; at t2 a wrong tile for her is refused (CR-12.3)
         t1.put(tile, cells)
         t1.settle()
+        assert until(lambda: (t2.pump(), t2.screen().bot.startswith(f"ANN: put {tile} "))[1], 10)
+        said = t2.screen().bot
+        wrong = min(crews[1].pile - {tile})
+        t2.put(wrong, t1.tiles()[tile])
+        t2.settle()
+        assert t2.screen().text == f"take {wrong} off; {said}" and str(tile) not in t2.moves()[-1:]
+        t2.take(wrong)
+        t2.settle()
+
+        # ANN ends her turn; CAT places at t2 before t1 hears of it; t1 takes the end back
         t1.menu("End turn", confirm=True)
         end = len(t1.game.moves)
         play([t2], crews[1:], until=lambda: len(t2.game.moves) == end)

@@ -42,6 +42,8 @@ from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.shared import Strategy
 from dominotable.sim.bots.turn import decide
 from dominotable.sim.hands.base import Hands, NoRoom
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board, Placement
 from dominotable.tray.geometry import Rack
 
@@ -282,16 +284,18 @@ class TableSeats:
         for move in moves:
             if not self.partner.theirs(game, move):
                 return None
+            tile, who = move.placed(), self.partner.waited(game, self.names)
             wrong = [t for t in move.taken() if t not in taken]
-            laid = move.placed() is not None and move.placed() not in placed
-            other = not move.placed() and not move.taken() and bool(plan) and str(move) != str(plan[0])
-            if laid or wrong or other:
-                told = steps.remote_step(self, p, board)
-                if told is None:
-                    return self.not_made(p, move)
-                undo = f"take {move.placed()} off" if laid else f"put {both(wrong)} back" if wrong else \
-                    f"not as at table {self.partner.table}"
-                return f"{undo}; {told}"
+            if not plan and (tile is not None or wrong):
+                return self.not_made(p, move)
+            if tile is not None and tile not in placed:
+                told = steps.remote_step(self, p, _without(board, tile))
+                return f"take {tile} off" + (f"; {told}" if told is not None else f": {who} has not played it")
+            if wrong:
+                return f"put {both(wrong)} back: {who} takes {both(taken) if taken else 'nothing'}"
+            if tile is None and not move.taken() and plan and str(move) != str(plan[0]):
+                told = steps.remote_step(self, p, board)  # a reveal laid otherwise (a starting row)
+                return f"not as at table {self.partner.table}" + (f"; {told}" if told is not None else "")
             game.push(move)
         return None
 
@@ -319,6 +323,13 @@ class TableSeats:
         done = len(plan.moves) - len(wanted)
         rest = [m for m in wanted if not (m.taken() and set(m.taken()) <= set(move.taken()))]
         return Plan(seat, plan.start, plan.moves[:done] + (move, *rest))
+
+
+def _without(board: Board, tile: Tile) -> Board:
+    """`board` with `tile` taken off."""
+    tray = MemoryTray.of(board)
+    tray.apply(Action(ActionKind.REMOVE, tile))
+    return tray.board()
 
 
 def _fits(hands: Hands, move: Move, board: Board) -> bool:
