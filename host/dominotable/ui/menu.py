@@ -9,7 +9,8 @@ a long select backs out of a list, a number or a question). The models:
 - `NameEntry`: a letter wheel. Up/down turn it (A, B, ... 9, space, DEL, OK), select
   adds the letter or does DEL/OK, a long select finishes;
 - `Setup`: from power-on, the game, its options and player count, then each seat: a person (and
-  their name) or, for a game the tray has racks for, a bot played with real tiles;
+  their name) or, for a game the tray has racks for, a bot played with real tiles, or, with a
+  partner table configured, a person at that table (a remote seat, match/remote.py);
 - `describe`: a model as plain data, for the page.
 """
 
@@ -136,14 +137,15 @@ class Message(Model):
 
 @dataclass(frozen=True)
 class Choice:
-    """What `Setup` settles: the game class, its options, the seats and their names, and which
-    seats are bots."""
+    """What `Setup` settles: the game class, its options, the seats and their names, which
+    seats are bots, and which are played at the partner table."""
 
     game: type
     options: Options  # the game's own options dataclass
     players: int
     names: list[str]
     bots: tuple[int, ...] = ()
+    remote: tuple[int, ...] = ()
 
 
 START = "Start"
@@ -158,18 +160,22 @@ class Setup(Model):
     A long select in the options menu goes back to the game list; in an option's editor
     it leaves the option as it was. Names start as last time's (one select accepts each).
     `racks`: per game (class), the seat positions whose racks the tray has ("south", "west", ...):
-    only those games offer bot seats; a bot is named after its position ("West bot")."""
+    only those games offer bot seats; a bot is named after its position ("West bot"). `partner`:
+    the table whose people may take seats (`At ID`) in the games of `remote`."""
 
     title = "Setup"
 
     def __init__(self, games: list[type], last_names: list[str] | None = None,
-                 racks: dict[type, list[str]] | None = None):
+                 racks: dict[type, list[str]] | None = None, partner: str = "", remote: frozenset[type] = frozenset()):
         if not games:
             raise ValueError("no games to choose from")
         self.games = games
         self.last_names = list(last_names or [])
         self.racks = racks or {}
+        self.partner = partner
+        self.remote_games = remote if partner else frozenset()
         self.bots: list[int] = []
+        self.remote: list[int] = []
         self.game: type | None = None
         self.options: dict[str, Any] = {}
         self.players = 0
@@ -248,7 +254,7 @@ class Setup(Model):
         except DominoError as exc:
             self._go("message", Message("Cannot start", str(exc)))
             return
-        self.names, self.bots = [], []
+        self.names, self.bots, self.remote = [], [], []
         self._next_seat()
 
     def _after_message(self, _: Message) -> None:
@@ -256,12 +262,14 @@ class Setup(Model):
 
     def _next_seat(self) -> None:
         seat = len(self.names)
+        bot = seat < len(self.racks.get(self.game, ()))
+        away = self.game in self.remote_games
         if seat == self.players:
             self._finish(Choice(self.game, self.game.Options.from_dict(self.options), self.players, list(self.names),
-                                tuple(self.bots)))
-        elif seat < len(self.racks.get(self.game, ())):
-            self._go("seat", ListMenu(f"Seat {seat + 1}", ["Player", f"Bot ({self._position(seat)})"],
-                                      ["player", "bot"]))
+                                tuple(self.bots), tuple(self.remote)))
+        elif bot or away:
+            items = ["Player", *([f"Bot ({self._position(seat)})"] if bot else []), *([f"At {self.partner}"] if away else [])]
+            self._go("seat", ListMenu(f"Seat {seat + 1}", items, ["player", *["bot"] * bot, *["remote"] * away]))
         else:
             self._go("name", self._name_entry(seat))
 
@@ -277,6 +285,8 @@ class Setup(Model):
             self.names.append(f"{self._position(seat).capitalize()} bot")
             self._next_seat()
         else:
+            if menu.value == "remote":
+                self.remote.append(seat)
             self._go("name", self._name_entry(seat))
 
     def _name_entry(self, seat: int) -> NameEntry:

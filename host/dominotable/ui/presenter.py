@@ -40,6 +40,10 @@ class Presenter:
             return Screen(ScreenKind.PROMPT, said.who, said.what, seat=said.who, cells=said.cells + dead,
                           page=self._page_of(said.who, said.what), **common)
         notice = status.notice
+        waiting = r.waiting()
+        if notice is None and waiting is not None and r.unreachable is not None:  # a partition: play pauses
+            return Screen(ScreenKind.PROMPT, "Paused", f"waiting for {waiting}: {r.unreachable}", cells=dead,
+                          **common)
         if notice is not None:
             take = tuple(status.hint_take) if status.hint is not None else ()
             where = {p.tile: p.cells for p in r.area.placements} if r.area is not None else {}
@@ -60,7 +64,10 @@ class Presenter:
         r = self.referee
         status = r.status
         labels = [label for label, _ in r.button_moves()]
-        if status.warning:
+        waiting = r.waiting()
+        if waiting is not None:
+            note = f"waiting for {waiting}"
+        elif status.warning:
             note = status.warning
         elif labels:
             note = f"hold select: {', '.join(labels).lower()}"
