@@ -155,3 +155,84 @@ def test_resumed_after_a_fault_nothing_committed_is_lost(runtime):
     again = runtime.session.referee
     assert again is not referee and [str(m) for m in again.game.moves] == [str(m) for m in referee.game.moves]
     assert [str(m) for m in replay(runtime.store.match(runtime.match_id)).moves] == [str(m) for m in again.game.moves]
+
+
+def test_regression_a_part_failing_thousands_of_times_is_still_retried_not_the_end():
+    """Found by the chaos test (Up-Down-Stop): the backoff was 0.5 s doubled per failure, as a float,
+    so the 1,025th failure of one part (a bug hit at every judged board) raised OverflowError out of
+    the supervisor itself, and out of `run`."""
+    from dominotable.app.supervisor import LAST_RETRY, Supervisor
+
+    now = [0.0]
+    supervisor = Supervisor(clock=lambda: now[0])
+
+    def failing():
+        raise ValueError("a bug hit every time")
+
+    for _ in range(2000):
+        now[0] += LAST_RETRY
+        assert supervisor.run("the match", failing) is False
+    fault = supervisor.faults["the match"]
+    assert fault.count == 2000 and fault.retry_at == now[0] + LAST_RETRY
+
+
+def test_regression_a_fault_in_the_match_is_shown_at_once(runtime, monkeypatch):
+    """Found by the chaos test: a fault raised while the table judged a settled board (a tick, no
+    tray event in the same step) changed the screen (the notice "Table fault", the fault's count) but
+    was not shown: the OLED and the page kept the screen from before until something else changed."""
+    run_for(runtime)
+    shown = []
+    runtime.observers.append(shown.append)
+
+    def judge(self, *args, **kwargs):
+        raise IndexError("a bug in the judge")
+
+    monkeypatch.setattr(judge_module.Judge, "judge", judge)
+    runtime.hw.tray.virtual.place("0-0", runtime.session.referee.judge.reader.slots[15][0], "down")
+    for _ in range(60):
+        runtime.step(0.01)
+        if shown:
+            assert shown[-1] == runtime.screen()
+    assert shown[-1].title == "Table fault"
+
+
+def test_regression_a_choice_the_store_refused_is_a_notice_select_puts_away(tmp_path):
+    """Found by the chaos test: a menu choice the store refused ("End turn" on a full disk) said "Not
+    recorded ... try again" and the notice stayed, the disk long free again, until somebody touched
+    the tray. Select puts it away, as it puts a hint away; nothing was recorded meanwhile."""
+    table = cr9(tmp_path, placed=None)
+    table.play(place(T("1-4")))
+    refusing(table.store)
+    table.menu("End turn")
+    assert table.screen.title == "Not recorded" and "try again" in table.screen.text
+    freed(table.store)
+    table.press("select")
+    assert table.screen.title != "Not recorded" and table.stored() == ["1-4"]
+    table.menu("End turn")
+    assert table.stored() == ["1-4", "end"]
+
+
+def test_regression_a_match_the_store_cannot_start_is_a_notice_not_a_fault(tmp_path):
+    """Found by the chaos test: choosing Start in the setup menu on a full disk raised out of the
+    setup menu (a "Table fault"). It is said ("Not recorded"), and the setup menu opens again."""
+    from dominotable.app.runtime import Runtime
+    from dominotable.ui.press import Press
+
+    hw, _ = open_table()
+    try:
+        with Store(tmp_path / "t.db") as store:
+            rt = Runtime(hw, store, 20).start()
+            refusing(store)
+            walk = [Press.SELECT, Press.UP, Press.SELECT] + [Press.SELECT, Press.SELECT] * 4  # Broadway, 4 people
+            for press in walk:
+                hw.events.put(press)
+            run_for(rt, 5)
+            assert rt.screen().title == "Not recorded" and "not started" in rt.screen().text
+            assert not rt.supervisor.faults and rt.session is None and store.matches() == []
+            freed(store)
+            for press in [Press.SELECT, *walk]:  # the notice read, then the same choices
+                hw.events.put(press)
+            run_for(rt, 5)
+            assert rt.session is not None and [m.game for m in store.matches()] == ["broadway"]
+    finally:
+        hw.close()

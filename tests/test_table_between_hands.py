@@ -225,3 +225,30 @@ def test_a_match_resumed_between_hands_on_a_cleared_tray_goes_on_with_the_deal(t
     again.show()
     assert again.session.referee.status.mode == "play", again.screen.text
     assert again.stored()[-1] == "deal"
+
+
+def test_regression_bw11_5_a_last_hand_tile_where_a_rack_would_lie_is_cleared_too():
+    """Found by the chaos test: without bot seats Broadway's tableau may reach the tray's edge, where
+    the bots' racks lie in a match with bots. The deal's steps (the hands: a bots' demo, the replay
+    page, a restore) left the hand's last tile, 6-4 on the east rack's cells, on the tray, and who
+    leads could be chosen with it still there; the next hand's reading then said "take 4-6 off and
+    lead 6-6" even on the tray as the hands laid it out. Every tile is cleared, and who leads waits."""
+    moves = ["lead N", "6-6@(0,0)-(1,0)", "1-6@(2,-1)-(2,0)", "1-1@(0,-1)-(1,-1)", "6-2@(2,1)-(2,2)",
+             "0-6@(0,1)-(1,1)", "1-5@(3,-1)-(3,0)", "0-2@(0,2)-(1,2)", "0-0@(-1,1)-(-1,2)", "2-2@(1,3)-(2,3)",
+             "1-0@(-1,-1)-(-1,0)", "2-5@(3,2)-(4,2)", "2-1@(3,3)-(3,4)", "6-5@(3,1)-(4,1)", "4-5@(4,-1)-(4,0)",
+             "1-4@(3,-2)-(4,-2)", "4-4@(5,-2)-(5,-1)", "3-1@(1,-2)-(2,-2)", "5-5@(5,1)-(5,2)", "5-0@(5,0)-(6,0)",
+             "4-0@(6,-2)-(6,-1)", "2-3@(4,3)-(5,3)", "5-3@(6,2)-(6,3)", "3-3@(5,4)-(6,4)", "3-0@(4,4)-(4,5)",
+             "4-2@(4,-3)-(5,-3)", "6-3@(7,2)-(7,3)", "3-4@(7,4)-(8,4)", "6-4@(8,2)-(8,3)"]
+    game = catalog.load({"game": "broadway", "players": 4, "seed": 14, "options": {"hands": 1}, "moves": moves,
+                         "observed": True})
+    tray = SimTray()
+    reader = catalog.reader_for(game, tray.geometry)
+    tray.apply(hands_of(reader).setup(tray.board()))
+    left = tray.tiles[game.dset.parse("4-6")]
+    assert set(left) <= tray.geometry.racks("broadway")[1].cells  # where the east bot's rack would lie
+    tray.apply(hands_of(reader).actions(DEAL, tray.board()))
+    assert tray.tiles == {}
+    tray.put(game.dset.parse("4-6"), left)
+    game.push(DEAL)
+    assert not any(isinstance(move, Reveal) for _, move in reader.button_moves(tray.board()))
+    assert "clear the tray (1 tile), then choose who leads" in reader.judge(tray.board()).note

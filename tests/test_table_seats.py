@@ -22,9 +22,11 @@ from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.turn import decide
+from dominotable.sim.memtray import MemoryTray
 from dominotable.store.storage import Store, replay
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
+from dominotable.tray.tags import Registry
 from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
 from dominotable.ui.session import Session
@@ -704,3 +706,83 @@ def test_regression_after_a_restart_a_bots_tile_put_back_in_its_slot_offers_the_
     assert table.screen().title == "Take back?", table.screen().text
     table.press("select")
     assert table.game.moves[-1].placed() is not tile and table.screen().bot.startswith(who)
+
+
+def _until_a_bots_placement(table, person, enough) -> None:
+    for _ in range(300):
+        screen = table.screen()
+        if screen.bot and " slot " in screen.bot and enough():
+            return
+        person.step()
+    raise AssertionError("no bot placement came")
+
+
+def test_regression_a_row_tile_knocked_out_of_place_while_a_bot_is_to_play_is_a_screen_not_a_crash(tmp_path):
+    """Found by the chaos test: with "West bot: slot 1 (3-6) -> upright at the open end" on the OLED,
+    a row tile knocked one row down (hands at work: a pending problem, not yet prompted) made drawing
+    the screen raise the reader's refusal ("set 1-1 upright in the row", CR-10.1) through the bot's
+    instruction, planned on the tray as it lay, and `run` ended. Now the instruction waits for a tray
+    it can be planned on; the tile put back, it is there again."""
+    table = SessionTable(tmp_path, castle_rock(seed=5), NAMES, BOTS)
+    table.settle()
+    person = Person(table, 0, seed=5)
+    _until_a_bots_placement(table, person, lambda: len(table.game.row()) >= 2)
+    said = table.screen().bot
+    tile = table.game.row()[0]
+    cells = table.tiles()[tile]
+    geo = table.geometry
+    table.take(tile)
+    table.put(tile, tuple(geo.cell(geo.coords(c)[0] + 1, geo.coords(c)[1]) for c in cells))
+    table.settle()
+    assert table.screen().bot == ""  # the person's hands are at work on the row
+    table.take(tile)
+    table.put(tile, cells)
+    table.settle()
+    assert table.screen().bot == said
+
+
+def test_regression_broadways_first_double_lifted_while_a_bot_is_to_play_is_a_screen_not_a_crash(tmp_path):
+    """Found by the chaos test: the hand's first double lifted off the tableau while a bot's placement
+    was on the OLED: planning the bot's tile needs the double (the tableau's anchor), and drawing the
+    screen raised TypeError; `run` ended."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    names = ["ANN", "East bot", "South bot", "West bot"]
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), names, (1, 2, 3))
+    table.settle()
+    person = Person(table, 0, seed=3)
+    _until_a_bots_placement(table, person, lambda: len(table.game.tableau().order) >= 2)
+    said = table.screen().bot
+    lead = table.game.tableau().lead
+    cells = table.tiles()[lead]
+    table.take(lead)
+    table.settle()
+    assert table.screen().bot == ""
+    table.put(lead, cells)
+    table.settle()
+    assert table.screen().bot == said
+
+
+def test_regression_broadways_hands_lay_out_a_position_clear_of_the_bots_racks():
+    """Found by the chaos test: the hands' layout of a stored position (`setup`, the tray as it should
+    lie) replayed the moves with hands that had forgotten the racks they keep clear, so a tableau that
+    had slid back inside the racks while it was played was laid out over West bot's rack; the table
+    then (rightly) asked for the tile on r11c0-r11c1 to go in a slot or off the rack."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    moves = ["lead E", "6-6@(0,0)-(0,1)", "6-3@(1,0)-(2,0)", "3-0@(2,1)-(2,2)", "2-6@(-2,1)-(-1,1)",
+             "5-6@(-1,-1)-(-1,0)", "6-0@(0,2)-(1,2)", "5-5@(-1,-3)-(-1,-2)", "0-5@(-3,-3)-(-2,-3)",
+             "0-4@(-3,-2)-(-3,-1)", "0-2@(-4,1)-(-3,1)", "2-4@(-2,2)-(-2,3)", "0-0@(-5,-2)-(-4,-2)",
+             "2-3@(-3,2)-(-3,3)", "4-1@(-1,3)-(0,3)", "4-6@(1,-2)-(1,-1)", "3-5@(-3,-4)-(-2,-4)",
+             "3-4@(1,-4)-(1,-3)", "4-5@(-1,4)-(0,4)", "3-1@(0,-4)-(0,-3)", "4-4@(-5,-1)-(-4,-1)",
+             "1-6@(0,-2)-(0,-1)", "1-0@(-5,-3)-(-4,-3)", "2-2@(-4,2)-(-4,3)", "1-2@(-6,3)-(-5,3)", "1-1@(-6,1)-(-6,2)"]
+    game = Broadway(options={"hands": 1}, seed=15, observed=True)
+    for move in moves:
+        game.push(game.parse_move(move))
+    geo = default()
+    racks = frozenset().union(*(rack.cells for rack in geo.racks("broadway")[1:]))
+    hands = catalog.hands_for(game.copy(), geo)
+    hands.keep_clear(racks)
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    tray.apply_all(hands.setup(tray.board()))
+    assert len(tray.tiles) == 25 and not {c for cells in tray.tiles.values() for c in cells} & racks

@@ -156,9 +156,9 @@ def test_moves_are_committed_before_the_screen_changes(tmp_path):
     seen = []
     commit = table.store.commit
 
-    def spy(match_id, keep, moves, holds=None, after=None):
+    def spy(match_id, keep, moves, holds=None, **rest):
         seen.append(("before-commit", keep, list(moves), table.session.screen().last, len(table.game.moves)))
-        commit(match_id, keep, moves, holds, after=after)
+        commit(match_id, keep, moves, holds, **rest)
         seen.append(("committed", Store(table.store.path, create=False).move_count(match_id)))
 
     table.store.commit = spy

@@ -231,22 +231,39 @@ def test_duplicated_and_reordered_deliveries(mosquitto, tables, venue):
 
 
 def test_a_table_cannot_publish_to_another_tables_topic(mosquitto, tables, venue):
-    """The ACL: table t1's user may publish only under dominotable/tables/t1/."""
+    """The ACL: table t1's user may publish only under dominotable/tables/t1/; for remote seats it
+    may read another table's events, invitation, heard and status, never its acks."""
     (t1,) = tables()
     t1.play(PLAYERS[:2], seed=16)
     events = [json.loads(e) for (e,) in t1.db.execute("SELECT event FROM outbox ORDER BY id")]
     venue.start()
+    got: list[str] = []
 
     async def publish():
-        async with Broker.parse(mosquitto.url("t1")).client("dominotable-table-t1") as client:
+        async with Broker.parse(mosquitto.url("t2")).client("dominotable-table-t2") as reader, \
+                Broker.parse(mosquitto.url("t1")).client("dominotable-table-t1") as client:
+            await reader.subscribe([(f"dominotable/tables/{table}/{name}", 1) for table in ("t1", "t2")
+                                    for name in ("events", "invite", "heard", "status", "acks")])
+
+            async def listen():
+                async for message in reader.messages:
+                    got.append(message.topic.value.removeprefix("dominotable/tables/"))
+            listening = asyncio.ensure_future(listen())
             for event in events:  # forged as t2's, on t2's topics
                 await client.publish("dominotable/tables/t2/events", json.dumps(event | {"table": "t2"}), qos=1)
-            await client.publish("dominotable/tables/t2/state", json.dumps({"names": ["Mallory"]}), qos=1, retain=True)
-            await client.publish("dominotable/tables/t1/events", json.dumps(events[0] | {"table": "t1"}), qos=1)
+            for name in ("state", "invite", "heard"):
+                await client.publish(f"dominotable/tables/t2/{name}", json.dumps({"names": ["Mallory"]}), qos=1,
+                                     retain=True)
+            for name in ("invite", "heard", "events"):  # its own: the partner reads them
+                await client.publish(f"dominotable/tables/t1/{name}", json.dumps(events[0] | {"table": "t1"}), qos=1)
+            await asyncio.sleep(0.5)
+            listening.cancel()
     asyncio.run(publish())
     assert until(lambda: venue.store.counts()["events"] == 1)  # t1's own event, sent after the forged ones
     assert {m.table for m in venue.store.matches()} == {"t1"} and "t2" not in venue.server.tables
     assert "Denied PUBLISH" in mosquitto.log()
+    # t1's acks (the venue's) are no other table's to read; what t1 forged on t2's topics never came
+    assert sorted(got) == ["t1/events", "t1/heard", "t1/invite"]
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

@@ -67,10 +67,21 @@ def test_the_venue_section_of_the_configuration(tmp_path):
     path.write_text('[venue]\nbroker = "mqtts://venue.local"\ntable = "bar-1"\nca = "ca.pem"\n')
     cfg = config.load(path).venue
     assert (cfg.broker, cfg.table, cfg.ca) == ("mqtts://venue.local", "bar-1", str(tmp_path / "ca.pem"))
-    for bad, says in (('broker = "venue.local"', "venue.broker"), ('table = "bar 1"', "venue.table")):
+    for bad, says in (('broker = "venue.local"', "venue.broker"), ('table = "bar 1"', "venue.table"),
+                      ('partner = "bar/2"', "venue.partner")):
         path.write_text(f"[venue]\n{bad}\n")
         with pytest.raises(ConfigError, match=says):
             config.load(path)
+
+
+def test_a_partner_table_needs_the_broker_and_another_table():
+    from dominotable.app.venue import start_link
+    from dominotable.venue.broker import BrokerError
+
+    with pytest.raises(BrokerError, match="a partner table is at a venue: give the venue's broker too"):
+        start_link(None, config.VenueConfig(partner="bar-2"))
+    with pytest.raises(BrokerError, match="table bar-1 cannot be its own partner"):
+        start_link(None, config.VenueConfig(broker="mqtt://127.0.0.1:1", table="bar-1"), partner="bar-1")
 
 
 def test_the_live_state_a_venue_sees_is_the_screen_less_the_tray():

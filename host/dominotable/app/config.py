@@ -43,6 +43,7 @@ ConfigError naming the key and the file, before any hardware is touched.
     username = ""          # the broker's user (else from the address)
     password = ""
     ca = ""                # TLS: the CA file that signed the broker's certificate ("" = the system's)
+    partner = ""           # another table's id: its people may take seats here (remote seats)
 """
 
 from __future__ import annotations
@@ -138,6 +139,8 @@ class VenueConfig:
     username: str = setting("", lambda v: isinstance(v, str), "is not a text")
     password: str = setting("", lambda v: isinstance(v, str), "is not a text")
     ca: str = setting("", lambda v: isinstance(v, str), "is not a file path", path=True)
+    partner: str = setting("", lambda v: isinstance(v, str) and (v == "" or TABLE_ID.fullmatch(v) is not None),
+                           "is not a table id (1-40 letters, digits, - or _)")
 
 
 def listen_address(text: str) -> tuple[str, int] | None:

@@ -16,6 +16,11 @@ match that no longer replays is set aside (marked damaged) rather than keeping t
 starting; that, and any repair of the database itself (`repairs`), is said on the screen until
 a button is pressed. When a match ends its final screen stays until select, which opens the
 setup menu again (names prefilled).
+
+With a partner table (match/remote.py; app/venue.py wires the link), the link's thread posts what
+it hears (`post`): the partner's events go to the match (`hear`), and its invitation to a match
+with seats here is joined (`invited`) as soon as the table is free: the setup menu open, or a
+match over. Whether the partner can be heard is the match's to say (`Referee.unreachable`).
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ from dominotable.match.seats import SeatKind
 from dominotable.match.status import Mode
 from dominotable.rules.errors import DominoError
 from dominotable.rules.tiles import Tile
-from dominotable.store.storage import Store
+from dominotable.store import partners
+from dominotable.store.storage import Store, StoreUnavailable
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Message, Seat, Setup
 from dominotable.ui.oled import screens
@@ -88,8 +94,11 @@ class Runtime:
         self.supervisor = Supervisor()
         self.tray_lost: str | None = None  # why the tray link is down, while it is
         self.venue = None  # the link to the venue (app/venue.py), where the table has one
+        self.partner = ""  # the table whose people may take seats here (remote seats), if any
+        self.invitation: dict | None = None  # the partner's match to join once this table is free
         self._venue_said: str | None = None
         self.link = ""  # the scoreboard's address for phones, once the page is served
+        self._faulted = False  # a part of the match failed since the last frame: the notice is to be shown
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -115,6 +124,10 @@ class Runtime:
     def stop(self) -> None:
         self._stop.set()
         self.hw.events.put(None)  # wake the loop
+
+    def post(self, fn: Callable[[], object]) -> None:
+        """Run `fn` in the loop (any thread; returns at once): how other threads touch the match."""
+        self.hw.events.put(fn)
 
     @property
     def stopped(self) -> bool:
@@ -158,6 +171,8 @@ class Runtime:
                     self._match(self._chosen, item)
                 elif isinstance(item, Press):
                     self._match(self._button, item)
+                elif callable(item):
+                    self._match(item)
                 else:
                     self._match(self._act, item)
             if board_changed:
@@ -171,6 +186,9 @@ class Runtime:
                 dirty = True
             if self.venue is not None and str(self.venue.state) != self._venue_said:
                 dirty = True
+            if self.session is not None:
+                dirty |= bool(self._match(self._reach))
+            dirty, self._faulted = dirty or self._faulted, False
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
                 if self.session is not None:
@@ -187,6 +205,7 @@ class Runtime:
         except Exception as exc:  # a bug in one part must not take the table down
             fault = self.supervisor.failed("the match" if self.session is not None else "the setup menu", exc)
             self.notice = Message("Table fault", f"{fault}. The table goes on from the last move recorded.")
+            self._faulted = True
             self._recover()
             return None
 
@@ -231,7 +250,12 @@ class Runtime:
         is still open: a choice that came after another started a match is dropped)."""
         if self.setup is not None:
             self.setup = None
-            self._new_match(choice)
+            try:
+                self._new_match(choice)
+            except StoreUnavailable as exc:  # nothing was recorded: the setup menu again
+                self.names = list(choice.names)
+                self._open_setup()
+                self.notice = Message("Not recorded", f"{exc}. The match was not started: choose it again.")
 
     def _act(self, action: actions.Action) -> None:
         if self.session is not None and self.notice is None:
@@ -284,14 +308,62 @@ class Runtime:
         elif referee.status.mode == Mode.OVER and self.stop_when_over:
             self._stop.set()
 
+    # --- the partner table -------------------------------------------------------------------
+
+    def hear(self, table: str, event: dict) -> None:
+        """An event of the partner `table`: for the match, if it is the one on the table; else the
+        end of one over here (its last events, heard after its final screen was put away)."""
+        referee = self.session.referee if self.session is not None else None
+        partner = referee.partner if referee is not None else None
+        if partner is not None and (partner.table, partner.uid) == (table, event.get("uid")):
+            referee.hear(event)
+        elif isinstance(event.get("uid"), str) and isinstance(event.get("seq"), int) and event.get("kind") in (
+                "hand", "ended"):
+            self.store.heard_late(event["uid"], event["seq"], event["kind"] == "ended")
+
+    def invited(self, invitation: dict) -> None:
+        """The partner's match with seats here: joined now if the table is free, else once it is."""
+        if invitation.get("table") != self.partner or self.demo:
+            return  # only the partner named in the configuration may seat people here
+        if partners.by_uid(self.store.db, str(invitation.get("uid"))) is None:
+            self.invitation = invitation
+            self._join()
+
+    def _join(self) -> None:
+        free = self.setup is not None or (self.session is not None and self.session.referee.status.mode == Mode.OVER)
+        if self.invitation is None or not free:
+            return
+        invitation, self.invitation = self.invitation, None
+        try:
+            referee = opening.join(self.store, invitation, self.hw.geometry, self._table())
+        except DominoError as exc:
+            self.notice = Message("Cannot join", f"table {invitation.get('table')}'s match: {exc}")
+            return
+        self.setup = None
+        self._attach(Session(referee))
+        log.info("joined table %s's match %s", invitation.get("table"), invitation.get("uid"))
+
+    def _reach(self) -> bool:
+        """Tell the match whether its partner can be heard; whether that changed."""
+        referee = self.session.referee
+        partner = referee.partner
+        if partner is None:
+            return False
+        why = self.venue.partner_state(partner.table, partner.uid) if self.venue is not None else \
+            "this table has no venue broker"
+        changed, referee.unreachable = why != referee.unreachable, why
+        return changed
+
     # --- matches -----------------------------------------------------------------------------
 
     def _open_setup(self) -> None:
         games = catalog.GAMES
         racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.racks)] for spec in games}
         strategies = {spec.engine: [spec.bot, *(s for s in spec.strategies if s != spec.bot)] for spec in games}
-        self.setup = Setup([spec.engine for spec in games], self.names, racks, strategies, self._remembered())
+        self.setup = Setup([spec.engine for spec in games], self.names, racks, strategies, self._remembered(),
+                           self.partner, frozenset(spec.engine for spec in games if spec.remote))
         self.match_id = None
+        self._join()
 
     def _remembered(self) -> list[Choice]:
         """The last match of each game (of demos, at a demo), the latest first: the setup starts there."""
@@ -309,15 +381,17 @@ class Runtime:
             except DominoError:  # a game no longer offered, or options since changed
                 continue
             last[record.game] = Choice(engine, options, record.players, list(record.names),
-                                       {seat: record.strategies.get(seat, "") for seat in record.bots})
+                                       {seat: record.strategies.get(seat, "") for seat in record.bots},
+                                       tuple(record.remote))
         return list(last.values())
 
     def _new_match(self, choice: Choice) -> None:
         seed = self.seed if self.seed is not None else time.time_ns() % 2**31
         game = catalog.spec(choice.game).new(choice.players, choice.options, seed, self.observed)
-        kinds = [SeatKind.BOT if seat in choice.bots else SeatKind.HUMAN for seat in range(len(choice.names))]
+        kinds = [SeatKind.BOT if seat in choice.bots else SeatKind.REMOTE if seat in choice.remote else SeatKind.HUMAN
+                 for seat in range(len(choice.names))]
         self._attach(Session(opening.start(self.store, game, choice.names, self.hw.geometry, kinds, self._table(),
-                                           demo=self.demo, strategies=choice.bots)))
+                                           demo=self.demo, strategies=choice.bots, partner=self.partner or None)))
 
     def _resume_unfinished(self) -> bool:
         """Resume the latest unfinished match; one that no longer replays is set aside instead."""

@@ -66,5 +66,6 @@ class Supervisor:
         if now - fault.logged >= LOG_EVERY:
             fault.logged = now
             log.error("%s", fault, exc_info=fault.count == 1)
-        fault.retry_at = now + min(LAST_RETRY, FIRST_RETRY * 2 ** (fault.count - 1))
+        # the doubling stops once it passes the last retry (a float of 2 ** 1024 would overflow)
+        fault.retry_at = now + min(LAST_RETRY, FIRST_RETRY * 2 ** min(fault.count - 1, 16))
         return fault

@@ -1,10 +1,13 @@
 """The table's venue link wired to the runtime: started when a broker is configured (`--broker`
 or `[venue] broker`), told of every frame the table shows (its live state, and a nudge to look
 at the outbox), and stopped with the table after a short wait for the venue to store what is
-left (what is not stays in the outbox for the next start)."""
+left (what is not stays in the outbox for the next start). With a partner table (`--partner` or
+`[venue] partner`), what the link hears of it (its events, its invitations) goes to the runtime's
+loop, which alone touches the match."""
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Any
 
@@ -13,25 +16,35 @@ from dominotable.venue.broker import Broker, BrokerError, table_id
 from dominotable.venue.link import VenueLink
 
 
-def start_link(runtime, cfg: VenueConfig, broker: str | None = None, table: str | None = None) -> VenueLink | None:
+def start_link(runtime, cfg: VenueConfig, broker: str | None = None, table: str | None = None,
+               partner: str | None = None) -> VenueLink | None:
     """The link of `runtime`'s table to its venue, started; None without a broker."""
     url = broker or cfg.broker
+    partner = partner or cfg.partner
     if not url:
-        if table:
-            raise BrokerError("--table names this table at a venue: give the venue's broker too "
-                              "(--broker mqtt://HOST:PORT or [venue] broker)")
+        if table or partner:
+            raise BrokerError(f"{'--table names this table' if table else 'a partner table is'} at a venue: give "
+                              "the venue's broker too (--broker mqtt://HOST:PORT or [venue] broker)")
         return None
     address = Broker.parse(url, cfg.username, cfg.password, cfg.ca)
     name = table or cfg.table
     if not name:
         raise BrokerError(f"a table at the venue on {address} needs its id: --table ID or [venue] table")
-    link = VenueLink(runtime.store.path, table_id(name), address).start()
-    runtime.venue = link  # its state on the OLED and the page
+    if partner and table_id(partner) == name:
+        raise BrokerError(f"table {name} cannot be its own partner: name another table (--partner)")
+    link = VenueLink(runtime.store.path, table_id(name), address)
+    runtime.venue, runtime.partner = link, partner or ""  # its state on the OLED and the page
+    link.on_partner = lambda source, event: runtime.post(functools.partial(runtime.hear, source, event))
+    link.on_invite = lambda event: runtime.post(functools.partial(runtime.invited, event))
+    link.start()
     def observe(screen) -> None:
         link.show(live_state(screen))
     observe.part = "the venue link"  # what the supervisor names if it fails
     runtime.observers.append(observe)
     print(f"venue: table {name} publishes to {address} (events wait in the database while it is away)", flush=True)
+    if partner:
+        print(f"venue: table {partner} is this table's partner: its people may take seats here, and this table "
+              f"joins the matches it starts", flush=True)
     return link
 
 

@@ -80,7 +80,7 @@ def solitaire_goal(options: Options) -> str:
 
 
 CASTLE_ROCK = GameSpec(CastleRock, CastleRockReader, CastleRockHands, "castle-rock.md", zones=ZONES,
-                       racks="castle-rock", strategies=with_search(CastleRockPlayout), bot="search",
+                       racks="castle-rock", remote=True, strategies=with_search(CastleRockPlayout), bot="search",
                        playout=CastleRockPlayout, own_hint=best_captures, demo={"hands": 1}, words=words,
                        goal=match_goal)
 SOLITAIRE_SPEC = GameSpec(CastleRockSolitaire, CastleRockSolitaireReader, CastleRockSolitaireHands,

@@ -103,6 +103,7 @@ class GameSpec:
     card: str  # its rule card, in seeds/
     zones: tuple[str, ...]  # the tray's zones it uses (tray.toml)
     racks: str | None = None  # the tray's racks for the seats the table plays (none: no bot seats)
+    remote: bool = False  # seats may sit at another table (match/remote.py)
     strategies: Mapping[str, StrategyFactory] = field(default_factory=lambda: dict(SHARED))
     bot: str = "greedy"  # the strategy a bot seat plays
     playout: type[Playout] | None = None  # the fast kernel for search and benchmarks (rules/playout.py)

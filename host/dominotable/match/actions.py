@@ -59,7 +59,8 @@ KINDS = tuple(kind.kind for kind in (ButtonMove, TakeBack, ShowHint, Resign, New
 
 def available(referee: Referee) -> list[Action]:
     """The actions that apply now. A seat the table plays makes its own button moves (the table
-    makes them once its turn is done on the tray), so none is offered while it is to move."""
+    makes them once its turn is done on the tray), so none is offered while it is to move; nor,
+    while a seat at the partner table is to move, a hint or resigning (that is for its table)."""
     mode, board = referee.status.mode, referee.tracker.board
     actions: list[Action] = []
     if mode in (Mode.OVER, Mode.RESTORE, Mode.LOST):
@@ -73,7 +74,8 @@ def available(referee: Referee) -> list[Action]:
         before = referee.takeback_candidate(board)
         if before is not None:
             actions.append(TakeBack(before))
-    return actions + [ShowHint(), Resign(), NewMatch()]
+    theirs = referee.partner is not None and referee.partner.to_move(referee.game)
+    return actions + ([] if theirs else [ShowHint(), Resign()]) + [NewMatch()]
 
 
 def find(offered: list[Action], kind: str, move: str | None = None) -> Action | None:

@@ -52,11 +52,13 @@ class Committer:
         holds = after.holds_dict() if after.holds_dict() != live.holds_dict() else None
         hand = live.game.hands_played()
         ended = {"hand": hand, "scores": list(after.game.scores)} if after.game.hands_played() != hand else None
-        self.store.commit(self.match_id, keep, new[keep:], holds, after=ended)
+        heard = after.heard
+        self.store.commit(self.match_id, keep, new[keep:], holds, after=ended,
+                          heard=(heard.seq, list(heard.moves), heard.ended) if heard != live.heard else None)
         with live.game.changing():
             for effect in effects:
                 live.apply(effect)
-        if after.game.is_over():
+        if after.game.is_over() and new != old:  # these moves ended it (not a later partner's event)
             self.store.finish(self.match_id, live.game)
         if played:
             side = live.game.side_of(seat) if seat is not None else None
@@ -76,6 +78,10 @@ class Committer:
         outcome = game.resign(seat)
         self.store.finish(self.match_id, game, outcome.termination, list(outcome.winners))
         return LastPlay(self.seat_name(seat), "resigned", None)
+
+    def end(self, ending: Termination, winners: list[int]) -> None:
+        """The match ended as the partner table says it did (a resignation, an abandonment there)."""
+        self.store.finish(self.match_id, self.live.game, ending, winners)
 
     def abandon(self) -> None:
         """An unfinished match is recorded as abandoned (no winners)."""

@@ -18,6 +18,10 @@ what it decides.
 - Takebacks follow the hands: a board showing exactly the position before the last move offers
   to take it back; one showing other legal moves from there offers to take it back and play
   those instead.
+- In a match two tables play (match/remote.py), while the partner table is to move its moves
+  heard are made as far as the tray shows them done (the most of them after which the tray
+  reads as the position, or as our next moves), in the partner's own notation; none is read
+  off the tray in other words, and none is taken back here (only its table takes it back).
 """
 
 from __future__ import annotations
@@ -90,9 +94,16 @@ class Judge:
             offer = self._offer(p.game, area)
             if offer is not None and offer.instead:
                 return _decided(effects, offer, revised, reading)
+        partner = self.seats.partner if self.seats is not None else None
         for _ in range(len(area.placements) + 2):
             if p.game.is_over():
                 break
+            if partner is not None and partner.to_move(p.game):
+                if not self._theirs(p, area, effects):
+                    return _decided(effects, self._waiting(p, area, verdict), revised,
+                                    Reading(area, warning, None, self._buttons(p.game, area)))
+                verdict, draw = self._read(p.game, area, None)
+                continue
             if not verdict.moves:  # the seats' moves that leave no trace, then the tray again
                 if not (verdict.same and self._traceless(p, area, effects)):
                     break
@@ -172,7 +183,7 @@ class Judge:
         """A problem read past the reader's provisional moves, read again from before them."""
         game = p.game
         count = self.reader.on(game.copy()).provisional() if verdict.problem is not None and not ctx.restoring else 0
-        if not count:
+        if not count or not self._ours(game, count):
             return verdict, ()
         before = game.copy()
         undone = tuple([before.pop() for _ in range(count)][::-1])
@@ -184,6 +195,31 @@ class Judge:
         for _ in undone:
             _make(p, effects, Undo())
         return whole, undone
+
+    def _theirs(self, p: Position, area: Board, effects: list[Effect]) -> bool:
+        """Make the partner's moves heard that the tray shows done: the most of them after which
+        the tray reads as the position, or as moves of ours; whether there were any."""
+        partner, game = self.seats.partner, p.game.copy()
+        plan, done = partner.plan(p), 0
+        for k, move in enumerate(plan, 1):
+            game.push(move)
+            if game.is_over():  # nothing more to read: a last move without a trace ends it
+                done = k if done == k - 1 and not (move.placed() or move.taken()) else done
+                break
+            verdict = self.reader.on(game.copy()).judge(area)
+            if verdict.problem is None and not (verdict.moves and partner.theirs(game, verdict.moves[0])):
+                done = k
+        for move in plan[:done]:
+            _make(p, effects, Play(move))
+        return done > 0
+
+    def _waiting(self, p: Position, area: Board, verdict: Verdict) -> Wait | Prompt:
+        """The partner is to move and the tray does not show its next move: a wait (the
+        instruction, or the notice that the table waits, says what is awaited), or what to undo."""
+        if verdict.problem is not None:
+            return Prompt("Fix the tray", verdict.problem, verdict.cells, pending=verdict.pending)
+        wrong = self.seats.astray(p, verdict.moves, self.seats.partner.plan(p), area) if verdict.moves else None
+        return Wait() if wrong is None else Prompt("Fix the tray", wrong)
 
     def _traceless(self, p: Position, area: Board, effects: list[Effect]) -> bool:
         """Make the seats' moves that leave no trace on the tray; whether there were any."""
@@ -219,7 +255,7 @@ class Judge:
             return None
         on_tray = {q.tile for q in area.placements}
         for depth in (1, 2, 3):
-            if len(game.moves) < depth:
+            if len(game.moves) < depth or not self._ours(game, depth):
                 return None
             before = game.copy()
             undone = tuple(reversed([before.pop() for _ in range(depth)]))
@@ -240,12 +276,25 @@ class Judge:
     def takeback_candidate(self, live: Position, board: Board) -> Move | None:
         """The last move, if the tray shows the position before it: what the menu offers to take back."""
         game = live.game.copy()
-        if not game.moves:
+        if not game.moves or not self._ours(game, 1):
             return None
         if self.seats is not None:
             board = self.seats.without_racks(board)[0]
         move = game.pop()
         return move if self.reader.on(game).judge(board).same else None
+
+    def _ours(self, game: Game, count: int) -> bool:
+        """Whether this table made the last `count` moves (the partner's it never takes back)."""
+        partner = self.seats.partner if self.seats is not None else None
+        if partner is None:
+            return True
+        before = game.copy()
+        undone = [before.pop() for _ in range(count)]
+        for move in reversed(undone):
+            if partner.theirs(before, move):
+                return False
+            before.push(move)
+        return True
 
     def clears(self, live: Position, board: Board) -> bool:
         """Whether the tray reads as the position again (or as legal moves from it): a problem's

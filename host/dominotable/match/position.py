@@ -2,10 +2,13 @@
 its rack. It changes only by effects (`apply`), the same code for the judge's copy and for the
 live position, so what the judge foresaw is what the committer makes.
 
-A seat the table plays (a bot, or later a player at another table) keeps its hand face down in a
-rack on the tray, one tile per numbered slot (`Hold.rack`). A tile it plays leaves its slot, and
+A bot keeps its hand face down in a rack on the tray, one tile per numbered slot (`Hold.rack`). A tile it plays leaves its slot, and
 the move remembers which (`Hold.played`), so a takeback puts it back, also after a restart: the
 holds are stored with every commit. `Hold.plan` is the turn the seat was told to make.
+
+In a match two tables play (match/remote.py), `heard` is the partner table's moves as its events
+last said (`Heard`): the plan of the seats played there. It is stored with the commit that
+hears it, so what was received survives a crash as a bot's plan does.
 """
 
 from __future__ import annotations
@@ -45,7 +48,17 @@ class Plan(NamedTuple):
     moves: tuple[Move, ...]
 
 
-Effect = Play | Undo | Deal | Plan
+class Heard(NamedTuple):
+    """The partner table's moves after its event `seq` of the match `uid` (`ended`: its match has
+    ended, nothing more comes)."""
+
+    uid: str
+    seq: int
+    moves: tuple[str, ...]
+    ended: bool = False
+
+
+Effect = Play | Undo | Deal | Plan | Heard
 
 
 @dataclass
@@ -84,12 +97,13 @@ class Hold:
 
 
 class Position:
-    def __init__(self, game: Game, holds: dict[int, Hold]):
+    def __init__(self, game: Game, holds: dict[int, Hold], heard: Heard | None = None):
         self.game = game
         self.holds = holds  # by seat: the seats the table plays
+        self.heard = heard  # the partner table's moves, in a match two tables play
 
     def copy(self) -> Position:
-        return Position(self.game.copy(), {seat: hold.copy() for seat, hold in self.holds.items()})
+        return Position(self.game.copy(), {seat: hold.copy() for seat, hold in self.holds.items()}, self.heard)
 
     def apply(self, effect: Effect) -> None:
         game, holds = self.game, self.holds
@@ -124,6 +138,8 @@ class Position:
                     hold.rack[slot] = tile
             case Plan(seat=seat):
                 holds[seat].plan = effect
+            case Heard():
+                self.heard = effect
 
     def holds_dict(self) -> dict[str, Any]:
         return {str(seat): hold.to_dict() for seat, hold in self.holds.items()}

@@ -1,10 +1,11 @@
 """The seats the table plays, with real tiles: what their racks must hold and what they do next.
 
-A seat is a kind (`SeatKind`): a person plays it, or the table does. A seat the table plays keeps
-its hand face down in its rack on the tray (tray.toml `[racks]`), so the readers see it and the
-players do not; a person lays its tiles as the table says. A bot's turn comes from its strategy
-(`decide`; the strategy is the bot's strength); a remote player's would come from another table,
-the same way.
+A seat is a kind (`SeatKind`): a person plays it, or the table does. A bot keeps its hand face
+down in its rack on the tray (tray.toml `[racks]`), so the readers see it and the players do
+not; a person lays its tiles as the table says, and its turn comes from its strategy (`decide`;
+the strategy is the bot's strength). A remote seat sits at another table (match/remote.py,
+`partner`): its turn comes from that table's moves, and in observed play its tiles come from
+this table's boneyard (no rack).
 
 `TableSeats` holds what does not change in a match (the racks' cells, the names, the seed, the
 game's hands, each seat's strategy) and answers questions about a Position (position.py) without
@@ -32,6 +33,7 @@ from dominotray import wire
 
 from dominotable.match import steps
 from dominotable.match.position import Deal, Plan, Position
+from dominotable.match.remote import Partner
 from dominotable.match.steps import Said, both, slots
 from dominotable.reading.prompts import span
 from dominotable.rules.errors import DominoError
@@ -40,7 +42,9 @@ from dominotable.rules.seat_view import hand_size, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.shared import Strategy
 from dominotable.sim.bots.turn import decide
-from dominotable.sim.hands.base import Hands, NoRoom
+from dominotable.sim.hands.base import Hands
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board, Placement
 from dominotable.tray.geometry import Rack
 
@@ -48,18 +52,23 @@ from dominotable.tray.geometry import Rack
 class SeatKind(StrEnum):
     HUMAN = "human"  # a person at this table plays the seat
     BOT = "bot"  # the table plays it with the bots' strategy
+    REMOTE = "remote"  # a person at the partner table plays it; the table lays its moves here
 
 
 class TableSeats:
     def __init__(self, racks: Sequence[Rack], kinds: Sequence[SeatKind], names: Sequence[str], seed: int,
-                 hands: Hands, strategies: Mapping[int, Callable[[random.Random], Strategy]]):
-        """`strategies`: the strategy of each seat the table plays."""
+                 hands: Hands, strategies: Mapping[int, Callable[[random.Random], Strategy]],
+                 partner: Partner | None = None):
+        """`strategies`: the strategy of each bot seat; `partner`: the other table, in a match two
+        tables play."""
         self.geometry = hands.geometry
         self.names = list(names)
         self.seed = seed
         self.strategies = dict(strategies)
+        self.partner = partner
+        self.remote = frozenset(seat for seat, kind in enumerate(kinds) if kind == SeatKind.REMOTE)
         game = hands.game
-        played = [seat for seat, kind in enumerate(kinds) if kind != SeatKind.HUMAN]
+        played = [seat for seat, kind in enumerate(kinds) if kind == SeatKind.BOT]
         if any(seat >= len(racks) for seat in played):
             raise DominoError(f"this tray has racks for {len(racks)} of {game.title}'s seats, not for its bot "
                               f"seats {', '.join(names[seat] for seat in played)}: see [racks] in tray.toml")
@@ -70,8 +79,8 @@ class TableSeats:
         hands.keep_clear(frozenset(self._cells))
 
     def plays(self, seat: int | None) -> bool:
-        """Whether the table plays `seat` (its tiles lie in a rack)."""
-        return seat in self.racks
+        """Whether the table plays `seat` (a bot, its tiles in a rack, or a remote seat)."""
+        return seat in self.racks or seat in self.remote
 
     # -- the racks ------------------------------------------------------------------------------
 
@@ -190,7 +199,7 @@ class TableSeats:
         is short), and the Plan effect recording it when it is a new plan."""
         game = p.game
         seat = game.current_player
-        if not self.plays(seat) or game.is_over() or game.awaiting() or len(p.holds[seat].rack) < hand_size(game, seat):
+        if seat not in self.racks or game.is_over() or game.awaiting() or len(p.holds[seat].rack) < hand_size(game, seat):
             return [], None
         ply = len(game.moves)
         plan = p.holds[seat].plan
@@ -244,6 +253,8 @@ class TableSeats:
         p, plans = p.copy(), []
         for move in moves:
             seat = p.game.current_player
+            if self.partner is not None and self.partner.theirs(p.game, move):
+                return self.not_made(p, move), []  # the partner's moves come first when due (judge.py)
             if self.plays(seat) and not p.game.awaiting():
                 wanted, plan = self.turn(p, board)
                 if plan is not None:
@@ -257,6 +268,40 @@ class TableSeats:
                     p.apply(plans[-1])
             p.game.push(move)
         return None, plans
+
+    def not_made(self, p: Position, move: Move) -> str:
+        """What to undo of `move`, the partner's, read off the tray before the partner made it."""
+        who = self.partner.waited(p.game, self.names)
+        if move.placed() is not None:
+            return f"take {move.placed()} off: {who} has not played it"
+        if move.taken():
+            return f"put {both(move.taken())} back: {who} has not taken {'it' if len(move.taken()) == 1 else 'them'}"
+        return f"wait for {who}"
+
+    def astray(self, p: Position, moves: Sequence[Move], plan: Sequence[Move], board: Board) -> str | None:
+        """Why `moves`, read off the tray while the partner is to move, are not (a start on) its
+        `plan`; None if they may be: its captures being taken off one by one, or a tile of ours
+        laid before the end of the partner's turn is heard (it is read again then)."""
+        placed = {m.placed() for m in plan if m.placed() is not None}
+        taken = {t for m in plan for t in m.taken()}
+        game = p.game.copy()
+        for move in moves:
+            if not self.partner.theirs(game, move):
+                return None
+            tile, who = move.placed(), self.partner.waited(game, self.names)
+            wrong = [t for t in move.taken() if t not in taken]
+            if not plan and (tile is not None or wrong):
+                return self.not_made(p, move)
+            if tile is not None and tile not in placed:
+                told = steps.remote_step(self, p, _without(board, tile))
+                return f"take {tile} off" + (f"; {told}" if told is not None else f": {who} has not played it")
+            if wrong:
+                return f"put {both(wrong)} back: {who} takes {both(taken) if taken else 'nothing'}"
+            if tile is None and not move.taken() and plan and str(move) != str(plan[0]):
+                told = steps.remote_step(self, p, board)  # a reveal laid otherwise (a starting row)
+                return f"not as at table {self.partner.table}" + (f"; {told}" if told is not None else "")
+            game.push(move)
+        return None
 
     def _differs(self, p: Position, seat: int, move: Move, wanted: list[Move], board: Board) -> str | None:
         name = self.names[seat]
@@ -284,10 +329,17 @@ class TableSeats:
         return Plan(seat, plan.start, plan.moves[:done] + (move, *rest))
 
 
+def _without(board: Board, tile: Tile) -> Board:
+    """`board` with `tile` taken off."""
+    tray = MemoryTray.of(board)
+    tray.apply(Action(ActionKind.REMOVE, tile))
+    return tray.board()
+
+
 def _fits(hands: Hands, move: Move, board: Board) -> bool:
     try:
         hands.actions(move, board)
-    except NoRoom:
+    except DominoError:  # no room for it, or the tray does not show the position (hands at work)
         return False
     return True
 

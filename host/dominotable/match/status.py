@@ -53,6 +53,8 @@ class Status:
         self.hint_take: tuple = ()  # its capture plan: the tiles to take, in order
         self.alarms = 0
         self._under_hint: Notice | None = None
+        self._refusal: Notice | None = None  # a choice the store refused, said until select ...
+        self._under_refusal: Notice | None = None  # ... over this
 
     def play(self, note: str | None = None) -> None:
         self.mode = Mode.PLAY
@@ -98,3 +100,16 @@ class Status:
 
     def put_hint_away(self) -> None:
         self.hint, self.hint_take, self.notice = None, (), self._under_hint
+
+    def refused(self, text: str) -> None:
+        """A choice the store could not record: said over what was shown, until select."""
+        self._refusal = Notice("Not recorded", text)
+        self._under_refusal, self.notice = self.notice, self._refusal
+
+    @property
+    def refusal(self) -> bool:
+        """Whether the notice up is a refused choice's (the tray may have replaced it since)."""
+        return self.notice is not None and self.notice is self._refusal
+
+    def put_refusal_away(self) -> None:
+        self.notice, self._refusal = self._under_refusal, None

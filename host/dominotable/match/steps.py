@@ -1,8 +1,10 @@
 """What a person must do for a seat the table plays, in words short enough for the OLED: the next
 step of its turn ("slot 2 (3-5) -> upright at the open end, r4c6-r5c6", then "take 2-4 and 4-4
 off the row"), else a tile its rack waits for, else, while a person may still end a turn that the
-next seat's placement ends (CR-10.5), that seat's step "after ANN: ...". Each step names the cells
-and rack slots it is about, for a front end to mark. Everything is asked of copies.
+next seat's placement ends (CR-10.5), that seat's step "after ANN: ...". For a seat at the
+partner table (match/remote.py) it is the next step of the moves heard from there, a tile from
+this table's boneyard named by its pips ("put 3-5 upright at the open end, r4c7-r5c7"). Each step
+names the cells and rack slots it is about, for a front end to mark. Everything is asked of copies.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class Said(NamedTuple):
 
 def instruction(seats: TableSeats, p: Position, board: Board) -> Said | None:
     """The one thing a person must do now for a seat the table plays."""
+    if seats.partner is not None and seats.partner.to_move(p.game):
+        return remote_step(seats, p, board)
     said = _next_step(seats, p, board)
     if said is not None:
         return said
@@ -58,6 +62,24 @@ def told(seats: TableSeats, p: Position, seat: int, move: Move, board: Board) ->
     except DominoError:
         said = []
     return "; then ".join(what for what, _ in said) or str(move)
+
+
+def remote_step(seats: TableSeats, p: Position, board: Board) -> Said | None:
+    """The first step here of the partner table's moves heard and not yet made (none for what the
+    tray does not show: an end of turn, the draw for dealer held over the host's scan pad)."""
+    partner = seats.partner
+    game, shown = p.game.copy(), board
+    for move in partner.plan(p):
+        try:
+            actions = [a for a in seats.hands.on(game.copy()).actions(move, shown)
+                       if a.kind not in (ActionKind.PAD, ActionKind.UNPAD)]
+        except DominoError:  # no room to show it: nothing to say
+            return None
+        said = _say(seats, p, None, actions, shown)
+        if said:
+            return Said(partner.who(game, seats.names), *said[0])
+        game.push(move)
+    return None
 
 
 def _next_step(seats: TableSeats, p: Position, board: Board) -> Said | None:
@@ -87,13 +109,13 @@ def _actions(seats: TableSeats, p: Position, seat: int, turn: list[Move], board:
     return actions
 
 
-def _say(seats: TableSeats, p: Position, seat: int, actions: list[Action], board: Board
+def _say(seats: TableSeats, p: Position, seat: int | None, actions: list[Action], board: Board
          ) -> list[tuple[str, tuple[int, ...]]]:
     """`actions` as instructions, one step each with its cells: tiles taken one after another in
     one step, and tiles slid by one offset (the tableau moved back onto the tray) in one step."""
     steps, taking, sliding = [], [], []
     where = {q.tile: q.cells for q in board.placements}
-    hands, hold = seats.hands, p.holds[seat]
+    hands, hold = seats.hands, p.holds.get(seat)
     for action in [*actions, None]:
         if taking and (action is None or action.kind != ActionKind.REMOVE):
             steps.append((f"take {both(taking)} {hands.taking}", tuple(c for t in taking for c in where.get(t, ()))))
@@ -109,7 +131,7 @@ def _say(seats: TableSeats, p: Position, seat: int, actions: list[Action], board
         elif action.kind == ActionKind.SLIDE:
             sliding.append(action)
         elif action.kind == ActionKind.PLACE:
-            slot = hold.slot(tile)
+            slot = hold.slot(tile) if hold is not None else None
             if slot is not None:
                 steps.append((f"slot {slot} ({tile}) -> {hands.where(action)}",
                                seats.slot_cells(seat, [slot]) + tuple(action.cells)))

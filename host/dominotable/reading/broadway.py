@@ -148,10 +148,9 @@ class BroadwayReader(StepReader):
         each player with tiles left lays them out, one player at a time."""
         game = self.game
         if word == "lead":
-            left = self.left_on(placed)
-            if left:
-                return waiting(f"{self.hand_name()} on {game.hand_info().double}: clear the tray ({len(left)} "
-                               f"tile{'s' if len(left) > 1 else ''}), then choose who leads (rule BW-11.5)")
+            if placed:
+                return waiting(f"{self.hand_name()} on {game.hand_info().double}: clear the tray ({len(placed)} "
+                               f"tile{'s' if len(placed) > 1 else ''}), then choose who leads (rule BW-11.5)")
             return waiting(f"{self.hand_name()} on {game.hand_info().double}: choose who leads with the buttons "
                            f"(rule BW-11.5)")
         grid, lead = game.tableau().grid, game.tableau().lead
@@ -190,11 +189,6 @@ class BroadwayReader(StepReader):
                                 f"(rule BW-11.5)", where)
         return waiting(f"{self.hand_name()} on {game.hand_info().double}: clear the tray ({len(placed)} tile"
                        f"{'s' if len(placed) > 1 else ''}) for the deal (rule BW-11.5)")
-
-    def left_on(self, placed: list[Placement]) -> list[Placement]:
-        """The tiles on the grid outside the bots' racks."""
-        racks = frozenset().union(*(rack.cells for rack in self.geometry.racks(self.game.name)))
-        return [p for p in placed if not set(p.cells) <= racks]
 
     def hand_name(self) -> str:
         info = self.game.hand_info()
@@ -247,7 +241,7 @@ class BroadwayReader(StepReader):
     def button_moves(self, board: Board | None = None) -> list:
         """Pass; who leads, once the tray is clear (BW-11.5: the last hand's tiles are no lead);
         exposing the tile on the scan pad."""
-        clear = board is None or not self.left_on(board.tiles())
+        clear = board is None or not board.tiles()
         moves = [("pass", Pass())] + [(f"{seat} leads", Reveal("lead", (), seat[0])) for seat in SEATS if clear]
         pad = board.on_pad() if board is not None else None
         if pad is not None:

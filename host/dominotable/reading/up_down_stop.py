@@ -249,7 +249,7 @@ class UpDownStopReader(StepReader):
         if column.stopper is not None:
             p = by_tile.get(column.stopper)
             slots = [geo.cell(row, col) for end, number, row, col in ladder.ends()
-                     if number == column.stopper.a]
+                     if number == column.stopper.a and ladder.top <= row <= ladder.bottom]
             if p is None or not set(p.cells) & set(slots) or not set(p.cells) <= ladder.cells:
                 return problem(f"put {column.stopper} back on top of column {j + 1} (rule UDS-10.3)",
                                p.cells if p else slots)

@@ -12,6 +12,8 @@ Events, with the fields each adds to `kind`, `match`, `uid`, `seq` and `time`:
 
 - `started`: game, options, seed, players, names, sides, bots, observed, demo, started, moves
   (the moves already made: none for a new match, all so far for one begun before the outbox);
+  for a match two tables play together (store/partners.py) also remote (the seats played at
+  the other table), partner (its id) and host (whether this table started it);
 - `move`: ply, notation;
 - `takeback`: ply (the last move, taken back);
 - `hand`: hand, scores (written only when the committer says a hand has ended);
@@ -55,8 +57,14 @@ class Event:
     event: dict[str, Any]
 
 
-def started(db: sqlite3.Connection, match_id: int) -> None:
-    _add(db, match_id, "started", _started(db, match_id), fresh=True)
+def started(db: sqlite3.Connection, match_id: int, uid: str | None = None) -> None:
+    """A new match's first event; `uid`: the match's, when another table made it (a shared match)."""
+    _add(db, match_id, "started", _started(db, match_id), fresh=True, uid=uid)
+
+
+def describe(db: sqlite3.Connection, match_id: int) -> dict[str, Any] | None:
+    """What a `started` event of the match says now (None if it cannot be read)."""
+    return _started(db, match_id)
 
 
 def moved(db: sqlite3.Connection, match_id: int, ply: int, notation: str, time: str,
@@ -81,13 +89,13 @@ def set_aside(db: sqlite3.Connection, match_id: int, why: str, time: str) -> Non
 
 
 def _add(db: sqlite3.Connection, match_id: int, kind: str, body: dict[str, Any], time: str | None = None,
-         fresh: bool = False) -> None:
+         fresh: bool = False, uid: str | None = None) -> None:
     row = db.execute("SELECT uid, seq FROM outbox_matches WHERE match_id = ?", (match_id,)).fetchone()
     if row is None:
         first = None if fresh else _started(db, match_id)  # a match begun before the outbox
         if not fresh and first is None:
             return  # no such match (the change fails), or one whose record cannot be read
-        uid, seq = secrets.token_hex(8), 0
+        uid, seq = uid or secrets.token_hex(8), 0
         db.execute("INSERT INTO outbox_matches (match_id, uid, seq) VALUES (?, ?, 0)", (match_id, uid))
         if first is not None:  # the venue first hears how it started
             _write(db, match_id, uid, 1, "started", first)
@@ -116,10 +124,13 @@ def _started(db: sqlite3.Connection, match_id: int) -> dict[str, Any] | None:
         return None
     seats = db.execute("SELECT side, kind FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)).fetchall()
     moves = [n for (n,) in db.execute("SELECT notation FROM moves WHERE match_id = ? ORDER BY ply", (match_id,))]
+    shared = db.execute("SELECT partner, host FROM partners WHERE match_id = ?", (match_id,)).fetchone()
     return {"game": game, "options": options, "seed": seed, "players": players,
             "names": names, "sides": [side for side, _ in seats],
             "bots": [seat for seat, (_, kind) in enumerate(seats) if kind == "bot"],
-            "observed": bool(observed), "demo": bool(demo), "started": time, "moves": moves, "time": time}
+            "observed": bool(observed), "demo": bool(demo), "started": time, "moves": moves, "time": time} | ({
+                "remote": [seat for seat, (_, kind) in enumerate(seats) if kind == "remote"],
+                "partner": shared[0], "host": bool(shared[1])} if shared else {})
 
 
 # --- read and cleared by the venue link (its own connection) ----------------------------------
@@ -128,6 +139,12 @@ def pending(db: sqlite3.Connection, after: int = 0, limit: int = 100) -> list[Ev
     """Events not yet stored by the venue, in order, from the one after id `after`."""
     return [Event(i, uid, seq, json.loads(text)) for i, uid, seq, text in db.execute(
         "SELECT id, uid, seq, event FROM outbox WHERE id > ? ORDER BY id LIMIT ?", (after, limit))]
+
+
+def of_match(db: sqlite3.Connection, uid: str, after: int) -> list[Event]:
+    """The events of match `uid` after its event `after` still in the outbox, in order."""
+    return [Event(i, uid, seq, json.loads(text)) for i, seq, text in db.execute(
+        "SELECT id, seq, event FROM outbox WHERE uid = ? AND seq > ? ORDER BY seq", (uid, after))]
 
 
 def count(db: sqlite3.Connection) -> int:

@@ -57,7 +57,7 @@ from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
 from dominotable.rules.outcome import Termination
-from dominotable.store import outbox
+from dominotable.store import outbox, partners
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -84,7 +84,7 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,
     side INTEGER NOT NULL,
     player_id INTEGER NOT NULL REFERENCES players(id),
-    kind TEXT NOT NULL DEFAULT 'human',  -- 'human' or 'bot' (the table plays the seat)
+    kind TEXT NOT NULL DEFAULT 'human',  -- 'human', 'bot' or 'remote' (the table plays the seat)
     PRIMARY KEY (match_id, seat)
 );
 CREATE TABLE IF NOT EXISTS racks (
@@ -119,9 +119,10 @@ APPLICATION_ID = int.from_bytes(b"DomT", "big")  # PRAGMA application_id: the fi
 # PRAGMA user_version. SCHEMA is version 1 and stays as it is: a change of schema raises the
 # version and adds to UPGRADES the SQL that brings a file of the version before up to it; every
 # file, a new one too, goes through them in order (`schema`).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 UPGRADES: dict[int, str] = {
-    2: """ALTER TABLE seats ADD COLUMN strategy TEXT;  -- a bot's strategy (its strength); NULL: the game's own
+    2: partners.SCHEMA,  # matches two tables play (store/partners.py)
+    3: """ALTER TABLE seats ADD COLUMN strategy TEXT;  -- a bot's strategy (its strength); NULL: the game's own
 """,
 }
 # What a file from before the application id must have to be ours (every version had these).
@@ -202,6 +203,7 @@ class MatchRecord:
     damaged: str | None = None  # why the match was set aside
     bots: list[int] = field(default_factory=list)  # the seats the table plays
     strategies: dict[int, str] = field(default_factory=dict)  # bot seat -> its strategy, where one was chosen
+    remote: list[int] = field(default_factory=list)  # the seats played at a partner table (store/partners.py)
     racks: dict[int, dict[int, str]] = field(default_factory=dict)  # bot seat -> slot -> tile (before `holds`)
     holds: dict[str, Any] = field(default_factory=dict)  # seat -> what a seat the table plays holds
     hints: list[dict[str, Any]] = field(default_factory=list)  # {"ply", "seat", "hint", "time"}
@@ -227,6 +229,7 @@ class MatchRecord:
         } | ({"observed": True} if self.observed else {}) | ({"demo": True} if self.demo else {}) | (
             {"damaged": self.damaged} if self.damaged else {}) | ({"bots": self.bots} if self.bots else {}) | (
             {"strategies": {str(k): v for k, v in self.strategies.items()}} if self.strategies else {}) | (
+            {"remote": self.remote} if self.remote else {}) | (
             {"hints": self.hints} if self.hints else {})
 
 
@@ -385,9 +388,12 @@ class Store:
         free = (disk.f_bfree if os.geteuid() == 0 else disk.f_bavail) * disk.f_frsize  # root may use the reserve
         return free >= HEADROOM and (most - pages) * size >= HEADROOM
 
-    def start_match(self, game: Game, names: list[str], demo: bool = False, bots=()) -> int:
+    def start_match(self, game: Game, names: list[str], demo: bool = False, bots=(), remote=(),
+                    partner: tuple[str, bool, str] | None = None) -> int:
         """Record a new match of `game` (before its first move) with one name per seat; `demo`:
-        a bots' demo match; `bots`: the seats the table plays (a mapping: with each one's strategy)."""
+        a bots' demo match; `bots`: the seats the table plays (a mapping: with each one's strategy);
+        `remote`: the seats played at another table, `partner` = (its id, whether this table hosts
+        the match, the match's uid)."""
         if len(names) != game.players:
             raise StorageError(f"{game.title} has {game.players} seats but {len(names)} names were given")
         if any(not n.strip() for n in names):
@@ -405,17 +411,22 @@ class Store:
             )
             match_id = cur.lastrowid
             for seat, name in enumerate(names):
+                kind = "bot" if seat in bots else "remote" if seat in remote else "human"
                 strategy = (bots.get(seat) or None) if isinstance(bots, dict) else None
-                self.add_seat(match_id, seat, game.side_of(seat), name, "bot" if seat in bots else "human", strategy)
-            outbox.started(self.db, match_id)
+                self.add_seat(match_id, seat, game.side_of(seat), name, kind, strategy)
+            if partner is not None:
+                table, host, uid = partner
+                partners.add(self.db, match_id, table, host, uid, seq=0 if host else 1)  # a guest joined from seq 1
+            outbox.started(self.db, match_id, partner[2] if partner is not None else None)
         return match_id
 
     def commit(self, match_id: int, keep: int, moves: list[str], holds: dict[str, Any] | None = None,
-               after: dict[str, Any] | None = None) -> None:
+               after: dict[str, Any] | None = None, heard: tuple[int, list[str], bool] | None = None) -> None:
         """One change of a match, all or nothing: its moves after the first `keep` taken back,
         `moves` recorded after them, and (if given) what the seats the table plays hold; each
         told to the venue in the outbox, with `after` ({"hand": n, "scores": [...]}): the hand
-        the last of them ended. When this returns, the change is on disk."""
+        the last of them ended; `heard` = (seq, moves, ended): the partner table's events applied
+        (store/partners.py). When this returns, the change is on disk."""
         try:
             with self._writing():
                 time = now()
@@ -431,6 +442,8 @@ class Store:
                                     (match_id, ply, notation, time))
                 if holds is not None:
                     self.db.execute("UPDATE matches SET holds = ? WHERE id = ?", (json.dumps(holds), match_id))
+                if heard is not None:
+                    partners.heard(self.db, match_id, *heard)
         except sqlite3.IntegrityError:
             raise StorageError(f"match {match_id} has no move {keep}, or there is no such match") from None
 
@@ -488,6 +501,13 @@ class Store:
         with self._writing():
             self.db.execute("INSERT INTO hints (match_id, ply, seat, hint, time) VALUES (?, ?, ?, ?, ?)",
                             (match_id, ply, seat, hint, now()))
+
+    def heard_late(self, uid: str, seq: int, ended: bool) -> None:
+        """The partner's next event of a match that is over here (its last `hand` or `ended`):
+        counted as heard, so the partner can let it go. Events out of order change nothing."""
+        with self._writing():
+            self.db.execute("UPDATE partners SET seq = ?, ended = ended OR ? WHERE uid = ? AND seq = ? AND match_id "
+                            "IN (SELECT id FROM matches WHERE finished IS NOT NULL)", (seq, int(ended), uid, seq - 1))
 
     def set_aside(self, match_id: int, why: str) -> None:
         """Mark a match damaged (its moves no longer replay, say), kept for inspection: the table
@@ -552,12 +572,12 @@ class Store:
         one = f"WHERE match_id = {records[0].id}" if len(records) == 1 else ""
         if self._has("seats", "kind"):
             strategy = "strategy" if self._has("seats", "strategy") else "NULL"
-            for match_id, seat, played in self.db.execute(
-                    f"SELECT match_id, seat, {strategy} FROM seats WHERE kind = 'bot' {one.replace('WHERE', 'AND')} "
-                    "ORDER BY match_id, seat"):
+            for match_id, seat, kind, played in self.db.execute(
+                    f"SELECT match_id, seat, kind, {strategy} FROM seats WHERE kind IN ('bot', 'remote') "
+                    f"{one.replace('WHERE', 'AND')} ORDER BY match_id, seat"):
                 if match_id in by_id and isinstance(seat, int):
-                    by_id[match_id].bots.append(seat)
-                    if isinstance(played, str) and played:
+                    (by_id[match_id].bots if kind == "bot" else by_id[match_id].remote).append(seat)
+                    if kind == "bot" and isinstance(played, str) and played:
                         by_id[match_id].strategies[seat] = played
         if self._has("hints"):
             for match_id, ply, seat, hint, time in self.db.execute(
@@ -566,6 +586,10 @@ class Store:
                         hint, str) and isinstance(time, str):  # else a damaged row: left out
                     by_id[match_id].hints.append({"ply": ply, "seat": seat, "hint": hint, "time": time})
         return records
+
+    def partnership(self, match_id: int) -> partners.Partnership | None:
+        """The other table of a match two tables play, and what was heard of it; None for others."""
+        return partners.of(self.db, match_id) if self._has("partners") else None
 
     def move_count(self, match_id: int) -> int:
         return self.db.execute("SELECT count(*) FROM moves WHERE match_id = ?", (match_id,)).fetchone()[0]

@@ -10,7 +10,8 @@ a long select backs out of a list, a number or a question). The models:
   adds the letter or does DEL/OK, a long select finishes;
 - `Setup`: from power-on, the game, its options and player count, then each seat: a person (and
   their name) or, for a game the tray has racks for, a bot played with real tiles, at one of
-  the game's strengths; `offer()` and `choose(...)` are the same choice for the page's form;
+  the game's strengths, or, with a partner table configured, a person at that table (a remote
+  seat, match/remote.py); `offer()` and `choose(...)` are the same choice for the page's form;
 - `describe`: a model as plain data, for the page.
 """
 
@@ -138,29 +139,34 @@ class Message(Model):
 
 @dataclass(frozen=True)
 class Choice:
-    """What `Setup` settles: the game class, its options, the seats and their names, and the
-    seats the table plays as bots, each with the strategy it plays (its strength)."""
+    """What `Setup` settles: the game class, its options, the seats and their names, the seats
+    the table plays as bots, each with the strategy it plays (its strength), and the seats
+    played at the partner table."""
 
     game: type
     options: Options  # the game's own options dataclass
     players: int
     names: list[str]
     bots: Mapping[int, str] = field(default_factory=dict)  # seat -> strategy
+    remote: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class Seat:
-    """One seat as the page's form chooses it: a person, or a bot at a strength (a strategy)."""
+    """One seat as the page's form chooses it: a person, a bot at a strength (a strategy), or a
+    person at the partner table."""
 
     name: str
     bot: bool = False
     strategy: str = ""  # a bot's ("": the game's own)
+    remote: bool = False
 
 
 START = "Start"
 ROUND_NUMBERS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 120, 150, 200, 250, 300, 400,
                  500, 1000)
 PERSON = "person"
+REMOTE = "at the partner table"  # the seat menu's value for a remote seat (never a strategy's name)
 NAME_LEN = 16  # the most characters a name typed on the page may have
 
 
@@ -174,23 +180,27 @@ class Setup(Model):
     and players, each seat's kind, strength and name (one select accepts each).
     `racks`: per game (class), the seat positions whose racks the tray has ("south", "west", ...):
     only those games offer bot seats, named after their position ("West bot");
-    `strategies`: per game, the strategies a bot may play, its own first."""
+    `strategies`: per game, the strategies a bot may play, its own first; `partner`: the table
+    whose people may take seats (`At ID`) in the games of `remote`."""
 
     title = "Setup"
 
     def __init__(self, games: list[type], last_names: list[str] | None = None,
                  racks: dict[type, list[str]] | None = None, strategies: dict[type, list[str]] | None = None,
-                 last: Sequence[Choice] = ()):
+                 last: Sequence[Choice] = (), partner: str = "", remote: frozenset[type] = frozenset()):
         if not games:
             raise ValueError("no games to choose from")
         self.games = games
         self.racks = racks or {}
         self.strategies = strategies or {}
+        self.partner = partner
+        self.remote_games = remote if partner else frozenset()
         self.last = {choice.game: choice for choice in reversed(last) if choice.game in games}
         self.last_names = list(last_names or (last[0].names if last else []))
         self.kept: dict[type, tuple[dict[str, Any], int]] = {
             game: (choice.options.to_dict(), choice.players) for game, choice in self.last.items()}
         self.bots: dict[int, str] = {}
+        self.remote: list[int] = []
         self.game: type | None = None
         self.options: dict[str, Any] = {}
         self.players = 0
@@ -224,7 +234,7 @@ class Setup(Model):
         for seat in range(game.max_players):
             if last is not None and seat < len(last.names):
                 strategy = last.bots.get(seat)
-                seats.append(Seat(last.names[seat], strategy is not None, strategy or ""))
+                seats.append(Seat(last.names[seat], strategy is not None, strategy or "", seat in last.remote))
             else:
                 name = self.last_names[seat] if seat < len(self.last_names) else f"P{seat + 1}"
                 seats.append(Seat(name))
@@ -246,7 +256,9 @@ class Setup(Model):
                                  [False, True] if isinstance(default, bool) else None)}
                             for name, default, choices, help in game.Options.describe()],
                 "positions": list(positions), "strategies": list(self.strategies.get(game, [])) if positions else [],
-                "seats": [{"name": s.name, "bot": s.bot and seat < len(positions), "strategy": s.strategy}
+                "remote": self.partner if game in self.remote_games else "",
+                "seats": [{"name": s.name, "bot": s.bot and seat < len(positions), "strategy": s.strategy,
+                           "remote": s.remote and game in self.remote_games}
                           for seat, s in enumerate(self.seats_for(game))]})
         current = self.game or self.games[self.current.selected if self.stage == "game" else 0]
         return {"games": games, "game": current.name}
@@ -263,9 +275,15 @@ class Setup(Model):
         chosen = game.Options.from_dict(dict(options))
         game(players=len(seats), options=chosen.to_dict())  # options that do not go together say so
         positions, strategies = self.racks.get(game, []), self.strategies.get(game, [])
-        names, bots = [], {}
+        names, bots, remote = [], {}, []
         for seat, s in enumerate(seats):
             name = " ".join(s.name.split())
+            if s.remote:
+                if game not in self.remote_games:
+                    why = (f"{game.title} is not played across two tables" if self.partner
+                           else "this table has no partner table ([venue] partner)")
+                    raise DominoError(f"seat {seat + 1} cannot be at another table: {why}")
+                remote.append(seat)
             if s.bot:
                 if seat >= len(positions):
                     where = "has no racks" if not positions else f"has racks for seats 1-{len(positions)} only"
@@ -283,7 +301,7 @@ class Setup(Model):
             if name.casefold() in (n.casefold() for n in names):
                 raise DominoError(f"{name} is named for two seats; each seat needs its own name")
             names.append(name)
-        return Choice(game, chosen, len(seats), names, bots)
+        return Choice(game, chosen, len(seats), names, bots, tuple(remote))
 
     # -- the stages -------------------------------------------------------------------------
 
@@ -348,7 +366,7 @@ class Setup(Model):
         except DominoError as exc:
             self._go("message", Message("Cannot start", str(exc)))
             return
-        self.names, self.bots = [], {}
+        self.names, self.bots, self.remote = [], {}, []
         self._next_seat()
 
     def _after_message(self, _: Message) -> None:
@@ -356,17 +374,19 @@ class Setup(Model):
 
     def _next_seat(self) -> None:
         seat = len(self.names)
+        bot = seat < len(self.racks.get(self.game, ()))
+        away = self.game in self.remote_games
         if seat == self.players:
             self._finish(Choice(self.game, self.game.Options.from_dict(self.options), self.players, list(self.names),
-                                dict(self.bots)))
-        elif seat < len(self.racks.get(self.game, ())):
-            strategies = self.strategies.get(self.game) or [""]
-            kinds = [PERSON, *strategies]
-            items = ["Player"] + [f"Bot ({self._position(seat)}{', ' + s if s else ''})" for s in strategies]
+                                dict(self.bots), tuple(self.remote)))
+        elif bot or away:
+            strategies = (self.strategies.get(self.game) or [""]) if bot else []
+            kinds = [PERSON, *strategies, *([REMOTE] if away else [])]
+            items = ["Player", *(f"Bot ({self._position(seat)}{', ' + s if s else ''})" for s in strategies),
+                     *([f"At {self.partner}"] if away else [])]
             last = self.seats_for(self.game)[seat]
-            selected = kinds.index(last.strategy or strategies[0]) if last.bot and (
-                last.strategy or strategies[0]) in kinds else 0
-            self._go("seat", ListMenu(f"Seat {seat + 1}", items, kinds, selected))
+            chosen = REMOTE if last.remote else (last.strategy or (strategies or [""])[0]) if last.bot else PERSON
+            self._go("seat", ListMenu(f"Seat {seat + 1}", items, kinds, kinds.index(chosen) if chosen in kinds else 0))
         else:
             self._go("name", self._name_entry(seat))
 
@@ -377,11 +397,13 @@ class Setup(Model):
         seat = len(self.names)
         if menu.cancelled:
             self._go("options", self._options_menu(START))
-        elif menu.value != PERSON:
+        elif menu.value not in (PERSON, REMOTE):
             self.bots[seat] = menu.value
             self.names.append(f"{self._position(seat).capitalize()} bot")
             self._next_seat()
         else:
+            if menu.value == REMOTE:
+                self.remote.append(seat)
             self._go("name", self._name_entry(seat))
 
     def _name_entry(self, seat: int) -> NameEntry:

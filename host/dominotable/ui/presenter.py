@@ -49,6 +49,10 @@ class Presenter:
             return Screen(ScreenKind.PROMPT, title, said.what, turn=turn, seat=said.who, cells=said.cells + dead,
                           page=self._page_of(title, said.what), **common)
         notice = status.notice
+        waiting = r.waiting()
+        if notice is None and waiting is not None and r.unreachable is not None:  # a partition: play pauses
+            return Screen(ScreenKind.PROMPT, "Paused", f"waiting for {waiting}: {r.unreachable}", cells=dead,
+                          **common)
         if notice is not None:
             take = tuple(status.hint_take) if status.hint is not None else ()
             where = {p.tile: p.cells for p in r.area.placements} if r.area is not None else {}
@@ -71,7 +75,10 @@ class Presenter:
         r = self.referee
         status = r.status
         labels = [a.label for a in common["actions"] if a.kind == "move"]
-        if status.warning:
+        waiting = r.waiting()
+        if waiting is not None:
+            note = f"waiting for {waiting}"
+        elif status.warning:
             note = status.warning
         elif labels:
             note = f"hold select: {', '.join(labels).lower()}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dominotable.match import actions
 from dominotable.match.referee import Referee
-from dominotable.match.status import Mode, Notice
+from dominotable.match.status import Mode
 from dominotable.store.storage import StoreUnavailable
 from dominotable.tray.board import Board
 from dominotable.tray.link import TrayEvent
@@ -54,7 +54,9 @@ class Session:
                 if chosen is not None:
                     self.do(chosen)
             return
-        if status.hint is not None and status.notice is not None and press == Press.SELECT:
+        if status.refusal and press == Press.SELECT:
+            status.put_refusal_away()
+        elif status.hint is not None and status.notice is not None and press == Press.SELECT:
             status.put_hint_away()
         elif press == Press.LONG_SELECT:
             self.menu = MatchMenu(r.actions(), r.seating.seat_name(r.game, r.game.current_player))
@@ -79,7 +81,7 @@ class Session:
         try:
             self._do(action)
         except StoreUnavailable as exc:  # nothing was written, so nothing changed
-            r.status.notice = Notice("Not recorded", f"{exc}. Nothing changed: try again")
+            r.status.refused(f"{exc}. Nothing changed: select, then try again")
 
     def _do(self, action: actions.Action) -> None:
         r = self.referee

@@ -1,7 +1,8 @@
 """The venue's MQTT broker (Eclipse Mosquitto): its address, the topics, and a client for it.
 
 Topics, for a table with the id T (a table may publish only under its own `tables/T/`, and read
-its acks and the players; the broker's ACL says so, see deploy/mosquitto/):
+its acks, the players and the other tables' events, invitations, heard and status, for a match
+two tables play; the broker's ACL says so, see deploy/mosquitto/):
 
 | topic | who publishes | what |
 |---|---|---|
@@ -9,6 +10,8 @@ its acks and the players; the broker's ACL says so, see deploy/mosquitto/):
 | `dominotable/tables/T/acks` | the venue, QoS 1 | `{"stored": [[uid, seq], ...]}`: events the venue has stored |
 | `dominotable/tables/T/state` | table T, retained | the table's live state: game, names, scores, turn, prompt |
 | `dominotable/tables/T/status` | table T, retained (its will) | `{"online": true}`, `{"online": false}` |
+| `dominotable/tables/T/invite` | table T, retained | the `started` event of the match T hosts with seats at table P (its "partner": P), or empty |
+| `dominotable/tables/T/heard` | table T, retained | `{"heard": [[uid, seq], ...]}`: the last event of each partner's shared match T has applied |
 | `dominotable/players` | the venue, retained | the known players, `[{"id", "name"}]` |
 | `dominotable/venue/status` | the venue, retained (its will) | `{"online": ...}`: tables resend only while it listens |
 

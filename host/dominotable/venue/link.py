@@ -10,6 +10,16 @@ sent twice: the broker keeps what was sent for the venue's session.
 
 The link's state (`state`: connected, offline since when, events waiting) is for the OLED and
 the page; `players` is the venue's list of known players, for the table's setup.
+
+A match two tables play (match/remote.py, store/partners.py) goes over the same link. The host
+publishes its `started` event, retained, as its invitation (`invite`); every table listens to
+the invitations and hands one naming it to the table (`on_invite`). While the match is played,
+each table listens to the other's events and hands them to the table (`on_partner`), and says,
+retained on its `heard` topic, the last of the partner's events it has applied. A table's events
+of the match leave its outbox only once the partner has heard them (and the venue stored them),
+and whatever the partner has not heard goes again, from the outbox, once the partner is back or
+has heard nothing new for `resend` seconds: so a partition loses nothing, and the partner drops
+what it already has (by uid and seq). `partner_state` says why the partner cannot be heard now.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -29,7 +40,8 @@ from typing import Any
 
 import aiomqtt
 
-from dominotable.store import outbox
+from dominotable.store import outbox, partners
+from dominotable.store.partners import Partnership
 from dominotable.venue import broker as topics
 from dominotable.venue.broker import Broker
 
@@ -68,6 +80,8 @@ class VenueLink:
         self.resend = resend
         self.retry = retry
         self.players: list[dict[str, Any]] = []  # the venue's known players, [{"id", "name"}]
+        self.on_partner: Callable[[str, dict], None] | None = None  # a partner's event, (its table, event)
+        self.on_invite: Callable[[dict], None] | None = None  # another table's invitation to this one
         self.sent = 0  # events published, those sent again included
         self._state = LinkState(False, time.time(), 0)
         self._live: dict[str, Any] | None = None
@@ -86,6 +100,13 @@ class VenueLink:
         self._waiting_since = 0.0  # when the venue last acknowledged, or we began waiting for it
         self._venue_listens = True  # the venue's retained status; unknown counts as listening
         self._in_outbox = 0  # events in the outbox when last counted
+        self._shares: list[Partnership] = []  # the matches played with another table, still being served
+        self._invitation: dict[str, Any] | None = None  # this table's, for its partner
+        self._sharing: asyncio.Event | None = None  # the shares or the invitation changed
+        self._their_heard: dict[str, int] = {}  # uid -> the last of our events the partner has applied
+        self._online: dict[str, bool] = {}  # partner table -> its retained status
+        self._nudged: dict[str, float] = {}  # uid -> when we last sent to the partner, or it heard more
+        self._catch_up: set[str] = set()  # uids whose partner is to get what it has not heard at once
 
     # --- from the table's threads -----------------------------------------------------------
 
@@ -110,6 +131,17 @@ class VenueLink:
         """The table's live state changed (any thread; returns at once); also looks at the outbox."""
         self._live = live
         self._call(lambda: (self._shown and self._shown.set(), self._wake()))
+
+    def partner_state(self, table: str, uid: str) -> str | None:
+        """Why the partner `table` cannot be heard in the match `uid` now, None if it can."""
+        if not self._state.connected:
+            return "the link is down"
+        online = self._online.get(table)
+        if online is False:
+            return f"table {table} is offline"
+        if uid not in self._their_heard:
+            return f"table {table} has not joined yet" if online else f"table {table} is not connected"
+        return None
 
     def drain(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds until the venue has stored every event committed before
@@ -141,7 +173,7 @@ class VenueLink:
         finally:
             gc.collect()  # a client dropped mid-connect closes its socket while its loop still runs
             self.loop.close()
-            self._io.submit(self._clear, list(self._stored))
+            self._io.submit(self._clear, [key for key in self._stored if self._clearable(key)])
             if self._db is not None:
                 self._io.submit(self._db.close)
             self._io.shutdown(wait=True)
@@ -157,7 +189,7 @@ class VenueLink:
 
     async def _main(self) -> None:
         self._stopping, self._changed, self._shown = asyncio.Event(), asyncio.Event(), asyncio.Event()
-        self._counting = asyncio.Event()
+        self._counting, self._sharing = asyncio.Event(), asyncio.Event()
         await self._db_call(self._open)
         await self._count()
         clearing = asyncio.ensure_future(self._housekeeping())
@@ -184,9 +216,7 @@ class VenueLink:
                 log.exception("venue link failed; reconnecting")
             if self._state.connected:
                 self._set(False)
-            try:
-                await asyncio.wait_for(self._stopping.wait(), delay)
-            except TimeoutError:
+            if not await _until(self._stopping, delay):
                 delay = min(delay * 2, self.retry[1])
 
     async def _connected(self, client: aiomqtt.Client) -> None:
@@ -198,8 +228,11 @@ class VenueLink:
         self._waiting_since = time.monotonic()
         if self._live is not None:
             self._shown.set()
+        await client.subscribe(topics.topic("+", "invite"), qos=1)
+        self._online.clear()  # heard again, retained, with the subscriptions
+        self._their_heard.clear()
         tasks = [asyncio.ensure_future(c) for c in (self._receive(client), self._send(client), self._publish_state(client),
-                                                    self._stopping.wait())]
+                                                    self._partners(client), self._stopping.wait())]
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -231,28 +264,33 @@ class VenueLink:
                 self._sent_to = event.id
             events = [e for e in events if (e.uid, e.seq) not in self._stored]
             if events:
+                shared = {share.uid for share in self._shares}
                 for event in events:
                     self._unacked[(event.uid, event.seq)] = event.id
+                    if event.uid in shared:
+                        self._nudged[event.uid] = now  # the partner has `resend` seconds to hear it
                 self.sent += len(events)
                 # paho sends them in this order; each waits for the broker's acknowledgement
                 await asyncio.gather(*(client.publish(event_topic, _payload(event.event, self.table), qos=1)
                                        for event in events))
                 continue
             self._changed.clear()
-            try:
-                await asyncio.wait_for(self._changed.wait(), POLL)
-            except TimeoutError:
-                pass
+            await _until(self._changed, POLL)
 
     async def _receive(self, client: aiomqtt.Client) -> None:
         acks = topics.topic(self.table, "acks")
         async for message in client.messages:
+            if not message.payload:  # a retained message cleared (an invitation withdrawn)
+                continue
             try:
                 data = json.loads(message.payload)
             except (ValueError, TypeError):
                 log.warning("venue link: a message on %s is not JSON", message.topic)
                 continue
-            if message.topic.matches(acks) and isinstance(data, dict) and isinstance(data.get("stored"), list):
+            about = topics.table_of(message.topic.value)
+            if about is not None and about[0] != self.table and about[1] in ("events", "heard", "status", "invite"):
+                self._from_table(*about, data)
+            elif message.topic.matches(acks) and isinstance(data, dict) and isinstance(data.get("stored"), list):
                 stored = [(uid, seq) for uid, seq in (p for p in data["stored"] if isinstance(p, list) and len(p) == 2)
                           if isinstance(uid, str) and isinstance(seq, int)]
                 self._stored.update(stored)
@@ -265,6 +303,96 @@ class VenueLink:
             elif message.topic.matches(topics.VENUE_STATUS) and isinstance(data, dict):
                 self._venue_listens = bool(data.get("online"))
                 self._waiting_since = time.monotonic()
+
+    # --- a match played with another table ----------------------------------------------------
+
+    def _from_table(self, table: str, name: str, data: Any) -> None:
+        """A message on another table's topic: its invitation, or, from a partner, an event, what
+        it has heard, its status."""
+        if name == "invite":
+            if isinstance(data, dict) and data.get("partner") == self.table and data.get("table") == table \
+                    and self.on_invite is not None:
+                self.on_invite(data)
+            return
+        shares = [share for share in self._shares if share.partner == table]
+        if not shares:
+            return
+        if name == "events" and isinstance(data, dict) and data.get("table") == table and self.on_partner is not None:
+            if any(share.uid == data.get("uid") for share in shares):
+                self.on_partner(table, data)
+        elif name == "status" and isinstance(data, dict):
+            online = bool(data.get("online"))
+            if online and not self._online.get(table):  # back: what it has not heard goes at once
+                self._catch_up.update(share.uid for share in shares)
+            self._online[table] = online
+        elif name == "heard" and isinstance(data, dict) and isinstance(data.get("heard"), list):
+            for pair in data["heard"]:
+                if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], int)):
+                    continue
+                uid, seq = pair
+                if not any(share.uid == uid for share in shares):
+                    continue
+                if uid not in self._their_heard:  # first heard since we connected: send what it lacks now
+                    self._catch_up.add(uid)
+                elif seq != self._their_heard[uid]:
+                    self._nudged[uid] = time.monotonic()
+                self._their_heard[uid] = seq
+                for key in [k for k in self._unacked if k[0] == uid and k[1] <= seq]:
+                    del self._unacked[key]  # heard by the partner: room in the window
+                self._changed.set()
+            self._sharing.set()
+
+    def _clearable(self, key: tuple[str, int]) -> bool:
+        """Whether an event the venue has stored may leave the outbox: not one of a match played
+        with another table that the partner has not heard yet."""
+        uid, seq = key
+        return not any(share.uid == uid for share in self._shares) or seq <= self._their_heard.get(uid, 0)
+
+    async def _partners(self, client: aiomqtt.Client) -> None:
+        """Follow the shares: listen to each partner, say what we heard of it, publish or withdraw
+        our invitation, and send again what a partner has not heard."""
+        listening: set[str] = set()
+        said_heard = said_invite = None
+        while True:
+            wanted = set()
+            for share in self._shares:
+                wanted |= {topics.topic(share.partner, "heard"), topics.topic(share.partner, "status")}
+                if not share.ended:
+                    wanted.add(topics.topic(share.partner, "events"))
+            for name in sorted(wanted - listening):
+                await client.subscribe(name, qos=1)
+            for name in sorted(listening - wanted):
+                await client.unsubscribe(name)
+            listening = wanted
+            heard = json.dumps({"heard": [[share.uid, share.seq] for share in self._shares]})
+            if heard != said_heard and self._shares:
+                await client.publish(topics.topic(self.table, "heard"), heard, qos=1, retain=True)
+                said_heard = heard
+            invite = json.dumps({**self._invitation, "table": self.table}) if self._invitation else ""
+            if invite != said_invite:
+                await client.publish(topics.topic(self.table, "invite"), invite, qos=1, retain=True)
+                said_invite = invite
+            await self._resend_to_partners(client)
+            self._sharing.clear()
+            await _until(self._sharing, POLL)
+
+    async def _resend_to_partners(self, client: aiomqtt.Client) -> None:
+        event_topic = topics.topic(self.table, "events")
+        now = time.monotonic()
+        for share in self._shares:
+            heard = self._their_heard.get(share.uid)
+            due = share.uid in self._catch_up or now - self._nudged.get(share.uid, now) > self.resend
+            if heard is None or not self._online.get(share.partner) or not due:
+                continue
+            events = await self._db_call(outbox.of_match, self._db, share.uid, heard)
+            self._nudged[share.uid] = now
+            self._catch_up.discard(share.uid)
+            if events:
+                log.info("venue link: table %s has heard up to event %d of match %s: sending %d again",
+                         share.partner, heard, share.uid, len(events))
+                self.sent += len(events)
+                await asyncio.gather(*(client.publish(event_topic, _payload(e.event, self.table), qos=1)
+                                       for e in events))
 
     async def _publish_state(self, client: aiomqtt.Client) -> None:
         state_topic = topics.topic(self.table, "state")
@@ -284,16 +412,20 @@ class VenueLink:
         cleared = time.monotonic()
         while True:
             if self._stored and time.monotonic() - cleared > CLEAR_EVERY:
-                stored = list(self._stored)
+                stored = [key for key in self._stored if self._clearable(key)]
                 await self._db_call(self._clear, stored)
                 self._stored.difference_update(stored)
                 cleared = time.monotonic()
             await self._count()
-            try:
-                await asyncio.wait_for(self._counting.wait(), POLL)
-            except TimeoutError:
-                pass
+            shares, invitation = await self._db_call(self._sharings)
+            if (shares, invitation) != (self._shares, self._invitation):
+                self._shares, self._invitation = shares, invitation
+                self._sharing.set()
+            await _until(self._counting, POLL)
             self._counting.clear()
+
+    def _sharings(self) -> tuple[list[Partnership], dict[str, Any] | None]:
+        return partners.active(self._db), partners.invitation(self._db)
 
     def _clear(self, stored: list[tuple[str, int]]) -> None:
         if stored and self._db is not None:
@@ -317,6 +449,18 @@ class VenueLink:
 
     def _set(self, connected: bool) -> None:
         self._state = LinkState(connected, time.time(), self._state.pending)
+
+
+async def _until(event: asyncio.Event, timeout: float) -> bool:
+    """Wait until `event` is set or `timeout` seconds pass; whether it is set. (asyncio.wait_for
+    in Python 3.11 swallows a cancellation that comes as the event is set, and the task then never
+    ends: a link that would not stop.)"""
+    waiter = asyncio.ensure_future(event.wait())
+    try:
+        await asyncio.wait({waiter}, timeout=timeout)
+    finally:
+        waiter.cancel()
+    return event.is_set()
 
 
 def _payload(event: dict[str, Any], table: str) -> bytes:

@@ -287,10 +287,12 @@ class VenueStore:
 
     def matches(self, limit: int | None = None) -> list[VenueRecord]:
         """Matches newest first, without their moves (`plies` counts them); names are the
-        players' as the venue knows them."""
+        players' as the venue knows them. A match two tables played together is one match: both
+        tables report it under one uid, and the first report kept stands for it."""
         with self._lock:
             rows = self._all("SELECT id, table_id, table_match, game, options, seed, players, sides, bots, observed, "
-                             "demo, started, finished, result, damaged FROM matches ORDER BY started DESC, id DESC"
+                             "demo, started, finished, result, damaged FROM matches "
+                             "WHERE id IN (SELECT min(id) FROM matches GROUP BY uid) ORDER BY started DESC, id DESC"
                              + (f" LIMIT {int(limit)}" if limit else ""))
             names = defaultdict(list)
             for match_id, name in self._all("SELECT s.match_id, p.name FROM seats s JOIN players p "

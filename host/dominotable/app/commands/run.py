@@ -1,5 +1,5 @@
 """`dominotable run [--config PATH] [--db PATH] [--frames DIR] [--http HOST:PORT|off]
-[--broker URL --table ID]`: the table.
+[--broker URL --table ID [--partner ID]]`: the table.
 
 With the hardware in the configuration it is the Pi's program. With no tray configured or
 found it runs the simulated table: the virtual tray, the OLED drawn in the terminal (and as
@@ -18,6 +18,8 @@ page stays up until then).
 
 With a venue's broker (--broker or [venue] broker) and this table's id there (--table or [venue]
 table), every committed event is published to the venue (app/venue.py); play never waits for it.
+With a partner table (--partner or [venue] partner) the setup menu offers seats at that table,
+and the table joins a match that table starts with seats here (match/remote.py).
 
 A damaged database does not stop the table: it is moved aside and its matches recovered
 (recovery.py), and the OLED says so. A database the table cannot use (read-only, another
@@ -54,6 +56,9 @@ def register(subparsers) -> None:
     parser.add_argument("--http", metavar="HOST:PORT|off", type=listen_address,
                         help="serve the table page here (default: the [web] section, 127.0.0.1:8080), or off")
     venue_arguments(parser)
+    parser.add_argument("--partner", metavar="ID",
+                        help="another table at the venue whose people may take seats in this table's matches, "
+                             "and whose matches this table joins (default: [venue] partner)")
     parser.set_defaults(func=run, http=False)
 
 
@@ -108,7 +113,7 @@ def run(args) -> int:
                               prompt_after_ms=cfg.game.prompt_after_ms)
             if listen is not None:
                 server = start(runtime, cfg.web, listen, explicit, hw.say)
-            link = start_link(runtime, cfg.venue, args.broker, args.table)
+            link = start_link(runtime, cfg.venue, args.broker, args.table, args.partner)
             if transcript:
                 transcribe(runtime)
             runtime.start()

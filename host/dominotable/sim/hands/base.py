@@ -5,6 +5,7 @@ pad, and carrying the actions out on the virtual tray.
 showing `board`, chosen so that the game's reader judges the result as exactly that move (a move
 with no trace on the tray, such as a pass, has none). Planning changes nothing: not the engine
 (a probe is pushed and popped again), not the board, not any object the hands share.
+On a board that does not show the position it raises NotShown, where no room for the move, NoRoom.
 `setup(board)` plans the steps that make the tray show the engine's position (a new match, a
 restore). The hands of a bot seat tell a person what to do; the demo's do it themselves.
 """
@@ -31,6 +32,11 @@ from dominotable.tray.virtual import DIRECTIONS, VirtualTray
 
 class NoRoom(DominoError):
     """A move the engine allows but the tray has no room to show: bots choose another."""
+
+
+class NotShown(DominoError):
+    """The tray does not show the position the move is made from (a tile of it lifted or knocked
+    out of place, hands still at work): no steps can be planned on it."""
 
 
 class Hands(ABC):
@@ -76,7 +82,7 @@ class Hands(ABC):
         steps = [Action(ActionKind.REMOVE, p.tile) for p in board.placements]
         tray = MemoryTray(board.registry, self.geometry)
         scratch = type(self.game).from_dict({**self.game.to_dict(), "moves": []})
-        replaying = type(self)(scratch, self.geometry)
+        replaying = self.on(scratch)  # the same hands: the racks they keep clear, too
         for move in self.game.moves:
             made = replaying.actions(move, tray.board())
             tray.apply_all(made)
@@ -85,12 +91,12 @@ class Hands(ABC):
         return steps
 
 
-def lay_aside(board: Board, tiles) -> list[Action]:
-    """`tiles` laid out along the rows from the near edge, not touching any tile on the tray:
-    how a bot shows the tiles it has left."""
+def lay_aside(board: Board, tiles, avoid: frozenset[int] = frozenset()) -> list[Action]:
+    """`tiles` laid out along the rows from the near edge, not touching any tile on the tray, nor
+    on the cells to `avoid` (the bots' racks): how a player shows the tiles left."""
     geo = board.geometry
     taken = {c for p in board.placements for c in p.cells}
-    near = taken | {n for c in taken for n in geo.neighbours(c)}
+    near = taken | {n for c in taken for n in geo.neighbours(c)} | avoid
     spots = []
     for row in range(geo.rows - 1, -1, -1):
         for col in range(0, geo.columns - 1, 2):

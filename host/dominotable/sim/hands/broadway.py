@@ -12,7 +12,7 @@ from dominotable.rules.games.broadway.seats import SEATS
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.moves import Move
 from dominotable.rules.tiles import Tile
-from dominotable.sim.hands.base import Hands, NoRoom, clearing, lay_aside
+from dominotable.sim.hands.base import Hands, NoRoom, NotShown, clearing, lay_aside
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 
@@ -21,9 +21,11 @@ class BroadwayHands(Hands):
     Reader = BroadwayReader
     reader: BroadwayReader
     area: frozenset[int] | None = None  # where the tableau must stay (None: the whole grid)
+    racks: frozenset[int] = frozenset()  # the bot seats' racks, whose tiles stay at a deal
 
     def keep_clear(self, cells: frozenset[int]) -> None:
         self.area = self.geometry.zone("tableau") if cells else None
+        self.racks = cells
 
     def _bounds(self) -> tuple[int, int, int, int]:
         """(top, bottom, left, right) rows and columns the tableau may use."""
@@ -50,11 +52,11 @@ class BroadwayHands(Hands):
 
     def actions(self, move, board: Board) -> list[Action]:
         if isinstance(move, Reveal) and move.word == "deal":  # every tile but the racks' off the tray
-            return clearing(board, [p.tile for p in self.reader.left_on(board.placements)])[0]
+            return clearing(board, [p.tile for p in board.placements if not set(p.cells) <= self.racks])[0]
         if isinstance(move, Expose):
             return [Action(ActionKind.PAD, move.tile)]
         if isinstance(move, Reveal) and move.word == "show":
-            return lay_aside(board, move.tiles)
+            return lay_aside(board, move.tiles, self.racks)
         if not isinstance(move, Place):
             return []
         grid = self.game.tableau().grid
@@ -67,6 +69,8 @@ class BroadwayHands(Hands):
             steps += removes
         top, bottom, left, right = self._bounds()
         anchor = ((top + bottom) // 2, (left + right) // 2) if not grid.pips else self.reader.anchor(board)
+        if anchor is None:
+            raise NotShown(f"the hand's first double, {self.game.tableau().lead}, is not on the tray")
         if not self._inside(self.reader.where(anchor, *move.cells)):
             anchor, slides = self.recentre(board, anchor, move)
             steps += slides

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 
 from dominotable.reading.castle_rock import CastleRockReader, CastleRockSolitaireReader
 from dominotable.reading.prompts import span
+from dominotable.reading.reader import Refusal
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Move
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.tiles import Tile
-from dominotable.sim.hands.base import Hands, pad_actions
+from dominotable.sim.hands.base import Hands, NotShown, pad_actions
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 
@@ -39,7 +40,10 @@ class CastleRowHands(Hands):
         """Take out what is not in `target`, keep what is (in place), add the rest at the open
         end; slide the row left first only when the bands have no room left at the end."""
         reader = self.reader
-        row = reader.row_placements(board)
+        try:
+            row = reader.row_placements(board)
+        except Refusal as exc:  # a row tile out of place: the row cannot be read, let alone extended
+            raise NotShown(exc.prompt) from None
         kept = [p for p in row if p.tile in target]
         if [p.tile for p in kept] != list(target[:len(kept)]):
             kept = []

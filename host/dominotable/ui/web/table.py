@@ -206,7 +206,7 @@ class WebTable:
             raise Refused(str(exc), 409) from None
 
     def setup(self, request: dict) -> None:
-        """`{"game": NAME, "options": {NAME: VALUE}, "seats": [{"name", "kind": "person"|"bot",
+        """`{"game": NAME, "options": {NAME: VALUE}, "seats": [{"name", "kind": "person"|"bot"|"remote",
         "strategy"}]}`: the next match, as the setup menu would choose it."""
         game, options, seats = request.get("game"), request.get("options", {}), request.get("seats")
         if not isinstance(game, str):
@@ -220,11 +220,11 @@ class WebTable:
             if not isinstance(seat, dict):
                 raise Refused(f"seat {number} must be an object with name, kind and strategy, not {_show(seat)}")
             name, kind, strategy = seat.get("name", ""), seat.get("kind", "person"), seat.get("strategy", "")
-            if kind not in ("person", "bot"):
-                raise Refused(f"seat {number}: kind must be person or bot, not {_show(kind)}")
+            if kind not in ("person", "bot", "remote"):
+                raise Refused(f"seat {number}: kind must be person, bot or remote, not {_show(kind)}")
             if not isinstance(name, str) or not isinstance(strategy, str):
                 raise Refused(f"seat {number}: name and strategy must be text")
-            chosen.append(Seat(name, kind == "bot", strategy))
+            chosen.append(Seat(name, kind == "bot", strategy, kind == "remote"))
         try:
             self.runtime.choose(game, options, chosen)
         except DominoError as exc:

@@ -327,11 +327,16 @@ function seatField(g, i, seat) {
   const name = document.createElement("input");
   name.type = "text"; name.maxLength = 16; name.autocomplete = "off"; name.value = seat.name;
   field("Name", name, "name");
-  if (position) {
+  if (position || g.remote) {
     const kind = document.createElement("select");
-    kind.append(new Option("a person", "person"), new Option("a bot (the table plays it)", "bot"));
-    kind.value = seat.bot ? "bot" : "person";
+    kind.append(new Option("a person", "person"));
+    if (position) kind.append(new Option("a bot (the table plays it)", "bot"));
+    if (g.remote) kind.append(new Option(`a person at table ${g.remote}`, "remote"));
+    kind.value = seat.bot && position ? "bot" : seat.remote && g.remote ? "remote" : "person";
     field("Played by", kind, "kind");
+  }
+  if (position) {
+    const kind = box.querySelector('[data-field="kind"]');
     const strength = document.createElement("select");
     g.strategies.forEach((s, k) => strength.append(new Option(k ? s : `${s} (the game's own)`, s)));
     strength.value = seat.strategy || g.strategies[0];
@@ -351,8 +356,9 @@ function seatField(g, i, seat) {
 
 function seatValue(box) {
   const get = (name) => box.querySelector(`[data-field="${name}"]`);
-  const bot = get("kind") ? get("kind").value === "bot" : false;
-  return {name: get("name").value, bot, strategy: bot ? get("strategy").value : ""};
+  const kind = get("kind") ? get("kind").value : "person";
+  const bot = kind === "bot";
+  return {name: get("name").value, bot, remote: kind === "remote", strategy: bot ? get("strategy").value : ""};
 }
 
 $("#setup-game").addEventListener("change", showGame);
@@ -368,7 +374,8 @@ $("#setup-form").addEventListener("submit", async (event) => {
     else options[option.name] = option.type === "int" ? Number(input.value) : input.value;
   }
   const seats = [...document.querySelectorAll("#setup-seats fieldset")].map(seatValue)
-    .map((seat) => ({name: seat.name, kind: seat.bot ? "bot" : "person", strategy: seat.strategy}));
+    .map((seat) => ({name: seat.name, kind: seat.bot ? "bot" : seat.remote ? "remote" : "person",
+      strategy: seat.strategy}));
   await ask("/api/setup", {game: g.name, options, seats}, "#setup-error"); // the match starts: the form goes
 });
 

@@ -1,0 +1,71 @@
+"""The chaos table at length (issue 17, item 6): the rules of tests/chaos_rules.py (the same the
+hypothesis state machine in tests/test_chaos.py uses) made by a seeded random driver, without
+shrinking, on the real runtime over the virtual tray.
+
+Prints one JSON line per game: {"game", "seed", "steps", "crashes", "illegal_commits",
+"store_mismatches", "stuck_prompts", ...} and exits 1 if any count is not zero. Without --seed the
+seed comes from the clock (printed in the line). --game all runs every game, and Castle Rock and
+Broadway with bot seats, in --jobs processes at once. --details FILE appends what each non-zero
+count was (JSON lines).
+
+Run: python benchmarks/chaos.py --steps 20000 --game all [--seed S] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the chaos rules are a test tool
+import chaos_rules  # noqa: E402
+
+
+def one(setting: str, steps: int, seed: int) -> tuple[dict, list]:
+    logging.disable(logging.CRITICAL)  # the table's own log lines: the counts and details say it
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="chaos-") as folder:
+        tally = chaos_rules.run(setting, steps, seed, Path(folder))
+    line = {"game": setting, "seed": seed, **tally.result(), "wall_s": round(time.monotonic() - start, 1),
+            "matches": tally.matches, "moves": tally.moves, "unsettled": tally.unsettled,
+            "slowest_settle_s": round(tally.slowest, 1), "harness_errors": sum(d[0] == "harness" for d in tally.details)}
+    return line, tally.details
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=None, help="default: from the clock")
+    parser.add_argument("--game", default="all", help=f"one of {', '.join(chaos_rules.SETTINGS)}, or all")
+    parser.add_argument("--jobs", type=int, default=2, help="games run at once (processes)")
+    parser.add_argument("--details", default=None, help="append the details of non-zero counts to this file")
+    args = parser.parse_args()
+    if args.game != "all" and args.game not in chaos_rules.SETTINGS:
+        parser.exit(2, f"chaos.py: error: unknown game {args.game!r}; one of {', '.join(chaos_rules.SETTINGS)} or all\n")
+    if args.steps < 1:
+        parser.exit(2, "chaos.py: error: --steps must be at least 1\n")
+    seed = args.seed if args.seed is not None else time.time_ns() % 2**31
+    games = list(chaos_rules.SETTINGS) if args.game == "all" else [args.game]
+    failed = False
+    with ProcessPoolExecutor(max_workers=max(1, min(args.jobs, len(games)))) as pool:
+        futures = [pool.submit(one, game, args.steps, seed) for game in games]
+        for future in futures:
+            line, details = future.result()
+            print(json.dumps(line), flush=True)
+            bad = [d for d in details if d[0] in chaos_rules.COUNTS]
+            failed |= bool(bad)
+            if args.details and details:
+                with open(args.details, "a") as out:
+                    for count, step, what, before in details:
+                        out.write(json.dumps({"game": line["game"], "seed": seed, "count": count, "step": step,
+                                              "what": what, "before": before}) + "\n")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

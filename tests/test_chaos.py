@@ -1,0 +1,59 @@
+"""The chaos test (issue 17, item 6): a hypothesis state machine drives the real runtime on the
+virtual tray (the firmware over emulated readers behind a pty, the link, the page, the mock
+buttons, a real SQLite file) through the paths people use, for every game and for Castle Rock and
+Broadway with bot seats. The rules and the invariants are tests/chaos_rules.py's (the long run is
+benchmarks/chaos.py): after every step the table is alive, the store replays to the live engine,
+the page shows the runtime's screen, every prompt has a way back, and every committed move is one
+somebody made on purpose.
+
+A short profile: a few tens of steps a game, no shrinking (a failing run prints its steps, each a
+rule and the seed of its choices)."""
+
+import random
+
+import chaos_rules
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+
+STEPS = 20  # a game; the whole profile stays under a minute on two cores
+WEIGHTED = [name for name, weight in chaos_rules.RULES.items() for _ in range(weight)]
+
+
+class ChaosTable(RuleBasedStateMachine):
+    setting = "castle-rock"
+
+    def __init__(self):
+        super().__init__()
+        self.chaos: chaos_rules.Chaos | None = None
+
+    @initialize(seed=st.integers(0, 2**31 - 1))
+    def open_table(self, seed):
+        self.chaos = chaos_rules.Chaos(self.setting, seed)
+
+    @rule(name=st.sampled_from(WEIGHTED), seed=st.integers(0, 2**32 - 1))
+    def act(self, name, seed):
+        """One of the rules (progress, bot, capture, lay, lift, slide, drop, pad, takeback, buttons,
+        menu, unplug, noise, store, page, restore), its choices made with `seed`."""
+        self.chaos.do(name, random.Random(seed))
+
+    @invariant()
+    def the_table_holds(self):
+        if self.chaos is None:
+            return
+        bad = [f"{count} at step {step}: {what}\n  after: {'; '.join(before)}"
+               for count, step, what, before in self.chaos.tally.details if count in (*chaos_rules.COUNTS, "harness")]
+        assert not bad, "\n".join(bad)
+
+    def teardown(self):
+        if self.chaos is not None:
+            self.chaos.close()
+
+
+@pytest.mark.parametrize("setting", list(chaos_rules.SETTINGS))
+def test_chaos_at_the_table(setting):
+    machine = type(f"ChaosTable_{setting}", (ChaosTable,), {"setting": setting})
+    run_state_machine_as_test(machine, settings=settings(
+        max_examples=1, stateful_step_count=STEPS, deadline=None, phases=[Phase.generate], derandomize=True,
+        database=None, suppress_health_check=list(HealthCheck)))
