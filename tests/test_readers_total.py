@@ -136,22 +136,26 @@ def test_a_bots_capture_taken_in_any_order_or_partly_is_never_a_refusal():
     assert check_total(game, reader, whole.board()).moves  # the whole capture is legal
 
 
-def test_regression_a_full_column_with_its_stopper_lifted_is_a_prompt_not_a_crash():
+@pytest.mark.parametrize("columns", [2, 3])
+def test_regression_a_full_column_with_its_stopper_lifted_is_a_prompt_not_a_crash(columns):
     """Found by the chaos test: an Up-Down-Stop column filling its zone to the bottom row, stopped
-    with 5-5 (UDS-3.5), its tiles lying one row lower (the oldest put aside, UDS-10.6) and the stopper
-    lifted: the stopper's slot fell below the grid and `judge` raised TrayError ("row 12, column 1 is
-    off the 16x12 grid") at every board, so the table faulted again and again. It is a prompt to put
-    5-5 back on top of c1."""
+    with 5-5 (UDS-3.5), and the stopper lifted: the stopper's slot fell below the grid and `judge`
+    raised TrayError ("row 12, column 1 is off the 16x12 grid") at every board, so the table
+    faulted again and again. With a zone free for the next column it is a prompt to put 5-5 back
+    (UDS-10.3); with two columns the stopped column's zone is the next column's, so it may be
+    cleared, the stopper first (UDS-10.4)."""
     moves = ["0-4 new", "1-6 c1-6", "1-5 c1-5", "2-4 c1-4", "3-6 c1-3", "2-5 c1-2", "1-2 c1-1", "0-5 c1-0",
              "1-4 new", "4-6 c1-6", "3-5 c1-5", "3-4 c1-4", "1-3 c1-3", "2-6 c1-2", "0-1 c1-1", "0-3 c1-0",
              "0-6 c1-6", "4-5 c1-5", "0-2 c2+2", "5-5 stop c1"]
     game = catalog.load({"game": "up-down-stop", "players": 1, "seed": 11, "observed": True, "moves": moves,
-                         "options": {"set": 6, "columns": 2, "reshuffles": 1}})
+                         "options": {"set": 6, "columns": columns, "reshuffles": 1}})
     tray = SimTray()
-    laid = {"2-5": (1, 0), "1-4": (4, 5), "1-2": (17, 18), "0-2": (19, 20), "0-5": (33, 32), "4-6": (50, 49),
-            "3-5": (64, 65), "3-4": (82, 81), "1-3": (96, 97), "2-6": (113, 114), "0-1": (128, 129),
-            "0-3": (145, 146), "0-6": (160, 161), "4-5": (178, 177)}
-    for name, cells in laid.items():
-        tray.put(game.dset.parse(name), cells)
-    verdict = catalog.reader_for(game, tray.geometry).judge(tray.board())
-    assert verdict.problem is not None and "put 5-5 back on top of c1" in verdict.problem and not verdict.moves
+    tray.apply_all(catalog.hands_for(game, tray.geometry).setup(tray.board()))
+    reader = catalog.reader_for(game, tray.geometry)
+    assert check_total(game, reader, tray.board()) == Verdict()  # the position as the hands lay it
+    tray.apply(Action(ActionKind.REMOVE, game.dset.parse("5-5")))
+    verdict = check_total(game, reader, tray.board())
+    if columns == 3:
+        assert verdict.problem == "put 5-5 back on top of column 1 (rule UDS-10.3)" and not verdict.moves
+    else:
+        assert verdict == Verdict()
