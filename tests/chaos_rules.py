@@ -196,7 +196,7 @@ class Chaos:
         racks = self.geometry.racks(self.spec.racks) if s.bots else ()
         names = [f"{racks[seat].name.capitalize()} bot" if seat in s.bots else f"P{seat + 1}"
                  for seat in range(s.players)]
-        return Choice(self.spec.engine, self.spec.options.from_dict(s.options), s.players, names, s.bots)
+        return Choice(self.spec.engine, self.spec.options.from_dict(s.options), s.players, names, dict.fromkeys(s.bots, ""))
 
     def _context(self) -> str:
         """The match and the board it was judging, to reproduce a fault by."""

@@ -222,8 +222,10 @@ def test_a_table_killed_mid_turn_resumes_with_the_move_it_heard(tmp_path, mosqui
         crew2.pile = {parse(t) for t in memory["pile"]}
         crew2.hands = {int(s): [parse(t) for t in h] for s, h in memory["hands"].items()}
         play([t2], [crew2], until=lambda: t2.referee.waiting() is not None)
-        assert until(lambda: (t2.pump(), t2.screen().title)[1] == "Paused", 10)
-        assert t2.screen().text == f"waiting for {t2.referee.waiting()}: table t1 is offline"
+        # its own link comes up first ("the link is down" until then), then it hears t1 is away
+        assert until(lambda: (t2.pump(), t2.screen().text)[1] == f"waiting for {t2.referee.waiting()}: table t1 is "
+                     "offline", 10), t2.screen()
+        assert t2.screen().title == "Paused"
         t1.connect()
         play([t1, t2], [crew1, crew2])
         same_match(t1, t2)

@@ -33,7 +33,7 @@ def test_the_setup_form_starts_the_match_the_menu_would_and_a_restart_remembers_
                 ({**GOOD, "game": "castle-rock-solitaire", "options": {}, "seats": [{"kind": "bot"}]}, 400,
                  "seat 1 cannot be a bot: the tray has no racks for Castle Rock Solitaire"),
                 ({**GOOD, "seats": [{"name": "ANN"}, {"name": "ann"}]}, 400, "ann is named for two seats"),
-                ({**GOOD, "seats": [{"name": "ANN"}, {"kind": "robot"}]}, 400, "seat 2: kind must be person or bot"),
+                ({**GOOD, "seats": [{"name": "ANN"}, {"kind": "robot"}]}, 400, "seat 2: kind must be person, bot or remote"),
                 ({**GOOD, "seats": "ANN, BOB"}, 400, "seats must be a list"),
                 ({**GOOD, "seats": [{"name": "ANN"}, {"kind": "bot", "strategy": "psychic"}]}, 400,
                  "Castle Rock's bots play search, random, greedy, not 'psychic'")):
@@ -56,8 +56,10 @@ def test_the_setup_form_starts_the_match_the_menu_would_and_a_restart_remembers_
         castle = next(g for g in offer["games"] if g["name"] == "castle-rock")
         assert offer["game"] == "castle-rock" and next(o for o in castle["options"] if o["name"] == "hands")["value"] == 1
         assert castle["players"] == 4 and castle["seats"][:4] == [
-            {"name": "ANN", "bot": False, "strategy": ""}, {"name": "West bot", "bot": True, "strategy": "greedy"},
-            {"name": "Norah", "bot": True, "strategy": "search"}, {"name": "East bot", "bot": True, "strategy": "random"}]
+            {"name": "ANN", "bot": False, "strategy": "", "remote": False},
+            {"name": "West bot", "bot": True, "strategy": "greedy", "remote": False},
+            {"name": "Norah", "bot": True, "strategy": "search", "remote": False},
+            {"name": "East bot", "bot": True, "strategy": "random", "remote": False}]
         menu = table.get("/api/state")[1]["screen"]["menu"]  # and so does the OLED's menu
         assert menu["items"][menu["selected"]] == "Castle Rock"
         table.hw.buttons().press(Press.SELECT)
@@ -83,14 +85,13 @@ def test_the_actions_are_the_in_game_menus_and_each_applies_exactly_when_offered
         assert table.post("/api/action", {"action": "dance"})[0] == 409
         assert table.post("/api/action", {"action": 3})[0] == 400
         assert table.post("/api/action", {"action": "hint"}) == (200, {"ok": True})
-        table.until(lambda r: r.status.hint is not None, "the hint shown")
-        assert table.get("/api/state")[1]["prompt_title"] == "Hint"
+        table.shows(lambda s: s["prompt_title"] == "Hint", "the hint")
         with table.runtime.lock:
             table.runtime.session.on_button(Press.LONG_SELECT)  # the OLED's menu open: the page's choice closes it
         assert table.post("/api/action", {"action": "resign"}) == (200, {"ok": True})
         table.until(lambda r: r.status.mode == Mode.OVER, "resigned")
         assert table.runtime.session.menu is None
-        state = table.get("/api/state")[1]
+        state = table.shows(lambda s: s["screen"]["kind"] == "over", "the match over")
         assert [a["action"] for a in state["screen"]["actions"]] == ["new-match"]
         assert state["screen"]["actions"][0]["ask"] == ""  # nothing to lose once the match is over
     finally:

@@ -97,7 +97,7 @@ def test_up_down_stop_draws_the_zones_of_its_columns_by_their_names(bar):
     assert state["zones"] == ["uds-column-1", "uds-column-2", "scrap", "discard"]
     status, picture = bar.get(state["base"])
     assert status == 200 and picture.count(b'class="zone"') == 4
-    assert b"uds-" not in picture and b">zone 1<" in picture and b">zone 2<" in picture and b">zone 3<" not in picture
+    assert b">uds-" not in picture and b">zone 1<" in picture and b">zone 2<" in picture and b">zone 3<" not in picture
 
 
 def test_a_solitaires_plot_starts_at_its_own_score():

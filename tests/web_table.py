@@ -50,6 +50,18 @@ class LiveTable(ThreadedTable):
                 raise AssertionError(f"waited for {what}; the table shows {self.get('/api/state')[1].get('prompt')!r}")
             time.sleep(0.01)
 
+    def shows(self, predicate, what: str, timeout: float = 10.0) -> dict:
+        """Wait until the page's /api/state satisfies `predicate` (what the page shows, not the
+        referee: a change made off the loop, such as a hint worked out, is shown a step later)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.get("/api/state")[1]
+            if predicate(state):
+                return state
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited for the page to show {what}; it shows {state.get('screen')!r}")
+            time.sleep(0.01)
+
     def get(self, path: str, base: str | None = None):
         return _call(urllib.request.Request((base or self.url) + path))
 
