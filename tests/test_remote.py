@@ -302,3 +302,27 @@ def test_the_setup_menu_seats_players_at_the_partner_table():
     for press in ["select", "up", "select"]:
         broadway.handle(press)
     assert broadway.stage == "name"  # no choice of seats to make
+
+
+def test_the_pages_setup_form_seats_players_at_the_partner_table():
+    """The page's form is the same choice (Setup.offer/choose): it offers the partner table for the
+    games played across tables, takes a remote seat with its name, and refuses one, naming why,
+    where there is no partner table or the game is not played across tables."""
+    import pytest
+    from dominotable.rules.errors import DominoError
+    from dominotable.rules.games.broadway.engine import Broadway
+    from dominotable.ui.menu import Seat
+
+    setup = Setup([CastleRock, Broadway], [], {CastleRock: ["south", "west"]}, partner="t2",
+                  remote=frozenset({CastleRock}))
+    offered = {g["name"]: g for g in setup.offer()["games"]}
+    assert offered["castle-rock"]["remote"] == "t2" and offered["broadway"]["remote"] == ""
+    seats = [Seat("ANN"), Seat("", bot=True), Seat("CAT", remote=True), Seat("DAN", remote=True)]
+    choice = setup.choose(CastleRock, {"hands": 1}, seats)
+    assert choice.remote == (2, 3) and list(choice.bots) == [1]
+    assert choice.names == ["ANN", "West bot", "CAT", "DAN"]
+    with pytest.raises(DominoError, match="seat 2 cannot be at another table: Broadway is not played across two"):
+        setup.choose(Broadway, {}, [Seat("ANN"), Seat("BOB", remote=True), Seat("CAT"), Seat("DAN")])
+    alone = Setup([CastleRock], [], {CastleRock: ["south", "west"]})
+    with pytest.raises(DominoError, match=r"seat 2 cannot be at another table: this table has no partner table"):
+        alone.choose(CastleRock, {}, [Seat("ANN"), Seat("BOB", remote=True)])
