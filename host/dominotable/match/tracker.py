@@ -57,10 +57,11 @@ class Tracker:
 
     def again(self) -> Board | None:
         """The board to judge once more after the engine changed under an unchanged tray (a
-        button move, a takeback): nobody touched the tray."""
-        if self.board is None or self.lost:
+        button move, a takeback, a move heard from the partner table); None while the tray is
+        changing (or a refused write waits): that board is judged as it settles, as the tray's."""
+        if self.board is None or self.lost or not self._judged:
             return None
-        self._judged, self.settled, self.held = True, self.board, None
+        self.settled, self.held = self.board, None
         return self.board
 
     def refused(self) -> float:
