@@ -20,7 +20,7 @@ setup menu again (names prefilled).
 With a partner table (match/remote.py; app/venue.py wires the link), the link's thread posts what
 it hears (`post`): the partner's events go to the match (`hear`), and its invitation to a match
 with seats here is joined (`invited`) as soon as the table is free: the setup menu open, or a
-match over. Whether the partner can be heard is the match's to say (`Referee.unreachable`).
+match over. Whether the partner can be heard is the match's to say (`Hearing.unreachable`).
 """
 
 from __future__ import annotations
@@ -345,13 +345,13 @@ class Runtime:
 
     def _reach(self) -> bool:
         """Tell the match whether its partner can be heard; whether that changed."""
-        referee = self.session.referee
-        partner = referee.partner
-        if partner is None:
+        hearing = self.session.referee.hearing
+        if hearing is None:
             return False
+        partner = hearing.partner
         why = self.venue.partner_state(partner.table, partner.uid) if self.venue is not None else \
             "this table has no venue broker"
-        changed, referee.unreachable = why != referee.unreachable, why
+        changed, hearing.unreachable = why != hearing.unreachable, why
         return changed
 
     # --- matches -----------------------------------------------------------------------------

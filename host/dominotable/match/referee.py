@@ -5,7 +5,7 @@
 - `lost()` / `back()`: the tray link dropped and came back;
 - `take_back()`, `button_move(move)`, `resign()`, `abandon()`, `hint()`: what the players choose;
 - `targets(tile)`: where a tile held over the tray may be laid (targets.py).
-- `hear(event)`: an event of the partner table, in a match two tables play (remote.py).
+- `hear(event)`: an event of the partner table, in a match two tables play (hearing.py, remote.py).
 
 What the table says now is `status` (status.py); what a person must do for a seat the table
 plays is `instruction()`. A board goes down once (tracker -> judge -> committer) and the screen
@@ -22,6 +22,7 @@ from dominotable.games.spec import GameSpec
 from dominotable.match.actions import Action, available
 from dominotable.match.committer import Committer
 from dominotable.match.decision import Commit
+from dominotable.match.hearing import Hearing
 from dominotable.match.judge import Context, Judge
 from dominotable.match.position import Play, Position
 from dominotable.match.remote import Partner
@@ -31,7 +32,6 @@ from dominotable.match.steps import Said, instruction
 from dominotable.match.targets import Cells, Targets
 from dominotable.match.tracker import Tracker
 from dominotable.rules.game import Game, Move
-from dominotable.rules.outcome import Termination
 from dominotable.rules.tiles import Tile
 from dominotable.store.storage import StoreUnavailable
 from dominotable.tray.board import Board
@@ -56,8 +56,8 @@ class Referee:
         self.status = Status(table.on_alarm)
         self.area: Board | None = None  # the board last judged, without the racks
         self.wants_new_match = False
-        self.unreachable: str | None = None  # why the partner table cannot be heard now (the runtime says)
-        self._early: dict[int, dict] = {}  # the partner's events that came before the one due, by seq
+        partner = self.partner
+        self.hearing = Hearing(partner, committer, self.status) if partner is not None else None
         self._before_lost = Mode.RESTORE
         hands = self.seats.hands if self.seats is not None else spec.hands_for(self.game, judge.reader.geometry)
         self._targets = Targets(judge.reader, hands)
@@ -145,46 +145,16 @@ class Referee:
     # -- the partner table ----------------------------------------------------------------------
 
     def hear(self, event: dict) -> bool:
-        """An event of the partner table's outbox for this match: applied once, in sequence order
-        (one that comes early waits for those before it; one heard before is dropped); whether
-        the match changed. Received moves become the plan of its seats here, committed (so a
-        crash keeps them) before the tray is judged again against them."""
-        partner = self.partner
-        if partner is None or not isinstance(event, dict) or event.get("uid") != partner.uid \
-                or not isinstance(event.get("seq"), int) or isinstance(event.get("seq"), bool):
-            return False
-        if event["seq"] > self._heard():
-            self._early[event["seq"]] = event
-        changed = False
-        while (event := self._early.pop(self._heard() + 1, None)) is not None:
-            effects, ending = partner.hear(self.position, event)
-            try:
-                self.status.last = self.committer.commit(effects) or self.status.last
-            except StoreUnavailable as exc:  # not heard: it comes again, as the partner sees we lack it
-                self.status.notice = Notice("Not recorded", f"{exc}. Table {partner.table}'s move waits")
-                return changed
-            changed = True
-            if ending is not None and self.status.mode != Mode.OVER:
-                known = ending[0] in {t.value for t in Termination}
-                self.committer.end(Termination(ending[0]) if known else Termination.ABANDONED, ending[1])
-                self.status.over(f"{'Resigned' if ending[0] == Termination.RESIGNED else 'Abandoned'} "
-                                 f"at table {partner.table}")
+        """An event of the partner table's outbox for this match (hearing.py); whether the match
+        changed, and then the tray is judged again."""
+        changed = self.hearing is not None and self.hearing.hear(event)
         if changed:
             self._again()
         return changed
 
-    def _heard(self) -> int:
-        heard = self.position.heard
-        return heard.seq if heard is not None else 0
-
     def waiting(self) -> str | None:
-        """Whom the table waits for at the partner table ("CAT at table B"), while the partner's
-        move is next and nothing of it has been heard."""
-        partner = self.partner
-        if partner is None or self.status.mode != Mode.PLAY or not partner.to_move(self.game) \
-                or partner.plan(self.position):
-            return None
-        return partner.waited(self.game, self.seating.names)
+        """Whom the table waits for at the partner table, if anyone (hearing.py)."""
+        return self.hearing.waiting(self.seating.names) if self.hearing is not None else None
 
     # -- the players' choices -------------------------------------------------------------------
 

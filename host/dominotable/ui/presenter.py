@@ -50,8 +50,8 @@ class Presenter:
                           page=self._page_of(title, said.what), **common)
         notice = status.notice
         waiting = r.waiting()
-        if notice is None and waiting is not None and r.unreachable is not None:  # a partition: play pauses
-            return Screen(ScreenKind.PROMPT, "Paused", f"waiting for {waiting}: {r.unreachable}", cells=dead,
+        if notice is None and waiting is not None and r.hearing.unreachable is not None:  # a partition: play pauses
+            return Screen(ScreenKind.PROMPT, "Paused", f"waiting for {waiting}: {r.hearing.unreachable}", cells=dead,
                           **common)
         if notice is not None:
             take = tuple(status.hint_take) if status.hint is not None else ()
