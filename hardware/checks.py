@@ -351,6 +351,42 @@ def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] | None =
     return faults
 
 
+USB_LINES = (("USB_DP", "D+"), ("USB_DM", "D-"))
+
+
+def usb_faults(net: kicad.Netlist) -> list[str]:
+    """The Pico's USB lines, at its test pads, each run through one line of the ESD array (both
+    pins of that line, the package's flow-through), and the array clamps to the Pico's VBUS and
+    to ground, as the USBLC6-2's application circuit has it."""
+    pico = _refs(net, "pico")[0]
+    arrays = _refs(net, "usb_esd")
+    if not arrays:
+        return ["the Pico's USB lines have no ESD array (parts.toml usb_esd)"]
+    pins = net.pin_nets()
+    faults = []
+    for name, label in USB_LINES:
+        num = _pin_number(net, pico, name)
+        line = pins.get((pico, num), "")
+        nodes = [] if line.startswith(UNCONNECTED) else net.nets.get(line, [])
+        found = [n for n in nodes if n.ref in arrays]
+        channels = {(n.ref, n.function) for n in found}
+        ref, channel = next(iter(channels)) if len(channels) == 1 else ("", "")
+        comp = net.components.get(ref)
+        both = {k for k, p in kicad.symbol(comp.lib, comp.part).pins.items() if p.name == channel} if comp else set()
+        if not channel.startswith("I/O") or {n.pin for n in found} != both:
+            on = ", ".join(f"{n.ref} pin {n.pin} ({n.function})" for n in found) or "no array pin"
+            faults.append(f"USB {label} (the Pico's {num}, net {line or 'none'}) is not on both pins of one I/O "
+                          f"line of the ESD array: {on}")
+    vbus = pins.get((pico, _pin_number(net, pico, "VBUS")), "")
+    for ref in arrays:
+        for pin_name, want in (("VBUS", vbus), ("GND", GROUND)):
+            got = pins.get((ref, _pin_number(net, ref, pin_name)), "")
+            if got != want or got.startswith(UNCONNECTED):
+                faults.append(f"{ref}'s {pin_name} is on {got or 'no net'}, not the Pico's "
+                              f"{'VBUS' if pin_name == 'VBUS' else 'ground'}")
+    return faults
+
+
 def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] | None = None) -> list[str]:
     """A cell board's bus: the incoming cable reaches every reader; each reader's chip select is
     a decoder output that also enables its MISO buffer; the switch whose common pin holds coil k

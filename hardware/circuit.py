@@ -21,10 +21,11 @@ The boards:
   from in to out, so that identical boards in a chain each take the next enable; ESD arrays on
   the incoming signal lines.
 - controller (1): the 5 V input (jack, polyfuse, TVS), the buck to 3.3 V, the Pico (VSYS
-  from 5 V through a Schottky diode), the bank decoder (74HC154: a board's enable), the three
-  cables' drivers (74LVC244, series-terminated) and MISO buffers (which cable's MISO reaches the
-  trunk: a 74LVC1G139 on the bank address's upper bits), the scan pad's reader with its two
-  coils, and the REPL jumper on GP22 (the RP2040's own pull-up: none on the board).
+  from 5 V through a Schottky diode; its USB lines, at its test pads, through an ESD array), the
+  bank decoder (74HC154: a board's enable), the three cables' drivers (74LVC244,
+  series-terminated) and MISO buffers (which cable's MISO reaches the trunk: a 74LVC1G139 on the
+  bank address's upper bits), the scan pad's reader with its two coils, and the REPL jumper on
+  GP22 (the RP2040's own pull-up: none on the board).
 
 Part numbers, values and footprints come from hardware/data/parts.toml: a passive is picked by
 its value, and a value that no part number carries is an error, never another value's part.
@@ -310,8 +311,11 @@ def controller_board(w: dict) -> Board:
     used = {w["SCK"], w["MOSI"], w["MISO"], w["STROBE"], w["RESET"], w["REPL_JUMPER"],
             *w["LINE_ADDRESS"][:2], *w["BANK_ADDRESS"]}
     pico = {f"GP{n}": (gp[n] if n in used else None) for n in (*range(23), 26, 27, 28)}
-    board.part("pico", None, VSYS="VSYS", GND="GND", AGND="GND", VBUS=None, RUN=None, ADC_VREF=None,
-               **{"3V3(OUT)": None, "3V3_EN": None}, **pico)
+    board.part("pico", None, VSYS="VSYS", GND="GND", AGND="GND", VBUS="VBUS", RUN=None, ADC_VREF=None,
+               USB_DP="USB_DP", USB_DM="USB_DM", **{"3V3(OUT)": None, "3V3_EN": None}, **pico)
+    # its USB lines at the module's test pads (TP3, TP2; TP1 its ground), each across one line of an
+    # ESD array whose clamp rail is the Pico's VBUS (the USBLC6-2's application circuit)
+    board.part("usb_esd", None, **{"I/O1": "USB_DP", "I/O2": "USB_DM", "VBUS": "VBUS", "GND": "GND"})
     board.part("jumper_header", None, **{"1": gp[w["REPL_JUMPER"]], "2": "GND"})  # fitted at boot: the REPL
     board.passive("Device:R", "10k", miso, "GND", None)  # no reader answering reads 0x00
     # the bank decoder: output b enables board b (cable b // 4, the (b % 4)-th down its chain), 12 the pad
@@ -479,7 +483,8 @@ def generate(w: dict, out: Path) -> Built:
             built.boms[board.name] = board_bom(board)
     for name, net in built.nets.items():
         faults = checks.netlist_faults(net)
-        faults += checks.firmware_faults(net, w) if name == "controller" else checks.cell_faults(net)
+        faults += (checks.firmware_faults(net, w) + checks.usb_faults(net) if name == "controller"
+                   else checks.cell_faults(net))
         placed = pcb.place(name, net)
         faults += pcb.placement_faults(placed, net)
         built.faults += [f"{name}: {fault}" for fault in faults]

@@ -38,6 +38,10 @@ EDGE = 0.5  # mm kept clear of the board edge
 POWER = {"GND", "+3V3", "+5V"}
 # The controller's outline and where its fixed parts go (mm from the top-left corner).
 CONTROLLER_MM = (100.0, 80.0)
+# Where the USB ESD array goes, in the Pico's footprint frame: just outside the module at its USB
+# end, by VBUS (pin 40) and 12 mm from the test pads TP2/TP3 at (+-1, -24.3); clear of the
+# micro-USB plug, which lands on the module's centre line.
+USB_ESD_AT = (13.2, -24.0)
 
 
 # --- the etched loop ------------------------------------------------------------------------------
@@ -297,8 +301,8 @@ def _place_cell(net: kicad.Netlist) -> Board:
 
 def _place_controller(net: kicad.Netlist) -> Board:
     """The scan pad's two coils along the top edge, the Pico beside them (its USB end at the top
-    edge), the cable headers below, the jack at the left edge; the rest packed around them. The
-    outline is then cut to what the parts take."""
+    edge, the USB ESD array beside that end), the cable headers below, the jack at the left edge;
+    the rest packed around them. The outline is then cut to what the parts take."""
     width, height = CONTROLLER_MM
     grid, parts = Grid(width, height), []
     for ref in _by_key(net, "antenna"):  # their open corners towards the reader below them
@@ -311,6 +315,9 @@ def _place_controller(net: kicad.Netlist) -> Board:
     for key, spots in fixed.items():
         for ref, spot in zip(_by_key(net, key), spots):
             _put(grid, parts, ref, net.components[ref].footprint, "F", spot, rotations=(0,))
+    pico = next(p for p in parts if net.components[p.ref].fields.get("Key") == "pico")
+    for ref in _by_key(net, "usb_esd"):
+        _put(grid, parts, ref, net.components[ref].footprint, "F", pico.to_board(*USB_ESD_AT))
     at = {p.ref: p for p in parts}
     cable_header = {net.components[r].fields.get("Cable"): r for r in _by_key(net, "cable_header")}
 

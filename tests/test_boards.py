@@ -220,6 +220,45 @@ def test_two_pins_of_a_part_on_one_signal_net_are_caught(built):
     assert checks.short_faults(_move(cell, resistor, "2", _node(cell, resistor, "1")[0]))  # a shorted resistor
 
 
+def test_the_usb_lines_run_through_the_esd_array_at_the_picos_usb_end(built):
+    """The Pico's USB D+ and D- (its test pads TP3, TP2) each on both pins of one line of the
+    USBLC6-2, which clamps to the Pico's VBUS and returns to its TP1 ground; a line taken off the
+    array, half on it or left open, and a clamp rail elsewhere are caught."""
+    result, _ = built
+    ctl = result.nets["controller"]
+    pico, esd = _ref(ctl, "pico"), _ref(ctl, "usb_esd")
+    lib = kicad.symbol("Power_Protection", "USBLC6-2SC6").pins
+    channels = [{n for n, p in lib.items() if p.name == f"I/O{i}"} for i in (1, 2)]
+    pins = ctl.pin_nets()
+    assert checks.usb_faults(ctl) == []
+    on_array = [{n.pin for n in ctl.nets[pins[(pico, tp)]] if n.ref == esd} for tp in ("TP3", "TP2")]
+    assert sorted(on_array, key=min) == sorted(channels, key=min)  # D+ and D- each on one whole line
+    assert pins[(esd, "5")] == pins[(pico, "40")] == "VBUS" and pins[(esd, "2")] == pins[(pico, "TP1")] == "GND"
+    dp, dm = pins[(pico, "TP3")], pins[(pico, "TP2")]
+    first, second = sorted(next(c for c, s in zip(channels, on_array) if c == s))
+    off = _move(_move(ctl, esd, first, "STRAY"), esd, second, "STRAY")
+    assert checks.usb_faults(off) == [f"USB D+ (the Pico's TP3, net {dp}) is not on both pins of one I/O line of "
+                                      "the ESD array: no array pin"]
+    half = checks.usb_faults(_move(ctl, esd, second, "STRAY"))
+    assert half == [f"USB D+ (the Pico's TP3, net {dp}) is not on both pins of one I/O line of the ESD array: "
+                    f"{esd} pin {first} ({lib[first].name})"]
+    open_dm = checks.usb_faults(_move(ctl, pico, "TP2", f"unconnected-({pico}-PadTP2)"))
+    assert open_dm == [f"USB D- (the Pico's TP2, net unconnected-({pico}-PadTP2)) is not on both pins of one I/O "
+                       "line of the ESD array: no array pin"]
+    assert dm != dp
+    assert checks.usb_faults(_move(ctl, esd, "5", "+5V")) == [f"{esd}'s VBUS is on +5V, not the Pico's VBUS"]
+    bare = copy.deepcopy(ctl)
+    del bare.components[esd]
+    assert checks.usb_faults(bare) == ["the Pico's USB lines have no ESD array (parts.toml usb_esd)"]
+    # placed just outside the module at its USB end, a short run from the test pads
+    board = result.placed["controller"]
+    at = {p.ref: p for p in board.parts}
+    pads = {pad.number: pad for pad in kicad.footprint(at[pico].footprint).pads}
+    x0, y0, x1, y1 = at[esd].box()
+    assert math.dist(((x0 + x1) / 2, (y0 + y1) / 2), at[pico].to_board(pads["TP2"].x, pads["TP2"].y)) < 15.0
+    assert y1 < at[pico].to_board(0.0, -20.0)[1]  # level with the USB end, not down the module's side
+
+
 def test_a_shared_clock_is_caught(built):
     """Issue 19, item 7: one buffer output drove 32 readers' OSCIN; now each reader has its crystal."""
     result, _ = built
