@@ -275,3 +275,30 @@ def test_db8_3_a_tile_against_the_middle_of_the_line_is_refused_at_once(table):
     tray.lay("2-5", 6, 8, "down")  # under the 4-4 joint, touching 2-4 and 4-6 in the middle
     verdict = reader.judge(tray.board())
     assert not verdict.moves and verdict.problem and not verdict.pending
+
+
+def test_an_end_of_the_line_lifted_is_not_shown_for_the_hands_nor_a_fault_for_the_page():
+    """Found by the chaos test: with a tile at an end of the line lifted, the hands raised KeyError
+    planning the next play (a bot's instruction, the page's targets for a held tile). The tray
+    does not show the position: NotShown (a DominoError), and no targets."""
+    from dominotable.match.targets import Targets
+    from dominotable.rules.games.doubles_boneyard.engine import Play
+    from dominotable.sim.hands.base import NotShown
+
+    game = catalog.load({"game": "doubles-in-the-boneyard", "players": 3, "seed": 3, "moves": []})
+    tray = SimTray()
+    rng = random.Random(3)
+    while len([m for m in game.moves if isinstance(m, Play)]) < 3:
+        move = random_bot(rng)(game)
+        tray.apply_all(catalog.hands_for(game, tray.geometry).actions(move, tray.board()))
+        game.push(move)
+    plays = [m for m in game.legal_moves() if isinstance(m, Play)]
+    assert plays, "a play to plan"
+    line = game.line()
+    end = line.sides[RIGHT][-1][0] if line.sides[RIGHT] else line.first
+    tray.apply(Action(ActionKind.REMOVE, end))
+    hands = catalog.hands_for(game, tray.geometry)
+    with pytest.raises(NotShown, match=f"{end}, an end of the line, is not on the tray"):
+        hands.actions(plays[0], tray.board())
+    targets = Targets(catalog.reader_for(game, tray.geometry), hands)
+    assert targets.of(game, tray.board(), plays[0].tile) == ()

@@ -7,7 +7,7 @@ from dominotable.reading.doubles_boneyard import DoublesBoneyardReader, end_tile
 from dominotable.rules.games.doubles_boneyard.engine import Play
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.line import LEFT, RIGHT
-from dominotable.sim.hands.base import Hands, NoRoom, clearing, lay_aside, pad_actions
+from dominotable.sim.hands.base import Hands, NoRoom, NotShown, clearing, lay_aside, pad_actions
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board, Placement
 
@@ -44,6 +44,9 @@ class DoublesBoneyardHands(Hands):
             removes, _ = clearing(board, [p.tile for p in board.placements])
             return removes + [Action(ActionKind.PLACE, tile, (track[start], track[start + 1]))]
         placed = {p.tile: p for p in board.tiles()}
+        gone = next((end_tile(line, e) for e in (LEFT, RIGHT) if end_tile(line, e) not in placed), None)
+        if gone is not None:
+            raise NotShown(f"{gone}, an end of the line, is not on the tray")
         end = move.end if move.end is not None else next(e for e in (LEFT, RIGHT) if tile.has(line.ends[e]))
         ends = self.reader.open_ends(placed)
         _, number, free = ends[end]
