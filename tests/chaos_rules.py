@@ -549,8 +549,12 @@ class Chaos:
             if self.idle >= IDLE:
                 self.idle = 0
                 screen = self.rt.screen()
+                seat = game.current_player
+                hold = r.position.holds.get(seat)
                 self.tally.add("stuck_prompts", f"a bot is to move and nothing is asked: {screen.kind} "
-                                                f"{screen.title!r} {screen.text!r}; moves {_moves(game)}")
+                                                f"{screen.title!r} {screen.text!r}; moves {_moves(game)}; its hold "
+                                                f"{hold.to_dict() if hold is not None else None}; its turn "
+                                                f"{r.seats.turn(r.position, r.area)[0]}" + self._context())
                 self._menu("New match", yes=True)
             self.wait(PROMPT_AFTER_MS / 1000)
             return "nothing to do: a bot is to move"

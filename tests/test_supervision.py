@@ -212,6 +212,20 @@ def test_regression_a_choice_the_store_refused_is_a_notice_select_puts_away(tmp_
     assert table.stored() == ["1-4", "end"]
 
 
+def test_regression_two_refused_choices_in_a_row_are_put_away_by_one_select(tmp_path):
+    """Found by the chaos test: a second choice the store refused stacked its notice on the first,
+    so select put the second away and brought back the first, which no press could put away."""
+    table = cr9(tmp_path, placed=None)
+    table.play(place(T("1-4")))
+    refusing(table.store)
+    table.menu("End turn")
+    table.menu("End turn")
+    assert table.screen.title == "Not recorded"
+    freed(table.store)
+    table.press("select")
+    assert table.screen.title != "Not recorded" and table.stored() == ["1-4"]
+
+
 def test_regression_a_match_the_store_cannot_start_is_a_notice_not_a_fault(tmp_path):
     """Found by the chaos test: choosing Start in the setup menu on a full disk raised out of the
     setup menu (a "Table fault"). It is said ("Not recorded"), and the setup menu opens again."""

@@ -103,8 +103,9 @@ class Status:
 
     def refused(self, text: str) -> None:
         """A choice the store could not record: said over what was shown, until select."""
+        under = self._under_refusal if self.refusal else self.notice  # a second refusal replaces the first
         self._refusal = Notice("Not recorded", text)
-        self._under_refusal, self.notice = self.notice, self._refusal
+        self._under_refusal, self.notice = under, self._refusal
 
     @property
     def refusal(self) -> bool:
