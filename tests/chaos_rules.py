@@ -1120,9 +1120,9 @@ class Chaos:
             if tile is not None and tile not in self.laid and tile not in replayed:
                 self.tally.add("unintended_commits", f"{move} committed, but {tile} was not laid since the last "
                                                      f"commit (moves {_moves(game)})")
-        # a tile taken back lies there still: read again, it is the same play; a write that only takes
-        # moves back keeps the tiles laid before it (a takeback, then the tile laid meanwhile is played)
-        self.laid = (replayed | (set() if new else self.laid)) - {None}
+        # a tile taken back lies there still: read again, it is the same play; a tile laid and not yet
+        # played stays laid (a write may come between: a takeback, or a move read before it)
+        self.laid = ((self.laid - {m.placed() for m in new}) | replayed) - {None}
         judged = r.tracker.settled
         last = live.moves[-1] if live.moves and not undone else None
         if last is None or last.placed() is None or judged is None:

@@ -272,3 +272,26 @@ def test_whole_game_by_the_adapters_own_actions(seed, options, observed):
     assert game.is_over() and replay.scores == game.scores
     if options.get("columns") == 1:
         assert max(len(c.line) for c in game.columns()) > 12  # some tiles were put aside
+
+
+def test_the_end_of_a_column_lifted_is_not_shown_for_the_hands_nor_a_fault_for_the_page():
+    """Found by the chaos test: with the tile at the end of a column lifted, the hands raised
+    KeyError planning the next tile on it (a plan, the page's targets for a held tile). The tray
+    does not show the position (UDS-10.3): NotShown, a DominoError, and no targets."""
+    from dominotable.match.targets import Targets
+    from dominotable.sim.hands.base import NotShown
+    from dominotable.tray.action import Action, ActionKind
+
+    moves = ["0-4 new", "1-6 c1-6", "1-5 c1-5", "2-4 c1-4"]
+    game = catalog.load({"game": "up-down-stop", "players": 1, "seed": 11, "observed": True, "moves": moves,
+                         "options": {"set": 6, "columns": 2, "reshuffles": 1}})
+    tray = SimTray()
+    hands = catalog.hands_for(game, tray.geometry)
+    tray.apply_all(hands.setup(tray.board()))
+    move = next(m for m in game.legal_moves() if str(m) == "3-5 c1-3")
+    assert hands.actions(move, tray.board())  # laid on the whole column: steps
+    tray.apply(Action(ActionKind.REMOVE, game.dset.parse("2-4")))
+    with pytest.raises(NotShown, match="2-4, the end of column 1 that 3-5 goes on, is not on the tray"):
+        hands.actions(move, tray.board())
+    targets = Targets(catalog.reader_for(game, tray.geometry), hands)
+    assert targets.of(game, tray.board(), move.tile) == ()

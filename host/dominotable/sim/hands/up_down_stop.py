@@ -7,7 +7,7 @@ from dominotable.reading.up_down_stop import Ladder, UpDownStopReader
 from dominotable.rules.games.up_down_stop.engine import Column, Discard, Scrap, Start, Stop
 from dominotable.rules.line import LEFT
 from dominotable.rules.tiles import Tile
-from dominotable.sim.hands.base import Hands, NoRoom, clearing
+from dominotable.sim.hands.base import Hands, NoRoom, NotShown, clearing
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board, Placement
 
@@ -48,6 +48,9 @@ class UpDownStopHands(Hands):
             end = move.end if move.end is not None else ways[0].end
             active = move.active
         line = ladder.column.line
+        last = line.sides[end][-1][0] if line.sides[end] else line.first
+        if last not in by_tile:
+            raise NotShown(f"{last}, the end of column {j + 1} that {tile} goes on, is not on the tray")
         steps = []
         first = by_tile.get(line.first)
         middle = ladder.cols[len(ladder.cols) // 2]
