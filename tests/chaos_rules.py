@@ -932,10 +932,12 @@ class Chaos:
         session = self.rt.session
         if session is None:
             return False
+        if session.menu is not None and not hasattr(session.menu.model, "items"):
+            self.press("long-select")  # a question a random press left open: backed out of first
         if session.menu is None:
             self.press("long-select")
         menu = session.menu
-        if menu is None:
+        if menu is None or not hasattr(menu.model, "items"):
             return False
         items = list(menu.model.items)
         index = next((i for i, item in enumerate(items) if item.startswith(label)), None)
