@@ -21,26 +21,32 @@ class Hearing:
         self._early: dict[int, dict] = {}  # events that came before the one due, by seq
 
     def hear(self, event: object) -> bool:
-        """Apply `event` and any it unblocks; whether the match changed."""
+        """Apply `event` and any it unblocks; whether any was heard."""
         if not isinstance(event, dict) or event.get("uid") != self.partner.uid or type(event.get("seq")) is not int:
             return False
         if event["seq"] > self._heard():
             self._early[event["seq"]] = event
-        changed = False
+        heard = False
         while (event := self._early.pop(self._heard() + 1, None)) is not None:
             effects, ending = self.partner.hear(self.committer.live, event)
             try:
                 self.status.last = self.committer.commit(effects) or self.status.last
             except StoreUnavailable as exc:  # not heard: it comes again, as the partner sees we lack it
                 self.status.notice = Notice("Not recorded", f"{exc}. Table {self.partner.table}'s move waits")
-                return changed
-            changed = True
+                break
+            heard = True
             if ending is not None and self.status.mode != Mode.OVER:
                 known = ending[0] in {t.value for t in Termination}
                 self.committer.end(Termination(ending[0]) if known else Termination.ABANDONED, ending[1])
                 self.status.over(f"{'Resigned' if ending[0] == Termination.RESIGNED else 'Abandoned'} "
                                  f"at table {self.partner.table}")
-        return changed
+        return heard
+
+    def stands(self) -> tuple:
+        """What the tray is judged against of the partner: the moves, the partner's moves still to
+        lay here, the mode (hearing back a move made here changes none of it)."""
+        p = self.committer.live
+        return [str(m) for m in p.game.moves], [str(m) for m in self.partner.plan(p)], self.status.mode
 
     def waiting(self, names: Sequence[str]) -> str | None:
         """Whom the table waits for at the partner table ("CAT at table B"), while the partner's

@@ -145,12 +145,16 @@ class Referee:
     # -- the partner table ----------------------------------------------------------------------
 
     def hear(self, event: dict) -> bool:
-        """An event of the partner table's outbox for this match (hearing.py); whether the match
-        changed, and then the tray is judged again."""
-        changed = self.hearing is not None and self.hearing.hear(event)
-        if changed:
+        """An event of the partner table's outbox for this match (hearing.py); whether it was
+        heard. The tray is judged again only if what it is judged against changed: hearing back a
+        move made here must not withdraw an offer on the screen (a takeback's)."""
+        if self.hearing is None:
+            return False
+        before = self.hearing.stands()
+        heard = self.hearing.hear(event)
+        if heard and self.hearing.stands() != before:
             self._again()
-        return changed
+        return heard
 
     def waiting(self) -> str | None:
         """Whom the table waits for at the partner table, if anyone (hearing.py)."""
