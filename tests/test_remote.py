@@ -326,4 +326,3 @@ def test_the_pages_setup_form_seats_players_at_the_partner_table():
     alone = Setup([CastleRock], [], {CastleRock: ["south", "west"]})
     with pytest.raises(DominoError, match=r"seat 2 cannot be at another table: this table has no partner table"):
         alone.choose(CastleRock, {}, [Seat("ANN"), Seat("BOB", remote=True)])
-
