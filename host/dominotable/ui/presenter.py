@@ -63,7 +63,7 @@ class Presenter:
             return Screen(ScreenKind.PROMPT, notice.title, notice.text, turn=turn, cells=cells + dead,
                           take=tuple(map(str, take)), page=self._page_of(notice.title, notice.text), **common)
         self._prompt = None
-        return self._play(common, dead, turn)
+        return self._play(common, dead, turn, waiting)
 
     def _page_of(self, title: str, text: str) -> int:
         """The page of a prompt that up/down have turned to; a new prompt starts on its first."""
@@ -71,11 +71,9 @@ class Presenter:
             self._prompt, self.page = (title, text), 0
         return self.page
 
-    def _play(self, common: dict, dead: tuple[int, ...], turn: str) -> Screen:
-        r = self.referee
-        status = r.status
+    def _play(self, common: dict, dead: tuple[int, ...], turn: str, waiting: str | None) -> Screen:
+        status = self.referee.status
         labels = [a.label for a in common["actions"] if a.kind == "move"]
-        waiting = r.waiting()
         if waiting is not None:
             note = f"waiting for {waiting}"
         elif status.warning:
