@@ -295,3 +295,34 @@ def test_the_end_of_a_column_lifted_is_not_shown_for_the_hands_nor_a_fault_for_t
         hands.actions(move, tray.board())
     targets = Targets(catalog.reader_for(game, tray.geometry), hands)
     assert targets.of(game, tray.board(), move.tile) == ()
+
+
+def test_a_column_lying_low_in_its_zone_slides_up_whole_and_each_next_tile_reads_back():
+    """Found by the chaos test: a one-way column's first tile slid down to its zone's last row. The
+    next tile needs a row below it, so the hands made room (UDS-10.6) by putting the oldest tiles
+    aside, here the first tile itself, and then found no tile to step away from (AttributeError).
+    A column with rows to spare slides up instead (it puts nothing aside), and every legal move
+    laid by the hands on such a tray reads back as that move."""
+    from dominotable.tray.action import Action, ActionKind
+
+    def lying_low():
+        game = catalog.load({"game": "up-down-stop", "players": 1, "seed": 11, "observed": True,
+                             "moves": ["0-4 new"], "options": {"set": 6, "columns": 2, "reshuffles": 1}})
+        tray = SimTray()
+        hands = catalog.hands_for(game, tray.geometry)
+        tray.apply_all(hands.setup(tray.board()))
+        first = game.dset.parse("0-4")
+        cells, zone, width = tray.tiles[first], tray.geometry.zone("uds-column-1"), tray.geometry.columns
+        down = max(d for d in range(20) if {c + d * width for c in cells} <= zone)
+        tray.apply(Action(ActionKind.SLIDE, first, tuple(c + down * width for c in cells)))
+        return game, tray, hands
+
+    game, _, _ = lying_low()
+    extensions = [m for m in game.legal_moves() if not isinstance(m, (Start, Discard))]
+    assert extensions
+    for move in extensions:
+        game, tray, hands = lying_low()
+        steps = hands.actions(move, tray.board())
+        assert not any(step.kind == ActionKind.REMOVE for step in steps), move
+        tray.apply_all(steps)
+        assert catalog.reader_for(game, tray.geometry).judge(tray.board()).moves == (move,), move

@@ -61,7 +61,7 @@ class UpDownStopHands(Hands):
             steps.append(Action(ActionKind.SLIDE, line.first, cells))
             ladder = ladder.moved(cols=shift)
             occupied = (occupied - set(first.cells)) | set(cells)
-            first = Placement(first.tile, cells, geo)
+            first = by_tile[line.first] = Placement(first.tile, cells, geo)
         row = ladder.row(end, len(line.sides[end]) + 1)
         if not ladder.top <= row <= ladder.bottom:
             slides, by_tile, ladder = self.shift(ladder, row, by_tile, j, tile)
@@ -89,8 +89,12 @@ class UpDownStopHands(Hands):
         moved = dict(by_tile)
         drop = 0
         if ladder.step[LEFT] > 0:  # one way: the oldest tiles go aside, the rest slide up (UDS-10.6)
-            drop = row - ladder.bottom
-            gone = [t for t in ladder.tiles()[:ladder.aside + drop] if t in by_tile]
+            # as few as leave the zone a row each for the rest and the new tile: a column that
+            # only lies low (its first tile slid down) slides up whole
+            order = ladder.tiles()
+            keep = max(ladder.aside, len(order) + 1 - (ladder.bottom - ladder.top + 1))
+            drop = keep - ladder.aside
+            gone = [t for t in order[:keep] if t in by_tile]
             slides += [Action(ActionKind.REMOVE, t) for t in gone]
             for t in gone:
                 del moved[t]
