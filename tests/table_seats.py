@@ -40,7 +40,8 @@ def slot_numbers(text: str) -> list[int]:
 class Person:
     def __init__(self, table, me: int, seed: int = 0, first_column: int = 0, captures: str = "at once"):
         """`captures`: how the person takes a bot's captures off: "at once", "in order" (the order
-        said, the tray settling after each tile) or "shuffled" (one by one in any order)."""
+        said, the tray settling after each tile), "shuffled" (one by one in any order) or "one
+        at a time" (any one of the tiles said, then the table's instruction read again)."""
         self.t = table
         self.captures = captures
         self.taken: list = []  # every capture the table told the person to take, as told
@@ -102,8 +103,10 @@ class Person:
         elif m := TAKE.match(what):
             tiles = [self.t.game.dset.parse(name) for name in re.split(r", | and ", m[1])]
             self.taken.append(tiles)
-            if self.captures == "shuffled":
+            if self.captures in ("shuffled", "one at a time"):
                 self.rng.shuffle(tiles)
+            if self.captures == "one at a time":
+                tiles = tiles[:1]
             for tile in tiles:
                 self.t.take(tile)
                 if self.captures != "at once":

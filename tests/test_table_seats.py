@@ -596,14 +596,17 @@ def test_resuming_a_bot_match_on_a_tray_without_racks_names_the_problem(tmp_path
         opening.resume(store, match, Geometry(data))
 
 
-@pytest.mark.parametrize("order", ["in order", "shuffled"])
+@pytest.mark.parametrize("order", ["in order", "shuffled", "one at a time"])
 @pytest.mark.parametrize("seed", [124645435, 3, 11])
 def test_regression_a_bots_capture_taken_off_tile_by_tile_in_any_order_is_stored_whole(tmp_path, order, seed):
     """Issue 17: the OLED says "North bot: take 0-2, 0-0 and 0-1"; taking them off one at a
     time, the tray settling after each, in that order or any other, ended `run` (the screen was
     computed by replaying a stale plan on the live engine) and stored the capture short. Now every
     partial row is a provisional capture, the instruction follows the tray, and the whole capture
-    is stored."""
+    is stored. "One at a time" (found by the chaos test): a tile of the instruction taken alone,
+    then the instruction read again. It said nothing once a tile taken alone was read as a capture
+    of its own (the plan's capture of it could no longer be made), and the bot's just-placed tile
+    taken first, as its capture says, was offered as a takeback."""
     game = CastleRock(players=4, options={"hands": 1}, seed=seed, observed=True)
     table = SessionTable(tmp_path, game, NAMES, BOTS)
     table.settle()

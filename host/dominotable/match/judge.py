@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import takewhile
 
 from dominotray import wire
 
@@ -91,7 +92,7 @@ class Judge:
                                              or self._replaced(p.game, ctx.before or {}, where)):
             # the last move's tile left first (its takeback was offered), or another tile now stands
             # where it lay: the new tiles replace it, once confirmed
-            offer = self._offer(p.game, area)
+            offer = self._offer(p, area, board)
             if offer is not None and offer.instead:
                 return _decided(effects, offer, revised, reading)
         partner = self.seats.partner if self.seats is not None else None
@@ -126,10 +127,10 @@ class Judge:
             if verdict.note is not None and ctx.fresh and draw is None and self._lifted_last(p.game, area):
                 # the hand-ending tile lifted right after it ended the hand: its takeback, not a
                 # tile cleared away (the reader awaits the clearing; clearing on withdraws the offer)
-                offer = self._offer(p.game, area)
+                offer = self._offer(p, area, board)
                 then = offer if offer is not None and not offer.instead else then
         else:
-            offer = self._offer(p.game, area) if ctx.fresh and draw is None and not verdict.moves else None
+            offer = self._offer(p, area, board) if ctx.fresh and draw is None and not verdict.moves else None
             then = offer or Prompt("Fix the tray", verdict.problem or "", verdict.cells, pending=verdict.pending)
         if self.seats is not None:
             _, plan = self.seats.turn(p, area)
@@ -245,15 +246,21 @@ class Judge:
         cells = set(before.get(tile, ()))
         return tile not in where and any(cells & set(spot) for spot in where.values())
 
-    def _offer(self, game: Game, area: Board) -> TakeBack | None:
+    def _offer(self, p: Position, area: Board, board: Board) -> TakeBack | None:
         """The last move, if the tray shows exactly the position before it (no note of something
         still awaited there); the last moves and the moves read instead, if a tile they placed has
         left the tray and it shows other legal moves from the position before them (a tile lifted
         and another laid before the table saw the lift). Provisional moves are never offered: the
-        tray revises them by itself."""
+        tray revises them by itself; nor is a seat's placement whose tile it is told to take off
+        next (its capture begun), unless the tile is back in its rack (`board`: the whole tray)."""
+        game = p.game
         if self.reader.on(game.copy()).provisional():
             return None
         on_tray = {q.tile for q in area.placements}
+        if self.seats is not None and game.moves and game.moves[-1].placed() not in {q.tile for q in board.placements}:
+            turn, _ = self.seats.turn(p, area)
+            if game.moves[-1].placed() in {t for m in takewhile(lambda m: m.taken(), turn) for t in m.taken()}:
+                return None
         for depth in (1, 2, 3):
             if len(game.moves) < depth or not self._ours(game, depth):
                 return None

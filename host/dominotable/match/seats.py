@@ -206,7 +206,11 @@ class TableSeats:
         if plan is not None and plan.start <= ply:
             done = [str(m) for m in game.moves[plan.start:]]
             if len(done) < len(plan.moves) and done == [str(m) for m in plan.moves[:len(done)]]:
-                return list(plan.moves[len(done):]), None
+                # a capture whose tiles were all taken off on their own (in another order) is done
+                taken = {t for m in game.moves[plan.start:] for t in m.taken()}
+                rest = [m for m in plan.moves[len(done):] if not (m.taken() and set(m.taken()) <= taken)]
+                if rest:
+                    return rest, None
         hands = self.hands.on(game.copy())
         fits = None if board is None else (lambda move: _fits(hands, move, board))
         moves = decide(game, seat, p.holds[seat].hand(), self.seed, self.strategies[seat], fits)

@@ -9,11 +9,12 @@ names the cells and rack slots it is about, for a front end to mark. Everything 
 
 from __future__ import annotations
 
+from itertools import takewhile
 from typing import TYPE_CHECKING, NamedTuple
 
 from dominotable.match.position import Position
 from dominotable.rules.errors import DominoError
-from dominotable.rules.game import Move
+from dominotable.rules.game import Game, Move
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
@@ -94,19 +95,40 @@ def _next_step(seats: TableSeats, p: Position, board: Board) -> Said | None:
 def _actions(seats: TableSeats, p: Position, seat: int, turn: list[Move], board: Board) -> list[Action]:
     """The physical steps of the rest of `seat`'s turn, up to the move ending it (which leaves no
     trace: the table makes it)."""
-    game, tray, actions = p.game.copy(), MemoryTray.of(board), []
-    hands = seats.hands.on(game)
-    for move in turn:
-        if game.current_player != seat or not (move.placed() or move.taken()):
-            break
+    game, tray, actions, i = p.game.copy(), MemoryTray.of(board), [], 0
+    while i < len(turn) and game.current_player == seat and (turn[i].placed() or turn[i].taken()):
+        run = list(takewhile(lambda m: m.taken() and m.placed() is None, turn[i:])) or turn[i:i + 1]
         try:
-            made = hands.actions(move, tray.board())
+            made, game = _steps(seats, game, run, tray.board())
             tray.apply_all(made)
-            game.push(move)
         except DominoError:  # no room, or the plan no longer fits the tray as it lies: say what does
             break
-        actions += made
+        actions, i = actions + made, i + len(run)
     return actions
+
+
+def _steps(seats: TableSeats, game: Game, run: list[Move], board: Board) -> tuple[list[Action], Game]:
+    """The steps of `run` (one move, or captures one after another: what of them is still on the
+    tray) and the game after it. Some of the captures' tiles may be off already: taken in another
+    order, or taken alone and read as captures of their own, which are undone here (provisional:
+    the reader reads the whole once it is off)."""
+    order = [t for m in run for t in m.taken()]
+    start = game.copy()
+    while True:
+        after = start.copy()
+        try:
+            for move in run[:-1]:
+                after.push(move)
+            made = seats.hands.on(after).actions(run[-1], board)
+            after.push(run[-1])
+        except DominoError:
+            last = start.moves[-1] if start.moves else None
+            if last is None or not last.taken() or not set(last.taken()) <= set(order):
+                raise
+            start.pop()
+            continue
+        made.sort(key=lambda a: order.index(a.tile) if a.tile in order else len(order))  # as planned
+        return made, after
 
 
 def _say(seats: TableSeats, p: Position, seat: int | None, actions: list[Action], board: Board
