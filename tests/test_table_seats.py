@@ -789,3 +789,29 @@ def test_regression_broadways_hands_lay_out_a_position_clear_of_the_bots_racks()
     tray = MemoryTray(Registry.virtual(game.dset), geo)
     tray.apply_all(hands.setup(tray.board()))
     assert len(tray.tiles) == 25 and not {c for cells in tray.tiles.values() for c in cells} & racks
+
+
+def test_regression_a_tile_left_from_another_match_is_no_lead_when_the_bots_racks_say_who_leads(tmp_path):
+    """Found by the chaos test (Broadway with bots, after "New match"): a 6-6 left on the tray from
+    the match before was stored as the new match's lead once the bots' racks were filled: the racks
+    showed who leads (the one seat without a rack), and that reveal did not wait for the clear tray
+    the buttons wait for (BW-11.5). Now it does: nothing is stored until the tray is cleared."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    names = ["ANN", "East bot", "South bot", "West bot"]
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), names, (1, 2, 3))
+    six, geo = table.game.dset.parse("6-6"), table.geometry
+    table.put(six, (geo.cell(5, 7), geo.cell(5, 8)))
+    table.settle()
+    person = Person(table, 0, seed=3)
+    person.pile.discard(six)
+    person.mine = [six]  # ANN's, left on the tray
+    while "from the boneyard" in table.screen().bot:
+        person.step()
+    assert table.game.moves == [] and table.screen().text.startswith("hand 1 on 6-6: clear the tray (1 tile)")
+    table.take(six)
+    table.settle()
+    assert [str(m) for m in table.game.moves] == ["lead N"]
+    table.put(six, (geo.cell(5, 7), geo.cell(5, 8)))
+    table.settle()
+    assert [str(m) for m in table.game.moves] == ["lead N", "6-6@(0,0)-(1,0)"]

@@ -239,14 +239,14 @@ class TableSeats:
             return None
         return next((m for m in self.hands.reader.implied if game.is_legal(m)), None)
 
-    def traceless(self, p: Position, board: Board | None) -> tuple[Move | None, Plan | None]:
+    def traceless(self, p: Position, board: Board) -> tuple[Move | None, Plan | None]:
         """The next move of the seat to move, if it leaves no trace on the tray (the end of its
         turn, a pass: the table makes it); or a reveal the racks make (who leads, tiles left)."""
         game = p.game
         if game.awaiting():
             complete = {seat: h.hand() for seat, h in p.holds.items()
                         if hand_size(game, seat) and len(h.rack) == hand_size(game, seat)}
-            return self.hands.on(game.copy()).rack_reveal(complete), None
+            return self.hands.on(game.copy()).rack_reveal(complete, board), None
         turn, plan = self.turn(p, board)
         return (turn[0] if turn and not turn[0].placed() and not turn[0].taken() else None), plan
 

@@ -70,9 +70,10 @@ class Hands(ABC):
         """Bot seats' racks lie on `cells`: the game's tiles must stay off them (a game whose
         layout could reach them overrides this)."""
 
-    def rack_reveal(self, racks: dict[int, list[Tile]]) -> Move | None:
+    def rack_reveal(self, racks: dict[int, list[Tile]], area: Board) -> Move | None:
         """A reveal the table can make itself from what bots' racks hold (`racks`: complete racks
-        only, by seat), when the game awaits one; None otherwise."""
+        only, by seat), when the game awaits one and the tray (`area`: without the racks) is ready
+        for it; None otherwise."""
         return None
 
     def setup(self, board: Board) -> list[Action]:

@@ -35,16 +35,18 @@ class BroadwayHands(Hands):
         rows, cols = zip(*map(geo.coords, self.area))
         return min(rows), max(rows), min(cols), max(cols)
 
-    def rack_reveal(self, racks: dict[int, list[Tile]]) -> Move | None:
+    def rack_reveal(self, racks: dict[int, list[Tile]], area: Board) -> Move | None:
         """Who leads: the seat whose rack holds the hand's double, or the one seat without a rack
-        once every other rack is complete (BW-10.1); at the end of a hand, a bot's tiles left (BW-10.5)."""
+        once every other rack is complete (BW-10.1), as the buttons would choose it: on a clear
+        tray (BW-11.5); at the end of a hand, a bot's tiles left (BW-10.5)."""
         game = self.game
         if game.awaiting() == "lead":
             double = game.hand_info().double
             seat = next((k for k, tiles in racks.items() if double in tiles), None)
             if seat is None and len(racks) == 3:
                 seat = next(k for k in range(4) if k not in racks)
-            return Reveal("lead", (), SEATS[seat][0]) if seat is not None else None
+            lead = Reveal("lead", (), SEATS[seat][0]) if seat is not None else None
+            return lead if any(move == lead for _, move in self.reader.button_moves(area)) else None
         if game.awaiting() == "show":
             seat = next((k for k, tiles in racks.items() if tiles and k in game.to_show()), None)
             return Reveal("show", tuple(sorted(racks[seat])), SEATS[seat][0]) if seat is not None else None
