@@ -54,6 +54,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 
 from dominotable.app.config import Config, GameConfig, TrayConfig, WebConfig
@@ -563,7 +564,8 @@ class Chaos:
             return "tidied the tray"
         hands = self.hands(game)
         board = self.area_board()
-        for move, actions in self._candidates(game, hands, board, rng):
+        quick = self._candidates(game, hands, board, rng)
+        for move, actions in chain(quick, self._candidates(game, hands, board, rng, limit=None)):
             self.idle = 0
             if not actions and rng.random() < 0.8:
                 implied = self._implied(game, hands, move, board, rng)
@@ -603,9 +605,10 @@ class Chaos:
             return None
         return None
 
-    def _candidates(self, game, hands, board: Board, rng: random.Random):
+    def _candidates(self, game, hands, board: Board, rng: random.Random, limit: int | None = 40):
         """Moves for the seat to move (the bots' choice first), with their steps on `board`; tiles in
-        the bots' racks are not in a person's hand, nor (for what a person reveals) those on the tray."""
+        the bots' racks are not in a person's hand, nor (for what a person reveals) those on the tray.
+        `limit`: how many moves are tried (on a crowded tray few of many may fit; None: all)."""
         racked = self.rack_tiles()
         held = racked | set(self.tiles())
         free = [t for t in game.dset.tiles if t not in held]
@@ -624,7 +627,7 @@ class Chaos:
             if move is None:
                 continue
             tried += 1
-            if tried > 40:
+            if limit is not None and tried > limit:
                 return
             try:
                 yield move, hands.actions(move, board)
