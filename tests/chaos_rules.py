@@ -702,11 +702,14 @@ class Chaos:
                 n = int(count) * (1 if way in ("right", "down") else -1)
                 dr, dc = (dr + n, dc) if way in ("up", "down") else (dr, dc + n)
             moving = {t: c for t, c in tiles.items() if not self.in_rack(c)}
+            read = {p.tile for p in self.referee.area.placements} if self.referee.area is not None else set()
+            off = [str(t) for t, cells in moving.items() if t in read and self._moved(cells, dr, dc) is None]
+            if off:  # the table's own tiles: an instruction no one can follow
+                self.tally.add("stuck_prompts", f"{said!r} slides {off} off the tray" + self._context())
             removes = [Action(ActionKind.REMOVE, t) for t in moving]
-            places = [Action(ActionKind.PLACE, t, tuple(self.geometry.cell(r + dr, c + dc)
-                                                        for r, c in map(self.geometry.coords, cells)))
-                      for t, cells in moving.items()]
-            return [removes + places]
+            places = [Action(ActionKind.PLACE, t, to) for t, cells in moving.items()
+                      if (to := self._moved(cells, dr, dc)) is not None]
+            return [removes + places]  # a stray tile the slide would take off the tray is picked up
         if SLIDE.match(what):
             steps = []
             for part in what.split("; then "):
@@ -716,6 +719,13 @@ class Chaos:
                               Action(ActionKind.PLACE, tile, self._cells(tile, *m.groups()[2:]))])
             return steps
         return None
+
+    def _moved(self, cells, dr: int, dc: int) -> tuple[int, ...] | None:
+        """`cells` moved `dr` rows and `dc` columns; None if that is off the grid (or they are not on it)."""
+        try:
+            return tuple(self.geometry.cell(r + dr, c + dc) for r, c in map(self.geometry.coords, cells))
+        except TrayError:
+            return None
 
     def _cells(self, tile: Tile, first: str, second: str, pips=None, at=None) -> tuple[int, int]:
         """The cells an instruction names, tile.a's half first ("the 3 on r5c7" says which is which)."""
