@@ -6,7 +6,8 @@ Prints one JSON line per game: {"game", "seed", "steps", "crashes", "illegal_com
 "store_mismatches", "stuck_prompts", ...} and exits 1 if any count is not zero. Without --seed the
 seed comes from the clock (printed in the line). --game all runs every game, and Castle Rock and
 Broadway with bot seats, in --jobs processes at once. --details FILE appends what each non-zero
-count was (JSON lines).
+count was (JSON lines). Every --every steps a line on standard error says how far each game is and
+its counts so far, so a long run that is stopped still says what it found.
 
 Run: python benchmarks/chaos.py --steps 20000 --game all [--seed S] [--jobs 2]
 """
@@ -26,11 +27,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 import chaos_rules  # noqa: E402
 
 
-def one(setting: str, steps: int, seed: int) -> tuple[dict, list]:
+def one(setting: str, steps: int, seed: int, every: int) -> tuple[dict, list]:
     logging.disable(logging.CRITICAL)  # the table's own log lines: the counts and details say it
     start = time.monotonic()
+
+    def progress(tally: chaos_rules.Tally) -> None:
+        if tally.steps % every == 0 or tally.steps == steps:
+            found = ", ".join(f"{count} {n}" for count, n in tally.counts.items() if n) or "every count 0"
+            print(f"chaos {setting}: step {tally.steps:,} of {steps:,}, {time.monotonic() - start:,.0f} s, "
+                  f"{tally.matches} matches ended, {tally.moves:,} moves; {found}", file=sys.stderr, flush=True)
+
     with tempfile.TemporaryDirectory(prefix="chaos-") as folder:
-        tally = chaos_rules.run(setting, steps, seed, Path(folder))
+        tally = chaos_rules.run(setting, steps, seed, Path(folder), progress)
     line = {"game": setting, "seed": seed, **tally.result(), "wall_s": round(time.monotonic() - start, 1),
             "matches": tally.matches, "moves": tally.moves, "unsettled": tally.unsettled,
             "slowest_settle_s": round(tally.slowest, 1), "harness_errors": sum(d[0] == "harness" for d in tally.details)}
@@ -44,16 +52,17 @@ def main() -> None:
     parser.add_argument("--game", default="all", help=f"one of {', '.join(chaos_rules.SETTINGS)}, or all")
     parser.add_argument("--jobs", type=int, default=2, help="games run at once (processes)")
     parser.add_argument("--details", default=None, help="append the details of non-zero counts to this file")
+    parser.add_argument("--every", type=int, default=500, help="steps between progress lines (standard error)")
     args = parser.parse_args()
     if args.game != "all" and args.game not in chaos_rules.SETTINGS:
         parser.exit(2, f"chaos.py: error: unknown game {args.game!r}; one of {', '.join(chaos_rules.SETTINGS)} or all\n")
-    if args.steps < 1:
-        parser.exit(2, "chaos.py: error: --steps must be at least 1\n")
+    if args.steps < 1 or args.every < 1:
+        parser.exit(2, "chaos.py: error: --steps and --every must be at least 1\n")
     seed = args.seed if args.seed is not None else time.time_ns() % 2**31
     games = list(chaos_rules.SETTINGS) if args.game == "all" else [args.game]
     failed = False
     with ProcessPoolExecutor(max_workers=max(1, min(args.jobs, len(games)))) as pool:
-        futures = [pool.submit(one, game, args.steps, seed) for game in games]
+        futures = [pool.submit(one, game, args.steps, seed, args.every) for game in games]
         for future in futures:
             line, details = future.result()
             print(json.dumps(line), flush=True)

@@ -1207,15 +1207,16 @@ def _call(request):
 
 
 def run(setting: str, steps: int, seed: int, folder: Path | None = None,
-        progress: Callable[[int, str], None] | None = None) -> Tally:
-    """`steps` rules chosen at random (seeded) on a chaos table of `setting`; the tally."""
+        progress: Callable[[Tally], None] | None = None) -> Tally:
+    """`steps` rules chosen at random (seeded) on a chaos table of `setting`; the tally (also
+    given to `progress` after every step)."""
     chaos = Chaos(setting, seed, folder)
     rng = random.Random(f"chaos:{setting}:{seed}")
     try:
-        for i in range(steps):
-            said = chaos.step(rng)
+        for _ in range(steps):
+            chaos.step(rng)
             if progress is not None:
-                progress(i, said)
+                progress(chaos.tally)
     finally:
         chaos.close()
     return chaos.tally

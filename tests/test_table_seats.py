@@ -815,3 +815,38 @@ def test_regression_a_tile_left_from_another_match_is_no_lead_when_the_bots_rack
     table.put(six, (geo.cell(5, 7), geo.cell(5, 8)))
     table.settle()
     assert [str(m) for m in table.game.moves] == ["lead N", "6-6@(0,0)-(1,0)"]
+
+
+def test_regression_a_bots_turn_is_worked_out_once_while_its_plan_cannot_be_stored(tmp_path, monkeypatch):
+    """Found by the chaos test at length (Broadway with bots slowed to a crawl): a bot's turn not yet
+    stored (here the store refuses the move that gives it the turn) was worked out again by its
+    strategy on every read of the tray, and a search bot's turn takes seconds on a Pi. Now it is
+    worked out once for the position and hand; the store freed, that turn is the one stored and
+    shown."""
+    from dominotable.match import seats
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    worked = []
+    monkeypatch.setattr(seats, "decide", lambda *args, **kw: worked.append(args[:2]) or decide(*args, **kw))
+    names = ["ANN", "East bot", "South bot", "West bot"]
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), names, (1, 2, 3))
+    table.settle()
+    person = Person(table, 0, seed=3)
+    while not (table.game.current_player == 0 and len(table.game.tableau().order) >= 3 and not table.screen().bot):
+        person.step()
+    moves = len(table.game.moves)
+    table.store.db.execute("PRAGMA query_only = 1")
+    del worked[:]
+    person.broadway_turn()
+    for _ in range(5):  # the table tries the refused write again, and again
+        table.now += 31
+        table.settle()
+        assert table.screen().title == "Not recorded" and len(table.game.moves) == moves
+    assert len(worked) == 1 and worked[0][1] == 1  # East bot's turn, once
+    table.store.db.execute("PRAGMA query_only = 0")
+    table.now += 31
+    table.settle()
+    plan = table.session.referee.position.holds[1].plan
+    assert len(worked) == 1 and len(table.game.moves) == moves + 1
+    assert plan is not None and plan.start == moves + 1
+    assert table.screen().bot.startswith("East bot: ") and str(plan.moves[0].tile) in table.screen().bot

@@ -37,7 +37,7 @@ from dominotable.match.remote import Partner
 from dominotable.match.steps import Said, both, slots
 from dominotable.reading.prompts import span
 from dominotable.rules.errors import DominoError
-from dominotable.rules.game import Move
+from dominotable.rules.game import Game, Move
 from dominotable.rules.seat_view import hand_size, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.shared import Strategy
@@ -77,6 +77,7 @@ class TableSeats:
         self._slot_of = {slot: (seat, k + 1) for seat, rack in self.racks.items() for k, slot in enumerate(rack.slots)}
         self.hands = hands
         hands.keep_clear(frozenset(self._cells))
+        self._decided: dict[tuple, list[Move]] = {}  # the last turns worked out (`_decide`)
 
     def plays(self, seat: int | None) -> bool:
         """Whether the table plays `seat` (a bot, its tiles in a rack, or a remote seat)."""
@@ -211,10 +212,29 @@ class TableSeats:
                 rest = [m for m in plan.moves[len(done):] if not (m.taken() and set(m.taken()) <= taken)]
                 if rest:
                     return rest, None
-        hands = self.hands.on(game.copy())
-        fits = None if board is None else (lambda move: _fits(hands, move, board))
-        moves = decide(game, seat, p.holds[seat].hand(), self.seed, self.strategies[seat], fits)
+        moves = self._decide(game, seat, p.holds[seat].hand(), board)
         return moves, Plan(seat, ply, tuple(moves))
+
+    def _decide(self, game: Game, seat: int, hand: list[Tile], board: Board | None) -> list[Move]:
+        """The seat's turn from its strategy, worked out once for a position, a hand and, when the
+        strategy's move has no room on the tray, the tray. Until its plan is stored (a rack to put
+        right, a bot's tile to lay again, a store refusing writes) the turn is asked for on every
+        read of the tray and every screen, and a search bot's turn takes seconds on a Pi."""
+        key = (seat, tuple(map(str, game.moves)), tuple(hand))
+        moves = self._remember(key, lambda: decide(game, seat, hand, self.seed, self.strategies[seat]))
+        hands = self.hands.on(game.copy())
+        if board is None or _fits(hands, moves[0], board):
+            return moves
+        where = tuple((q.tile, q.cells) for q in board.placements)
+        return self._remember((key, where), lambda: decide(game, seat, hand, self.seed, self.strategies[seat],
+                                                            lambda move: _fits(hands, move, board)))
+
+    def _remember(self, key: tuple, work: Callable[[], list[Move]]) -> list[Move]:
+        if key not in self._decided:
+            self._decided[key] = work()
+            while len(self._decided) > 8:  # the turns of the seats about to play, no more
+                del self._decided[next(iter(self._decided))]
+        return list(self._decided[key])
 
     def _playing(self, p: Position, seat: int, board: Board) -> Tile | None:
         """The tile of `seat`'s rack it plays next: on its turn, or once the person to move has
