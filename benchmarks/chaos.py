@@ -6,8 +6,8 @@ Prints one JSON line per game: {"game", "seed", "steps", "crashes", "illegal_com
 "store_mismatches", "stuck_prompts", ...} and exits 1 if any count is not zero. Without --seed the
 seed comes from the clock (printed in the line). --game all runs every game, and Castle Rock and
 Broadway with bot seats, in --jobs processes at once. --details FILE appends what each non-zero
-count was (JSON lines). Every --every steps a line on standard error says how far each game is and
-its counts so far, so a long run that is stopped still says what it found.
+count was (JSON lines) as it is found, and every --every steps a line on standard error says how
+far each game is and its counts so far: a long run that is stopped still says what it found.
 
 Run: python benchmarks/chaos.py --steps 20000 --game all [--seed S] [--jobs 2]
 """
@@ -27,11 +27,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 import chaos_rules  # noqa: E402
 
 
-def one(setting: str, steps: int, seed: int, every: int) -> tuple[dict, list]:
+def one(setting: str, steps: int, seed: int, every: int, details: str | None) -> tuple[dict, bool]:
+    """Run one setting: its JSON line, and whether anything was counted. Each detail is appended
+    to `details` as it is found."""
     logging.disable(logging.CRITICAL)  # the table's own log lines: the counts and details say it
     start = time.monotonic()
+    written = 0
 
     def progress(tally: chaos_rules.Tally) -> None:
+        nonlocal written
+        if details is not None and written < len(tally.details):
+            with open(details, "a") as out:
+                for count, step, what, before in tally.details[written:]:
+                    out.write(json.dumps({"game": setting, "seed": seed, "count": count, "step": step,
+                                          "what": what, "before": before}) + "\n")
+            written = len(tally.details)
         if tally.steps % every == 0 or tally.steps == steps:
             found = ", ".join(f"{count} {n}" for count, n in tally.counts.items() if n) or "every count 0"
             print(f"chaos {setting}: step {tally.steps:,} of {steps:,}, {time.monotonic() - start:,.0f} s, "
@@ -42,7 +52,7 @@ def one(setting: str, steps: int, seed: int, every: int) -> tuple[dict, list]:
     line = {"game": setting, "seed": seed, **tally.result(), "wall_s": round(time.monotonic() - start, 1),
             "matches": tally.matches, "moves": tally.moves, "unsettled": tally.unsettled,
             "slowest_settle_s": round(tally.slowest, 1), "harness_errors": sum(d[0] == "harness" for d in tally.details)}
-    return line, tally.details
+    return line, any(d[0] in chaos_rules.COUNTS for d in tally.details)
 
 
 def main() -> None:
@@ -62,17 +72,11 @@ def main() -> None:
     games = list(chaos_rules.SETTINGS) if args.game == "all" else [args.game]
     failed = False
     with ProcessPoolExecutor(max_workers=max(1, min(args.jobs, len(games)))) as pool:
-        futures = [pool.submit(one, game, args.steps, seed, args.every) for game in games]
+        futures = [pool.submit(one, game, args.steps, seed, args.every, args.details) for game in games]
         for future in futures:
-            line, details = future.result()
+            line, bad = future.result()
             print(json.dumps(line), flush=True)
-            bad = [d for d in details if d[0] in chaos_rules.COUNTS]
-            failed |= bool(bad)
-            if args.details and details:
-                with open(args.details, "a") as out:
-                    for count, step, what, before in details:
-                        out.write(json.dumps({"game": line["game"], "seed": seed, "count": count, "step": step,
-                                              "what": what, "before": before}) + "\n")
+            failed |= bad
     sys.exit(1 if failed else 0)
 
 

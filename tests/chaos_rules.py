@@ -68,6 +68,7 @@ from dominotable.match.status import Mode
 from dominotable.reading.reader import Refusal
 from dominotable.rules.errors import DominoError
 from dominotable.rules.hidden import Reveal
+from dominotable.rules.moves import Pass
 from dominotable.rules.seat_view import unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.memtray import MemoryTray
@@ -204,9 +205,11 @@ class Chaos:
         r = self.referee
         if r is None:
             return ""
-        board = r.tracker.board
-        tiles = {str(p.tile): list(p.cells) for p in board.placements} if board is not None else None
-        return f"\n  game {json.dumps(r.game.to_dict())}\n  board {tiles}\n  mode {r.status.mode}"
+        def tiles(board):
+            return {str(p.tile): list(p.cells) for p in board.placements} if board is not None else None
+
+        return (f"\n  game {json.dumps(r.game.to_dict())}\n  board {tiles(r.tracker.board)}\n  mode {r.status.mode}"
+                f"\n  holds {json.dumps(r.position.holds_dict())}\n  judged area {tiles(r.area)}")
 
     def close(self) -> None:
         self.server.stop()
@@ -613,6 +616,7 @@ class Chaos:
         held = racked | set(self.tiles())
         free = [t for t in game.dset.tiles if t not in held]
         moves = list(game.legal_moves())
+        may_pass = not (self.racks() and any(m.placed() in free for m in moves))  # who holds a tile that fits plays
         rng.shuffle(moves)
         try:
             moves.insert(0, choose(game, self.seed))
@@ -624,7 +628,7 @@ class Chaos:
                 move = self._redrawn(game, move, free, rng)
             elif move.placed() is not None and move.placed() in racked:
                 continue
-            if move is None:
+            if move is None or (isinstance(move, Pass) and not may_pass):
                 continue
             tried += 1
             if limit is not None and tried > limit:

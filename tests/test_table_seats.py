@@ -850,3 +850,33 @@ def test_regression_a_bots_turn_is_worked_out_once_while_its_plan_cannot_be_stor
     assert len(worked) == 1 and len(table.game.moves) == moves + 1
     assert plan is not None and plan.start == moves + 1
     assert table.screen().bot.startswith("East bot: ") and str(plan.moves[0].tile) in table.screen().bot
+
+
+def test_regression_against_three_bots_a_pass_is_refused_while_a_tile_the_racks_leave_the_person_fits(tmp_path):
+    """Found by the chaos test at length (Broadway with bots): the engine sees no rack, so it took
+    a pass from the one person at the table while a tile of their hand fitted, and ruled out for
+    them the tiles that fitted then (BW-10.3). Later a bot's own tile was one the engine could no
+    longer place in its hand, the bot's turn could not be made and the table waited with nothing
+    asked. With three bots the racks tell the person's hand (no tile is left to draw): the pass is
+    refused, naming the rule, and nothing is stored (BW-6.1)."""
+    from dominotable.rules.games.broadway.engine import Broadway, Place
+
+    names = ["ANN", "East bot", "South bot", "West bot"]
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), names, (1, 2, 3))
+    table.settle()
+    person = Person(table, 0, seed=3)
+
+    def fits():
+        game = table.game
+        return [m for m in game.legal_moves() if isinstance(m, Place) and m.tile in person.mine]
+
+    while not (table.game.current_player == 0 and table.game.tableau().order and not table.screen().bot and fits()):
+        person.step()
+    moves = [str(m) for m in table.game.moves]
+    table.menu("pass", confirm=True)
+    screen = table.screen()
+    assert screen.title == "Not now" and "BW-6.1" in screen.text and "may not pass" in screen.text, screen.text
+    assert [str(m) for m in table.game.moves] == moves and not table.game.state.barred[0]
+    table.press("select")
+    person.broadway_turn()
+    assert len(table.game.moves) == len(moves) + 1 and isinstance(table.game.moves[-1], Place)

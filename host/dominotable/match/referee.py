@@ -172,6 +172,8 @@ class Referee:
 
     def button_move(self, move: Move) -> None:
         problem = self.game.why_illegal(move)
+        if problem is None and self.seats is not None:
+            problem = self.seats.why_not(self.position, move)
         if problem is not None:
             reader = self.judge.reader.on(self.game.copy())
             self.status.notice = Notice("Not now", reader.explain(problem, self.tracker.settled))

@@ -18,7 +18,9 @@ changing anything but the Position it is given, which is the judge's copy:
 - `vet(p, moves)`: why moves read off the tray are not the turns the seats were told to make;
 - `traceless(p)`: a move the table makes itself (the end of a bot's turn, a pass, a reveal its
   rack makes);
-- `short(p)`: what the racks wait for.
+- `short(p)`: what the racks wait for;
+- `why_not(p, move)`: why the hand the racks leave a person rules out the move they chose with
+  the buttons (a pass while a tile of it fits).
 
 What a person must do for a seat, in words, is steps.py's.
 """
@@ -36,9 +38,9 @@ from dominotable.match.position import Deal, Plan, Position
 from dominotable.match.remote import Partner
 from dominotable.match.steps import Said, both, slots
 from dominotable.reading.prompts import span
-from dominotable.rules.errors import DominoError
+from dominotable.rules.errors import DominoError, IllegalMove
 from dominotable.rules.game import Game, Move
-from dominotable.rules.seat_view import hand_size, unseen
+from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.shared import Strategy
 from dominotable.sim.bots.turn import decide
@@ -269,6 +271,22 @@ class TableSeats:
             return self.hands.on(game.copy()).rack_reveal(complete, board), None
         turn, plan = self.turn(p, board)
         return (turn[0] if turn and not turn[0].placed() and not turn[0].taken() else None), plan
+
+    def why_not(self, p: Position, move: Move) -> IllegalMove | None:
+        """Why the person to move may not make `move`, asked of their own view of the game when the
+        racks tell their hand: they are the one person at the table, every rack is complete, and no
+        tile is left to draw, so their hand is what no rack holds of the tiles unseen. The engine sees
+        no rack: a pass it took from a person holding a tile that fits would later rule out a bot's
+        own tile (BW-10.3), and the bot could not play."""
+        game = p.game
+        seat = game.current_player
+        if seat is None or self.plays(seat) or game.awaiting() or game.is_over():
+            return None
+        hand = unseen(game) - {t for h in p.holds.values() for t in h.rack.values()}
+        people = [k for k in range(game.players) if not self.plays(k)]
+        if people != [seat] or len(hand) != hand_size(game, seat):
+            return None
+        return seat_view(game, seat, sorted(hand), random.Random(self.seed)).why_illegal(move)
 
     def vet(self, p: Position, moves: Sequence[Move], board: Board) -> tuple[str | None, list[Plan]]:
         """Why the moves read off the tray are not the turns the seats were told to make, and the
