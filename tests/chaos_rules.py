@@ -89,6 +89,7 @@ LONG_PRESS = 0.06  # seconds select is held for a long select
 SETTLE_S = 4.0  # the longest a settle may take before it is noted
 BLIND = 30.0  # ... and before the table counts as blind
 STAND = 3  # checks a problem prompt may stand before the way back is tried
+CANNOT = ": cannot, restored the tray"  # an instruction the harness's person cannot follow
 IDLE = 25  # progress steps in a row with nothing to do before the match counts as stuck
 PROBLEMS = ("Fix the tray", "Check the tray", "Take back?", "Restore the table", "Set up the table", "Not recorded")
 COUNTS = ("crashes", "illegal_commits", "store_mismatches", "screen_mismatches", "stuck_prompts",
@@ -494,8 +495,13 @@ class Chaos:
             self.press("select")
             return "put the hint away"
         if screen.seat:
-            self.idle = 0
-            return "for " + self._follow(screen.bot, rng, "as said")
+            done = self._follow(screen.bot, rng, "as said")
+            self.idle = self.idle + 1 if done.endswith(CANNOT) else 0
+            if self.idle >= IDLE:
+                self.idle = 0
+                self.tally.add("stuck_prompts", f"an instruction no one can follow: {screen.bot!r}" + self._context())
+                self._menu("New match", yes=True)
+            return "for " + done
         if status.mode in (Mode.RESTORE, Mode.TAKEBACK) or status.problem or (
                 screen.kind == ScreenKind.PROMPT and screen.title in PROBLEMS):
             self.restore()
@@ -657,7 +663,7 @@ class Chaos:
         steps = self._instruction(said, rng)
         if steps is None:
             self.restore()
-            return f"{said}: cannot, restored the tray"
+            return f"{said}{CANNOT}"
         if how == "shuffled":
             rng.shuffle(steps)
         elif how == "partly" and len(steps) > 1:

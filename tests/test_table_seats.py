@@ -880,3 +880,38 @@ def test_regression_against_three_bots_a_pass_is_refused_while_a_tile_the_racks_
     table.press("select")
     person.broadway_turn()
     assert len(table.game.moves) == len(moves) + 1 and isinstance(table.game.moves[-1], Place)
+
+
+def test_regression_a_bots_tile_the_engine_rules_out_is_said_not_waited_on():
+    """Found by the chaos test at length (the position is its): after a person's wrong pass
+    (BW-10.3) the engine could no longer place South bot's last tile, 5-5, in its hand, and the
+    table showed nothing and waited. Where the racks cannot tell a person's hand (more than one
+    person at the table) such a pass still goes in; the instruction now names the rule and the
+    way out."""
+    from dominotable.match import steps
+    from dominotable.match.position import Hold, Plan, Position
+    from dominotable.match.seats import SeatKind, TableSeats
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    moves = ["lead W", "6-6@(0,0)-(0,1)", "pass", "6-1@(1,1)-(1,2)", "6-2@(2,1)-(3,1)", "4-6@(2,-1)-(2,0)",
+             "0-1@(0,3)-(1,3)", "1-3@(1,4)-(1,5)", "5-4@(0,-1)-(1,-1)", "1-4@(1,-3)-(1,-2)", "4-4@(2,-2)-(3,-2)",
+             "0-0@(-1,3)-(-1,4)", "6-3@(3,0)-(4,0)", "2-3@(4,-2)-(4,-1)", "1-1@(2,4)-(3,4)", "2-5@(3,2)-(3,3)",
+             "0-5@(-1,5)-(0,5)", "2-1@(2,2)-(2,3)", "5-3@(0,6)-(1,6)", "3-0@(-2,2)-(-2,3)", "6-5@(-2,-1)-(-1,-1)",
+             "0-2@(-2,4)-(-2,5)", "2-2@(3,-3)-(4,-3)", "0-4@(0,-3)-(0,-2)", "1-5@(4,4)-(5,4)", "3-3@(5,-1)-(5,0)",
+             "4-2@(-3,6)-(-2,6)", "4-3@(-1,1)-(-1,2)"]
+    game = Broadway(options={"hands": 1}, seed=1356164813, observed=True)
+    for move in moves:
+        game.push(game.parse_move(move))
+    geo, spec = default(), catalog.spec(game)
+    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
+                       ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
+                       {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
+    five = game.parse_move("5-5@(4,3)-(5,3)")
+    p = Position(game, {1: Hold({}, {}, {}), 2: Hold({4: five.tile}, {}, {}, Plan(2, len(moves), (five,))),
+                        3: Hold({}, {}, {})})
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
+    assert game.current_player == 2 and not game.is_legal(five)
+    said = steps.instruction(seats, p, tray.board())
+    assert said is not None and said.who == "South bot"
+    assert said.what.startswith("5-5 is ruled out (rule BW-10.3: ") and "take back" in said.what

@@ -89,7 +89,13 @@ def _next_step(seats: TableSeats, p: Position, board: Board) -> Said | None:
     if not turn:
         return None
     said = _say(seats, p, seat, _actions(seats, p, seat, turn, board), board)
-    return Said(seats.names[seat], *said[0]) if said else None
+    if said:
+        return Said(seats.names[seat], *said[0])
+    problem = p.game.why_illegal(turn[0])
+    if problem is not None:  # the engine rules the seat's own move out (BW-10.3: a person's pass was wrong)
+        return Said(seats.names[seat], f"{turn[0].placed() or turn[0]} is ruled out ({problem}): take back to "
+                                       f"the move that ruled it out, or resign")
+    return None
 
 
 def _actions(seats: TableSeats, p: Position, seat: int, turn: list[Move], board: Board) -> list[Action]:
