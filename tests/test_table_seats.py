@@ -858,7 +858,7 @@ def test_regression_against_three_bots_a_pass_is_refused_while_a_tile_the_racks_
     them the tiles that fitted then (BW-10.3). Later a bot's own tile was one the engine could no
     longer place in its hand, the bot's turn could not be made and the table waited with nothing
     asked. With three bots the racks tell the person's hand (no tile is left to draw): the pass is
-    refused, naming the rule, and nothing is stored (BW-6.1)."""
+    refused, naming the rule, and nothing is stored (BW-11.8, BW-6.1)."""
     from dominotable.rules.games.broadway.engine import Broadway, Place
 
     names = ["ANN", "East bot", "South bot", "West bot"]
@@ -887,7 +887,7 @@ def test_regression_a_bots_tile_the_engine_rules_out_is_said_not_waited_on():
     (BW-10.3) the engine could no longer place South bot's last tile, 5-5, in its hand, and the
     table showed nothing and waited. Where the racks cannot tell a person's hand (more than one
     person at the table) such a pass still goes in; the instruction now names the rule and the
-    way out."""
+    way out (BW-11.8)."""
     from dominotable.match import steps
     from dominotable.match.position import Hold, Plan, Position
     from dominotable.match.seats import SeatKind, TableSeats
@@ -915,3 +915,67 @@ def test_regression_a_bots_tile_the_engine_rules_out_is_said_not_waited_on():
     said = steps.instruction(seats, p, tray.board())
     assert said is not None and said.who == "South bot"
     assert said.what.startswith("5-5 is ruled out (rule BW-10.3: ") and "take back" in said.what
+
+
+def test_regression_between_broadway_hands_the_bots_deal_waits_for_the_tray_to_be_gathered():
+    """Found by the chaos test at length (the position is its): a hand over with every bot's rack
+    played out, all 28 tiles on the tray, and the screen said "East bot: 7 tiles from the boneyard,
+    face down, into slots 1-7": there was no boneyard to take them from. The deal is dealt from the
+    last hand's tiles gathered off the tray (BW-10.6): the racks wait until it is recorded, and
+    the reader's "clear the tray" is what shows meanwhile."""
+    from dominotable.match import steps
+    from dominotable.match.position import Hold, Position
+    from dominotable.match.seats import SeatKind, TableSeats
+    from dominotable.rules.games.broadway.engine import Broadway
+    from dominotable.rules.hidden import DEAL
+
+    moves = ["lead W", "6-6@(0,0)-(0,1)", "pass", "6-0@(-1,0)-(-1,1)", "6-2@(1,1)-(2,1)", "3-6@(1,-1)-(1,0)",
+             "2-1@(2,0)-(3,0)", "0-1@(3,-2)-(3,-1)", "1-6@(4,0)-(5,0)", "0-3@(1,-3)-(1,-2)", "1-5@(4,-1)-(5,-1)",
+             "1-3@(4,1)-(4,2)", "2-3@(2,2)-(3,2)", "5-0@(3,-4)-(3,-3)", "3-3@(3,3)-(4,3)", "2-2@(1,2)-(1,3)",
+             "5-2@(-1,3)-(0,3)", "1-4@(5,1)-(5,2)", "5-4@(4,-4)-(5,-4)", "5-5@(5,-3)-(5,-2)", "0-0@(0,-4)-(1,-4)",
+             "6-5@(6,0)-(6,1)", "4-0@(-2,2)-(-1,2)", "2-0@(2,-4)-(2,-3)", "4-6@(6,2)-(7,2)", "4-2@(6,3)-(6,4)",
+             "4-4@(5,-5)-(6,-5)", "5-3@(4,-3)-(4,-2)", "4-3@(6,-4)-(7,-4)", "show N 1-1"]
+    game = Broadway(options={"hands": 1}, seed=1356164813, observed=True)
+    for move in moves:
+        game.push(game.parse_move(move))
+    geo, spec = default(), catalog.spec(game)
+    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
+                       ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
+                       {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
+    p = Position(game, {seat: Hold({}, {}, {}) for seat in (1, 2, 3)})
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
+    assert game.awaiting() == "deal" and len(tray.tiles) == 28  # the tableau and the 1-1 shown
+    assert steps.instruction(seats, p, tray.board()) is None
+    assert "clear the tray (28 tiles) for the deal" in seats.hands.reader.on(game.copy()).judge(tray.board()).note
+    game.push(DEAL)
+    said = steps.instruction(seats, p, MemoryTray(Registry.virtual(game.dset), geo).board())
+    assert str(said) == "East bot: 7 tiles from the boneyard, face down, into slots 1-7"
+
+
+def test_regression_a_bots_instruction_waits_while_a_tile_lies_on_another(tmp_path):
+    """Found by the chaos test at length (Broadway with bots): with "West bot: slide every tile 2
+    left, 2 up" on the OLED, a tile dropped onto another left the tray unreadable, and the
+    instruction planned on the tray as it lay before stayed on the screen until the prompt pause;
+    a person who had slid some tiles already would slide them off the tray. Now a bot's step waits
+    while the tray cannot be read, and comes back once it can (BW-11.7)."""
+    from dominotable.rules.games.broadway.engine import Broadway
+    from dominotable.tray.board import Board
+    from dominotray import wire
+
+    names = ["ANN", "East bot", "South bot", "West bot"]
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), names, (1, 2, 3))
+    table.settle()
+    person = Person(table, 0, seed=3)
+    _until_a_bots_placement(table, person, lambda: len(table.game.tableau().order) >= 2)
+    said = table.screen().bot
+    cells = table.layout.cells()
+    lead = table.tiles()[table.game.tableau().lead][0]
+    cells[lead] = (wire.STACK, b"")
+    table.session.on_board(Board(cells, table.layout.registry, table.geometry))
+    table.now += table.settle_ms / 1000
+    table.session.tick()
+    screen = table.screen()
+    assert screen.bot == "" and screen.kind == "play" and table.game.moves  # no prompt yet: hands at work
+    table.settle()
+    assert table.screen().bot == said

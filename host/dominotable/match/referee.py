@@ -54,7 +54,8 @@ class Referee:
         self.seats = judge.seats
         self.tracker = Tracker(table.settle_ms, table.prompt_after_ms, table.clock)
         self.status = Status(table.on_alarm)
-        self.area: Board | None = None  # the board last judged, without the racks
+        self.area: Board | None = None  # the last board judged that could be read, without the racks
+        self.readable = False  # whether the board last judged could be read (not a stack, a dead reader)
         self.wants_new_match = False
         partner = self.partner
         self.hearing = Hearing(partner, committer, self.status) if partner is not None else None
@@ -119,7 +120,8 @@ class Referee:
             status.instead if offered else (), tracker.where, tracker.draw))
         reading = decision.reading
         status.warning, tracker.draw, status.buttons = reading.warning, reading.draw, reading.buttons
-        if reading.area is not None:
+        self.readable = reading.area is not None
+        if self.readable:
             self.area, tracker.where = reading.area, {p.tile: p.cells for p in reading.area.placements}
         then = decision
         if isinstance(decision, Commit):
@@ -226,8 +228,9 @@ class Referee:
         return self.judge.takeback_candidate(self.position, board)
 
     def instruction(self) -> Said | None:
-        """What a person must do now for a seat the table plays."""
-        if self.seats is None or self.status.mode != Mode.PLAY or self.area is None:
+        """What a person must do now for a seat the table plays; nothing while the tray cannot be
+        read (a step said for the tray as it lay before would be followed from where it lies now)."""
+        if self.seats is None or self.status.mode != Mode.PLAY or self.area is None or not self.readable:
             return None
         return instruction(self.seats, self.position, self.area)
 

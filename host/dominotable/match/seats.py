@@ -174,8 +174,10 @@ class TableSeats:
 
     def short(self, p: Position) -> list[Said]:
         """What the racks wait for: tiles dealt or drawn to a seat not yet in its rack, a finished
-        hand's tiles still in one."""
+        hand's tiles still in one. The deal waits for the last hand's tiles to be gathered off the
+        tray: they are the boneyard it is dealt from (in Broadway every tile is on the tray)."""
         notes = []
+        gathering = p.game.awaiting() == "deal"
         for seat in self.racks:
             hold = p.holds[seat]
             if hold.spent:
@@ -183,7 +185,7 @@ class TableSeats:
                                   self.slot_cells(seat, hold.spent), rack=True))
                 continue
             missing = hand_size(p.game, seat) - len(hold.rack)
-            if missing > 0:
+            if missing > 0 and not gathering:
                 free = self.free_slots(p, seat)[:missing]
                 tiles = "a tile" if missing == 1 else f"{missing} tiles"
                 notes.append(Said(self.names[seat], f"{tiles} from the boneyard, face down, into {slots(free)}",
