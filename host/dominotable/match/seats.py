@@ -19,8 +19,8 @@ changing anything but the Position it is given, which is the judge's copy:
 - `traceless(p)`: a move the table makes itself (the end of a bot's turn, a pass, a reveal its
   rack makes);
 - `short(p)`: what the racks wait for;
-- `why_not(p, move)`: why the hand the racks leave a person rules out the move they chose with
-  the buttons (a pass while a tile of it fits).
+- `why_not(p, move)`: why the hand the racks leave a person rules out their pass (a tile of it
+  fits).
 
 What a person must do for a seat, in words, is steps.py's.
 """
@@ -40,6 +40,7 @@ from dominotable.match.steps import Said, both, slots
 from dominotable.reading.prompts import span
 from dominotable.rules.errors import DominoError, IllegalMove
 from dominotable.rules.game import Game, Move
+from dominotable.rules.moves import Pass
 from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.shared import Strategy
@@ -276,14 +277,14 @@ class TableSeats:
         return (turn[0] if turn and not turn[0].placed() and not turn[0].taken() else None), plan
 
     def why_not(self, p: Position, move: Move) -> IllegalMove | None:
-        """Why the person to move may not make `move`, asked of their own view of the game when the
-        racks tell their hand: they are the one person at the table, every rack is complete, and no
-        tile is left to draw, so their hand is what no rack holds of the tiles unseen. The engine sees
-        no rack: a pass it took from a person holding a tile that fits would later rule out a bot's
-        own tile (BW-10.3), and the bot could not play."""
+        """Why the person to move may not pass, asked of their own view of the game when the racks
+        tell their hand: they are the one person at the table, every rack is complete, and no tile
+        is left to draw, so their hand is what no rack holds of the tiles unseen. The engine sees no
+        rack: a pass it took from a person holding a tile that fits would later rule out a bot's own
+        tile (BW-10.3), and the bot could not play."""
         game = p.game
         seat = game.current_player
-        if seat is None or self.plays(seat) or game.awaiting() or game.is_over():
+        if not isinstance(move, Pass) or seat is None or self.plays(seat) or game.awaiting() or game.is_over():
             return None
         hand = unseen(game) - {t for h in p.holds.values() for t in h.rack.values()}
         people = [k for k in range(game.players) if not self.plays(k)]
