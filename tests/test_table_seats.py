@@ -979,3 +979,39 @@ def test_regression_a_bots_instruction_waits_while_a_tile_lies_on_another(tmp_pa
     assert screen.bot == "" and screen.kind == "play" and table.game.moves  # no prompt yet: hands at work
     table.settle()
     assert table.screen().bot == said
+
+
+def test_regression_broadways_tableau_may_grow_over_the_side_of_the_tray_where_a_person_sits():
+    """Found by the chaos test at length (the position is its): the tableau was ten rows deep, the
+    depth of the zone inside all four racks, and East bot's last tile, 4-4, fitted only one row
+    further out. The hands kept to the zone, so the bot's step could not be said and the table
+    waited with nothing asked; a person's tile laid there was read, and then the hands could not
+    lay out the stored position. North is a person and has no rack: the tableau may use that edge
+    of the tray (BW-11.6)."""
+    from dominotable.match import steps
+    from dominotable.match.position import Hold, Plan, Position
+    from dominotable.match.seats import SeatKind, TableSeats
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    moves = ["lead N", "6-6@(0,0)-(1,0)", "pass", "6-1@(2,0)-(3,0)", "0-6@(2,-2)-(2,-1)", "3-6@(-1,1)-(0,1)",
+             "0-3@(1,-2)-(1,-1)", "1-3@(-3,1)-(-2,1)", "6-4@(2,1)-(2,2)", "3-3@(-2,0)-(-1,0)", "1-2@(-3,2)-(-3,3)",
+             "2-4@(0,2)-(1,2)", "6-2@(-2,2)-(-2,3)", "4-5@(1,3)-(2,3)", "4-3@(1,4)-(1,5)", "5-2@(2,4)-(3,4)",
+             "4-0@(1,-4)-(1,-3)", "5-6@(2,5)-(3,5)", "2-3@(0,3)-(0,4)", "4-1@(2,-4)-(3,-4)", "1-5@(3,-3)-(3,-2)",
+             "5-3@(-1,-1)-(0,-1)", "2-2@(-1,2)-(-1,3)", "2-0@(-1,-3)-(0,-3)", "0-5@(3,2)-(3,3)", "5-5@(4,3)-(5,3)",
+             "1-0@(4,1)-(4,2)", "1-1@(4,0)-(5,0)", "0-0@(5,1)-(5,2)"]
+    game = Broadway(options={"hands": 1}, seed=1356164813, observed=True)
+    for move in moves:
+        game.push(game.parse_move(move))
+    geo, spec = default(), catalog.spec(game)
+    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
+                       ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
+                       {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
+    four = game.parse_move("4-4@(0,-5)-(0,-4)")
+    p = Position(game, {1: Hold({2: four.tile}, {}, {}, Plan(1, len(moves), (four,))), 2: Hold({}, {}, {}),
+                        3: Hold({}, {}, {})})
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
+    rows = [geo.coords(c)[0] for cells in tray.tiles.values() for c in cells]
+    assert max(rows) - min(rows) + 1 == 10 and game.is_legal(four)
+    said = steps.instruction(seats, p, tray.board())
+    assert str(said) == "East bot: slot 2 (4-4) -> r0c7-r1c7"

@@ -24,8 +24,28 @@ class BroadwayHands(Hands):
     racks: frozenset[int] = frozenset()  # the bot seats' racks, whose tiles stay at a deal
 
     def keep_clear(self, cells: frozenset[int]) -> None:
-        self.area = self.geometry.zone("tableau") if cells else None
+        """Keep the tableau off the bots' racks: the zone inside the racks, grown over each edge of
+        the tray where no bot's rack lies (a person's side), as far as the readers go."""
         self.racks = cells
+        if not cells:
+            self.area = None
+            return
+        geo = self.geometry
+        rows, cols = zip(*map(geo.coords, geo.zone("tableau")))
+        top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
+
+        def clear(rows, cols) -> bool:
+            return all(geo.cell(r, c) not in cells for r in rows for c in cols)
+
+        while top > 0 and clear([top - 1], range(left, right + 1)):
+            top -= 1
+        while bottom < geo.rows - 1 and clear([bottom + 1], range(left, right + 1)):
+            bottom += 1
+        while left > 0 and clear(range(top, bottom + 1), [left - 1]):
+            left -= 1
+        while right < geo.columns - 1 and clear(range(top, bottom + 1), [right + 1]):
+            right += 1
+        self.area = frozenset(geo.cell(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1))
 
     def _bounds(self) -> tuple[int, int, int, int]:
         """(top, bottom, left, right) rows and columns the tableau may use."""
