@@ -1015,3 +1015,40 @@ def test_regression_broadways_tableau_may_grow_over_the_side_of_the_tray_where_a
     assert max(rows) - min(rows) + 1 == 10 and game.is_legal(four)
     said = steps.instruction(seats, p, tray.board())
     assert str(said) == "East bot: slot 2 (4-4) -> r0c7-r1c7"
+
+
+def test_regression_a_broadway_tile_that_fits_only_beside_a_rack_is_laid_there():
+    """Found by the chaos test at length (the position is its): the tableau filled the twelve
+    columns inside the side racks, and the person's one legal tile, 1-1, fitted only in the column
+    beside West bot's rack, where no slot lies. The hands kept to the rectangle inside the racks,
+    so they had no room for it and the person could neither play nor pass (BW-6.1). The readers
+    reach under every cell: the tile goes there, and so does laying out that position again
+    (BW-11.6)."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    moves = ["lead E", "6-6@(0,0)-(0,1)", "2-6@(-1,2)-(0,2)", "1-2@(-1,0)-(-1,1)", "1-6@(-1,-1)-(0,-1)",
+             "0-1@(-1,-3)-(-1,-2)", "2-0@(-3,-3)-(-2,-3)", "4-2@(-3,-5)-(-3,-4)", "0-0@(-2,-4)-(-1,-4)",
+             "6-5@(1,-1)-(1,0)", "5-2@(-3,2)-(-2,2)", "3-5@(-3,0)-(-3,1)", "0-6@(0,-2)-(1,-2)", "3-2@(-2,0)-(-2,1)",
+             "0-5@(0,-4)-(1,-4)", "3-3@(-3,-2)-(-3,-1)", "2-2@(-5,-4)-(-4,-4)", "0-3@(-2,-2)-(-2,-1)",
+             "5-4@(2,0)-(3,0)", "0-4@(3,-2)-(3,-1)", "3-6@(0,-3)-(1,-3)", "1-3@(-4,-3)-(-4,-2)", "4-6@(4,0)-(5,0)",
+             "4-4@(4,-2)-(4,-1)", "4-1@(-6,-3)-(-5,-3)", "3-4@(-4,-1)-(-4,0)", "5-5@(1,1)-(2,1)", "1-5@(-5,-2)-(-5,-1)"]
+    game = Broadway(options={"hands": 1}, seed=1156181830, observed=True)
+    for move in moves:
+        game.push(game.parse_move(move))
+    geo = default()
+    racks = geo.racks("broadway")
+    hands = catalog.hands_for(game.copy(), geo)
+    hands.keep_clear(frozenset().union(*(rack.cells for rack in racks[1:])))
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    tray.apply_all(hands.setup(tray.board()))
+    one = game.parse_move("1-1@(-7,-2)-(-6,-2)")
+    assert [str(m) for m in game.legal_moves()] == [str(one)] and not game.is_legal(game.parse_move("pass"))
+    actions = hands.on(game.copy()).actions(one, tray.board())
+    assert [(a.kind, [geo.label(c) for c in a.cells]) for a in actions] == [
+        (ActionKind.PLACE, ["r4c1 (cell 65)", "r4c2 (cell 66)"])]
+    assert not set(actions[0].cells) & racks[3].cells
+    game.push(one)
+    again = MemoryTray(Registry.virtual(game.dset), geo)
+    again.apply_all(hands.on(game.copy()).setup(again.board()))
+    assert len(again.tiles) == len(tray.tiles) + 1 and not {c for cs in again.tiles.values() for c in cs} & (
+        frozenset().union(*(rack.cells for rack in racks[1:])))

@@ -101,6 +101,18 @@ class BroadwayHands(Hands):
         steps.append(Action(ActionKind.PLACE, move.tile, at))
         return steps
 
+    def _squeezed(self, rows: list[int], cols: list[int]) -> tuple[int, int] | None:
+        """The shortest slide that puts these cells on the tray and off the bots' racks, once the
+        tableau has outgrown the room inside them (a person's tile laid out beside a rack is read
+        like any other: the readers reach under every cell)."""
+        geo = self.geometry
+        if not self.racks:
+            return None
+        shifts = sorted(((dr, dc) for dr in range(-min(rows), geo.rows - max(rows))
+                         for dc in range(-min(cols), geo.columns - max(cols))), key=lambda s: abs(s[0]) + abs(s[1]))
+        return next((s for s in shifts if all(geo.cell(r + s[0], c + s[1]) not in self.racks
+                                              for r, c in zip(rows, cols))), None)
+
     def _inside(self, cells) -> bool:
         return cells is not None and (self.area is None or set(cells) <= self.area)
 
@@ -116,11 +128,17 @@ class BroadwayHands(Hands):
                 cols.append(c)
         height, width = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
         top, bottom, left, right = self._bounds()
-        if height > bottom - top + 1 or width > right - left + 1:
-            raise NoRoom(f"Broadway: the tableau with {move} would be {width} cells wide and {height} deep; "
-                         f"the tray has {right - left + 1} by {bottom - top + 1}")
-        dr = top + (bottom - top + 1 - height) // 2 - min(rows)
-        dc = left + (right - left + 1 - width) // 2 - min(cols)
+        if height <= bottom - top + 1 and width <= right - left + 1:
+            dr = top + (bottom - top + 1 - height) // 2 - min(rows)
+            dc = left + (right - left + 1 - width) // 2 - min(cols)
+        else:
+            shift = self._squeezed(rows, cols)
+            if shift is None:
+                raise NoRoom(f"Broadway: the tableau with {move} would be {width} cells wide and {height} deep; "
+                             f"the tray has {right - left + 1} by {bottom - top + 1}")
+            dr, dc = shift
+            if shift == (0, 0):  # it lies on the tray as it is
+                return anchor, []
         moving = {p.tile: tuple(geo.cell(r + dr, c + dc) for r, c in map(geo.coords, p.cells))
                   for p in board.tiles()}
         now = {p.tile: p.cells for p in board.tiles()}
