@@ -1052,3 +1052,37 @@ def test_regression_a_broadway_tile_that_fits_only_beside_a_rack_is_laid_there()
     again.apply_all(hands.on(game.copy()).setup(again.board()))
     assert len(again.tiles) == len(tray.tiles) + 1 and not {c for cs in again.tiles.values() for c in cs} & (
         frozenset().union(*(rack.cells for rack in racks[1:])))
+
+
+def test_regression_a_bots_tile_with_no_room_on_the_tray_is_said_not_waited_on():
+    """Found by the chaos test at length (the position is its): the tableau was eleven rows deep,
+    every row off South bot's rack, and East bot's one tile, 0-0, fitted only in a twelfth. Its
+    turn could not be shown and the table waited with nothing asked. The instruction now says
+    there is no room, how much the tableau would need, and the way out (BW-11.6)."""
+    from dominotable.match import steps
+    from dominotable.match.position import Hold, Plan, Position
+    from dominotable.match.seats import SeatKind, TableSeats
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    moves = ["lead E", "6-6@(0,0)-(0,1)", "0-6@(-1,2)-(0,2)", "0-3@(-1,3)-(-1,4)", "5-0@(-2,1)-(-1,1)",
+             "3-1@(-2,4)-(-2,5)", "1-0@(-3,2)-(-2,2)", "1-2@(-2,6)-(-2,7)", "2-0@(-2,0)-(-1,0)", "2-4@(-2,8)-(-2,9)",
+             "3-5@(0,4)-(1,4)", "3-4@(0,5)-(0,6)", "6-3@(0,-1)-(1,-1)", "5-5@(-3,0)-(-3,1)", "4-1@(1,6)-(2,6)",
+             "1-6@(1,0)-(1,1)", "3-2@(1,5)-(2,5)", "4-4@(-1,8)-(-1,9)", "6-5@(0,3)-(1,3)", "4-5@(1,7)-(1,8)",
+             "4-6@(2,7)-(3,7)", "5-2@(-1,6)-(-1,7)", "2-2@(-2,-1)-(-1,-1)", "1-1@(-3,5)-(-3,6)", "1-5@(-4,-1)-(-3,-1)",
+             "pass", "6-2@(-4,7)-(-3,7)", "4-0@(0,7)-(0,8)", "3-3@(-3,3)-(-2,3)"]
+    game = Broadway(options={"hands": 1}, seed=1356164813, observed=True)
+    for move in moves:
+        game.push(game.parse_move(move))
+    geo, spec = default(), catalog.spec(game)
+    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
+                       ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
+                       {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
+    zero = game.parse_move("0-0@(0,9)-(0,10)")
+    p = Position(game, {1: Hold({3: zero.tile}, {}, {}, Plan(1, len(moves), (zero,))), 2: Hold({}, {}, {}),
+                        3: Hold({}, {}, {})})
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
+    assert game.is_legal(zero) and all(m.tile == zero.tile for m in game.legal_moves())
+    said = steps.instruction(seats, p, tray.board())
+    assert said is not None and said.who == "East bot" and said.what.startswith("no room on the tray for 0-0 (")
+    assert "12 deep" in said.what and said.what.endswith("take back a move, or resign")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from dominotable.match.position import Position
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game, Move
+from dominotable.sim.hands.base import NoRoom
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
@@ -95,6 +96,13 @@ def _next_step(seats: TableSeats, p: Position, board: Board) -> Said | None:
     if problem is not None:  # the engine rules the seat's own move out (BW-10.3: a person's pass was wrong)
         return Said(seats.names[seat], f"{turn[0].placed() or turn[0]} is ruled out ({problem}): take back to "
                                        f"the move that ruled it out, or resign")
+    try:
+        seats.hands.on(p.game.copy()).actions(turn[0], board)
+    except NoRoom as exc:  # its only moves need more tray than the racks leave (BW-11.6)
+        return Said(seats.names[seat], f"no room on the tray for {turn[0].placed() or turn[0]} ({exc}): "
+                                       f"take back a move, or resign")
+    except DominoError:  # the tray is not as the position: hands at work
+        pass
     return None
 
 
