@@ -720,6 +720,24 @@ def _until_a_bots_placement(table, person, enough) -> None:
     raise AssertionError("no bot placement came")
 
 
+def _broadway_against_three_bots(moves, seed):
+    """A chaos run's position: Broadway, ANN against East, South and West bot, `moves` made and the
+    tableau laid out by the bots' hands (off their racks); the game, the seats and the tray."""
+    from dominotable.match.seats import SeatKind, TableSeats
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    game = Broadway(options={"hands": 1}, seed=seed, observed=True)
+    for move in moves:
+        game.push(game.parse_move(move))
+    geo, spec = default(), catalog.spec(game)
+    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
+                       ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
+                       {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
+    return game, seats, tray
+
+
 def test_regression_a_row_tile_knocked_out_of_place_while_a_bot_is_to_play_is_a_screen_not_a_crash(tmp_path):
     """Found by the chaos test: with "West bot: slot 1 (3-6) -> upright at the open end" on the OLED,
     a row tile knocked one row down (hands at work: a pending problem, not yet prompted) made drawing
@@ -890,8 +908,6 @@ def test_regression_a_bots_tile_the_engine_rules_out_is_said_not_waited_on():
     way out (BW-11.8)."""
     from dominotable.match import steps
     from dominotable.match.position import Hold, Plan, Position
-    from dominotable.match.seats import SeatKind, TableSeats
-    from dominotable.rules.games.broadway.engine import Broadway
 
     moves = ["lead W", "6-6@(0,0)-(0,1)", "pass", "6-1@(1,1)-(1,2)", "6-2@(2,1)-(3,1)", "4-6@(2,-1)-(2,0)",
              "0-1@(0,3)-(1,3)", "1-3@(1,4)-(1,5)", "5-4@(0,-1)-(1,-1)", "1-4@(1,-3)-(1,-2)", "4-4@(2,-2)-(3,-2)",
@@ -899,18 +915,10 @@ def test_regression_a_bots_tile_the_engine_rules_out_is_said_not_waited_on():
              "0-5@(-1,5)-(0,5)", "2-1@(2,2)-(2,3)", "5-3@(0,6)-(1,6)", "3-0@(-2,2)-(-2,3)", "6-5@(-2,-1)-(-1,-1)",
              "0-2@(-2,4)-(-2,5)", "2-2@(3,-3)-(4,-3)", "0-4@(0,-3)-(0,-2)", "1-5@(4,4)-(5,4)", "3-3@(5,-1)-(5,0)",
              "4-2@(-3,6)-(-2,6)", "4-3@(-1,1)-(-1,2)"]
-    game = Broadway(options={"hands": 1}, seed=1356164813, observed=True)
-    for move in moves:
-        game.push(game.parse_move(move))
-    geo, spec = default(), catalog.spec(game)
-    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
-                       ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
-                       {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
+    game, seats, tray = _broadway_against_three_bots(moves, 1356164813)
     five = game.parse_move("5-5@(4,3)-(5,3)")
     p = Position(game, {1: Hold({}, {}, {}), 2: Hold({4: five.tile}, {}, {}, Plan(2, len(moves), (five,))),
                         3: Hold({}, {}, {})})
-    tray = MemoryTray(Registry.virtual(game.dset), geo)
-    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
     assert game.current_player == 2 and not game.is_legal(five)
     said = steps.instruction(seats, p, tray.board())
     assert said is not None and said.who == "South bot"
@@ -925,8 +933,6 @@ def test_regression_between_broadway_hands_the_bots_deal_waits_for_the_tray_to_b
     the reader's "clear the tray" is what shows meanwhile."""
     from dominotable.match import steps
     from dominotable.match.position import Hold, Position
-    from dominotable.match.seats import SeatKind, TableSeats
-    from dominotable.rules.games.broadway.engine import Broadway
     from dominotable.rules.hidden import DEAL
 
     moves = ["lead W", "6-6@(0,0)-(0,1)", "pass", "6-0@(-1,0)-(-1,1)", "6-2@(1,1)-(2,1)", "3-6@(1,-1)-(1,0)",
@@ -935,21 +941,13 @@ def test_regression_between_broadway_hands_the_bots_deal_waits_for_the_tray_to_b
              "5-2@(-1,3)-(0,3)", "1-4@(5,1)-(5,2)", "5-4@(4,-4)-(5,-4)", "5-5@(5,-3)-(5,-2)", "0-0@(0,-4)-(1,-4)",
              "6-5@(6,0)-(6,1)", "4-0@(-2,2)-(-1,2)", "2-0@(2,-4)-(2,-3)", "4-6@(6,2)-(7,2)", "4-2@(6,3)-(6,4)",
              "4-4@(5,-5)-(6,-5)", "5-3@(4,-3)-(4,-2)", "4-3@(6,-4)-(7,-4)", "show N 1-1"]
-    game = Broadway(options={"hands": 1}, seed=1356164813, observed=True)
-    for move in moves:
-        game.push(game.parse_move(move))
-    geo, spec = default(), catalog.spec(game)
-    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
-                       ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
-                       {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
+    game, seats, tray = _broadway_against_three_bots(moves, 1356164813)
     p = Position(game, {seat: Hold({}, {}, {}) for seat in (1, 2, 3)})
-    tray = MemoryTray(Registry.virtual(game.dset), geo)
-    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
     assert game.awaiting() == "deal" and len(tray.tiles) == 28  # the tableau and the 1-1 shown
     assert steps.instruction(seats, p, tray.board()) is None
     assert "clear the tray (28 tiles) for the deal" in seats.hands.reader.on(game.copy()).judge(tray.board()).note
     game.push(DEAL)
-    said = steps.instruction(seats, p, MemoryTray(Registry.virtual(game.dset), geo).board())
+    said = steps.instruction(seats, p, MemoryTray(Registry.virtual(game.dset), seats.geometry).board())
     assert str(said) == "East bot: 7 tiles from the boneyard, face down, into slots 1-7"
 
 
@@ -990,8 +988,6 @@ def test_regression_broadways_tableau_may_grow_over_the_side_of_the_tray_where_a
     of the tray (BW-11.6)."""
     from dominotable.match import steps
     from dominotable.match.position import Hold, Plan, Position
-    from dominotable.match.seats import SeatKind, TableSeats
-    from dominotable.rules.games.broadway.engine import Broadway
 
     moves = ["lead N", "6-6@(0,0)-(1,0)", "pass", "6-1@(2,0)-(3,0)", "0-6@(2,-2)-(2,-1)", "3-6@(-1,1)-(0,1)",
              "0-3@(1,-2)-(1,-1)", "1-3@(-3,1)-(-2,1)", "6-4@(2,1)-(2,2)", "3-3@(-2,0)-(-1,0)", "1-2@(-3,2)-(-3,3)",
@@ -999,19 +995,11 @@ def test_regression_broadways_tableau_may_grow_over_the_side_of_the_tray_where_a
              "4-0@(1,-4)-(1,-3)", "5-6@(2,5)-(3,5)", "2-3@(0,3)-(0,4)", "4-1@(2,-4)-(3,-4)", "1-5@(3,-3)-(3,-2)",
              "5-3@(-1,-1)-(0,-1)", "2-2@(-1,2)-(-1,3)", "2-0@(-1,-3)-(0,-3)", "0-5@(3,2)-(3,3)", "5-5@(4,3)-(5,3)",
              "1-0@(4,1)-(4,2)", "1-1@(4,0)-(5,0)", "0-0@(5,1)-(5,2)"]
-    game = Broadway(options={"hands": 1}, seed=1356164813, observed=True)
-    for move in moves:
-        game.push(game.parse_move(move))
-    geo, spec = default(), catalog.spec(game)
-    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
-                       ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
-                       {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
+    game, seats, tray = _broadway_against_three_bots(moves, 1356164813)
     four = game.parse_move("4-4@(0,-5)-(0,-4)")
     p = Position(game, {1: Hold({2: four.tile}, {}, {}, Plan(1, len(moves), (four,))), 2: Hold({}, {}, {}),
                         3: Hold({}, {}, {})})
-    tray = MemoryTray(Registry.virtual(game.dset), geo)
-    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
-    rows = [geo.coords(c)[0] for cells in tray.tiles.values() for c in cells]
+    rows = [seats.geometry.coords(c)[0] for cells in tray.tiles.values() for c in cells]
     assert max(rows) - min(rows) + 1 == 10 and game.is_legal(four)
     said = steps.instruction(seats, p, tray.board())
     assert str(said) == "East bot: slot 2 (4-4) -> r0c7-r1c7"
@@ -1024,7 +1012,6 @@ def test_regression_a_broadway_tile_that_fits_only_beside_a_rack_is_laid_there()
     so they had no room for it and the person could neither play nor pass (BW-6.1). The readers
     reach under every cell: the tile goes there, and so does laying out that position again
     (BW-11.6)."""
-    from dominotable.rules.games.broadway.engine import Broadway
 
     moves = ["lead E", "6-6@(0,0)-(0,1)", "2-6@(-1,2)-(0,2)", "1-2@(-1,0)-(-1,1)", "1-6@(-1,-1)-(0,-1)",
              "0-1@(-1,-3)-(-1,-2)", "2-0@(-3,-3)-(-2,-3)", "4-2@(-3,-5)-(-3,-4)", "0-0@(-2,-4)-(-1,-4)",
@@ -1032,15 +1019,9 @@ def test_regression_a_broadway_tile_that_fits_only_beside_a_rack_is_laid_there()
              "0-5@(0,-4)-(1,-4)", "3-3@(-3,-2)-(-3,-1)", "2-2@(-5,-4)-(-4,-4)", "0-3@(-2,-2)-(-2,-1)",
              "5-4@(2,0)-(3,0)", "0-4@(3,-2)-(3,-1)", "3-6@(0,-3)-(1,-3)", "1-3@(-4,-3)-(-4,-2)", "4-6@(4,0)-(5,0)",
              "4-4@(4,-2)-(4,-1)", "4-1@(-6,-3)-(-5,-3)", "3-4@(-4,-1)-(-4,0)", "5-5@(1,1)-(2,1)", "1-5@(-5,-2)-(-5,-1)"]
-    game = Broadway(options={"hands": 1}, seed=1156181830, observed=True)
-    for move in moves:
-        game.push(game.parse_move(move))
-    geo = default()
+    game, seats, tray = _broadway_against_three_bots(moves, 1156181830)
+    geo, hands = seats.geometry, seats.hands
     racks = geo.racks("broadway")
-    hands = catalog.hands_for(game.copy(), geo)
-    hands.keep_clear(frozenset().union(*(rack.cells for rack in racks[1:])))
-    tray = MemoryTray(Registry.virtual(game.dset), geo)
-    tray.apply_all(hands.setup(tray.board()))
     one = game.parse_move("1-1@(-7,-2)-(-6,-2)")
     assert [str(m) for m in game.legal_moves()] == [str(one)] and not game.is_legal(game.parse_move("pass"))
     actions = hands.on(game.copy()).actions(one, tray.board())
@@ -1061,8 +1042,6 @@ def test_regression_a_bots_tile_with_no_room_on_the_tray_is_said_not_waited_on()
     there is no room, how much the tableau would need, and the way out (BW-11.6)."""
     from dominotable.match import steps
     from dominotable.match.position import Hold, Plan, Position
-    from dominotable.match.seats import SeatKind, TableSeats
-    from dominotable.rules.games.broadway.engine import Broadway
 
     moves = ["lead E", "6-6@(0,0)-(0,1)", "0-6@(-1,2)-(0,2)", "0-3@(-1,3)-(-1,4)", "5-0@(-2,1)-(-1,1)",
              "3-1@(-2,4)-(-2,5)", "1-0@(-3,2)-(-2,2)", "1-2@(-2,6)-(-2,7)", "2-0@(-2,0)-(-1,0)", "2-4@(-2,8)-(-2,9)",
@@ -1070,18 +1049,10 @@ def test_regression_a_bots_tile_with_no_room_on_the_tray_is_said_not_waited_on()
              "1-6@(1,0)-(1,1)", "3-2@(1,5)-(2,5)", "4-4@(-1,8)-(-1,9)", "6-5@(0,3)-(1,3)", "4-5@(1,7)-(1,8)",
              "4-6@(2,7)-(3,7)", "5-2@(-1,6)-(-1,7)", "2-2@(-2,-1)-(-1,-1)", "1-1@(-3,5)-(-3,6)", "1-5@(-4,-1)-(-3,-1)",
              "pass", "6-2@(-4,7)-(-3,7)", "4-0@(0,7)-(0,8)", "3-3@(-3,3)-(-2,3)"]
-    game = Broadway(options={"hands": 1}, seed=1356164813, observed=True)
-    for move in moves:
-        game.push(game.parse_move(move))
-    geo, spec = default(), catalog.spec(game)
-    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
-                       ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
-                       {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
+    game, seats, tray = _broadway_against_three_bots(moves, 1356164813)
     zero = game.parse_move("0-0@(0,9)-(0,10)")
     p = Position(game, {1: Hold({3: zero.tile}, {}, {}, Plan(1, len(moves), (zero,))), 2: Hold({}, {}, {}),
                         3: Hold({}, {}, {})})
-    tray = MemoryTray(Registry.virtual(game.dset), geo)
-    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
     assert game.is_legal(zero) and all(m.tile == zero.tile for m in game.legal_moves())
     said = steps.instruction(seats, p, tray.board())
     assert said is not None and said.who == "East bot" and said.what.startswith("no room on the tray for 0-0 (")
