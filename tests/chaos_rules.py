@@ -90,6 +90,7 @@ SETTLE_S = 4.0  # the longest a settle may take before it is noted
 BLIND = 30.0  # ... and before the table counts as blind
 STAND = 3  # checks a problem prompt may stand before the way back is tried
 CANNOT = ": cannot, restored the tray"  # an instruction the harness's person cannot follow
+WAY_OUT = ", or resign"  # a bot's turn the table cannot show: only the way out is said (BW-11.6, BW-11.8)
 IDLE = 25  # progress steps in a row with nothing to do before the match counts as stuck
 PROBLEMS = ("Fix the tray", "Check the tray", "Take back?", "Restore the table", "Set up the table", "Not recorded")
 COUNTS = ("crashes", "illegal_commits", "store_mismatches", "screen_mismatches", "stuck_prompts",
@@ -146,6 +147,7 @@ class Tally:
     slowest: float = 0.0  # the longest settle, seconds
     matches: int = 0  # matches finished
     moves: int = 0  # moves committed, all matches
+    ways_out: int = 0  # bots' turns the table could not show, left by the way out it named
 
     def add(self, count: str, what: str) -> None:
         self.counts[count] += 1
@@ -494,6 +496,8 @@ class Chaos:
         if status.hint is not None and status.notice is not None:
             self.press("select")
             return "put the hint away"
+        if screen.seat and screen.bot.endswith(WAY_OUT):
+            return self._way_out(screen.bot, rng)
         if screen.seat:
             done = self._follow(screen.bot, rng, "as said")
             self.idle = self.idle + 1 if done.endswith(CANNOT) else 0
@@ -676,6 +680,16 @@ class Chaos:
             if rng.random() < 0.5:
                 self.settle()
         return f"{said} ({how})"
+
+    def _way_out(self, said: str, rng: random.Random) -> str:
+        """The table says the bot cannot play as dealt and names the way out: the person takes a
+        move back (the tray put back, then select), or resigns for the seat to move."""
+        self.tally.ways_out += 1
+        self.tally.note("way_out", said)
+        if rng.random() < 0.5 and self._take_back(rng):
+            return f"{said}: took a move back"
+        self._menu("Resign", yes=True)
+        return f"{said}: resigned"
 
     def _instruction(self, said: str, rng: random.Random) -> list[list[Action]] | None:
         """The steps of a bot's instruction, in groups (a tile's take and lay together)."""
@@ -914,17 +928,24 @@ class Chaos:
         r = self.referee
         if r is None or not r.game.moves or r.status.mode not in (Mode.PLAY, Mode.TAKEBACK):
             return self.rule_progress(rng)
+        last = r.game.moves[-1]
+        if self._take_back(rng, sure=False):
+            return f"took back {last}"
+        return "put the tray back before the last move"
+
+    def _take_back(self, rng: random.Random, sure: bool = True) -> bool:
+        """Put the tray back as it lay before the last move and take it back: with select where the
+        table offers "Take back?", else with the menu (always when `sure`, else half the time)."""
+        r = self.referee
+        if not r.game.moves:
+            return False
         before = r.position.copy()
         before.apply(Undo())
         self.restore(before)
-        screen = self.rt.screen()
-        if screen.title == "Take back?":
+        if self.rt.screen().title == "Take back?":
             self.press("select", page=rng.random() < 0.3)
-            return f"took back {r.game.moves[-1] if r.game.moves else ''} with select"
-        if rng.random() < 0.5:
-            self._menu("Take back", yes=True)
-            return "took back with the menu"
-        return "put the tray back before the last move"
+            return True
+        return (sure or rng.random() < 0.5) and self._menu("Take back", yes=True)
 
     def rule_buttons(self, rng: random.Random) -> str:
         names = [rng.choice(["up", "down", "select", "select", "long-select"]) for _ in range(rng.randint(1, 3))]
