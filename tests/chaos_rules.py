@@ -325,7 +325,7 @@ class Chaos:
             return True
         tracker = r.tracker
         return tracker.board is not None and tracker.board.cells == truth and (
-            tracker.judged is not None or tracker.refusals > 0)
+            tracker.judged is not None or tracker.retrying)
 
     def wait(self, seconds: float) -> None:
         """A person waits (the runtime's clock skips ahead), then the table settles."""

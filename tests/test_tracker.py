@@ -51,3 +51,26 @@ def test_again_leaves_a_board_still_settling_to_be_judged_fresh_when_it_settles(
     assert tracker.again() is None and tracker.judged is None
     clock.now += 0.35
     assert tracker.due() == (lifted, True)
+
+
+def test_a_refused_write_waits_for_its_retry_and_a_board_seen_meanwhile_is_judged_then():
+    """While a refused write waits (1, 2, 4 ... s) nothing is judged, and `retrying` says so; once the
+    retry is due the board lying then is judged (fresh), and a board seen after that is not held
+    back by the old refusal: it settles and is judged as any other. (The chaos harness counted a
+    tray that had merely not settled yet as one waiting for the store, and followed a bot's
+    instruction twice.)"""
+    clock, (laid, lifted) = Clock(), boards()
+    tracker = Tracker(400, 2000, clock)
+    tracker.see(laid)
+    clock.now += 0.45
+    assert tracker.due() == (laid, True) and not tracker.retrying
+    assert tracker.refused() == 1.0 and tracker.retrying
+    tracker.see(lifted)
+    clock.now += 0.5
+    assert tracker.due() is None and tracker.retrying and tracker.judged is None
+    clock.now += 0.5
+    assert not tracker.retrying and tracker.due() == (lifted, True)
+    tracker.see(laid)
+    assert not tracker.retrying and tracker.due() is None and tracker.judged is None  # settling, not waiting
+    clock.now += 0.45
+    assert tracker.due() == (laid, True) and tracker.refusals == 1  # no write since: the backoff goes on

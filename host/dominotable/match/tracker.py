@@ -75,6 +75,11 @@ class Tracker:
     def written(self) -> None:
         self.refusals, self._retry_at = 0, None
 
+    @property
+    def retrying(self) -> bool:
+        """A refused write waits for its retry: the board is not judged before then."""
+        return self._retry_at is not None and not self._judged and self.clock() < self._retry_at
+
     def held_due(self) -> Prompt | None:
         """The held prompt, once the tray has been still long enough."""
         if self.held is not None and self._judged and self.still_ms() >= self.prompt_after_ms:
