@@ -4,7 +4,10 @@ For each game, seeded matches of search against greedy (seats alternating); ever
 decision with more than one legal move is timed in CPU time of this process (so other
 load on the machine matters less). Prints the median, 95th percentile and maximum.
 
-Run: python benchmarks/search.py [GAME ...] [--matches 2]
+--tray bounds each match to the default tray with a rack for every seat but the first, as the
+table does (Broadway's room, BW-11.6), to measure what judging on the tray costs.
+
+Run: python benchmarks/search.py [GAME ...] [--matches 2] [--tray]
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import time
 
 from dominotable.games import catalog
 from dominotable.sim.bots.shared import play_out
+from dominotable.tray.geometry import default
 
 TARGET_MS = 200
 
@@ -36,18 +40,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=[s.name for s in catalog.GAMES if "search" in s.strategies])
     parser.add_argument("--matches", type=int, default=2)
+    parser.add_argument("--tray", action="store_true", help="matches bound to the tray, as at the table")
     args = parser.parse_args()
     for name in args.games:
         spec = catalog.spec(name)
         spent: list[float] = []
         for i in range(args.matches):
             game = spec.engine(seed=i)
+            if args.tray and spec.bounds is not None:
+                racks = default().racks(spec.racks)
+                cells = frozenset(c for rack in racks[1:game.players] for c in rack.cells)
+                game = spec.engine(seed=i, options=spec.bounds(default(), cells))
             seats = [timed(spec.strategies["search"](random.Random(f"{i}:{k}")), spent) if (k + i) % 2 == 0
                      else spec.strategies["greedy"](random.Random(f"{i}:{k}")) for k in range(game.players)]
             play_out(game, seats)
         spent.sort()
         p95 = spent[min(len(spent) - 1, int(0.95 * len(spent)))]
-        print(f"{name}: {len(spent)} search moves, median {statistics.median(spent):.1f} ms, p95 {p95:.1f} ms, "
+        print(f"{name}{' on the tray' if args.tray else ''}: {len(spent)} search moves, median {statistics.median(spent):.1f} ms, p95 {p95:.1f} ms, "
               f"max {spent[-1]:.1f} ms (target {TARGET_MS} ms)", flush=True)
 
 

@@ -18,6 +18,7 @@ from dominotable.rules.games.broadway.engine import (
     Place,
     match_count,
 )
+from dominotable.rules.games.broadway.room import Room, room_of
 from dominotable.rules.tiles import DOUBLE_SIX, Tile
 from dominotable.sim.bots.shared import greedy_bot, play_out, random_bot
 
@@ -316,6 +317,50 @@ def test_options():
     with pytest.raises(BadOption, match="for 4 players"):
         Broadway(players=3)
     assert catalog.engine("broadway") is Broadway
+
+
+# -- BW-11.6: at the table the tableau fits on the tray ------------------------------------------
+
+def test_room_holds_a_tableau_that_some_one_slide_puts_on_the_tray_off_the_racks():
+    """Rule BW-11.6 (rules/games/broadway/room.py): the tableau is slid as a whole (BW-11.1), so a
+    tile has room when one slide puts every cell on the tray and off the racks' cells."""
+    grid = position("6-6", N, {N: "6-1"}).tableau().grid  # (0,0)-(1,0)
+    east, below = ((2, 0), (3, 0)), ((0, 1), (1, 1))
+    assert Room(4, 2).holds(grid, east) and not Room(3, 2).holds(grid, east) and not Room(4, 1).holds(grid, below)
+    assert Room(4, 2, frozenset({(0, 0)})).holds(grid, east)  # in the second row
+    assert not Room(4, 2, frozenset({(0, 0), (1, 3)})).holds(grid, east)  # a rack cell in either row
+    assert Room(4, 2, frozenset({(0, 0), (1, 3)})).holds(grid, below)  # one column over
+    room = Room(16, 12, frozenset({(0, 0), (11, 15)}))
+    assert room.text == "16x12:0,191" and room_of(room.text).blocked == room.blocked
+
+
+def test_at_the_table_a_tile_with_no_room_on_the_tray_cannot_be_played():
+    """Rule BW-11.6: a placement the tray has no room for is refused, naming the rule and the size;
+    the seat plays another, or passes when none has room; when nobody can play on the tray the
+    hand ends and the tiles left count against their side (BW-6.2, BW-6.3)."""
+    hands = {N: "6-1 0-0", E: "6-2", S: "0-1", W: "0-2"}
+    assert len(list(position("6-6", N, hands).legal_moves())) == 10  # off the table: above and below too
+    game = position("6-6", N, hands, room="4x1")
+    assert sorted(map(str, game.legal_moves())) == ["1-6@(-2,0)-(-1,0)", "6-1@(2,0)-(3,0)"]
+    message = refused(game, "6-1@(0,1)-(1,1)")
+    assert "rule BW-11.6" in message and "2 cells wide and 2 deep" in message and "4 by 1" in message
+    tight = position("6-6", N, hands, room="3x1")
+    assert list(tight.legal_moves()) == [PASS]
+    tight.push(PASS)  # East's 6-2 lies north-south: two deep; nobody else matches
+    record = tight.past_hands()[0]
+    assert [len(t) for t in record.unplayed] == [2, 1, 1, 1] and list(tight.scores) == [-3, -2]
+
+
+def test_the_room_is_set_by_the_table_and_refused_when_it_does_not_read():
+    """The room is kept with the match's options (so a replay judges on the same tray) but offered
+    to nobody: no menu, flag or docs lists it."""
+    assert "room" not in [name for name, *_ in Broadway.Options.describe()]
+    with pytest.raises(BadOption, match="option room"):
+        Broadway(options={"room": "big"})
+    with pytest.raises(BadOption, match="off a 4x2 tray"):
+        Broadway(options={"room": "4x2:8"})
+    game = Broadway(seed=4, options={"hands": 1, "room": "16x12:0,1"})
+    assert type(game).from_json(game.to_json()).options.room == "16x12:0,1"
 
 
 def test_json_replay_with_exposure():

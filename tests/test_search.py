@@ -131,3 +131,25 @@ def test_time_cap_plays_the_best_move_found_so_far():
     game = positions("broadway", 1)[0]
     move = catalog.spec("broadway").strategies["search"](random.Random(1), playouts=10**6, seconds=0.01)(game)
     assert move in list(game.legal_moves())
+
+
+def test_search_chooses_only_placements_the_tray_has_room_for():
+    """Broadway at the table (BW-11.6): the search kernel plays its playouts off the table, without
+    bounds, but the bot chooses only among the engine's moves, which keep to the tray's room. (Its
+    choice among unbounded candidates was looked up in the engine's moves and failed.)"""
+    from dominotable.rules.games.broadway.engine import Broadway
+    from dominotable.rules.games.broadway.playout import BroadwayPlayout
+
+    checked = 0
+    for seed in range(30):
+        game = Broadway(seed=seed, options={"hands": 1, "room": "7x5"})
+        play = random_bot(random.Random(seed))
+        while not game.is_over() and checked < 3:
+            legal = {str(m) for m in game.legal_moves()}
+            root = BroadwayPlayout.of(game)
+            if len(legal) > 1 and {root.notation(c) for c in root.legal()} - legal:
+                move = catalog.spec("broadway").strategies["search"](random.Random(seed), playouts=60)(game)
+                assert str(move) in legal
+                checked += 1
+            game.push(play(game))
+    assert checked == 3  # positions where the kernel alone would have offered a move with no room

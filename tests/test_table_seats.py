@@ -720,16 +720,20 @@ def _until_a_bots_placement(table, person, enough) -> None:
     raise AssertionError("no bot placement came")
 
 
-def _broadway_against_three_bots(moves, seed):
+def _broadway_against_three_bots(moves, seed, bound=True):
     """A chaos run's position: Broadway, ANN against East, South and West bot, `moves` made and the
-    tableau laid out by the bots' hands (off their racks); the game, the seats and the tray."""
+    tableau laid out by the bots' hands (off their racks); the game, the seats and the tray.
+    `bound`: the match bound to the tray off the racks, as the table records it (BW-11.6); not: as
+    a match recorded before the room was."""
     from dominotable.match.seats import SeatKind, TableSeats
     from dominotable.rules.games.broadway.engine import Broadway
 
-    game = Broadway(options={"hands": 1}, seed=seed, observed=True)
+    geo, spec = default(), catalog.spec(Broadway)
+    racks = geo.racks(spec.racks)
+    room = spec.bounds(geo, frozenset(c for seat in (1, 2, 3) for c in racks[seat].cells)) if bound else {}
+    game = Broadway(options={"hands": 1, **room}, seed=seed, observed=True)
     for move in moves:
         game.push(game.parse_move(move))
-    geo, spec = default(), catalog.spec(game)
     seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3],
                        ["ANN", "East bot", "South bot", "West bot"], game.seed, spec.hands_for(game, geo),
                        {seat: spec.strategy(spec.bot) for seat in (1, 2, 3)})
@@ -1035,11 +1039,12 @@ def test_regression_a_broadway_tile_that_fits_only_beside_a_rack_is_laid_there()
         frozenset().union(*(rack.cells for rack in racks[1:])))
 
 
-def test_regression_a_bots_tile_with_no_room_on_the_tray_is_said_not_waited_on():
+def test_regression_in_a_match_recorded_before_the_room_a_bots_tile_with_no_room_is_said_not_waited_on():
     """Found by the chaos test at length (the position is its): the tableau was eleven rows deep,
     every row off South bot's rack, and East bot's one tile, 0-0, fitted only in a twelfth. Its
-    turn could not be shown and the table waited with nothing asked. The instruction now says
-    there is no room, how much the tableau would need, and the way out (BW-11.6)."""
+    turn could not be shown and the table waited with nothing asked. A match recorded before the
+    table bound the tableau to the tray (its engine knows no room) still can get there: the
+    instruction says there is no room, how much the tableau would need, and the way out."""
     from dominotable.match import steps
     from dominotable.match.position import Hold, Plan, Position
 
@@ -1049,7 +1054,7 @@ def test_regression_a_bots_tile_with_no_room_on_the_tray_is_said_not_waited_on()
              "1-6@(1,0)-(1,1)", "3-2@(1,5)-(2,5)", "4-4@(-1,8)-(-1,9)", "6-5@(0,3)-(1,3)", "4-5@(1,7)-(1,8)",
              "4-6@(2,7)-(3,7)", "5-2@(-1,6)-(-1,7)", "2-2@(-2,-1)-(-1,-1)", "1-1@(-3,5)-(-3,6)", "1-5@(-4,-1)-(-3,-1)",
              "pass", "6-2@(-4,7)-(-3,7)", "4-0@(0,7)-(0,8)", "3-3@(-3,3)-(-2,3)"]
-    game, seats, tray = _broadway_against_three_bots(moves, 1356164813)
+    game, seats, tray = _broadway_against_three_bots(moves, 1356164813, bound=False)
     zero = game.parse_move("0-0@(0,9)-(0,10)")
     p = Position(game, {1: Hold({3: zero.tile}, {}, {}, Plan(1, len(moves), (zero,))), 2: Hold({}, {}, {}),
                         3: Hold({}, {}, {})})
@@ -1057,3 +1062,38 @@ def test_regression_a_bots_tile_with_no_room_on_the_tray_is_said_not_waited_on()
     said = steps.instruction(seats, p, tray.board())
     assert said is not None and said.who == "East bot" and said.what.startswith("no room on the tray for 0-0 (")
     assert "12 deep" in said.what and said.what.endswith("take back a move, or resign")
+
+
+def test_broadway_at_the_table_is_bound_to_the_tray_off_the_bots_racks(tmp_path):
+    """Rule BW-11.6: a new match records, in its options, the tray it is played on and the cells
+    the bots' racks take, and the store's replay judges with them. In the chaos run's position
+    where East bot's only tile, 0-0, needed a twelfth row (row 11 is South bot's rack), 0-0 is
+    refused by the rule, nobody can play on the tray, so the hand ends and the table shows East
+    bot's 0-0 from its rack itself (BW-10.5): no "take back or resign" for a tray too small."""
+    from dominotable.rules.games.broadway.engine import Broadway
+    from dominotable.rules.games.broadway.room import room_of
+    from dominotable.rules.hidden import Reveal
+
+    names = ["ANN", "East bot", "South bot", "West bot"]
+    table = SessionTable(tmp_path, Broadway(options={"hands": 1}, seed=3, observed=True), names, (1, 2, 3))
+    game, geo = table.game, default()
+    racks = geo.racks(catalog.spec(game).racks)
+    room = room_of(game.options.room)
+    assert (room.columns, room.rows) == (geo.columns, geo.rows)
+    assert room.blocked == {geo.coords(c) for seat in (1, 2, 3) for c in racks[seat].cells}
+    record = table.store.match(table.session.referee.seating.match_id)
+    assert record.options["room"] == game.options.room and replay(record).options.room == game.options.room
+
+    moves = ["lead E", "6-6@(0,0)-(0,1)", "0-6@(-1,2)-(0,2)", "0-3@(-1,3)-(-1,4)", "5-0@(-2,1)-(-1,1)",
+             "3-1@(-2,4)-(-2,5)", "1-0@(-3,2)-(-2,2)", "1-2@(-2,6)-(-2,7)", "2-0@(-2,0)-(-1,0)", "2-4@(-2,8)-(-2,9)",
+             "3-5@(0,4)-(1,4)", "3-4@(0,5)-(0,6)", "6-3@(0,-1)-(1,-1)", "5-5@(-3,0)-(-3,1)", "4-1@(1,6)-(2,6)",
+             "1-6@(1,0)-(1,1)", "3-2@(1,5)-(2,5)", "4-4@(-1,8)-(-1,9)", "6-5@(0,3)-(1,3)", "4-5@(1,7)-(1,8)",
+             "4-6@(2,7)-(3,7)", "5-2@(-1,6)-(-1,7)", "2-2@(-2,-1)-(-1,-1)", "1-1@(-3,5)-(-3,6)", "1-5@(-4,-1)-(-3,-1)",
+             "pass", "6-2@(-4,7)-(-3,7)", "4-0@(0,7)-(0,8)"]
+    game, seats, tray = _broadway_against_three_bots(moves, 1356164813)
+    zero = game.parse_move("0-0@(0,9)-(0,10)")
+    game.push(game.parse_move("3-3@(-3,3)-(-2,3)"))
+    assert not room_of(game.options.room).holds(game.tableau().grid, zero.cells)
+    assert game.awaiting() == "show" and game.hands_played() == 0
+    show = seats.hands.on(game.copy()).rack_reveal({1: [zero.tile], 2: [], 3: []}, tray.board())
+    assert show == Reveal("show", (zero.tile,), "E")

@@ -7,8 +7,10 @@ from dominotable.reading.broadway import BroadwayReader
 from dominotable.rules.game import Game, Move
 from dominotable.rules.games.broadway.engine import Broadway, Expose, Place
 from dominotable.rules.games.broadway.playout import BroadwayPlayout
+from dominotable.rules.games.broadway.room import Room
 from dominotable.rules.options import Options
 from dominotable.sim.hands.broadway import BroadwayHands
+from dominotable.tray.geometry import Geometry
 
 
 def words(before: Game, move: Move, names: Sequence[str]) -> str:
@@ -25,6 +27,11 @@ def goal(options: Options) -> str:
     return f"{'one hand' if options.hands == 1 else f'{options.hands} hands'}, ties play on"
 
 
+def bounds(geometry: Geometry, racks: frozenset[int]) -> dict:
+    """The tableau fits on the tray, off the bots' racks (BW-11.6)."""
+    return {"room": Room(geometry.columns, geometry.rows, frozenset(map(geometry.coords, racks))).text}
+
+
 SPEC = GameSpec(Broadway, BroadwayReader, BroadwayHands, "broadway.md", zones=("open", "tableau"), racks="broadway",
                 strategies=with_search(BroadwayPlayout), bot="search", playout=BroadwayPlayout,
-                demo={"hands": 1}, words=words, goal=goal)
+                demo={"hands": 1}, words=words, goal=goal, bounds=bounds)

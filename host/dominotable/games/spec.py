@@ -115,6 +115,9 @@ class GameSpec:
     goal: Callable[[Options], str] = stated  # what ends a match, short ("first to 50", "one hand")
     scoring: str = "points"  # what a score counts
     zones_used: Callable[[Options], tuple[str, ...]] | None = None  # the zones a match uses (None: all)
+    # the options that bound a new match to the tray it is played on, from the tray and the cells the
+    # bots' racks take (Broadway's room, BW-11.6); None: the game needs none
+    bounds: Callable[[Geometry, frozenset[int]], dict] | None = None
 
     @property
     def name(self) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from dominotable.games import catalog
@@ -44,6 +45,10 @@ def start(store: Store, game: Game, names: Sequence[str], geometry: Geometry, ki
             raise DominoError(f"{game.title} is not played across two tables: only "
                               + ", ".join(s.title for s in catalog.GAMES if s.remote))
         shared = Partner(partner, True, frozenset(remote), secrets.token_hex(8))
+    if spec.bounds is not None and not game.moves:  # the new match is bound to this tray, as recorded
+        racks = geometry.racks(spec.racks) if spec.racks else ()
+        cells = frozenset(c for seat in bots if seat < len(racks) for c in racks[seat].cells)
+        game.options = replace(game.options, **spec.bounds(geometry, cells))
     match_id = store.start_match(game, list(names), demo, bots, remote,
                                  (shared.table, True, shared.uid) if shared else None)
     holds = {seat: Hold() for seat in sorted([*bots, *remote])}

@@ -21,8 +21,10 @@ from typing import Any, ClassVar
 from dominotable.rules.errors import BadOption
 
 
-def option(default: Any, help: str, choices: tuple | None = None):
-    return dataclasses.field(default=default, metadata={"help": help, "choices": choices})
+def option(default: Any, help: str, choices: tuple | None = None, hidden: bool = False):
+    """`hidden`: set by the table, not by people (no menu, flag or docs offers it), and kept with
+    the match like any option."""
+    return dataclasses.field(default=default, metadata={"help": help, "choices": choices, "hidden": hidden})
 
 
 @dataclass(frozen=True)
@@ -36,8 +38,9 @@ class Options:
 
     @classmethod
     def describe(cls) -> list[tuple[str, Any, tuple | None, str]]:
-        """(name, default, choices, help) for every option, for docs and --help."""
-        return [(f.name, f.default, f.metadata.get("choices"), f.metadata.get("help", "")) for f in cls.fields()]
+        """(name, default, choices, help) for every option people set, for menus, docs and --help."""
+        return [(f.name, f.default, f.metadata.get("choices"), f.metadata.get("help", "")) for f in cls.fields()
+                if not f.metadata.get("hidden")]
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> Options:

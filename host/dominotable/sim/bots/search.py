@@ -35,7 +35,7 @@ def search_bot(kernel: type[Playout], rng: random.Random, playouts: int | None =
             return next(iter(moves.values()))
         root = kernel.of(game)
         seat = root.to_move()
-        candidates = root.legal()
+        candidates = [c for c in root.legal() if root.notation(c) in moves]  # the engine's bounds too (BW-11.6)
         return moves[root.notation(candidates[halving(root, seat, candidates, rng, playouts, seconds)])]
 
     return choose

@@ -35,6 +35,7 @@ from dominotable.rules.games.broadway.grid import (
     neighbours,
 )
 from dominotable.rules.games.broadway.observed import ObservedPlay
+from dominotable.rules.games.broadway.room import room_of
 from dominotable.rules.games.broadway.seats import SEATS, axis_name, axis_of, parse_seat
 from dominotable.rules.hidden import Reveal, parse_reveal
 from dominotable.rules.moves import PASS, Move, Pass
@@ -186,6 +187,10 @@ class BroadwayOptions(Options):
     exposed_orientation: str = option(
         "placer", "an exposed tile lies horizontally for the opponents placing it, or for its owner",
         choices=("placer", "owner"))
+    room: str = option("", "the tray the tableau must fit on (BW-11.6; room.py): set by the table", hidden=True)
+
+    def __post_init__(self):
+        room_of(self.room)  # a room that does not read is refused as the options are made
 
 
 class Broadway(ObservedPlay, Game):
@@ -333,12 +338,15 @@ class Broadway(ObservedPlay, Game):
         return s.frontier
 
     def seat_moves(self, seat: int) -> Iterator[Place]:
-        s = self.state
-        return placements(s.grid, self._holdable(seat), axis_of(seat), self._frontier())
+        return self._placements_of(self._holdable(seat), seat)
 
-    def _placements_of(self, tiles, seat: int) -> Iterator[Place]:
-        """Every placement of `tiles` that `seat` could make now, lazily."""
-        return placements(self.state.grid, tiles, axis_of(seat), self._frontier())
+    def _placements_of(self, tiles, seat: int, axis: Cell | None = None) -> Iterator[Place]:
+        """Every placement of `tiles` that `seat` could make now (along `axis`, if not the seat's),
+        lazily; at the table only those the tray has room for (BW-11.6)."""
+        grid = self.state.grid
+        found = placements(grid, tiles, axis or axis_of(seat), self._frontier())
+        room = room_of(self.options.room)
+        return found if room is None else (p for p in found if room.holds(grid, p.cells))
 
     def _placements_now(self) -> Iterator[Place]:
         """The legal placements for whoever is to move: the lead, an exposed tile, or a turn."""
@@ -347,7 +355,7 @@ class Broadway(ObservedPlay, Game):
             return iter((self.lead_move(),))
         if s.exposed is not None:
             owner, tile = s.exposed
-            return placements(s.grid, (tile,), self.exposed_axis(owner), self._frontier())
+            return self._placements_of((tile,), owner, self.exposed_axis(owner))
         return self.seat_moves(s.turn)
 
     def _moves(self) -> Iterator[Move]:
@@ -446,6 +454,12 @@ class Broadway(ObservedPlay, Game):
                 return IllegalMove(f"{move}: cell {fmt_cell(cell)} is covered by {covering}", "BW-3.1", tile)
         if match_count(s.grid, move) == 0:
             return IllegalMove(f"{move} touches no matching segment", "BW-4.1", tile)
+        room = room_of(self.options.room)
+        if room is not None and not room.holds(s.grid, move.cells):
+            wide, deep = room.size(s.grid, move.cells)
+            racks = " and its bots' racks" if room.blocked else ""
+            return IllegalMove(f"{move}: no room on the tray; the tableau would be {wide} cells wide and {deep} deep, "
+                               f"and the tray has {room.columns} by {room.rows}{racks}", "BW-11.6", tile)
         return None
 
     # -- playing -----------------------------------------------------------------------------
