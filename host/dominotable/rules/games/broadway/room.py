@@ -18,6 +18,22 @@ class Room:
         """`blocked`: the (row, column) cells no tile may cover."""
         self.columns, self.rows, self.blocked = columns, rows, frozenset(blocked)
         self._last: tuple[Grid | None, list[tuple[int, int]]] = (None, [])
+        self._span: tuple[Grid | None, tuple[int, int, int, int]] = (None, (0, 0, 0, 0))
+        self.clear = self._clear_sizes()
+
+    def _clear_sizes(self) -> list[tuple[int, int]]:
+        """(wide, deep) of the largest rectangles free of blocked cells: a tableau no bigger than
+        one of them fits without working out its slides (most positions of a hand)."""
+        sizes = set()
+        for top in range(self.rows):
+            for left in range(self.columns):
+                deep = self.rows - top
+                for right in range(left, self.columns):
+                    deep = min(deep, next((k for k in range(deep) if (top + k, right) in self.blocked), deep))
+                    if deep == 0:
+                        break
+                    sizes.add((right - left + 1, deep))
+        return [a for a in sizes if not any(b != a and b[0] >= a[0] and b[1] >= a[1] for b in sizes)]
 
     @property
     def text(self) -> str:
@@ -42,6 +58,15 @@ class Room:
     def holds(self, grid: Grid, cells: tuple[Cell, ...]) -> bool:
         """Whether the tableau with a tile on `cells` fits on the tray."""
         if not grid.pips:
+            return True
+        last, (x0, x1, y0, y1) = self._span
+        if last is not grid:
+            xs, ys = [x for x, _ in grid.pips], [y for _, y in grid.pips]
+            x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+            self._span = (grid, (x0, x1, y0, y1))
+        for x, y in cells:
+            x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+        if any(x1 - x0 < wide and y1 - y0 < deep for wide, deep in self.clear):
             return True
         rows, columns, blocked = self.rows, self.columns, self.blocked
         return any(all(0 <= y + dr < rows and 0 <= x + dc < columns and (y + dr, x + dc) not in blocked
