@@ -175,6 +175,24 @@ def test_exposed_tile_on_the_scan_pad(table):
     assert reader.judge(tray.board()).moves == (place,)
 
 
+def test_an_exposed_tile_that_fits_nowhere_goes_back_off_the_pad(table):
+    """rules BW-7.3, BW-11.4: East's exposed 0-2 fits nowhere, so the placer passes and the tile
+    goes back to East, face up; the hands take it off the pad, and the tray then shows the position
+    (left on the pad it is a prompt). Found by the chaos test (Broadway, no bots): the hands left it
+    on the pad, and the tray they laid out for the committed position kept the table offering
+    "take back pass?"."""
+    game, reader, tray = led(table)
+    tray.pad("0-2")
+    game.push(Expose(1, game.dset.parse("0-2")))
+    assert list(game.legal_moves()) == [Pass()]
+    actions = hands_of(reader).actions(Pass(), tray.board())
+    assert [(a.kind, str(a.tile)) for a in actions] == [("unpad", "0-2")]
+    game.push(Pass())
+    assert "0-2 is on the scan pad" in reader.judge(tray.board()).problem
+    tray.apply(actions)
+    assert tray.board().on_pad() is None and reader.judge(tray.board()).same
+
+
 def test_bots_slide_the_tableau_when_the_tray_edge_is_near(table):
     """rule BW-11.1: a play past the tray's edge slides the whole tableau first."""
     game, reader, tray = table

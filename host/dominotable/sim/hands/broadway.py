@@ -10,7 +10,7 @@ from dominotable.reading.broadway import BroadwayReader
 from dominotable.rules.games.broadway.engine import Expose, Place
 from dominotable.rules.games.broadway.seats import SEATS
 from dominotable.rules.hidden import Reveal
-from dominotable.rules.moves import Move
+from dominotable.rules.moves import Move, Pass
 from dominotable.rules.tiles import Tile
 from dominotable.sim.hands.base import Hands, NoRoom, NotShown, clearing, lay_aside
 from dominotable.tray.action import Action, ActionKind
@@ -79,6 +79,10 @@ class BroadwayHands(Hands):
             return [Action(ActionKind.PAD, move.tile)]
         if isinstance(move, Reveal) and move.word == "show":
             return lay_aside(board, move.tiles, self.racks)
+        exposed = self.game.exposed()
+        if isinstance(move, Pass) and exposed is not None:  # it fits nowhere: back to its owner, face up (BW-7.3)
+            pad = board.on_pad()
+            return [Action(ActionKind.UNPAD, exposed.tile)] if pad is not None and pad.tile is exposed.tile else []
         if not isinstance(move, Place):
             return []
         grid = self.game.tableau().grid
