@@ -1070,6 +1070,7 @@ def test_broadway_at_the_table_is_bound_to_the_tray_off_the_bots_racks(tmp_path)
     where East bot's only tile, 0-0, needed a twelfth row (row 11 is South bot's rack), 0-0 is
     refused by the rule, nobody can play on the tray, so the hand ends and the table shows East
     bot's 0-0 from its rack itself (BW-10.5): no "take back or resign" for a tray too small."""
+    from dominotable.app.commands.replay import match_lines
     from dominotable.rules.games.broadway.engine import Broadway
     from dominotable.rules.games.broadway.room import room_of
     from dominotable.rules.hidden import Reveal
@@ -1083,6 +1084,8 @@ def test_broadway_at_the_table_is_bound_to_the_tray_off_the_bots_racks(tmp_path)
     assert room.blocked == {geo.coords(c) for seat in (1, 2, 3) for c in racks[seat].cells}
     record = table.store.match(table.session.referee.seating.match_id)
     assert record.options["room"] == game.options.room and replay(record).options.room == game.options.room
+    head = match_lines(record.to_dict(), replay(record), names)[0]
+    assert "hands=1" in head and "room" not in head  # the history says what people chose, not the tray's cells
 
     moves = ["lead E", "6-6@(0,0)-(0,1)", "0-6@(-1,2)-(0,2)", "0-3@(-1,3)-(-1,4)", "5-0@(-2,1)-(-1,1)",
              "3-1@(-2,4)-(-2,5)", "1-0@(-3,2)-(-2,2)", "1-2@(-2,6)-(-2,7)", "2-0@(-2,0)-(-1,0)", "2-4@(-2,8)-(-2,9)",

@@ -63,7 +63,8 @@ def match_lines(data: dict[str, Any], game: Game, names: list[str]) -> list[str]
     """A header, one line per move in plain words with its notation (and the hints asked for before
     it), and the final scores."""
     head = f"{game.title} ({game.name}), seed {game.seed}, {', '.join(names)}"
-    options = ", ".join(f"{k}={v}" for k, v in game.options.to_dict().items())
+    set_by_people = {name for name, *_ in game.Options.describe()}  # not the table's own (Broadway's room)
+    options = ", ".join(f"{k}={v}" for k, v in game.options.to_dict().items() if k in set_by_people)
     lines = [head + (f"; {options}" if options else "")]
     if data.get("started"):
         lines.append(f"started {data['started']}" + (f", finished {data['finished']}" if data.get("finished") else ""))
