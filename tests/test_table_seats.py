@@ -1100,3 +1100,26 @@ def test_broadway_at_the_table_is_bound_to_the_tray_off_the_bots_racks(tmp_path)
     assert game.awaiting() == "show" and game.hands_played() == 0
     show = seats.hands.on(game.copy()).rack_reveal({1: [zero.tile], 2: [], 3: []}, tray.board())
     assert show == Reveal("show", (zero.tile,), "E")
+
+
+def test_a_stray_tile_on_the_tray_is_named_not_taken_for_a_tableau_with_no_room():
+    """Found by the chaos test (Broadway against three bots): a tile lying on the tray outside the
+    tableau (on its way, or left there) made the hands count it into the tableau's size, and a bot's
+    placement the tray has room for was said as "no room on the tray: take back a move, or
+    resign". The hands now name the stray tile instead (NotShown: nothing is said for the bot until
+    it is off, and the reader prompts for it); without it the placement is laid and reads back."""
+    from dominotable.sim.hands.base import NotShown
+
+    moves = ["lead N", "6-6@(0,0)-(1,0)", "3-6@(1,-2)-(1,-1)", "1-6@(0,1)-(1,1)", "3-5@(0,-2)-(0,-1)",
+             "2-3@(-2,-2)-(-1,-2)", "2-2@(-2,-1)-(-2,0)", "1-2@(-3,-3)-(-2,-3)", "0-2@(-2,-5)-(-2,-4)",
+             "2-6@(-1,-3)-(0,-3)", "6-5@(1,2)-(1,3)", "6-4@(0,-4)-(1,-4)", "3-1@(-3,-5)-(-3,-4)", "1-1@(-2,1)-(-1,1)",
+             "3-0@(-1,-6)-(-1,-5)", "4-2@(2,-4)-(3,-4)", "1-5@(-3,1)-(-3,2)"]
+    game, seats, tray = _broadway_against_three_bots(moves, 0)
+    geo, three = seats.geometry, game.parse_move("3-3@(-1,-7)-(0,-7)")
+    assert game.is_legal(three)  # the tray has room for it (BW-11.6)
+    stray = MemoryTray.of(tray.board())
+    stray.place(game.dset.parse("0-0"), (geo.cell(10, 1), geo.cell(10, 2)))
+    with pytest.raises(NotShown, match="0-0 on the tray but not in the tableau: take it off first"):
+        seats.hands.on(game.copy()).actions(three, stray.board())
+    tray.apply_all(seats.hands.on(game.copy()).actions(three, tray.board()))
+    assert seats.hands.reader.on(game.copy()).judge(tray.board()).moves == (three,)

@@ -138,6 +138,11 @@ class BroadwayHands(Hands):
         else:
             shift = self._squeezed(rows, cols)
             if shift is None:
+                tableau = {tile for tile, _ in self.game.tableau().order}
+                strays = sorted(str(p.tile) for p in board.tiles() if p.tile not in tableau)
+                if strays:  # they would slide with it: the room is judged once they are off the tray
+                    raise NotShown(f"{', '.join(strays)} on the tray but not in the tableau: take "
+                                   f"{'it' if len(strays) == 1 else 'them'} off first")
                 raise NoRoom(f"Broadway: the tableau with {move} would be {width} cells wide and {height} deep; "
                              f"the tray has {right - left + 1} by {bottom - top + 1}")
             dr, dc = shift
