@@ -153,3 +153,29 @@ def test_search_chooses_only_placements_the_tray_has_room_for():
                 checked += 1
             game.push(play(game))
     assert checked == 3  # positions where the kernel alone would have offered a move with no room
+
+
+def test_search_places_an_exposed_tile_the_kernel_does_not_play():
+    """Broadway's playout kernel plays the seat's own tiles, not an opponent's exposed tile (BW-7).
+    Found by the chaos test: West bot, to place South's exposed 0-1 where it fitted in several
+    places, looked its kernel's choice up in the engine's moves (KeyError; then, with the engine's
+    moves filtered first, no candidate at all) and the match failed. It now places the exposed
+    tile as greedy would."""
+    from dominotable.rules.games.broadway.engine import Broadway, Expose, Place
+
+    found = 0
+    for seed in range(40):
+        game = Broadway(seed=seed, options={"hands": 1})
+        play = random_bot(random.Random(seed))
+        for _ in range(6):
+            game.push(play(game))
+        owner = (game.current_player + 3) % 4  # the seat before the one to move: the one to move places it
+        for tile in game.hands()[owner]:
+            trial = game.copy()
+            trial.push(Expose(owner, tile))
+            if len(list(trial.legal_moves())) > 1:
+                move = catalog.spec("broadway").strategies["search"](random.Random(seed), playouts=40)(trial)
+                assert isinstance(move, Place) and move.tile == tile and trial.is_legal(move)
+                found += 1
+                break
+    assert found >= 5

@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from dominotable.rules.game import Game, Move
 from dominotable.rules.playout import GREEDY, Playout
+from dominotable.sim.bots.shared import greedy_bot
 
 
 def search_bot(kernel: type[Playout], rng: random.Random, playouts: int | None = None,
@@ -36,6 +37,8 @@ def search_bot(kernel: type[Playout], rng: random.Random, playouts: int | None =
         root = kernel.of(game)
         seat = root.to_move()
         candidates = [c for c in root.legal() if root.notation(c) in moves]  # the engine's bounds too (BW-11.6)
+        if not candidates:  # a position the kernel does not play (Broadway's exposed tile, BW-7)
+            return greedy_bot(rng)(game)
         return moves[root.notation(candidates[halving(root, seat, candidates, rng, playouts, seconds)])]
 
     return choose
