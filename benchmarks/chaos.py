@@ -45,12 +45,12 @@ def one(setting: str, steps: int, seed: int, every: int, details: str | None) ->
         if tally.steps % every == 0 or tally.steps == steps:
             found = ", ".join(f"{count} {n}" for count, n in tally.counts.items() if n) or "every count 0"
             print(f"chaos {setting}: step {tally.steps:,} of {steps:,}, {time.monotonic() - start:,.0f} s, "
-                  f"{tally.matches} matches ended, {tally.moves:,} moves, {tally.ways_out} ways out; {found}", file=sys.stderr, flush=True)
+                  f"{tally.matches} matches ended, {tally.moves:,} moves; {found}", file=sys.stderr, flush=True)
 
     with tempfile.TemporaryDirectory(prefix="chaos-") as folder:
         tally = chaos_rules.run(setting, steps, seed, Path(folder), progress)
     line = {"game": setting, "seed": seed, **tally.result(), "wall_s": round(time.monotonic() - start, 1),
-            "matches": tally.matches, "moves": tally.moves, "ways_out": tally.ways_out, "unsettled": tally.unsettled,
+            "matches": tally.matches, "moves": tally.moves, "unsettled": tally.unsettled,
             "slowest_settle_s": round(tally.slowest, 1), "harness_errors": sum(d[0] == "harness" for d in tally.details)}
     return line, any(d[0] in chaos_rules.COUNTS for d in tally.details)
 

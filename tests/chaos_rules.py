@@ -90,7 +90,7 @@ SETTLE_S = 4.0  # the longest a settle may take before it is noted
 BLIND = 30.0  # ... and before the table counts as blind
 STAND = 3  # checks a problem prompt may stand before the way back is tried
 CANNOT = ": cannot, restored the tray"  # an instruction the harness's person cannot follow
-WAY_OUT = ", or resign"  # a bot's turn the table cannot show: only the way out is said (BW-11.6, BW-11.8)
+WAY_OUT = ", or resign"  # a bot's turn the table cannot make: only the way out is said (BW-11.6, BW-11.8)
 IDLE = 25  # progress steps in a row with nothing to do before the match counts as stuck
 PROBLEMS = ("Fix the tray", "Check the tray", "Take back?", "Restore the table", "Set up the table", "Not recorded")
 COUNTS = ("crashes", "illegal_commits", "store_mismatches", "screen_mismatches", "stuck_prompts",
@@ -147,7 +147,6 @@ class Tally:
     slowest: float = 0.0  # the longest settle, seconds
     matches: int = 0  # matches finished
     moves: int = 0  # moves committed, all matches
-    ways_out: int = 0  # bots' turns the table could not show, left by the way out it named
 
     def add(self, count: str, what: str) -> None:
         self.counts[count] += 1
@@ -497,6 +496,9 @@ class Chaos:
             self.press("select")
             return "put the hint away"
         if screen.seat and screen.bot.endswith(WAY_OUT):
+            if self.committed_tray() != self.tiles():  # a person tidies up before giving up
+                self.restore()
+                return "restored the tray before the way out"
             return self._way_out(screen.bot, rng)
         if screen.seat:
             done = self._follow(screen.bot, rng, "as said")
@@ -682,10 +684,11 @@ class Chaos:
         return f"{said} ({how})"
 
     def _way_out(self, said: str, rng: random.Random) -> str:
-        """The table says the bot cannot play as dealt and names the way out: the person takes a
-        move back (the tray put back, then select), or resigns for the seat to move."""
-        self.tally.ways_out += 1
-        self.tally.note("way_out", said)
+        """The table says a bot's turn cannot be made as dealt, with the tray as committed, and names
+        the way out. In these settings none should be needed (every match is bound to the tray, and
+        one person against bots cannot pass wrongly): a stuck prompt. The person then takes a move
+        back (the tray put back, then select) or resigns, and play goes on."""
+        self.tally.add("stuck_prompts", f"only a way out with the tray as committed: {said!r}" + self._context())
         if rng.random() < 0.5 and self._take_back(rng):
             return f"{said}: took a move back"
         self._menu("Resign", yes=True)
