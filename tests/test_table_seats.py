@@ -1123,3 +1123,50 @@ def test_a_stray_tile_on_the_tray_is_named_not_taken_for_a_tableau_with_no_room(
         seats.hands.on(game.copy()).actions(three, stray.board())
     tray.apply_all(seats.hands.on(game.copy()).actions(three, tray.board()))
     assert seats.hands.reader.on(game.copy()).judge(tray.board()).moves == (three,)
+
+
+def test_regression_a_bots_captures_taken_in_another_grouping_leave_a_plan_the_row_allows():
+    """Found by the chaos test (Castle Rock with bots; the position is its): West bot's plan took
+    1-1, 2-6, 4-6, 0-6 and 1-6 as x1-1, x2-6, x4-6+0-6+1-6. Its tiles taken off read as x1-1 and
+    then x2-6+0-6+1-6, the same tiles in another grouping, which the table takes (CR-10). The plan
+    kept x4-6+0-6+1-6 for what was left, a capture of tiles already gone, and the OLED said it
+    was "ruled out (rule CR-5.2 ...): take back ..., or resign". Now what is left is regrouped into
+    captures the row allows after the reading; where none can take it, the reading is refused and
+    the tiles are put back."""
+    from dominotable.match.position import Hold, Plan, Position
+    from dominotable.match.seats import SeatKind, TableSeats
+
+    game = CastleRock(players=4, options={"hands": 1}, seed=1616483960, observed=True)
+    for text in ["lots 1-2 3-4 1-3 0-1", "row 2-3 0-5 4-6 4-4", "2-6", "x4-4", "end", "1-1", "end", "0-6", "end",
+                 "1-6"]:
+        game.push(game.parse_move(text))
+    geo, spec = default(), catalog.spec(game)
+    seats = TableSeats(geo.racks(spec.racks), [SeatKind.HUMAN, *[SeatKind.BOT] * 3], NAMES, game.seed,
+                       spec.hands_for(game, geo), {seat: spec.strategy(spec.bot) for seat in BOTS})
+    tray = MemoryTray(Registry.virtual(game.dset), geo)
+    tray.apply_all(seats.hands.on(game.copy()).setup(tray.board()))
+    parse = game.parse_move
+
+    def position(plan):
+        holds = {1: Hold({1: game.dset.parse("1-4")}, {}, {}, Plan(1, 10, tuple(map(parse, plan)))),
+                 2: Hold({1: game.dset.parse("1-3"), 2: game.dset.parse("3-4")}, {}, {}),
+                 3: Hold({1: game.dset.parse("0-2"), 2: game.dset.parse("1-5")}, {}, {})}
+        return Position(game.copy(), holds)
+
+    p = position(["x1-1", "x2-6", "x4-6+0-6+1-6", "end"])
+    problem, plans = seats.vet(p, [parse("x1-1"), parse("x2-6+0-6+1-6")], tray.board())
+    assert problem is not None and problem.startswith("put 2-6, 0-6 and 1-6 back: West bot takes them another way")
+    assert plans == []
+
+    p = position(["x0-6", "x1-1", "x4-6+2-6+1-6", "end"])
+    problem, plans = seats.vet(p, [parse("x1-1")], tray.board())
+    assert problem is None
+    after = p.copy()
+    for plan in plans:
+        after.apply(plan)
+    after.game.push(parse("x1-1"))
+    rest, _ = seats.turn(after, tray.board())
+    for move in rest:  # every move left is legal in turn
+        assert after.game.why_illegal(move) is None, move
+        after.game.push(move)
+    assert {str(t) for m in rest for t in m.taken()} == {"0-6", "4-6", "2-6", "1-6"} and str(rest[-1]) == "end"

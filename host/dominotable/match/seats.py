@@ -357,7 +357,9 @@ class TableSeats:
             return None
         planned = [t for m in wanted for t in m.taken()]
         if move.taken() and set(move.taken()) <= set(planned):
-            return None  # the same captures, taken in another order
+            if _within_one(wanted, move) or self._regrouped(p, wanted, move) is not None:
+                return None  # the same captures, taken in another order
+            return f"put {both(move.taken())} back: {name} takes them another way: {steps.told(self, p, seat, wanted[0], board)}"
         tile, told = move.placed(), steps.told(self, p, seat, wanted[0], board)
         if tile is not None and wanted[0].placed() is tile:
             return f"{name} plays {tile} elsewhere: {told}"  # the wrong end, or turned round
@@ -371,8 +373,42 @@ class TableSeats:
     def _reorder(self, p: Position, seat: int, wanted: list[Move], move: Move) -> Plan:
         plan = p.holds[seat].plan
         done = len(plan.moves) - len(wanted)
-        rest = [m for m in wanted if not (m.taken() and set(m.taken()) <= set(move.taken()))]
+        if _within_one(wanted, move):  # provisional: undone when the rest is said, read whole once off
+            rest = [m for m in wanted if not (m.taken() and set(m.taken()) <= set(move.taken()))]
+        else:
+            rest = self._regrouped(p, wanted, move)
         return Plan(seat, plan.start, plan.moves[:done] + (move, *rest))
+
+    @staticmethod
+    def _regrouped(p: Position, wanted: list[Move], move: Move) -> list[Move] | None:
+        """The rest of the turn after `move`, a capture of tiles from several planned captures: the
+        planned tiles still on the row taken by captures legal after it, then what the plan does
+        after its captures; None if the row no longer lets them be taken."""
+        after = p.game.copy()
+        after.push(move)
+        left = {t for m in wanted for t in m.taken()} - set(move.taken())
+        captures = _captures(after, frozenset(left))
+        return None if captures is None else captures + [m for m in wanted if not m.taken()]
+
+
+def _within_one(wanted: Sequence[Move], move: Move) -> bool:
+    """Whether the tiles `move` captures are all in one capture of the plan (a start on it)."""
+    return any(set(move.taken()) <= set(m.taken()) for m in wanted if m.taken())
+
+
+def _captures(game: Game, left: frozenset[Tile]) -> list[Move] | None:
+    """Legal captures, one after another, that take exactly the tiles `left` (judged on copies)."""
+    if not left:
+        return []
+    for move in game.legal_moves():
+        taken = set(move.taken())
+        if taken and taken <= left:
+            after = game.copy()
+            after.push(move)
+            rest = _captures(after, left - taken)
+            if rest is not None:
+                return [move, *rest]
+    return None
 
 
 def _without(board: Board, tile: Tile) -> Board:
