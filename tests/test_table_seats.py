@@ -1126,11 +1126,11 @@ def test_a_stray_tile_on_the_tray_is_named_not_taken_for_a_tableau_with_no_room(
 
 
 def test_regression_a_bots_captures_taken_in_another_grouping_leave_a_plan_the_row_allows():
-    """Found by the chaos test (Castle Rock with bots; the position is its): West bot's plan took
-    1-1, 2-6, 4-6, 0-6 and 1-6 as x1-1, x2-6, x4-6+0-6+1-6. Its tiles taken off read as x1-1 and
-    then x2-6+0-6+1-6, the same tiles in another grouping, which the table takes (CR-10). The plan
-    kept x4-6+0-6+1-6 for what was left, a capture of tiles already gone, and the OLED said it
-    was "ruled out (rule CR-5.2 ...): take back ..., or resign". Now what is left is regrouped into
+    """Found by the chaos test (Castle Rock with bots; the position and plan are its): West bot's
+    plan took 1-1, 0-6, 4-6, 2-6 and 1-6 as x1-1, x0-6, x4-6+2-6+1-6. Its tiles taken off read as
+    x1-1 and then x2-6+0-6+1-6, the same tiles in another grouping, which the table took (CR-10).
+    The plan kept x4-6+2-6+1-6 for what was left, a capture of tiles already gone, and the OLED said
+    it was "ruled out (rule CR-5.2 ...): take back ..., or resign". Now what is left is regrouped into
     captures the row allows after the reading; where none can take it, the reading is refused and
     the tiles are put back."""
     from dominotable.match.position import Hold, Plan, Position
@@ -1153,7 +1153,7 @@ def test_regression_a_bots_captures_taken_in_another_grouping_leave_a_plan_the_r
                  3: Hold({1: game.dset.parse("0-2"), 2: game.dset.parse("1-5")}, {}, {})}
         return Position(game.copy(), holds)
 
-    p = position(["x1-1", "x2-6", "x4-6+0-6+1-6", "end"])
+    p = position(["x1-1", "x0-6", "x4-6+2-6+1-6", "end"])
     problem, plans = seats.vet(p, [parse("x1-1"), parse("x2-6+0-6+1-6")], tray.board())
     assert problem is not None and problem.startswith("put 2-6, 0-6 and 1-6 back: West bot takes them another way")
     assert plans == []
