@@ -1170,3 +1170,24 @@ def test_regression_a_bots_captures_taken_in_another_grouping_leave_a_plan_the_r
         assert after.game.why_illegal(move) is None, move
         after.game.push(move)
     assert {str(t) for m in rest for t in m.taken()} == {"0-6", "4-6", "2-6", "1-6"} and str(rest[-1]) == "end"
+
+
+def test_regression_a_tile_exposed_as_a_bots_is_refused_unless_its_rack_holds_it():
+    """Found by the chaos test (Broadway against three bots): a person held their own 1-4 over the
+    pad and chose "expose 1-4 (South's)". The engine took it, counted it out of South's hand, and
+    later left ANN to play with only tiles lying in the bots' racks: no move could be made. The
+    racks say whose a tile is, so the exposure is refused naming the rack (BW-11.4)."""
+    from dominotable.match.position import Hold, Position
+    from dominotable.rules.games.broadway.engine import Expose
+
+    moves = ["lead S", "6-6@(0,0)-(1,0)", "5-6@(1,-2)-(1,-1)", "2-6@(-1,-1)-(0,-1)", "3-2@(-1,-3)-(-1,-2)"]
+    game, seats, tray = _broadway_against_three_bots(moves, 1156181830)
+    parse = game.dset.parse
+    racks = {1: ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5"], 2: ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
+             3: ["1-2", "1-3", "1-5", "1-6", "2-4", "2-5"]}
+    p = Position(game, {seat: Hold({k + 1: parse(t) for k, t in enumerate(tiles)}, {}, {})
+                        for seat, tiles in racks.items()})
+    assert game.is_legal(Expose(2, parse("1-4")))  # the engine cannot tell
+    assert str(seats.why_not(p, Expose(2, parse("1-4")))) == "rule BW-11.4: South bot's rack does not hold 1-4"
+    assert str(seats.why_not(p, Expose(0, parse("1-1")))) == "rule BW-11.4: 1-1 lies in East bot's rack, not ANN's"
+    assert seats.why_not(p, Expose(2, parse("0-4"))) is None and seats.why_not(p, Expose(0, parse("1-4"))) is None

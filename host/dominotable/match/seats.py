@@ -277,13 +277,17 @@ class TableSeats:
         return (turn[0] if turn and not turn[0].placed() and not turn[0].taken() else None), plan
 
     def why_not(self, p: Position, move: Move) -> IllegalMove | None:
-        """Why the person to move may not pass, asked of their own view of the game when the racks
-        tell their hand: they are the one person at the table, every rack is complete, and no tile
-        is left to draw, so their hand is what no rack holds of the tiles unseen. The engine sees no
-        rack: a pass it took from a person holding a tile that fits would later rule out a bot's own
-        tile (BW-10.3), and the bot could not play."""
+        """Why a button move the engine allows may not be made at this table. A tile shown as a
+        seat's that the racks say is not (BW-11.4). A pass by the person to move, asked of their own
+        view of the game when the racks tell their hand: they are the one person at the table, every
+        rack is complete, and no tile is left to draw, so their hand is what no rack holds of the
+        tiles unseen. The engine sees no rack: a pass it took from a person holding a tile that fits
+        would later rule out a bot's own tile (BW-10.3), and the bot could not play."""
         game = p.game
         seat = game.current_player
+        shown = self._shown_elsewhere(p, move)
+        if shown is not None:
+            return shown
         if not isinstance(move, Pass) or seat is None or self.plays(seat) or game.awaiting() or game.is_over():
             return None
         hand = unseen(game) - {t for h in p.holds.values() for t in h.rack.values()}
@@ -291,6 +295,20 @@ class TableSeats:
         if people != [seat] or len(hand) != hand_size(game, seat):
             return None
         return seat_view(game, seat, sorted(hand), random.Random(self.seed)).why_illegal(move)
+
+    def _shown_elsewhere(self, p: Position, move: Move) -> IllegalMove | None:
+        """Why a tile shown as a seat's (Broadway's exposure, BW-7: a move with a `seat` and a `tile`)
+        cannot be that seat's: the racks say whose it is. Taken on trust, the engine would count it
+        out of the wrong hand, and a seat would be left to play a tile no hand holds."""
+        owner, tile = getattr(move, "seat", None), getattr(move, "tile", None)
+        if not isinstance(owner, int) or tile is None:
+            return None
+        holder = next((k for k, hold in p.holds.items() if tile in hold.rack.values()), None)
+        if holder is not None and holder != owner:
+            return IllegalMove(f"{tile} lies in {self.names[holder]}'s rack, not {self.names[owner]}'s", "BW-11.4", tile)
+        if holder is None and owner in self.racks:
+            return IllegalMove(f"{self.names[owner]}'s rack does not hold {tile}", "BW-11.4", tile)
+        return None
 
     def vet(self, p: Position, moves: Sequence[Move], board: Board) -> tuple[str | None, list[Plan]]:
         """Why the moves read off the tray are not the turns the seats were told to make, and the
