@@ -1191,3 +1191,24 @@ def test_regression_a_tile_exposed_as_a_bots_is_refused_unless_its_rack_holds_it
     assert str(seats.why_not(p, Expose(2, parse("1-4")))) == "rule BW-11.4: South bot's rack does not hold 1-4"
     assert str(seats.why_not(p, Expose(0, parse("1-1")))) == "rule BW-11.4: 1-1 lies in East bot's rack, not ANN's"
     assert seats.why_not(p, Expose(2, parse("0-4"))) is None and seats.why_not(p, Expose(0, parse("1-4"))) is None
+
+
+def test_regression_against_three_bots_a_pass_waits_while_a_bots_rack_is_not_full(tmp_path):
+    """Found by the chaos test (Broadway against three bots, on the final code of the stop that
+    added BW-11.8): a person passed while a bot's tile was out of its rack, so the table could not
+    tell their hand and took the pass on trust; it ruled out tiles the person really held, and
+    later they had no move. The pass now waits until every rack is full (BW-11.8)."""
+    from dominotable.match.position import Hold, Position
+    from dominotable.rules.moves import Pass
+
+    moves = ["lead S", "6-6@(0,0)-(1,0)", "0-6@(-1,-1)-(-1,0)"]
+    game, seats, tray = _broadway_against_three_bots(moves, 1156181830)
+    parse = game.dset.parse
+    racks = {1: ["1-1", "2-2", "3-3", "4-4", "5-5", "1-2", "1-3"], 2: ["0-1", "0-2", "0-3", "0-4", "0-5", "1-4"],
+             3: ["1-5", "1-6", "2-3", "2-4", "2-5", "2-6"]}
+    full = Position(game, {seat: Hold({k + 1: parse(t) for k, t in enumerate(tiles)}, {}, {})
+                           for seat, tiles in racks.items()})
+    assert game.current_player == 0 and seats.why_not(full, Pass()) is not None  # ANN holds a tile that fits
+    short = full.copy()
+    del short.holds[1].rack[7]
+    assert "a pass waits until every bot's rack is full again" in str(seats.why_not(short, Pass()))

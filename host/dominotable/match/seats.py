@@ -290,10 +290,14 @@ class TableSeats:
             return shown
         if not isinstance(move, Pass) or seat is None or self.plays(seat) or game.awaiting() or game.is_over():
             return None
-        hand = unseen(game) - {t for h in p.holds.values() for t in h.rack.values()}
+        hidden = unseen(game)
+        hand = hidden - {t for h in p.holds.values() for t in h.rack.values()}
         people = [k for k in range(game.players) if not self.plays(k)]
-        if people != [seat] or len(hand) != hand_size(game, seat):
-            return None
+        if people != [seat] or len(hidden) != sum(hand_size(game, k) for k in range(game.players)):
+            return None  # more than one person, or tiles left to draw: the hand cannot be told
+        if len(hand) != hand_size(game, seat):  # a bot's tile out of its rack: not yet
+            return IllegalMove("a pass waits until every bot's rack is full again, so the table can tell "
+                               f"{self.names[seat]}'s tiles", "BW-11.8")
         return seat_view(game, seat, sorted(hand), random.Random(self.seed)).why_illegal(move)
 
     def _shown_elsewhere(self, p: Position, move: Move) -> IllegalMove | None:
