@@ -598,7 +598,8 @@ class Chaos:
         if self.idle >= IDLE:
             self.idle = 0
             self.tally.add("stuck_prompts", f"no move a person can make: {_moves(game)}; screen "
-                                            f"{self.rt.screen().text!r}")
+                                            f"{self.rt.screen().text!r}; racked {sorted(map(str, self.rack_tiles()))}"
+                                            + self._context())
             self._menu("New match", yes=True)
         self.restore()
         return "no move fits"
