@@ -31,7 +31,7 @@ from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
 from dominotable.ui.session import Session
 from table_helpers import ROW, rigged
-from table_seats import PLACE, Person, PtyTable, SessionTable
+from table_seats import PLACE, TAKE, Person, PtyTable, SessionTable
 from tray_fixtures import until
 
 NAMES = ["ANN", "West bot", "North bot", "East bot"]
@@ -621,6 +621,29 @@ def test_regression_a_bots_capture_taken_off_tile_by_tile_in_any_order_is_stored
         assert set(told) <= set().union(*captured), f"{told} not all stored: {captured}"
 
 
+def test_while_a_bots_capture_is_pending_the_menu_offers_no_move_of_its_turn(tmp_path):
+    """Issue 17: with a bot's capture still to take off, the menu offered "End turn" first, which
+    would have ended the bot's turn without it. A seat the table plays makes its own button moves,
+    so while it is to move the menu (OLED and page alike) offers none: only taking back, a hint,
+    resigning and a new match."""
+    from dominotable.match import actions
+
+    game = CastleRock(players=4, options={"hands": 1}, seed=124645435, observed=True)
+    table = SessionTable(tmp_path, game, NAMES, BOTS)
+    table.settle()
+    person = Person(table, 0, seed=124645435, captures="one at a time")
+    pending = 0
+    while person.step():
+        referee = table.session.referee
+        said = table.screen().bot
+        if referee.seats.plays(referee.game.current_player) and TAKE.match(said.partition(": ")[2]):
+            pending += 1
+            offered = actions.available(referee)
+            assert not [a for a in offered if a.kind == "move"], [a.label for a in offered]
+            assert referee.button_moves(), "the engine would take a move of the buttons here"
+    assert pending, "no bot capture came"
+
+
 class Misplacing(Person):
     """A person who lays each bot tile wrong once (one row off, or turned across the instruction's
     line, sharing one of its cells) before laying it as told."""
@@ -1189,8 +1212,43 @@ def test_regression_a_tile_exposed_as_a_bots_is_refused_unless_its_rack_holds_it
                         for seat, tiles in racks.items()})
     assert game.is_legal(Expose(2, parse("1-4")))  # the engine cannot tell
     assert str(seats.why_not(p, Expose(2, parse("1-4")))) == "rule BW-11.4: South bot's rack does not hold 1-4"
-    assert str(seats.why_not(p, Expose(0, parse("1-1")))) == "rule BW-11.4: 1-1 lies in East bot's rack, not ANN's"
-    assert seats.why_not(p, Expose(2, parse("0-4"))) is None and seats.why_not(p, Expose(0, parse("1-4"))) is None
+    assert seats.why_not(p, Expose(0, parse("1-4"))) is None  # ANN's own tile
+    assert game.is_legal(Expose(0, parse("1-1")))
+    assert str(seats.why_not(p, Expose(0, parse("1-1")))) == ("rule BW-11.4: 1-1 lies in East bot's rack: a bot's tile "
+                                                            "is never exposed, put it back in slot 2")
+
+
+def test_regression_a_bots_own_tile_is_never_exposed():
+    """Found by the chaos test at length (Broadway against three bots, seed 1156181830): a tile
+    lifted out of West bot's rack, held over the pad and exposed as West's was taken (the rack
+    held it). The table then asked for it back in the rack ("put the tile from slot 6 back") while
+    the engine waited for its placers to lay it; laid, it stayed in West's hold, so the rack still
+    asked for a tile lying on the tableau, and put back, no person could lay it: a match nobody
+    could move on. A bot shows nothing: its tile goes back to its slot, and choosing to expose it
+    is refused naming the slot (BW-11.4)."""
+    from dominotable.match.position import Hold, Position
+    from dominotable.rules.games.broadway.engine import Expose
+    from dominotable.tray.action import Action, ActionKind
+
+    moves = ["lead S", "6-6@(0,0)-(1,0)", "0-6@(-1,-1)-(-1,0)"]
+    game, seats, tray = _broadway_against_three_bots(moves, 1156181830)
+    parse = game.dset.parse
+    racks = {1: ["1-1", "2-2", "3-3", "4-4", "5-5", "1-2", "1-3"], 2: ["0-1", "0-2", "0-3", "0-4", "0-5", "1-4"],
+             3: ["1-5", "1-6", "2-3", "2-4", "2-5", "3-6"]}
+    p = Position(game, {seat: Hold({k + 1: parse(t) for k, t in enumerate(tiles)}, {}, {})
+                        for seat, tiles in racks.items()})
+    for seat, tiles in racks.items():
+        for slot, tile in enumerate(tiles):
+            tray.place(parse(tile), seats.racks[seat].slots[slot])
+    tile = parse("3-6")
+    tray.apply(Action(ActionKind.REMOVE, tile))
+    tray.apply(Action(ActionKind.PAD, tile))
+    expose = Expose(3, tile)
+    assert game.is_legal(expose) and any(m == expose for _, m in seats.hands.reader.on(game.copy()).button_moves(
+        seats.without_racks(tray.board())[0]))
+    assert seats.read(p.copy(), tray.board())[1] == "West bot's rack: put the tile from slot 6 back, face down"
+    assert str(seats.why_not(p, expose)) == ("rule BW-11.4: 3-6 lies in West bot's rack: a bot's tile is never "
+                                             "exposed, put it back in slot 6")
 
 
 def test_regression_against_three_bots_a_pass_waits_while_a_bots_rack_is_not_full(tmp_path):

@@ -302,15 +302,18 @@ class TableSeats:
 
     def _shown_elsewhere(self, p: Position, move: Move) -> IllegalMove | None:
         """Why a tile shown as a seat's (Broadway's exposure, BW-7: a move with a `seat` and a `tile`)
-        cannot be that seat's: the racks say whose it is. Taken on trust, the engine would count it
-        out of the wrong hand, and a seat would be left to play a tile no hand holds."""
+        is no exposure at this table: a tile of a bot's rack is never one. A bot shows nothing: its
+        tile over the pad slipped from the hand of the person handling its rack, and goes back to
+        its slot (taken as exposed, its opponents would place it, and the rack would wait for it).
+        A tile shown as a bot's that its rack does not hold is a person's own."""
         owner, tile = getattr(move, "seat", None), getattr(move, "tile", None)
         if not isinstance(owner, int) or tile is None:
             return None
         holder = next((k for k, hold in p.holds.items() if tile in hold.rack.values()), None)
-        if holder is not None and holder != owner:
-            return IllegalMove(f"{tile} lies in {self.names[holder]}'s rack, not {self.names[owner]}'s", "BW-11.4", tile)
-        if holder is None and owner in self.racks:
+        if holder is not None:
+            return IllegalMove(f"{tile} lies in {self.names[holder]}'s rack: a bot's tile is never exposed, "
+                               f"put it back in slot {p.holds[holder].slot(tile)}", "BW-11.4", tile)
+        if owner in self.racks:
             return IllegalMove(f"{self.names[owner]}'s rack does not hold {tile}", "BW-11.4", tile)
         return None
 
