@@ -209,6 +209,11 @@ def test_bw11_5_the_hands_last_tile_lifted_offers_its_takeback(tmp_path):
     assert verdict.problem.endswith("or clear the tray for hand 2 (rule BW-11.5)")
     table.act(Action(ActionKind.REMOVE, last.tile))
     assert table.screen.title == "Take back?" and table.session.referee.status.alarms == 0
+    stored = table.stored()
+    table.press("long-select")  # the menu offers it too: first, named by its tile, not the engine's notation
+    assert table.screen.menu.items[0] == f"Take back {last.tile}", table.screen.menu.items
+    table.press("select", "up", "select")
+    assert table.stored() == stored[:-1]
 
 
 @pytest.mark.parametrize("seed", [7, 4])

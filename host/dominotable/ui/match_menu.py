@@ -15,8 +15,8 @@ def question(action: actions.Action, who: str) -> Confirm:
     match action:
         case actions.ButtonMove(label=label):
             return Confirm(f"{who}: {label.lower()}?")
-        case actions.TakeBack(move=move):
-            return Confirm(f"Take back {move}?")
+        case actions.TakeBack(label=label):
+            return Confirm(f"{label}?")
         case actions.Resign():
             return Confirm(f"{who or 'You'}: resign the match?")
         case _:
