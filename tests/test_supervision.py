@@ -176,6 +176,41 @@ def test_regression_a_part_failing_thousands_of_times_is_still_retried_not_the_e
     assert fault.count == 2000 and fault.retry_at == now[0] + LAST_RETRY
 
 
+def test_a_part_failing_every_time_is_logged_once_a_minute_and_retried_with_backoff(caplog):
+    """Issue 17, item 1: a failure that repeats (a display unplugged) is logged once (with its
+    traceback), then at most once a minute with how often it happened, and tried again after 0.5 s,
+    doubling to a minute; a part that works again is forgotten, so its next failure is news."""
+    import logging
+
+    from dominotable.app.supervisor import Supervisor
+
+    now = [0.0]
+    supervisor = Supervisor(clock=lambda: now[0])
+    runs = []
+
+    def failing():
+        runs.append(now[0])
+        raise OSError("the OLED did not answer")
+
+    with caplog.at_level(logging.ERROR, logger="dominotable.app"):
+        while now[0] < 600:
+            supervisor.run("the OLED", failing)
+            now[0] += 0.5  # exact in binary: the gaps are the backoff itself
+    gaps = [round(b - a, 1) for a, b in zip(runs, runs[1:])]
+    assert gaps[:8] == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0] and set(gaps[8:]) == {60.0}
+    lines = [r for r in caplog.records if r.name == "dominotable.app"]
+    assert 9 <= len(lines) <= 11  # ten minutes: the first, then one a minute
+    assert lines[0].exc_info and not any(r.exc_info for r in lines[1:])
+    assert lines[0].getMessage() == "the OLED failed: OSError: the OLED did not answer"
+    assert lines[-1].getMessage() == f"the OLED failed ({len(runs)} times): OSError: the OLED did not answer"
+    now[0] += 60
+    assert supervisor.run("the OLED", lambda: None) and "the OLED" not in supervisor.faults
+    caplog.clear()
+    with caplog.at_level(logging.ERROR, logger="dominotable.app"):
+        supervisor.run("the OLED", failing)
+    assert [r.getMessage() for r in caplog.records] == ["the OLED failed: OSError: the OLED did not answer"]
+
+
 def test_regression_a_fault_in_the_match_is_shown_at_once(runtime, monkeypatch):
     """Found by the chaos test: a fault raised while the table judged a settled board (a tick, no
     tray event in the same step) changed the screen (the notice "Table fault", the fault's count) but

@@ -65,7 +65,7 @@ class Supervisor:
             fault.count, fault.what = fault.count + 1, what
         if now - fault.logged >= LOG_EVERY:
             fault.logged = now
-            log.error("%s", fault, exc_info=fault.count == 1)
+            log.error("%s", str(fault), exc_info=fault.count == 1)  # the fault goes on changing
         # the doubling stops once it passes the last retry (a float of 2 ** 1024 would overflow)
         fault.retry_at = now + min(LAST_RETRY, FIRST_RETRY * 2 ** min(fault.count - 1, 16))
         return fault
