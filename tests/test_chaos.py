@@ -57,3 +57,23 @@ def test_chaos_at_the_table(setting):
     run_state_machine_as_test(machine, settings=settings(
         max_examples=1, stateful_step_count=STEPS, deadline=None, phases=[Phase.generate], derandomize=True,
         database=None, suppress_health_check=list(HealthCheck)))
+
+
+def test_the_long_run_prints_one_json_line_a_game_and_refuses_bad_arguments():
+    """benchmarks/chaos.py, the long profile: one JSON line with every count, exit 0 when all are
+    zero; a bad argument is one line and exit 2."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = str(Path(__file__).resolve().parent.parent / "benchmarks" / "chaos.py")
+    done = subprocess.run([sys.executable, script, "--steps", "6", "--game", "castle-rock", "--seed", "3"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    line = json.loads(done.stdout.strip())
+    assert (line["game"], line["seed"], line["steps"]) == ("castle-rock", 3, 6)
+    assert all(line[count] == 0 for count in chaos_rules.COUNTS)
+    assert "chaos castle-rock: step 6 of 6" in done.stderr
+    bad = subprocess.run([sys.executable, script, "--steps", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "--steps" in bad.stderr
