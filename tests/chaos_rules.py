@@ -730,8 +730,11 @@ class Chaos:
                 n = int(count) * (1 if way in ("right", "down") else -1)
                 dr, dc = (dr + n, dc) if way in ("up", "down") else (dr, dc + n)
             moving = {t: c for t, c in tiles.items() if not self.in_rack(c)}
-            read = {p.tile for p in self.referee.area.placements} if self.referee.area is not None else set()
-            off = [str(t) for t, cells in moving.items() if t in read and self._moved(cells, dr, dc) is None]
+            area = self.referee.area
+            # judged where the table read them: the tray may have changed since (moved while the USB
+            # cable was out, before the table saw the link go), and the instruction was for that tray
+            off = [str(p.tile) for p in (area.placements if area is not None else ())
+                   if not p.on_pad and not self.in_rack(p.cells) and self._moved(p.cells, dr, dc) is None]
             if off:  # the table's own tiles: an instruction no one can follow
                 self.tally.add("stuck_prompts", f"{said!r} slides {off} off the tray" + self._context())
             removes = [Action(ActionKind.REMOVE, t) for t in moving]
