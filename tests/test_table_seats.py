@@ -1218,6 +1218,37 @@ def test_regression_a_tile_exposed_as_a_bots_is_refused_unless_its_rack_holds_it
                                                             "is never exposed, put it back in slot 2")
 
 
+def test_regression_who_leads_against_bots_waits_for_the_racks_and_follows_them():
+    """Found by the chaos test at length (Broadway against three bots, seed 1156181830): before the
+    bots' racks were full the person chose "North leads" with the buttons; then the deal put 6-6 in
+    South bot's rack, and the hand waited for North to lay a double no one could lay. Who leads is
+    what the racks say once they are full, so a choice before then waits, and a choice they
+    contradict is refused naming the rack (BW-11.5)."""
+    from dominotable.match.position import Hold, Position
+    from dominotable.rules.hidden import Reveal
+
+    game, seats, tray = _broadway_against_three_bots([], 1156181830)
+    parse = game.dset.parse
+    racks = {1: ["2-6", "1-6", "2-3", "0-2", "0-1", "0-6", "1-2"], 2: ["6-6", "3-6", "1-3", "5-6", "2-2", "4-5", "3-3"],
+             3: ["0-3", "2-5", "0-0", "4-4", "1-1", "1-5", "4-6"]}
+
+    def position(held):
+        return Position(game, {seat: Hold({k + 1: parse(t) for k, t in enumerate(tiles)}, {}, {})
+                               for seat, tiles in held.items()})
+
+    north, south = Reveal("lead", (), "N"), Reveal("lead", (), "S")
+    assert game.awaiting() == "lead" and game.is_legal(north)
+    dealing = position({**racks, 2: racks[2][1:]})  # 6-6 not yet dealt to South
+    assert str(seats.why_not(dealing, north)) == ("rule BW-11.5: who leads waits until every bot's rack is full: "
+                                                  "the racks tell who holds 6-6")
+    full = position(racks)
+    assert str(seats.why_not(full, north)) == "rule BW-11.5: 6-6 lies in South's rack: South leads"
+    assert seats.why_not(full, south) is None
+    swapped = position({**racks, 2: ["5-5", *racks[2][1:]]})  # 6-6 in no rack: the person's
+    assert str(seats.why_not(swapped, Reveal("lead", (), "E"))) == "rule BW-11.5: East's rack does not hold 6-6"
+    assert seats.why_not(swapped, north) is None
+
+
 def test_regression_a_bots_own_tile_is_never_exposed():
     """Found by the chaos test at length (Broadway against three bots, seed 1156181830): a tile
     lifted out of West bot's rack, held over the pad and exposed as West's was taken (the rack

@@ -270,11 +270,15 @@ class TableSeats:
         turn, a pass: the table makes it); or a reveal the racks make (who leads, tiles left)."""
         game = p.game
         if game.awaiting():
-            complete = {seat: h.hand() for seat, h in p.holds.items()
-                        if hand_size(game, seat) and len(h.rack) == hand_size(game, seat)}
-            return self.hands.on(game.copy()).rack_reveal(complete, board), None
+            return self.hands.on(game.copy()).rack_reveal(self._complete(p), board), None
         turn, plan = self.turn(p, board)
         return (turn[0] if turn and not turn[0].placed() and not turn[0].taken() else None), plan
+
+    def _complete(self, p: Position) -> dict[int, list[Tile]]:
+        """The racks holding their seat's whole hand, by seat."""
+        game = p.game
+        return {seat: h.hand() for seat, h in p.holds.items()
+                if hand_size(game, seat) and len(h.rack) == hand_size(game, seat)}
 
     def why_not(self, p: Position, move: Move) -> IllegalMove | None:
         """Why a button move the engine allows may not be made at this table. A tile shown as a
@@ -288,6 +292,10 @@ class TableSeats:
         shown = self._shown_elsewhere(p, move)
         if shown is not None:
             return shown
+        complete = self._complete(p)
+        denied = self.hands.on(game.copy()).racks_deny(move, complete, len(complete) == len(self.racks))
+        if denied is not None:
+            return denied
         if not isinstance(move, Pass) or seat is None or self.plays(seat) or game.awaiting() or game.is_over():
             return None
         hidden = unseen(game)

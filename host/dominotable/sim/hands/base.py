@@ -20,7 +20,7 @@ from dominotray import wire
 
 from dominotable.reading.prompts import span
 from dominotable.reading.reader import Reader
-from dominotable.rules.errors import DominoError
+from dominotable.rules.errors import DominoError, IllegalMove
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
 from dominotable.sim.memtray import MemoryTray
@@ -74,6 +74,11 @@ class Hands(ABC):
         """A reveal the table can make itself from what bots' racks hold (`racks`: complete racks
         only, by seat), when the game awaits one and the tray (`area`: without the racks) is ready
         for it; None otherwise."""
+        return None
+
+    def racks_deny(self, move: Move, racks: dict[int, list[Tile]], full: bool) -> IllegalMove | None:
+        """Why a reveal chosen with the buttons is not what the bots' racks say (`racks`: the
+        complete ones, by seat; `full`: every bot's rack is complete); None if they do not say."""
         return None
 
     def setup(self, board: Board) -> list[Action]:

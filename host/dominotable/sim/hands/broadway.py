@@ -7,6 +7,7 @@ left from its rack."""
 from __future__ import annotations
 
 from dominotable.reading.broadway import BroadwayReader
+from dominotable.rules.errors import IllegalMove
 from dominotable.rules.games.broadway.engine import Expose, Place
 from dominotable.rules.games.broadway.seats import SEATS
 from dominotable.rules.hidden import Reveal
@@ -61,15 +62,37 @@ class BroadwayHands(Hands):
         tray (BW-11.5); at the end of a hand, a bot's tiles left (BW-10.5)."""
         game = self.game
         if game.awaiting() == "lead":
-            double = game.hand_info().double
-            seat = next((k for k, tiles in racks.items() if double in tiles), None)
-            if seat is None and len(racks) == 3:
-                seat = next(k for k in range(4) if k not in racks)
+            seat = self._leader(racks)
             lead = Reveal("lead", (), SEATS[seat][0]) if seat is not None else None
             return lead if any(move == lead for _, move in self.reader.button_moves(area)) else None
         if game.awaiting() == "show":
             seat = next((k for k, tiles in racks.items() if tiles and k in game.to_show()), None)
             return Reveal("show", tuple(sorted(racks[seat])), SEATS[seat][0]) if seat is not None else None
+        return None
+
+    def _leader(self, racks: dict[int, list[Tile]]) -> int | None:
+        """The seat whose rack holds the hand's double, or the one seat without a rack."""
+        double = self.game.hand_info().double
+        seat = next((k for k, tiles in racks.items() if double in tiles), None)
+        return next(k for k in range(4) if k not in racks) if seat is None and len(racks) == 3 else seat
+
+    def racks_deny(self, move: Move, racks: dict[int, list[Tile]], full: bool) -> IllegalMove | None:
+        """Who leads, chosen with the buttons against bots (BW-11.5): once every bot's rack is full,
+        the racks say it (the double in a rack is that bot's; in none, it is a person's), so until
+        then the choice waits; a bot named whose rack does not hold the double, or a person while a
+        rack holds it, is refused. Taken, the hand would wait for a double no one could lay."""
+        if not (isinstance(move, Reveal) and move.word == "lead" and self.game.awaiting() == "lead"):
+            return None
+        double = self.game.hand_info().double
+        if not full:
+            return IllegalMove(f"who leads waits until every bot's rack is full: the racks tell who holds {double}",
+                               "BW-11.5")
+        named = next(k for k in range(4) if SEATS[k][0] == move.seat)
+        holder = next((k for k, tiles in racks.items() if double in tiles), None)
+        if holder is not None and named != holder:
+            return IllegalMove(f"{double} lies in {SEATS[holder]}'s rack: {SEATS[holder]} leads", "BW-11.5", double)
+        if holder is None and named in racks:
+            return IllegalMove(f"{SEATS[named]}'s rack does not hold {double}", "BW-11.5", double)
         return None
 
     def actions(self, move, board: Board) -> list[Action]:
