@@ -67,14 +67,14 @@ def available(referee: Referee) -> list[Action]:
     if mode in (Mode.OVER, Mode.RESTORE, Mode.LOST):
         return [NewMatch()]
     seat = referee.game.current_player
-    if mode == Mode.TAKEBACK:  # first: the tray already says the last move is undone
+    if not (referee.seats is not None and referee.seats.plays(seat)):
+        actions += [ButtonMove(move, label) for label, move in referee.button_moves()]
+    if mode == Mode.TAKEBACK:
         actions.append(TakeBack(referee.status.undo[-1]))
     elif board is not None:
         before = referee.takeback_candidate(board)
         if before is not None:
             actions.append(TakeBack(before))
-    if not (referee.seats is not None and referee.seats.plays(seat)):
-        actions += [ButtonMove(move, label) for label, move in referee.button_moves()]
     theirs = referee.partner is not None and referee.partner.to_move(referee.game)
     return actions + ([] if theirs else [ShowHint(), Resign()]) + [NewMatch()]
 
