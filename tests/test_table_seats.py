@@ -765,6 +765,14 @@ def _broadway_against_three_bots(moves, seed, bound=True):
     return game, seats, tray
 
 
+def _racked(game, racks):
+    """The position with each bot seat's rack holding `racks[seat]` (tile names, slot 1 first)."""
+    from dominotable.match.position import Hold, Position
+
+    return Position(game, {seat: Hold({k + 1: game.dset.parse(t) for k, t in enumerate(tiles)}, {}, {})
+                           for seat, tiles in racks.items()})
+
+
 def test_regression_a_row_tile_knocked_out_of_place_while_a_bot_is_to_play_is_a_screen_not_a_crash(tmp_path):
     """Found by the chaos test: with "West bot: slot 1 (3-6) -> upright at the open end" on the OLED,
     a row tile knocked one row down (hands at work: a pending problem, not yet prompted) made drawing
@@ -1200,7 +1208,6 @@ def test_regression_a_tile_exposed_as_a_bots_is_refused_unless_its_rack_holds_it
     pad and chose "expose 1-4 (South's)". The engine took it, counted it out of South's hand, and
     later left ANN to play with only tiles lying in the bots' racks: no move could be made. The
     racks say whose a tile is, so the exposure is refused naming the rack (BW-11.4)."""
-    from dominotable.match.position import Hold, Position
     from dominotable.rules.games.broadway.engine import Expose
 
     moves = ["lead S", "6-6@(0,0)-(1,0)", "5-6@(1,-2)-(1,-1)", "2-6@(-1,-1)-(0,-1)", "3-2@(-1,-3)-(-1,-2)"]
@@ -1208,8 +1215,7 @@ def test_regression_a_tile_exposed_as_a_bots_is_refused_unless_its_rack_holds_it
     parse = game.dset.parse
     racks = {1: ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5"], 2: ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
              3: ["1-2", "1-3", "1-5", "1-6", "2-4", "2-5"]}
-    p = Position(game, {seat: Hold({k + 1: parse(t) for k, t in enumerate(tiles)}, {}, {})
-                        for seat, tiles in racks.items()})
+    p = _racked(game, racks)
     assert game.is_legal(Expose(2, parse("1-4")))  # the engine cannot tell
     assert str(seats.why_not(p, Expose(2, parse("1-4")))) == "rule BW-11.4: South bot's rack does not hold 1-4"
     assert seats.why_not(p, Expose(0, parse("1-4"))) is None  # ANN's own tile
@@ -1224,27 +1230,20 @@ def test_regression_who_leads_against_bots_waits_for_the_racks_and_follows_them(
     South bot's rack, and the hand waited for North to lay a double no one could lay. Who leads is
     what the racks say once they are full, so a choice before then waits, and a choice they
     contradict is refused naming the rack (BW-11.5)."""
-    from dominotable.match.position import Hold, Position
     from dominotable.rules.hidden import Reveal
 
     game, seats, tray = _broadway_against_three_bots([], 1156181830)
-    parse = game.dset.parse
     racks = {1: ["2-6", "1-6", "2-3", "0-2", "0-1", "0-6", "1-2"], 2: ["6-6", "3-6", "1-3", "5-6", "2-2", "4-5", "3-3"],
              3: ["0-3", "2-5", "0-0", "4-4", "1-1", "1-5", "4-6"]}
-
-    def position(held):
-        return Position(game, {seat: Hold({k + 1: parse(t) for k, t in enumerate(tiles)}, {}, {})
-                               for seat, tiles in held.items()})
-
     north, south = Reveal("lead", (), "N"), Reveal("lead", (), "S")
     assert game.awaiting() == "lead" and game.is_legal(north)
-    dealing = position({**racks, 2: racks[2][1:]})  # 6-6 not yet dealt to South
+    dealing = _racked(game, {**racks, 2: racks[2][1:]})  # 6-6 not yet dealt to South
     assert str(seats.why_not(dealing, north)) == ("rule BW-11.5: who leads waits until every bot's rack is full: "
                                                   "the racks tell who holds 6-6")
-    full = position(racks)
+    full = _racked(game, racks)
     assert str(seats.why_not(full, north)) == "rule BW-11.5: 6-6 lies in South's rack: South leads"
     assert seats.why_not(full, south) is None
-    swapped = position({**racks, 2: ["5-5", *racks[2][1:]]})  # 6-6 in no rack: the person's
+    swapped = _racked(game, {**racks, 2: ["5-5", *racks[2][1:]]})  # 6-6 in no rack: the person's
     assert str(seats.why_not(swapped, Reveal("lead", (), "E"))) == "rule BW-11.5: East's rack does not hold 6-6"
     assert seats.why_not(swapped, north) is None
 
@@ -1257,7 +1256,6 @@ def test_regression_a_bots_own_tile_is_never_exposed():
     asked for a tile lying on the tableau, and put back, no person could lay it: a match nobody
     could move on. A bot shows nothing: its tile goes back to its slot, and choosing to expose it
     is refused naming the slot (BW-11.4)."""
-    from dominotable.match.position import Hold, Position
     from dominotable.rules.games.broadway.engine import Expose
     from dominotable.tray.action import Action, ActionKind
 
@@ -1266,8 +1264,7 @@ def test_regression_a_bots_own_tile_is_never_exposed():
     parse = game.dset.parse
     racks = {1: ["1-1", "2-2", "3-3", "4-4", "5-5", "1-2", "1-3"], 2: ["0-1", "0-2", "0-3", "0-4", "0-5", "1-4"],
              3: ["1-5", "1-6", "2-3", "2-4", "2-5", "3-6"]}
-    p = Position(game, {seat: Hold({k + 1: parse(t) for k, t in enumerate(tiles)}, {}, {})
-                        for seat, tiles in racks.items()})
+    p = _racked(game, racks)
     for seat, tiles in racks.items():
         for slot, tile in enumerate(tiles):
             tray.place(parse(tile), seats.racks[seat].slots[slot])
@@ -1287,16 +1284,13 @@ def test_regression_against_three_bots_a_pass_waits_while_a_bots_rack_is_not_ful
     added BW-11.8): a person passed while a bot's tile was out of its rack, so the table could not
     tell their hand and took the pass on trust; it ruled out tiles the person really held, and
     later they had no move. The pass now waits until every rack is full (BW-11.8)."""
-    from dominotable.match.position import Hold, Position
     from dominotable.rules.moves import Pass
 
     moves = ["lead S", "6-6@(0,0)-(1,0)", "0-6@(-1,-1)-(-1,0)"]
     game, seats, tray = _broadway_against_three_bots(moves, 1156181830)
-    parse = game.dset.parse
     racks = {1: ["1-1", "2-2", "3-3", "4-4", "5-5", "1-2", "1-3"], 2: ["0-1", "0-2", "0-3", "0-4", "0-5", "1-4"],
              3: ["1-5", "1-6", "2-3", "2-4", "2-5", "2-6"]}
-    full = Position(game, {seat: Hold({k + 1: parse(t) for k, t in enumerate(tiles)}, {}, {})
-                           for seat, tiles in racks.items()})
+    full = _racked(game, racks)
     assert game.current_player == 0 and seats.why_not(full, Pass()) is not None  # ANN holds a tile that fits
     short = full.copy()
     del short.holds[1].rack[7]

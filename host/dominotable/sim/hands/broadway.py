@@ -9,7 +9,7 @@ from __future__ import annotations
 from dominotable.reading.broadway import BroadwayReader
 from dominotable.rules.errors import IllegalMove
 from dominotable.rules.games.broadway.engine import Expose, Place
-from dominotable.rules.games.broadway.seats import SEATS
+from dominotable.rules.games.broadway.seats import SEATS, parse_seat
 from dominotable.rules.hidden import Reveal
 from dominotable.rules.moves import Move, Pass
 from dominotable.rules.tiles import Tile
@@ -70,10 +70,14 @@ class BroadwayHands(Hands):
             return Reveal("show", tuple(sorted(racks[seat])), SEATS[seat][0]) if seat is not None else None
         return None
 
+    def _holder(self, racks: dict[int, list[Tile]]) -> int | None:
+        """The seat whose rack holds the hand's double."""
+        double = self.game.hand_info().double
+        return next((k for k, tiles in racks.items() if double in tiles), None)
+
     def _leader(self, racks: dict[int, list[Tile]]) -> int | None:
         """The seat whose rack holds the hand's double, or the one seat without a rack."""
-        double = self.game.hand_info().double
-        seat = next((k for k, tiles in racks.items() if double in tiles), None)
+        seat = self._holder(racks)
         return next(k for k in range(4) if k not in racks) if seat is None and len(racks) == 3 else seat
 
     def racks_deny(self, move: Move, racks: dict[int, list[Tile]], full: bool) -> IllegalMove | None:
@@ -87,8 +91,7 @@ class BroadwayHands(Hands):
         if not full:
             return IllegalMove(f"who leads waits until every bot's rack is full: the racks tell who holds {double}",
                                "BW-11.5")
-        named = next(k for k in range(4) if SEATS[k][0] == move.seat)
-        holder = next((k for k, tiles in racks.items() if double in tiles), None)
+        named, holder = parse_seat(move.seat), self._holder(racks)
         if holder is not None and named != holder:
             return IllegalMove(f"{double} lies in {SEATS[holder]}'s rack: {SEATS[holder]} leads", "BW-11.5", double)
         if holder is None and named in racks:
