@@ -75,7 +75,9 @@ def loop_footprint_text(coil: dict) -> str:
         '  (layer "F.Cu")',
         f'  (descr "Etched cell loop, {outer:g} mm square, {turns} turn(s) of {w:g} mm trace; '
         'hardware/pcb.py writes it from architecture.toml [coil]")',
-        '  (tags "loop antenna NFC 13.56 MHz")',
+        # "net tie" first: KiCad's DRC lets a net tie's own copper join its pads (the loop is the
+        # copper from the coil's switched end to the block's common node)
+        '  (tags "net tie, loop antenna NFC 13.56 MHz")',
         '  (attr smd)',
         f'  (fp_text reference "REF**" (at 0 0) (layer "F.Fab")\n    {text}\n  )',
         f'  (fp_text value "{loop_name(coil)}" (at 0 1.5) (layer "F.Fab")\n    {text}\n  )',

@@ -1,0 +1,188 @@
+"""The boards in KiCad: each board of circuit.py, as pcb.py placed it, built through pcbnew's own
+API (footprints loaded from KiCad's libraries, turned and flipped by pcbnew, every pad on its
+net), with what a board house needs besides: the outline, two fiducials on the assembled side,
+the board's name and revision on the silkscreen, every reference where the silkscreen has room,
+KiCad's exclude-from-BOM/position attributes on what the house does not place, and the house's
+capabilities (data/house.toml) as the board's design rules and net class.
+
+    board = layout.build("cell", built)     # a pcbnew BOARD, unrouted
+    layout.save(board, path)                # path.kicad_pcb with its .kicad_pro (the rules)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from pathlib import Path
+
+import kicad
+import pcb
+import silk
+from kicad import mm, point
+
+HERE = Path(__file__).resolve().parent
+HOUSE = tomllib.loads((HERE / "data" / "house.toml").read_text())
+ASSEMBLY = tomllib.loads((HERE / "data" / "assembly.toml").read_text())
+FIDUCIAL = "Fiducial:Fiducial_1mm_Mask2mm"
+TEXT_MM = HOUSE["rules"]["silk_text_height_min"]
+TEXT_WIDTH_MM = 0.16  # over the house's 0.153 mm minimum line width
+
+
+def assembled_side(placed: pcb.Board, net: kicad.Netlist) -> str:
+    """The side the house places parts on: where most of the soldered parts are."""
+    sides = [p.side for p in placed.parts if net.components[p.ref].fields.get("Key") != "antenna"]
+    return max("FB", key=sides.count)
+
+
+def hand_assembled(key: str) -> bool:
+    """Parts the house does not place (data/assembly.toml [hand])."""
+    return key in ASSEMBLY["hand"]
+
+
+def build(name: str, net: kicad.Netlist, placed: pcb.Board):
+    """The placed board in pcbnew, every footprint from KiCad's libraries as pcb.py placed it."""
+    pcbnew = kicad.pcbnew()
+    board = pcbnew.BOARD()
+    board.SetCopperLayerCount(HOUSE["board"]["layers"])
+    nets = {}
+    for n in sorted(net.nets):
+        nets[n] = pcbnew.NETINFO_ITEM(board, n)
+        board.Add(nets[n])
+    pin_nets = net.pin_nets()
+    for p in sorted(placed.parts, key=lambda p: p.ref):
+        comp = net.components[p.ref]
+        fp = _footprint(board, p.footprint, p.ref, comp.value, p.x, p.y, p.rot, p.side)
+        for field in ("MPN", "Manufacturer"):
+            if comp.fields.get(field):
+                fp.SetProperty(field, comp.fields[field])
+        if hand_assembled(comp.fields.get("Key", "")):
+            fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_BOM | pcbnew.FP_EXCLUDE_FROM_POS_FILES)
+        for pad in fp.Pads():
+            n = pin_nets.get((p.ref, pad.GetNumber()))
+            if n:
+                pad.SetNet(nets[n])
+    _outline(board, placed.width, placed.height)
+    side = assembled_side(placed, net)
+    for i, spot in enumerate(_fiducial_spots(placed, side)):
+        fp = _footprint(board, FIDUCIAL, f"FID{i + 1}", "Fiducial", *spot, 0.0, side)
+        fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_BOM | pcbnew.FP_EXCLUDE_FROM_POS_FILES)
+    clear, edge = HOUSE["rules"]["silk_clearance_min"], HOUSE["rules"]["copper_edge_min"]
+    silk.references(board, placed.width, placed.height, clear, edge)
+    silk.title(board, f"dominotable {name} board rev {ASSEMBLY['revision']}", side, placed.width, placed.height,
+               clear, edge)
+    return board
+
+
+def _footprint(board, ref_name: str, ref: str, value: str, x: float, y: float, rot: float, side: str):
+    """A library footprint on the board as pcb.Placed places it: a bottom part flipped left-right,
+    then turned (pcbnew keeps a flipped part's angle turned by 180 degrees)."""
+    pcbnew = kicad.pcbnew()
+    lib, _, name = ref_name.partition(":")
+    fp = pcbnew.FootprintLoad(str(kicad.footprint_path(ref_name).parent), name)
+    fp.SetFPID(pcbnew.LIB_ID(lib, name))
+    fp.SetReference(ref)
+    fp.SetValue(value)
+    fp.SetPosition(point(x, y))
+    board.Add(fp)
+    if side == "B":
+        fp.Flip(fp.GetPosition(), True)
+    fp.SetOrientationDegrees(rot if side == "F" else (rot + 180) % 360)
+    for text in (fp.Reference(), fp.Value()):
+        text.SetTextThickness(mm(TEXT_WIDTH_MM))
+    return fp
+
+
+def _outline(board, width: float, height: float) -> None:
+    pcbnew = kicad.pcbnew()
+    corners = [(0, 0), (width, 0), (width, height), (0, height)]
+    for a, b in zip(corners, corners[1:] + corners[:1]):
+        seg = pcbnew.PCB_SHAPE(board)
+        seg.SetShape(pcbnew.SHAPE_T_SEGMENT)
+        seg.SetLayer(pcbnew.Edge_Cuts)
+        seg.SetWidth(mm(0.1))
+        seg.SetStart(point(*a))
+        seg.SetEnd(point(*b))
+        board.Add(seg)
+
+
+def _fiducial_spots(placed: pcb.Board, side: str) -> list[tuple[float, float]]:
+    """Two fiducials at free spots nearest two opposite corners of the assembled side."""
+    grid = pcb.Grid(placed.width, placed.height)
+    for p in placed.parts:
+        grid.mark(p.box(), p.sides())
+    x0, y0, x1, y1 = kicad.footprint(FIDUCIAL).courtyard["F.CrtYd"]
+    size = (x1 - x0 + 1.0, y1 - y0 + 1.0)  # and a clear margin for the camera
+    spots = []
+    for anchor in ((0.0, 0.0), (placed.width, placed.height)):
+        spot = grid.best(size, (side,), anchor)
+        if spot is None:
+            raise RuntimeError(f"no room for a fiducial on the {placed.name} board's {side} side")
+        grid.mark((spot[0] - size[0] / 2, spot[1] - size[1] / 2, spot[0] + size[0] / 2, spot[1] + size[1] / 2),
+                  (side,))
+        spots.append(spot)
+    return spots
+
+
+# --- the house's rules -----------------------------------------------------------------------------
+
+def project_settings(settings: dict) -> dict:
+    """A KiCad 6 project's settings with the house's capabilities as its board's design rules:
+    every DRC check an error (none ignored), the default net class the router and DRC use."""
+    r, nc = HOUSE["rules"], HOUSE["netclass"]
+    ds = settings["board"]["design_settings"]
+    ds["rules"].update({
+        "min_clearance": r["clearance_min"], "min_track_width": r["track_min"],
+        "min_via_diameter": r["via_diameter_min"], "min_via_annular_width": r["via_annular_min"],
+        "min_through_hole_diameter": r["hole_min"], "min_hole_to_hole": r["hole_to_hole_min"],
+        "min_hole_clearance": r["hole_clearance_min"], "min_copper_edge_clearance": r["copper_edge_min"],
+        "min_silk_clearance": r["silk_clearance_min"], "allow_blind_buried_vias": False,
+        "allow_microvias": False})
+    ds["rule_severities"] = {rule: "error" for rule in ds["rule_severities"]}
+    default = next(c for c in settings["net_settings"]["classes"] if c["name"] == "Default")
+    default.update({"clearance": nc["clearance"], "track_width": nc["track"], "via_diameter": nc["via_diameter"],
+                    "via_drill": nc["via_drill"]})
+    return settings
+
+
+def save(board, path: Path):
+    """Write the board and its project (the rules), and load it back as pcbnew reads it."""
+    pcbnew = kicad.pcbnew()
+    path = Path(path)
+    pcbnew.SaveBoard(str(path), board)
+    pro = path.with_suffix(".kicad_pro")
+    pro.write_text(json.dumps(project_settings(json.loads(pro.read_text())), indent=2, sort_keys=True) + "\n")
+    path.with_suffix(".kicad_prl").unlink(missing_ok=True)  # the editor's local view state
+    return load(path)
+
+
+def load(path: Path):
+    """A board as pcbnew reads it, with its project's rules read afresh (pcbnew keeps a project it
+    has seen in memory, and would judge the board by the settings it had then)."""
+    pcbnew = kicad.pcbnew()
+    manager = pcbnew.GetSettingsManager()
+    pro = str(Path(path).resolve().with_suffix(".kicad_pro"))
+    project = manager.GetProject(pro)
+    if project is not None:
+        manager.UnloadProject(project, False)
+    return pcbnew.LoadBoard(str(path))
+
+
+def pad_faults(board, placed: pcb.Board) -> list[str]:
+    """Every numbered pad where pcb.py's geometry puts it (pcbnew turned and flipped each part as
+    the placement means it)."""
+    pcbnew = kicad.pcbnew()
+    at = {p.ref: p for p in placed.parts}
+    faults = []
+    for fp in board.GetFootprints():
+        p = at.get(fp.GetReference())
+        if p is None:
+            continue
+        lib = {pad.number: pad for pad in kicad.footprint(p.footprint).pads if pad.number}
+        for pad in fp.Pads():
+            if pad.GetNumber() in lib:
+                want = p.to_board(lib[pad.GetNumber()].x, lib[pad.GetNumber()].y)
+                got = (pcbnew.ToMM(pad.GetPosition().x), pcbnew.ToMM(pad.GetPosition().y))
+                if math.dist(want, got) > 1e-3:
+                    faults.append(f"{p.ref} pad {pad.GetNumber()} is at {got}, the placement says {want}")
+    return faults
