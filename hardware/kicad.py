@@ -31,6 +31,7 @@ class MissingLibrary(RuntimeError):
     pass
 
 
+@lru_cache(maxsize=None)
 def pcbnew():
     """KiCad 6's pcbnew module (Debian's `kicad`, built for the system Python 3.11: a venv's 3.11
     imports it from the system's dist-packages, appended so that nothing else there shadows the

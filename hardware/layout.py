@@ -11,6 +11,7 @@ capabilities (data/house.toml) as the board's design rules and net class.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import tomllib
@@ -79,7 +80,7 @@ def _footprint(board, ref_name: str, ref: str, value: str, x: float, y: float, r
     then turned (pcbnew keeps a flipped part's angle turned by 180 degrees)."""
     pcbnew = kicad.pcbnew()
     lib, _, name = ref_name.partition(":")
-    fp = pcbnew.FootprintLoad(str(kicad.footprint_path(ref_name).parent), name)
+    fp = _plugin().FootprintLoad(str(kicad.footprint_path(ref_name).parent), name)
     fp.SetFPID(pcbnew.LIB_ID(lib, name))
     fp.SetReference(ref)
     fp.SetValue(value)
@@ -91,6 +92,14 @@ def _footprint(board, ref_name: str, ref: str, value: str, x: float, y: float, r
     for text in (fp.Reference(), fp.Value()):
         text.SetTextThickness(mm(TEXT_WIDTH_MM))
     return fp
+
+
+@functools.cache
+def _plugin():
+    """pcbnew's reader of .pretty libraries, kept: it caches each library it has read (a new one per
+    footprint would read the whole library folder each time)."""
+    pcbnew = kicad.pcbnew()
+    return pcbnew.IO_MGR.PluginFind(pcbnew.IO_MGR.KICAD_SEXP)
 
 
 def _outline(board, width: float, height: float) -> None:
