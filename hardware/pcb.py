@@ -78,7 +78,7 @@ def loop_footprint_text(coil: dict) -> str:
         # "net tie" first: KiCad's DRC lets a net tie's own copper join its pads (the loop is the
         # copper from the coil's switched end to the block's common node)
         '  (tags "net tie, loop antenna NFC 13.56 MHz")',
-        '  (attr smd)',
+        '  (attr smd exclude_from_pos_files exclude_from_bom)',  # copper, not a part to place
         f'  (fp_text reference "REF**" (at 0 0) (layer "F.Fab")\n    {text}\n  )',
         f'  (fp_text value "{loop_name(coil)}" (at 0 1.5) (layer "F.Fab")\n    {text}\n  )',
         *lines,
