@@ -36,15 +36,27 @@ DRC_LINE = re.compile(r"^\[(\w+)\]: (.*)$")
 
 
 def drc(board, report: Path) -> dict:
-    """KiCad's DRC of the board under its rules: counts and every violation's first line."""
+    """KiCad's DRC of the board under its rules: every violation and every unconnected item, each
+    as its report's lines joined (the rule, then the items with their nets)."""
     pcbnew = kicad.pcbnew()
     if not pcbnew.WriteDRCReport(board, str(report), pcbnew.EDA_UNITS_MILLIMETRES, True):
         raise RuntimeError(f"pcbnew could not write {report}")
-    text = report.read_text()
-    found = [m.groups() for m in map(DRC_LINE.match, text.splitlines()) if m]
-    unconnected = [f"{kind}: {what}" for kind, what in found if kind == "unconnected_items"]
-    violations = [f"{kind}: {what}" for kind, what in found if kind != "unconnected_items"]
+    found: list[list[str]] = []
+    for line in report.read_text().splitlines():
+        if DRC_LINE.match(line):
+            found.append([line])
+        elif found and line.startswith("    "):
+            found[-1].append(line.strip())
+    unconnected = ["; ".join(f) for f in found if f[0].startswith("[unconnected_items]")]
+    violations = ["; ".join(f) for f in found if not f[0].startswith("[unconnected_items]")]
     return {"violations": violations, "unconnected": unconnected}
+
+
+def rules() -> router.Rules:
+    """The router's rules: the house's net class and its hole and edge limits (data/house.toml)."""
+    r, nc = layout.HOUSE["rules"], layout.HOUSE["netclass"]
+    return router.Rules(nc["track"], nc["clearance"], nc["via_diameter"], nc["via_drill"], r["hole_clearance_min"],
+                        r["hole_to_hole_min"], r["copper_edge_min"])
 
 
 def footprints(board) -> dict[str, tuple]:
@@ -74,10 +86,7 @@ def route_board(name: str, built, work: Path) -> dict:
     """Lay the board out afresh, route it, and keep it in hardware/boards/."""
     placed = built.placed[name]
     board = layout.save(layout.build(name, built.nets[name], placed), work / f"{name}.kicad_pcb")
-    r, nc = layout.HOUSE["rules"], layout.HOUSE["netclass"]
-    rules = router.Rules(nc["track"], nc["clearance"], nc["via_diameter"], nc["via_drill"], r["hole_clearance_min"],
-                         r["hole_to_hole_min"], r["copper_edge_min"])
-    report = router.Router(board, rules, placed.width, placed.height).route()
+    report = router.Router(board, rules(), placed.width, placed.height).route()
     BOARDS.mkdir(exist_ok=True)
     layout.save(board, BOARDS / f"{name}.kicad_pcb")
     return report

@@ -36,7 +36,7 @@ from kicad import mm, point, to_mm
 STEP = 0.1  # mm per grid point
 VIA_COST = 30.0  # a via costs as much as 3 mm of track
 NEAR_PAD = 0.5  # mm beyond its keep-off where passing another net's pad costs double: leave room to reach it
-MARGINS = (4.0, 12.0, 40.0)  # mm round a connection's pads: its search window, widened on failure
+MARGINS = (4.0, 12.0)  # mm round a connection's pads: its search window, widened on failure
 
 
 @dataclass
@@ -251,11 +251,12 @@ class Router:
 
     # --- the board ------------------------------------------------------------------------------------
 
-    def connections(self) -> list[tuple[str, tuple, tuple]]:
-        """Each net's pads joined by a minimum spanning tree (Prim's), shortest first."""
+    def connections(self, only=None) -> list[tuple[str, tuple, tuple]]:
+        """Each net's pads (of the nets in `only`, default all) joined by a minimum spanning tree
+        (Prim's), shortest first."""
         out = []
         for name, pads in self.pads.items():
-            if len(pads) < 2:
+            if len(pads) < 2 or only is not None and name not in only:
                 continue
             inside, rest = [pads[0]], pads[1:]
             while rest:
@@ -265,10 +266,12 @@ class Router:
                 rest.remove(b)
         return sorted(out, key=lambda c: math.dist(c[1][:2], c[2][:2]))
 
-    def route(self, passes: int = 4) -> dict:
+    def route(self, passes: int = 4, only=None) -> dict:
+        """Route every connection (of the nets in `only`), keep the pass that failed fewest, and
+        add its tracks and vias to the board."""
         started = time.monotonic()
         base = list(self.items)
-        order = self.connections()
+        order = self.connections(only)
         best = None
         for _ in range(passes):
             self.items = list(base)

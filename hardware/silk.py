@@ -111,7 +111,6 @@ def _area(fp) -> float:
 
 def _spot_near(text, fp, masks: Boxes, silk: Boxes, width: float, height: float, clear: float, edge: float):
     """Move `text` to the first free place around its footprint's courtyard; its box, or None."""
-    pcbnew = kicad.pcbnew()
     x0, y0, x1, y1 = _box(fp.GetBoundingBox(False, False))  # the part without its texts
     cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2
     for angle in (0, 90):
