@@ -116,7 +116,8 @@ def order(name: str, built, out: Path, work: Path) -> tuple[Path | None, list[st
     stats = {"tracks": sum(1 for t in board.GetTracks() if t.Type() == kicad.pcbnew().PCB_TRACE_T),
              "vias": sum(1 for t in board.GetTracks() if t.Type() == kicad.pcbnew().PCB_VIA_T),
              "violations": len(checked["violations"]), "unconnected": len(checked["unconnected"]),
-             "bom_lines": len(bom), "placements": len(cpl), "pictures": [p.name for p in pictures]}
+             "bom_lines": len(bom), "placements": len(cpl), "pictures": [p.name for p in pictures],
+             "unsourced": assembly.unsourced(bom)}
     if faults:
         return None, faults, stats
     revision = layout.ASSEMBLY["revision"]
@@ -151,7 +152,11 @@ def main(argv=None) -> int:
             made, found, stats = order(name, built, args.out, work)
             faults += found
             if made:
+                gaps = stats.pop("unsourced")
                 print(f"{name}: {made} ({stats})")
+                if gaps:
+                    print(f"{name}: {len(gaps)} BOM line(s) without an LCSC number (no source found yet: pick them "
+                          f"in the house's part search when ordering): {'; '.join(gaps)}")
     if faults:
         print("\n".join(faults), file=sys.stderr)
         print(f"{len(faults)} fault(s): no order for the faulty boards", file=sys.stderr)

@@ -97,6 +97,7 @@ class Router:
         self.info = {str(name): info for name, info in board.GetNetsByName().items() if str(name)}
         self.nets = {name: i for i, name in enumerate(sorted(self.info))}
         self.items: list[Item] = []
+        self._extents = np.zeros((0, 4))  # each item's box, rebuilt when the items change
         self.pads: dict[str, list[tuple[float, float, tuple[int, ...]]]] = {}
         for fp in board.GetFootprints():
             for pad in fp.Pads():
@@ -143,10 +144,14 @@ class Router:
         via |= (gx < edge_v) | (gy < edge_v) | (gx > self.width - edge_v) | (gy > self.height - edge_v)
         reach = max(r.clearance, 0.5) + r.via + slack + r.hole_to_hole
         wx0, wy0, wx1, wy1 = xs[0] - reach, ys[0] - reach, xs[-1] + reach, ys[-1] + reach
-        for item in self.items:
-            ex0, ey0, ex1, ey1 = _extent(item)
-            if ex1 < wx0 or ex0 > wx1 or ey1 < wy0 or ey0 > wy1:
-                continue
+        if len(self._extents) != len(self.items):
+            known = len(self._extents) if len(self._extents) < len(self.items) else 0
+            new = np.array([_extent(item) for item in self.items[known:]]).reshape(-1, 4)
+            self._extents = np.vstack([self._extents[:known], new])
+        e = self._extents
+        for k in np.nonzero((e[:, 2] >= wx0) & (e[:, 0] <= wx1) & (e[:, 3] >= wy0) & (e[:, 1] <= wy1))[0]:
+            item = self.items[k]
+            ex0, ey0, ex1, ey1 = e[k]
             other = item.net != net or item.net < 0
             j0 = max(0, int((ex0 - reach - xs[0]) / STEP))
             j1 = min(len(xs), int((ex1 + reach - xs[0]) / STEP) + 2)

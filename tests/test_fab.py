@@ -171,13 +171,17 @@ def _csv(path):
         return list(csv.DictReader(f))
 
 
-def test_the_houses_bom_and_cpl(order):
+def test_the_houses_bom_and_cpl(order, built):
     pcbnew = kicad.pcbnew()
     for name in NAMES:
         bom = _csv(order / name / f"{name}-bom-jlcpcb.csv")
         cpl = _csv(order / name / f"{name}-cpl-jlcpcb.csv")
         assert list(bom[0]) == assembly.BOM_COLUMNS and list(cpl[0]) == assembly.CPL_COLUMNS
-        assert all(re.fullmatch(r"C\d+", row["LCSC"]) for row in bom), name
+        table = layout.ASSEMBLY["lcsc"]
+        for row in bom:  # each line's number is its part's in assembly.toml, with a source; else none yet
+            key = built.nets[name].components[row["Designator"].split(",")[0]].fields["Key"]
+            assert row["LCSC"] == table.get(key, {}).get("lcsc", ""), (name, key)
+            assert not row["LCSC"] or re.fullmatch(r"C\d+", row["LCSC"])
         in_bom = [d for row in bom for d in row["Designator"].split(",")]
         assert sorted(in_bom) == sorted(row["Designator"] for row in cpl)
         board = _routed(name)
@@ -191,8 +195,9 @@ def test_the_houses_bom_and_cpl(order):
             assert row["Layer"] == ("Bottom" if fp.IsFlipped() else "Top")
         assert pcbnew  # the boards were read by pcbnew
     assert assembly.correction("SOT-23-6") == 180 and assembly.correction("R_0402_1005Metric") == 0
-    assert assembly.faults([{"Designator": "R1", "LCSC": ""}], [{"Designator": "R2"}]) == [
-        "BOM line R1 has no LCSC number ('')", "R2 is placed but not in the BOM", "R1 is in the BOM but not placed"]
+    assert assembly.faults([{"Designator": "R1", "LCSC": "25744"}], [{"Designator": "R2"}]) == [
+        "BOM line R1 has a malformed LCSC number '25744'", "R2 is placed but not in the BOM",
+        "R1 is in the BOM but not placed"]
 
 
 def test_every_lcsc_number_has_a_dated_source():
