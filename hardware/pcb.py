@@ -30,8 +30,9 @@ ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
 PITCH = 25.0  # mm, tray.toml's cell pitch
 GRID = 0.2  # mm per occupancy cell
 EDGE = 0.5  # mm kept clear of the board edge
-import os
-ROUTING = float(os.environ.get("ROUTING", "0"))
+# mm kept free round each packed part: room for the router's tracks to leave its pads and pass
+# (with courtyards touching, a pad inside a cluster of 0402 parts had no way out: hardware/fab.py)
+ROUTING = 0.5
 POWER = {"GND", "+3V3", "+5V"}
 # The controller's outline and where its fixed parts go (mm from the top-left corner).
 CONTROLLER_MM = (100.0, 80.0)

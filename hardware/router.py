@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +37,8 @@ from kicad import mm, point, to_mm
 STEP = 0.1  # mm per grid point
 VIA_COST = 30.0  # a via costs as much as 3 mm of track
 NEAR_PAD = 0.5  # mm beyond its keep-off where passing another net's pad costs double: leave room to reach it
+RIP_COST = 20.0  # a step through another connection's copper, which is then ripped up and routed again
+RIPS = 3  # how often one connection may be ripped up
 MARGINS = (4.0, 12.0)  # mm round a connection's pads: its search window, widened on failure
 
 
@@ -50,6 +53,7 @@ class Item:
     kind: str
     shape: tuple
     hole: float = 0.0  # a drilled hole's radius (a via, a through-hole pad, a mounting hole)
+    conn: int = -1  # the routed connection a track or via belongs to (-1: the board's own copper)
 
 
 def _distance(item: Item, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -131,14 +135,16 @@ class Router:
         return xs, ys
 
     def _blocked(self, net: int, xs: np.ndarray, ys: np.ndarray):
-        """(track-blocked per layer, via-blocked, near another net's pad per layer) for `net` on the
-        window's points."""
+        """For `net` on the window's points: blocked for a track (per layer) and for a via by the
+        board's own copper, near another net's pad (per layer), and blocked for a track and for a
+        via by other connections' tracks and vias only (which a rip-up may clear)."""
         r = self.rules
         half, slack = r.track / 2, STEP / 2 * math.sqrt(2)
         gx, gy = np.meshgrid(xs, ys)
         track = np.zeros((2, len(ys), len(xs)), dtype=bool)
         near_pad = np.zeros((2, len(ys), len(xs)), dtype=bool)
         via = np.zeros((len(ys), len(xs)), dtype=bool)
+        soft_track, soft_via = np.zeros_like(track), np.zeros_like(via)
         edge_t, edge_v = r.edge + half + slack, r.edge + r.via / 2 + slack
         track |= ((gx < edge_t) | (gy < edge_t) | (gx > self.width - edge_t) | (gy > self.height - edge_t))[None]
         via |= (gx < edge_v) | (gy < edge_v) | (gx > self.width - edge_v) | (gy > self.height - edge_v)
@@ -160,7 +166,11 @@ class Router:
             if j0 >= j1 or i0 >= i1:
                 continue
             d = _distance(item, gx[i0:i1, j0:j1], gy[i0:i1, j0:j1])
-            if other:
+            if other and item.conn >= 0:
+                for layer in item.layers:
+                    soft_track[layer, i0:i1, j0:j1] |= d < item.clear + half + slack
+                soft_via[i0:i1, j0:j1] |= d < max(item.clear, r.hole_clearance) + r.via / 2 + slack
+            elif other:
                 near = d < item.clear + half + slack
                 for layer in item.layers:
                     track[layer, i0:i1, j0:j1] |= near
@@ -173,16 +183,21 @@ class Router:
                 cx, cy = (ex0 + ex1) / 2, (ey0 + ey1) / 2
                 via[i0:i1, j0:j1] |= np.hypot(gx[i0:i1, j0:j1] - cx, gy[i0:i1, j0:j1] - cy) < \
                     item.hole + r.hole_to_hole + r.drill / 2 + slack
-        return track, via, near_pad
+        return track, via, near_pad, soft_track, soft_via
 
     # --- one connection ------------------------------------------------------------------------------
 
-    def _search(self, net: int, a, b, margin: float):
+    def _search(self, net: int, a, b, margin: float, rip: bool = False):
+        """The cheapest path (layer, x, y) from pad a to pad b, or None; with `rip`, through other
+        connections' copper at a cost (_crossed finds whose)."""
         (ax, ay, al), (bx, by, bl) = a, b
         xs, ys = self._window(min(ax, bx) - margin, min(ay, by) - margin, max(ax, bx) + margin,
                               max(ay, by) + margin)
-        track, via, near_pad = self._blocked(net, xs, ys)
+        track, via, near_pad, soft_track, soft_via = self._blocked(net, xs, ys)
         h, w = len(ys), len(xs)
+        if not rip:
+            track, via = track | soft_track, via | soft_via
+        extra = soft_track * RIP_COST if rip else np.zeros(track.shape)
         free = ~track
         src = [(layer, int(round((ay - ys[0]) / STEP)), int(round((ax - xs[0]) / STEP))) for layer in al]
         dst = [(layer, int(round((by - ys[0]) / STEP)), int(round((bx - xs[0]) / STEP))) for layer in bl]
@@ -201,11 +216,12 @@ class Router:
                     ok &= f[(slice(0, h - di), b_sl[1])] & f[(b_sl[0], a_sl[1])]
                 rows.append(k[a_sl][ok])
                 cols.append(k[b_sl][ok])
-                cost.append(c * (1 + near_pad[layer][a_sl][ok] + near_pad[layer][b_sl][ok]))
+                cost.append(c * (1 + near_pad[layer][a_sl][ok] + near_pad[layer][b_sl][ok])
+                            + extra[layer][b_sl][ok] + extra[layer][a_sl][ok])
         ok = free[0] & free[1] & ~via
         rows.append(index[0][ok])
         cols.append(index[1][ok])
-        cost.append(np.full(int(ok.sum()), VIA_COST))
+        cost.append(VIA_COST + (soft_via[ok] * RIP_COST * 3 if rip else 0))
         graph = csr_matrix((np.concatenate(cost), (np.concatenate(rows), np.concatenate(cols))),
                            shape=(2 * h * w, 2 * h * w))
         starts = [index[s] for s in src if 0 <= s[1] < h and 0 <= s[2] < w]
@@ -224,7 +240,7 @@ class Router:
         path.reverse()
         return [(int(n // (h * w)), float(xs[n % w]), float(ys[(n // w) % h])) for n in path]
 
-    def _commit(self, net: int, a, b, path) -> tuple[list, list]:
+    def _commit(self, net: int, a, b, path, conn: int = -1) -> tuple[list, list]:
         """The path as tracks (layer, x0, y0, x1, y1) and vias (x, y), from pad centre to pad centre."""
         tracks, vias = [], []
         pts = [(path[0][0], a[0], a[1])] + path + [(path[-1][0], b[0], b[1])]
@@ -244,11 +260,35 @@ class Router:
         tracks += self._runs(run)
         half = self.rules.track / 2
         for layer, x0, y0, x1, y1 in tracks:
-            self.items.append(Item(net, (layer,), self.rules.clearance, "segment", (x0, y0, x1, y1, half)))
+            self.items.append(Item(net, (layer,), self.rules.clearance, "segment", (x0, y0, x1, y1, half),
+                                   conn=conn))
         for x, y in vias:
             self.items.append(Item(net, (0, 1), self.rules.clearance, "circle", (x, y, self.rules.via / 2),
-                                   self.rules.drill / 2))
+                                   self.rules.drill / 2, conn))
         return tracks, vias
+
+    def _crossed(self, net: int, path) -> set[int]:
+        """The routed connections of other nets whose copper a path comes too close to."""
+        r = self.rules
+        slack = STEP / 2 * math.sqrt(2)
+        pts = np.array([(x, y) for _, x, y in path])
+        layers = np.array([layer for layer, _, _ in path])
+        changes = np.nonzero(np.diff(layers))[0] + 1  # where a via stands
+        hit = set()
+        for item in self.items:
+            if item.conn < 0 or item.net == net or item.conn in hit:
+                continue
+            x0, y0, x1, y1 = _extent(item)
+            reach = item.clear + r.via + slack
+            near = (pts[:, 0] > x0 - reach) & (pts[:, 0] < x1 + reach) & (pts[:, 1] > y0 - reach) & (pts[:, 1] < y1 + reach)
+            if not near.any():
+                continue
+            d = _distance(item, pts[:, 0], pts[:, 1])
+            on_layer = np.isin(layers, item.layers)
+            if ((d < item.clear + r.track / 2 + slack) & on_layer).any() or \
+                    (len(changes) and (d[changes] < max(item.clear, r.hole_clearance) + r.via / 2 + slack).any()):
+                hit.add(item.conn)
+        return hit
 
     @staticmethod
     def _runs(run):
@@ -271,35 +311,41 @@ class Router:
                 rest.remove(b)
         return sorted(out, key=lambda c: math.dist(c[1][:2], c[2][:2]))
 
-    def route(self, passes: int = 4, only=None) -> dict:
-        """Route every connection (of the nets in `only`), keep the pass that failed fewest, and
-        add its tracks and vias to the board."""
+    def route(self, only=None) -> dict:
+        """Route every connection (of the nets in `only`), shortest first. One that finds no way
+        round the others goes through them at a cost; those it crosses are ripped up and queued
+        again (each at most RIPS times). The tracks and vias made are added to the board."""
         started = time.monotonic()
-        base = list(self.items)
         order = self.connections(only)
-        best = None
-        for _ in range(passes):
-            self.items = list(base)
-            done, failed = [], []
-            for name, a, b in order:
-                path = None
-                for margin in MARGINS:
-                    path = self._search(self.nets[name], a, b, margin)
-                    if path is not None:
-                        break
-                if path is None:
-                    failed.append((name, a, b))
-                else:
-                    done.append((name, *self._commit(self.nets[name], a, b, path)))
-            if best is None or len(failed) < len(best[1]):
-                best = (done, failed)
-            if not failed or len(failed) >= len(best[1]) and best[0] is not done:
-                break
-            order = failed + [c for c in order if c not in failed]
-        done, failed = best
-        self._write(done)
-        return {"connections": len(done) + len(failed), "failed": [f"{n}" for n, _, _ in failed],
-                "seconds": round(time.monotonic() - started, 1)}
+        queue = deque(range(len(order)))
+        routed: dict[int, tuple] = {}
+        rips: dict[int, int] = {}
+        failed: list[int] = []
+        while queue:
+            cid = queue.popleft()
+            name, a, b = order[cid]
+            net = self.nets[name]
+            path = next((p for m in MARGINS if (p := self._search(net, a, b, m)) is not None), None)
+            victims: set[int] = set()
+            if path is None:
+                path = next((p for m in MARGINS if (p := self._search(net, a, b, m, rip=True)) is not None), None)
+                victims = self._crossed(net, path) if path is not None else set()
+                if any(rips.get(v, 0) >= RIPS for v in victims):
+                    path = None
+            if path is None:
+                failed.append(cid)
+                continue
+            if victims:
+                self.items = [item for item in self.items if item.conn not in victims]
+                self._extents = np.zeros((0, 4))
+                for v in sorted(victims):
+                    del routed[v]
+                    rips[v] = rips.get(v, 0) + 1
+                    queue.append(v)
+            routed[cid] = (name, *self._commit(net, a, b, path, cid))
+        self._write(list(routed.values()))
+        return {"connections": len(order), "failed": [order[c][0] for c in failed],
+                "ripped": sum(rips.values()), "seconds": round(time.monotonic() - started, 1)}
 
     def _write(self, done) -> None:
         pcbnew = kicad.pcbnew()
