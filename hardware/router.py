@@ -221,7 +221,7 @@ class Router:
         ok = free[0] & free[1] & ~via
         rows.append(index[0][ok])
         cols.append(index[1][ok])
-        cost.append(VIA_COST + (soft_via[ok] * RIP_COST * 3 if rip else 0))
+        cost.append(VIA_COST + (soft_via[ok] * (RIP_COST * 3) if rip else np.zeros(int(ok.sum()))))
         graph = csr_matrix((np.concatenate(cost), (np.concatenate(rows), np.concatenate(cols))),
                            shape=(2 * h * w, 2 * h * w))
         starts = [index[s] for s in src if 0 <= s[1] < h and 0 <= s[2] < w]
