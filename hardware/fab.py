@@ -93,7 +93,8 @@ def route_board(name: str, built, work: Path) -> dict:
 
 
 def order(name: str, built, out: Path, work: Path) -> tuple[Path | None, list[str], dict]:
-    """The zip for one board, or the faults that stop it."""
+    """One board's files in out/<board>/ (DRC report, gerbers, drill, BOM, CPL, pictures) and its
+    zip for the house, which a fault withholds; the faults; counts."""
     fresh = layout.save(layout.build(name, built.nets[name], built.placed[name]), work / f"{name}-fresh.kicad_pcb")
     path = BOARDS / f"{name}.kicad_pcb"
     if not path.exists():
@@ -151,17 +152,16 @@ def main(argv=None) -> int:
         for name in names:
             made, found, stats = order(name, built, args.out, work)
             faults += found
-            if made:
-                gaps = stats.pop("unsourced")
-                print(f"{name}: {made} ({stats})")
-                if gaps:
-                    print(f"{name}: {len(gaps)} BOM line(s) without an LCSC number (no source found yet: pick them "
-                          f"in the house's part search when ordering): {'; '.join(gaps)}")
+            gaps = stats.pop("unsourced", [])
+            print(f"{name}: {made or 'no zip (faults below)'} ({stats})")
+            if gaps:
+                print(f"{name}: {len(gaps)} BOM line(s) without an LCSC number (no source found yet: pick them "
+                      f"in the house's part search when ordering): {'; '.join(gaps)}")
+    print(f"written to {args.out} in {time.monotonic() - started:.0f} s")
     if faults:
         print("\n".join(faults), file=sys.stderr)
-        print(f"{len(faults)} fault(s): no order for the faulty boards", file=sys.stderr)
+        print(f"{len(faults)} fault(s): no zip for the faulty boards", file=sys.stderr)
         return 1
-    print(f"written to {args.out} in {time.monotonic() - started:.0f} s")
     return 0
 
 
