@@ -20,6 +20,7 @@ sys.path.insert(0, str(HW))
 
 import assembly  # noqa: E402
 import circuit  # noqa: E402
+import cost  # noqa: E402
 import fab  # noqa: E402
 import kicad  # noqa: E402
 import layout  # noqa: E402
@@ -238,3 +239,16 @@ def test_a_small_real_routing_run_is_clean(built, tmp_path):
     found = fab.drc(board, tmp_path / "block.rpt")
     assert found["violations"] == []
     assert len([u for u in found["unconnected"] if "[B0_" in u]) <= len(report["failed"])
+
+
+def test_the_first_orders_cost_is_computed_and_shown(built):
+    result = cost.prototype(built)
+    assert result["total_usd"] == pytest.approx(sum(line["usd"] for line in result["lines"]), abs=0.01)
+    items = " ".join(line["item"] for line in result["lines"])
+    assert "cell PCB" in items and "controller assembly" in items
+    parts = cost.prototype_parts(built)
+    assert parts["controller"] == set(built.nets["controller"].components)
+    assert {built.nets["cell"].components[r].fields.get("Block") for r in parts["cell"]} == {"0", None}
+    readme = (HW / "README.md").read_text()
+    block = readme[readme.index(cost.PROTO_BEGIN) + len(cost.PROTO_BEGIN):readme.index(cost.PROTO_END)].strip()
+    assert block == cost.prototype_report(result), "hardware/README.md is stale: run python hardware/cost.py --write"
