@@ -66,7 +66,7 @@ def footprints(board) -> dict[str, tuple]:
     for fp in board.GetFootprints():
         pos = fp.GetPosition()
         pads = tuple(sorted((p.GetNumber(), p.GetNetname()) for p in fp.Pads()))
-        out[fp.GetReference()] = (str(fp.GetFPID().Format()), round(kicad.to_mm(pos.x), 4),
+        out[fp.GetReference()] = (f"{fp.GetFPID().GetLibNickname()}:{fp.GetFPID().GetLibItemName()}", round(kicad.to_mm(pos.x), 4),
                                   round(kicad.to_mm(pos.y), 4), fp.IsFlipped(), fp.GetOrientationDegrees() % 360,
                                   pads)
     return out
