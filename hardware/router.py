@@ -284,6 +284,12 @@ class Router:
                                    self.rules.drill / 2, conn))
         return tracks, vias
 
+    def _vias_apart(self, path) -> bool:
+        """Whether a path's own vias keep the hole-to-hole distance (the search sees only others')."""
+        vias = [(x, y) for (l0, _, _), (l1, x, y) in zip(path, path[1:]) if l0 != l1]
+        least = self.rules.hole_to_hole + self.rules.drill
+        return all(math.dist(a, b) >= least for i, a in enumerate(vias) for b in vias[i + 1:])
+
     def _crossed(self, net: int, path) -> set[int]:
         """The routed connections of other nets whose copper a path comes too close to."""
         r = self.rules
@@ -349,6 +355,8 @@ class Router:
                 victims = self._crossed(net, path) if path is not None else set()
                 if any(rips.get(v, 0) >= RIPS for v in victims):
                     path = None
+            if path is not None and not self._vias_apart(path):
+                path = None  # two of its own vias closer than the hole-to-hole rule
             if path is None:
                 failed.append(cid)
                 continue
