@@ -3,8 +3,10 @@ towards the host.
 
 Hardware-free: `bus` is the reader array (the Pico's SPI + decoders, or the emulated array),
 `chains` the LED chains (dominotray/lights.py), `out(bytes)` writes to the host, `clock_ms()` is a
-monotonic millisecond clock. The Pico glue (firmware/main.py) and the host's virtual tray both
-drive it with `feed()` and `poll()`.
+monotonic millisecond clock (`lights_clock_ms()` the lights', the same on the Pico; the host's
+virtual tray, whose readers' clock is virtual, gives them the wall clock people and the host see).
+The Pico glue (firmware/main.py) and the host's virtual tray both drive it with `feed()` and
+`poll()`.
 """
 
 from dominotray import bringup, pins, wire
@@ -25,7 +27,7 @@ class TrayApp:
     def __init__(self, bus, out, clock_ms, board_id=b"emulated", fw=FW_VERSION,
                  cols=pins.COLS, rows=pins.ROWS, pad_cells=pins.PAD_CELLS,
                  heartbeat_ms=5000, settle_ms=300, restart=None, watchdog=None, chains=None,
-                 light_chains=pins.LIGHT_CHAINS, **scan_options):
+                 light_chains=pins.LIGHT_CHAINS, lights_clock_ms=None, **scan_options):
         if cols * rows + pad_cells != bus.cells:
             raise ValueError("a %dx%d grid and %d pad cells need %d readers; the bus has %d" % (
                 cols, rows, pad_cells, cols * rows + pad_cells, bus.cells))
@@ -35,6 +37,7 @@ class TrayApp:
         self.bus = bus
         self.chains = chains or NoChains()
         self.light_chains = light_chains
+        self.lights_clock_ms = lights_clock_ms or clock_ms
         self.out = out
         self.clock_ms = clock_ms
         self.board_id = bytes(board_id)
@@ -57,7 +60,7 @@ class TrayApp:
     def boot(self):
         """Dark lights, self-test every reader, announce ourselves, and start the first sweep."""
         self.framer = wire.Framer()
-        self.lights = Lights(self.chains, self.clock_ms, self.cols, self.rows, self.light_chains)
+        self.lights = Lights(self.chains, self.lights_clock_ms, self.cols, self.rows, self.light_chains)
         self.lights.poll()  # LEDs keep their colours through a reset of the board: dark first
         self.passed = []
         tested = {}
