@@ -130,6 +130,7 @@ SIM_HELP = """commands (cells as numbers or r<row>c<col>; facing: right, down, l
   spi US                     every SPI transaction takes US microseconds
   noise P                    flip and drop bytes towards the host with probability P each
   show                       draw what lies on the tray
+  lights                     the cells the tray's LEDs light now, and their colours
   help"""
 
 
@@ -221,6 +222,10 @@ def sim_command(tray: VirtualTray, line: str) -> str | None:
         return f"{cmd} {number:g} at {geo.label(cell)}"
     if cmd == "show":
         return Board(tray.cells(), tray.registry, geo).diagram()
+    if cmd == "lights":
+        lit = tray.lit()
+        return ", ".join(f"{geo.label(cell)} #{r:02x}{g:02x}{b:02x}" for cell, (r, g, b) in sorted(lit.items())) \
+            or "every LED dark"
     if cmd == "help":
         return SIM_HELP
     raise TrayError(f"unknown command {cmd!r}; type 'help'")
