@@ -78,9 +78,10 @@ def test_sim_runs_commands_from_stdin_and_a_monitor_reads_it(capsys):
 def test_the_sim_says_what_its_leds_show_and_the_monitor_names_an_ack(vtray, link):
     from dominotable.app.commands.tray import sim_command
     from dominotable.tray.describe import frame_text
-    from dominotray import wire
+    from dominotray import pins, wire
 
     assert sim_command(vtray, "lights") == "every LED dark"
     link.light({0: (255, 0, 0), 193: (0, 0, 255)})
-    assert until(lambda: sim_command(vtray, "lights") == "r0c0 (cell 0) #400000, pad-right (cell 193) #000040")
+    full = 255 * pins.LIGHT_BRIGHTNESS // 255  # the tray's cap
+    assert until(lambda: sim_command(vtray, "lights") == f"r0c0 (cell 0) #{full:02x}0000, pad-right (cell 193) #0000{full:02x}")
     assert frame_text(wire.LIGHTS_ACK, 3, (7, wire.TAKEN), default()) == "#3   LIGHTS_ACK of LIGHTS #7: taken"
