@@ -147,6 +147,7 @@ class StateMachine:
         self.osr_count = 32  # empty: the first `out` pulls
         self.cycles = 0  # cycles run, all puts
         self.instructions = 0
+        self._known = {}  # (pc, word pulled) -> what it does until the next pull
         machines.append(self)
 
     def active(self, on=None):
@@ -163,18 +164,47 @@ class StateMachine:
         runs = []  # (level, cycles), the waveform
         while True:
             word = self.program.words[self.pc]
-            op, side, delay = word >> 13, word >> (13 - self.program.sideset) & ((1 << self.program.sideset) - 1), \
-                word >> 8 & ((1 << (5 - self.program.sideset)) - 1)
-            if op == 3 and self.osr_count >= self.program.settings["pull_thresh"]:  # out, OSR spent: autopull
+            if word >> 13 == 3 and self.osr_count >= self.program.settings["pull_thresh"]:  # out, OSR spent
                 if not fifo:
-                    _drive(runs, side, 0)  # stalled with the line at its side-set: the frame is over
+                    _drive(runs, self._side(word), 0)  # stalled at its side-set: the frame is over
                     break
-                self.osr, self.osr_count = fifo.pop(0), 0
-            _drive(runs, side, 1 + delay)
-            self.cycles += 1 + delay
-            self.instructions += 1
-            self.pc = self._execute(op, word)
+                self._pulled(fifo.pop(0), runs)
+            else:
+                self._step(runs)
         self.chain.receive(runs, 1e9 / self.freq)
+
+    def _pulled(self, value, runs):
+        """Autopull `value`, then run to the next `out` that finds the OSR spent. What a word does
+        depends only on it and the pc it is pulled at (its first `out` sets x, the only register the
+        program reads): worked out once, then replayed."""
+        key = (self.pc, value)
+        done = self._known.get(key)
+        if done is None:
+            self.osr, self.osr_count = value, 0
+            part, start = [], (self.cycles, self.instructions)
+            self._step(part)
+            while self.program.words[self.pc] >> 13 != 3 or self.osr_count < self.program.settings["pull_thresh"]:
+                self._step(part)
+            done = self._known[key] = (part, self.cycles - start[0], self.instructions - start[1], self.pc,
+                                       self.osr, self.osr_count, self.x)
+            self.cycles, self.instructions = start
+        part, cycles, instructions, self.pc, self.osr, self.osr_count, self.x = done
+        for level, n in part:
+            _drive(runs, level, n)
+        self.cycles += cycles
+        self.instructions += instructions
+
+    def _side(self, word):
+        return word >> (13 - self.program.sideset) & ((1 << self.program.sideset) - 1)
+
+    def _step(self, runs):
+        """One instruction: its side-set for 1 + its delay cycles."""
+        word = self.program.words[self.pc]
+        cycles = 1 + (word >> 8 & ((1 << (5 - self.program.sideset)) - 1))
+        _drive(runs, self._side(word), cycles)
+        self.cycles += cycles
+        self.instructions += 1
+        self.pc = self._execute(word >> 13, word)
 
     def _execute(self, op, word):
         """The instruction `word` (opcode `op`): the next pc."""
