@@ -231,11 +231,16 @@ def test_a_lights_frame_lost_on_the_line_is_sent_again_until_acknowledged(vtray,
     assert link.wait_for(lambda lk: lk.lights.shown == {7: (0, 255, 0)}, WAIT)
 
 
-def test_the_tray_goes_dark_once_its_host_is_gone(vtray, link):
+def test_the_tray_goes_dark_once_its_host_is_gone_and_when_the_link_closes(vtray, link):
     link.light({40: (255, 255, 255)})
     assert until(lambda: vtray.lit() == {40: capped(255, 255, 255)})
-    link.close()  # the host stops: no refresh comes
+    vtray.to_tray.drop = 1.0  # the host hangs: nothing from it reaches the tray, no refresh either
     assert until(lambda: vtray.lit() == {}, timeout=WAIT)
+    vtray.to_tray.drop = 0.0
+    link.light({41: (255, 255, 255)})
+    assert until(lambda: vtray.lit() == {41: capped(255, 255, 255)})
+    link.close()  # the table stops: dark at once
+    assert until(lambda: vtray.lit() == {}, timeout=1.0)
 
 
 def test_a_silent_device_times_out_with_a_message(tmp_path):

@@ -185,6 +185,8 @@ class TrayLink:
 
     def close(self) -> None:
         self._stop.set()
+        if self.lights.want({}):  # the table stops: its instruction goes with it, at once
+            self._send_lights()
         self._close_serial()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
