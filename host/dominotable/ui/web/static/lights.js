@@ -20,11 +20,12 @@ function element(name, attributes) {
 
 export function drawLights(svg, lights, layout) {
   // the glows, in a group of their own under the tiles (before the overlay that draws them)
-  if (!svg || !lights) return;
+  const overlay = svg && svg.querySelector("g.overlay");
+  if (!overlay || !lights) return; // the tray's drawing not loaded yet
   let group = svg.querySelector("g.lights");
   if (!group) {
     group = element("g", {class: "lights", "aria-hidden": "true"});
-    svg.insertBefore(group, svg.querySelector("g.overlay"));
+    overlay.before(group);
     drawn = null;
   }
   const key = JSON.stringify(lights.cells);
