@@ -1153,36 +1153,11 @@ def test_the_pico_chains_shift_every_led_within_the_datasheet_timing():
 
 
 def test_the_board_lights_what_the_host_asks_over_usb():
-    import machine
-    import main
     import rp2
 
     rp2.chains.clear()
-    emu = board_array()
-    machine.array = emu
-    main.time = _EmuTime(emu)
-    host = Host()
-    usb = _Usb(request(wire.GET_HELLO) + lights_frame([(100, 0, 255, 0)], seq=9, cells=pins.CELLS), host)
-
-    class Sys:
-        stdin = usb
-        stdout = usb
-
-    class Select:
-        POLLIN = 1
-
-        def poll():
-            return _Poll(usb)
-
-    main.sys, main.select = Sys, Select
-    machine.WDT.limit = 60
-    try:
-        main.main()
-        raise AssertionError("main() returned")
-    except machine.Stop:
-        pass
-    finally:
-        machine.WDT.limit = None
+    incoming = request(wire.GET_HELLO) + lights_frame([(100, 0, 255, 0)], seq=9, cells=pins.CELLS)
+    host = run_main(board_array(), incoming, 60)
     assert acks(host.frames) == [(9, wire.TAKEN)]
     gpio, order = next((gpio, order) for gpio, order in pins.LIGHT_CHAINS if 100 in order)
     chain = rp2.chains[gpio]
@@ -1274,16 +1249,16 @@ class _Poll:
         return [(self.usb, 1)] if self.usb.incoming else []
 
 
-def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
+def run_main(emu, incoming, feeds):
+    """firmware/main.py's main() on the board of `emu`, the host sending `incoming` over USB, until
+    the watchdog has been fed `feeds` times; the host's end."""
     import machine
     import main
 
-    emu = board_array()
-    emu.place(100, UID)
     machine.array = emu
     main.time = _EmuTime(emu)
     host = Host()
-    usb = _Usb(b"\x00\x03junk\x00" + request(wire.GET_SNAPSHOT), host)
+    usb = _Usb(incoming, host)
 
     class Sys:
         stdin = usb
@@ -1296,7 +1271,7 @@ def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
             return _Poll(usb)
 
     main.sys, main.select = Sys, Select
-    machine.WDT.limit = 400
+    machine.WDT.limit = feeds
     try:
         main.main()
         raise AssertionError("main() returned")
@@ -1304,6 +1279,15 @@ def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
         pass
     finally:
         machine.WDT.limit = None
+    return host
+
+
+def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
+    import machine
+
+    emu = board_array()
+    emu.place(100, UID)
+    host = run_main(emu, b"\x00\x03junk\x00" + request(wire.GET_SNAPSHOT), 400)
     assert machine.WDT.last.feeds == 400  # fed once per loop
     kinds = [k for k, _, _ in host.frames]
     assert kinds == [wire.HELLO, wire.SNAPSHOT, wire.SNAPSHOT], kinds
