@@ -67,10 +67,10 @@ def marks(screen: Screen) -> dict[int, Meaning]:
     if screen.problem is not None:
         return dict.fromkeys(screen.cells, Meaning.WRONG)
     slots = {cell for rack in screen.game.racks for slot in rack.slots for cell in slot}
-    held = {cell for _tile, cells in screen.tray for cell in cells}
+    covered = {cell for _tile, cells in screen.tray for cell in cells}
     out = {}
     for cell in screen.cells:
-        if cell not in held:
+        if cell not in covered:
             out[cell] = Meaning.GOES
         else:
             out[cell] = Meaning.FROM if cell in slots else Meaning.TAKE
