@@ -2,9 +2,9 @@
 over a 0.1 mm grid of both copper layers, with vias, on the board's own geometry and rules, and
 written back as pcbnew tracks and vias. KiCad's DRC then judges the result.
 
-Why not freeroute (PyPI, 2026.7.14), which route.py first drove through pcbnew's Specctra export:
+Why not freeroute (PyPI, 2026.7.14), which this project first drove through pcbnew's Specctra export:
 its model turns no pad with its part, puts a bottom part's pads on the top copper, ignores a
-footprint's non-pad copper and the outline's clearance (route.py corrected all four in the DSN),
+footprint's non-pad copper and the outline's clearance (all four corrected in the DSN for it),
 and then still sizes a via as one grid cell: on the cell board's first block it joined 26 of 49
 connections in 84 s, with 266 clearance and 264 hole-clearance violations under KiCad's DRC
 (hardware/README.md, "Routing"). This router is built on what KiCad says instead:
