@@ -11,12 +11,15 @@ import tomllib
 from collections import defaultdict
 from pathlib import Path
 
+import firmware_pins
 import kicad
+from cable import BOARDS_PER_CABLE, CABLE
 
 HERE = Path(__file__).resolve().parent
+ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
 PARTS = tomllib.loads((HERE / "data" / "parts.toml").read_text())["parts"]
 PINOUTS = tomllib.loads((HERE / "data" / "pinouts.toml").read_text())
-SUPPLIES = {"+3V3", "+5V", "VSYS"}  # the positive rails a power input may sit on
+SUPPLIES = {"+3V3", "+5V", "VSYS"}  # the positive rails a power input may sit on (and a "+3V3_..." feed of one)
 GROUND = "GND"
 _GROUND_PIN = re.compile(r"^(GND|AGND|[A-Z]?VSS\d?|EP)$")
 
@@ -78,7 +81,7 @@ def short_faults(net: kicad.Netlist) -> list[str]:
     shares, such as the reader's RX and its SDA/NSS/RX, merges two nets)."""
     faults = []
     for name, nodes in net.nets.items():
-        if name in SUPPLIES or name == GROUND:
+        if name in SUPPLIES or name.startswith("+3V3_") or name == GROUND:
             continue
         by_part = defaultdict(list)
         for node in nodes:
@@ -117,7 +120,7 @@ def power_faults(net: kicad.Netlist) -> list[str]:
             ground = bool(_GROUND_PIN.match(node.function))
             if ground and name != GROUND:
                 faults.append(f"{node.ref} pin {node.pin} ({node.function}) is a ground pin on {name}, not {GROUND}")
-            elif not ground and name not in SUPPLIES:
+            elif not ground and name not in SUPPLIES and not name.startswith("+3V3_"):
                 faults.append(f"{node.ref} pin {node.pin} ({node.function}) is a supply pin on {name}, "
                               f"not a supply ({', '.join(sorted(SUPPLIES))})")
     return faults
@@ -290,11 +293,9 @@ def _has(found: set, ref: str, pin: str) -> bool:
     return any(r == ref and (pin == p or pin in p.split("/")) for r, p in found)
 
 
-def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] | None = None) -> list[str]:
+def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] = CABLE) -> list[str]:
     """The Pico's pins on the controller, as wiring.toml gives them to the firmware: each GPIO
     the firmware drives arrives where its function says, and no other GPIO is wired."""
-    if cable is None:
-        from circuit import CABLE as cable
     pico = _refs(net, "pico")[0]
     gpio_net = {node.function: name for name, nodes in net.nets.items() for node in nodes
                 if node.ref == pico and node.function.startswith("GP") and not name.startswith(UNCONNECTED)}
@@ -343,7 +344,12 @@ def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] | None =
             faults.append(f"GP{w['REPL_JUMPER']} (REPL_JUMPER) is pulled up to {other} by {node.ref}: that rail is "
                           "off while USB alone powers the Pico and would force the REPL; the RP2040's own "
                           "pull-up keeps it high (architecture.toml [power_input])")
-    used = {f"GP{gp}" for (_f, gp) in wants} | {f"GP{w['MISO']}"}
+    buffers = _refs(net, "led_buffer")
+    for chain, gp in enumerate(w["LIGHT_PINS"]):
+        name = gpio_net.get(f"GP{gp}")
+        if name is None or not any(_has(reach(net, name), b, "A") for b in buffers):
+            faults.append(f"light chain {chain} is GP{gp} in wiring.toml, but it reaches no light buffer's input")
+    used = {f"GP{gp}" for (_f, gp) in wants} | {f"GP{w['MISO']}"} | {f"GP{gp}" for gp in w["LIGHT_PINS"]}
     faults += [f"the Pico's {pin} is wired (net {name}) but wiring.toml gives it no function"
                for pin, name in sorted(gpio_net.items()) if pin.split("/")[0] not in used]
     if miso is None:
@@ -387,12 +393,10 @@ def usb_faults(net: kicad.Netlist) -> list[str]:
     return faults
 
 
-def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] | None = None) -> list[str]:
+def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] = CABLE) -> list[str]:
     """A cell board's bus: the incoming cable reaches every reader; each reader's chip select is
     a decoder output that also enables its MISO buffer; the switch whose common pin holds coil k
     is driven by the reader's pin D(k+1)."""
-    if cable is None:
-        from circuit import CABLE as cable
     pin_net = net.pin_nets()
     incoming = next(r for r in _refs(net, "cable_header") if net.components[r].fields.get("Cable") == "in")
     faults = []
@@ -422,19 +426,15 @@ def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] | None = None) -> lis
 
 
 def select_faults(cell: kicad.Netlist, controller: kicad.Netlist, w: dict,
-                  cable: tuple[str, ...] | None = None) -> list[str]:
+                  cable: tuple[str, ...] = CABLE) -> list[str]:
     """The firmware's chip-select code of each reader (wiring.toml -> SELECT = bank << 4 | line)
     selects the reader the boards wire to it, and its coil k is the cell the firmware gives coil k.
     Bank b is cell board b: the (b % 4)-th board down cable b // 4 (cable c runs along the c-th
     row of boards), whose EN0 is that cable's EN(b % 4); line n is the reader of the board's block
     n; the scan pad's reader sits on the controller's own decoder output."""
-    import circuit
     from dominotray import layout
 
-    gen_pins = circuit._gen_pins()
-    if cable is None:
-        from circuit import ARCH, BOARDS_PER_CABLE
-        from circuit import CABLE as cable
+    gen_pins = firmware_pins.gen_pins()
     board_cols, board_rows = ARCH["boards"]["cell_board_cells"]
     reader_of, coil_of = layout.blocks(w["COLS"], w["ROWS"], w["PAD_CELLS"], w["BLOCK_COLS"], w["BLOCK_ROWS"])
     boards_across = w["COLS"] // board_cols

@@ -37,7 +37,6 @@ import argparse
 import builtins
 import contextlib
 import csv
-import importlib.util
 import io
 import logging
 import sys
@@ -52,8 +51,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import firmware_pins  # noqa: E402
 import kicad  # noqa: E402
 import pcb  # noqa: E402
+from cable import BOARDS_PER_CABLE, CABLE, CABLE_SIGNALS  # noqa: E402
 
 DATA = tomllib.loads((HERE / "data" / "parts.toml").read_text())
 PARTS = DATA["parts"]
@@ -62,14 +63,6 @@ ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
 PINOUTS = tomllib.loads((HERE / "data" / "pinouts.toml").read_text())
 BOM_COLUMNS = ["reference", "qty", "value", "mpn", "manufacturer", "unit_usd", "source"]
 POWER_NETS = ("GND", "+3V3", "+5V")  # the supplies every board shares through the cables
-
-# A cable between boards: 2 x 8, 2.54 mm, pin n carries CABLE[n - 1]. EN0 is the enable of the
-# first board down the chain; a board takes EN0 and passes EN1-EN3 on as EN0-EN2.
-CABLE = ("+5V", "+3V3", "GND", "+3V3", "SCK", "GND", "MOSI", "GND",
-         "MISO", "RST", "A0", "A1", "EN0", "EN1", "EN2", "EN3")
-CABLE_SIGNALS = ("SCK", "MOSI", "MISO", "RST", "A0", "A1", "EN0", "EN1", "EN2", "EN3")
-BOARDS_PER_CABLE = 4
-
 
 def _pf(pf: float) -> str:
     return f"{pf / 1000:g}nF" if pf >= 1000 else f"{pf:g}pF"
@@ -86,22 +79,12 @@ def _nh(nh: float) -> str:
 # bias (architecture.toml [switch]) onto each antenna node.
 _RF = ARCH["network"]
 NETWORK = {"L0": _nh(_RF["l0_nh"]), "C0": _pf(_RF["c0_pf"]), "C1": _pf(_RF["c1_pf"]), "C2": _pf(_RF["c2_pf"]),
-           "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF", "BIAS_FEED": "10k"}
+           "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF", "BIAS_FEED": "10k",
+           "BIAS": f"{ARCH['switch']['bias_divider_ohm'] / 1000:g}k"}
+WIRING_LIGHTS = tomllib.loads((HERE / "wiring.toml").read_text())["lights"]
 
 
-def _gen_pins():
-    spec = importlib.util.spec_from_file_location("gen_pins", ROOT / "firmware" / "gen_pins.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def wiring(wiring_path: Path | None = None, tray_path: Path | None = None) -> dict:
-    """The checked wiring (the Pico's pins, the chip-select codes, the decoders) and the tray's shape."""
-    gen_pins = _gen_pins()
-    values = gen_pins.load(wiring_path or gen_pins.WIRING, tray_path or gen_pins.TRAY)
-    values["decoders"] = tomllib.loads(Path(wiring_path or gen_pins.WIRING).read_text())["decoder"]
-    return values
+wiring = firmware_pins.wiring
 
 
 def part_key(symbol: str, value: str) -> str:
@@ -211,17 +194,20 @@ def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str
     p = f"B{block}_"
     f = {"Block": block}
     n = NETWORK
+    tvdd = f"+3V3_TVDD_B{block}"  # through 1 ohm: its two ends are the test points of the reader's field current
     board.part("reader", f, I2C="GND", PVDD="+3V3", DVDD="+3V3", DVSS="GND", PVSS="GND", NRSTPD=rst,
-               MFIN="GND", MFOUT=None, SVDD="+3V3", TVSS="GND", TX1=p + "TX1", TVDD="+3V3", TX2=p + "TX2",
+               MFIN="GND", MFOUT=None, SVDD="+3V3", TVSS="GND", TX1=p + "TX1", TVDD=tvdd, TX2=p + "TX2",
                AVDD="+3V3", VMID=p + "VMID", RX=p + "RX", AVSS="GND", AUX1=None, AUX2=None, OSCIN=p + "XIN",
                OSCOUT=p + "XOUT", IRQ=None, NSS=nss, D1=p + "SEL0", D2=p + "SEL1", D3=p + "SEL2",
                D4=p + "SEL3", SCK=sck, MOSI=mosi, MISO=p + "MISO", EA="+3V3", EP="GND")
     board.part("xtal27", f, **{"1": p + "XIN", "3": p + "XOUT", "2": "GND", "4": "GND"})
     for node in ("XIN", "XOUT"):
         board.passive("Device:C", n["XTAL_LOAD"], p + node, "GND", f)
-    for _ in range(4):  # DVDD, AVDD, TVDD, PVDD
+    for _ in range(3):  # DVDD, AVDD, PVDD
         board.passive("Device:C", "100nF", "+3V3", "GND", f)
-    board.passive("Device:C", "4.7uF", "+3V3", "GND", f)
+    board.passive("Device:R", "1R", "+3V3", tvdd, f)
+    board.passive("Device:C", "100nF", tvdd, "GND", f)
+    board.passive("Device:C", "4.7uF", tvdd, "GND", f)
     board.passive("Device:C", "100nF", p + "VMID", "GND", f)
     for side in ("1", "2"):  # the EMC filter and matching of each side of the balanced network
         emc, ant = p + "EMC" + side, p + "ANT" + side
@@ -233,8 +219,8 @@ def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str
     board.passive("Device:C", n["CRX"], p + "ANT1", p + "RXC", f)
     board.passive("Device:R", n["RRX"], p + "RXC", p + "RX", f)
     board.passive("Device:R", n["RRX"], p + "RX", p + "VMID", f)
-    board.passive("Device:R", "10k", "+5V", p + "BIAS", f)
-    board.passive("Device:R", "10k", p + "BIAS", "GND", f)
+    board.passive("Device:R", n["BIAS"], "+5V", p + "BIAS", f)
+    board.passive("Device:R", n["BIAS"], p + "BIAS", "GND", f)
     board.passive("Device:C", "100nF", p + "BIAS", "GND", f)
     board.passive("Device:C", "100nF", "+5V", "GND", f)  # the switches' supply
     for k, coil in enumerate(coils):
@@ -264,8 +250,8 @@ def cell_board() -> Board:
     cols, rows = ARCH["boards"]["cell_board_cells"]
     bw, bh = ARCH["reader"]["block"]
     blocks_across = cols // bw
-    cable_header(board, "in", {})
-    cable_header(board, "out", {"EN0": "EN1", "EN1": "EN2", "EN2": "EN3", "EN3": "EN_END"})
+    cable_header(board, "in", {"LED": "LED_IN"})
+    cable_header(board, "out", {"EN0": "EN1", "EN1": "EN2", "EN2": "EN3", "EN3": "EN_END", "LED": "LED_OUT"})
     board.passive("Device:R", "10k", "EN_END", "+3V3", None)  # the last board's out: nobody enabled
     esd(board, list(CABLE_SIGNALS))
     # 74HC139: unit 1 decodes EN0 and A0, A1 into the four chip selects; unit 2 is unused
@@ -281,7 +267,18 @@ def cell_board() -> Board:
         coils = [{"Cell": (br * bh + r) * cols + bc * bw + c, "Coil": k}
                  for k, (r, c) in enumerate((r, c) for r in range(bh) for c in range(bw))]
         reader_block(board, block, coils, f"CS{block}", "SCK", "MOSI", "MISO", "RST")
+    serpentine = [r * cols + (c if r % 2 == 0 else cols - 1 - c) for r in range(rows) for c in range(cols)]
+    light_chain(board, serpentine, "LED_IN", "LED_OUT")
     return board
+
+
+def light_chain(board: Board, cells: list[int], din: str, dout: str) -> None:
+    """An LED under each of `cells`, chained in that order from `din` to `dout`, each decoupled on
+    the 5 V rail it runs from (wiring.toml [lights])."""
+    nets = [din] + [f"LED_D{cell}" for cell in cells[:-1]] + [dout]
+    for k, cell in enumerate(cells):
+        board.part("led", {"Cell": cell}, DIN=nets[k], DOUT=nets[k + 1], VDD="+5V", VSS="GND")
+        board.passive("Device:C", "100nF", "+5V", "GND", {"Cell": cell})
 
 
 # --- the controller ---------------------------------------------------------------------------------
@@ -309,7 +306,7 @@ def controller_board(w: dict) -> Board:
     # the Pico: VSYS from 5 V through a Schottky diode (USB can power it too); its own 3V3 stays its own
     board.part("schottky", None, K="VSYS", A="+5V")
     used = {w["SCK"], w["MOSI"], w["MISO"], w["STROBE"], w["RESET"], w["REPL_JUMPER"],
-            *w["LINE_ADDRESS"][:2], *w["BANK_ADDRESS"]}
+            *w["LINE_ADDRESS"][:2], *w["BANK_ADDRESS"], *w["LIGHT_PINS"]}
     pico = {f"GP{n}": (gp[n] if n in used else None) for n in (*range(23), 26, 27, 28)}
     board.part("pico", None, VSYS="VSYS", GND="GND", AGND="GND", VBUS="VBUS", RUN=None, ADC_VREF=None,
                USB_DP="USB_DP", USB_DM="USB_DM", **{"3V3(OUT)": None, "3V3_EN": None}, **pico)
@@ -346,9 +343,18 @@ def controller_board(w: dict) -> Board:
         board.part("buffer", {"Cable": c}, OE=f"C{c}_MISOEN", A=f"C{c}_MISO", Y=miso, GND="GND", VCC="+3V3")
         board.passive("Device:C", "100nF", "+3V3", "GND", None)
         board.passive("Device:R", "10k", f"C{c}_MISO", "GND", {"Cable": c})  # no board answering: 0
-        names = {sig: f"C{c}_{sig}" for sig in CABLE_SIGNALS}
+        names = {sig: f"C{c}_{sig}" for sig in (*CABLE_SIGNALS, "LED")}
         cable_header(board, str(c), names)
         esd(board, [names[s] for s in CABLE_SIGNALS])
+    # the light chains: each GPIO through a 5 V buffer (the LEDs' input high is 0.7 x 5 V) and a
+    # series termination; chain pad_chain runs through the scan pad's two LEDs first
+    for c, gp_n in enumerate(w["LIGHT_PINS"]):
+        board.part("led_buffer", {"Cable": c}, OE="GND", A=gp[gp_n], Y=f"C{c}_LED_DRV", GND="GND", VCC="+5V")
+        board.passive("Device:C", "100nF", "+5V", "GND", None)
+        start = f"C{c}_LED_PAD" if c == WIRING_LIGHTS["pad_chain"] else f"C{c}_LED"
+        board.passive("Device:R", "33R", f"C{c}_LED_DRV", start, {"Cable": c})
+        if c == WIRING_LIGHTS["pad_chain"]:
+            light_chain(board, [0, 1], start, f"C{c}_LED")
     # the scan pad: one reader, two coils (its D3, D4 unused)
     coils = [{"Cell": k, "Coil": k} for k in range(ARCH["reader"]["coils_per_reader"] // 2)]
     reader_block(board, 0, coils, "PAD_CS", sck, mosi, miso, rst)
@@ -422,10 +428,15 @@ def tray_counts() -> dict[str, int]:
     return {"cell": ARCH["boards"]["cell_boards"], "controller": 1}
 
 
+TILES = 28  # a double-six set
+TAG_SETS = 2  # the set in play and a second (a spare set, or two games side by side)
+
+
 def extras() -> list[tuple[str, int]]:
     """Bought, not soldered: (parts.toml key, quantity per tray)."""
-    return [("psu", 1), ("usb_cable", 1), ("cable", ARCH["boards"]["cell_boards"]), ("jumper", 1),
-            ("tag", 2 * 28 + 4)]
+    holes = len(pcb.BOARDS["cell"]["holes"]) * ARCH["boards"]["cell_boards"] + 4
+    return [("psu", 1), ("otg_cable", 1), ("cable", ARCH["boards"]["cell_boards"]), ("jumper", 1),
+            ("tag", TAG_SETS * TILES * 2 + 4), ("dot", TAG_SETS * TILES * 2 * 2), ("standoff", holes)]
 
 
 def tray_bom(boms: dict[str, list[dict]]) -> list[dict]:
@@ -492,6 +503,9 @@ def generate(w: dict, out: Path) -> Built:
         write_csv(out / f"{name}-bom.csv", built.boms[name], BOM_COLUMNS)
         pcb.write_outputs(placed, net, out)
     built.faults += checks.select_faults(built.nets["cell"], built.nets["controller"], w)
+    import ratings
+
+    built.faults += ratings.faults()
     if not built.faults:
         write_csv(out / "bom.csv", built.tray_bom, BOM_COLUMNS)
     return built

@@ -6,6 +6,7 @@ tiles, E-series values and tolerances), its all-in cost, idle power with every s
     python hardware/design.py            # print the figures (markdown)
     python hardware/design.py --write    # refresh DESIGN.md's generated block and the computed
                                          # [network] of data/architecture.toml
+    python hardware/design.py --json     # the chosen design's worst cases, one JSON line
 
 DESIGN.md's figures come from here only (tests/test_design.py checks the block is current). The
 chosen design's all-in cost is hardware/cost.py's, from its placed boards; the other designs'
@@ -386,7 +387,7 @@ def electronics(name):
         reader_block("reader", CELLS)
         add("resistor", 2 * CELLS)  # damping
         add("decoder", 1 + math.ceil(CELLS / 16))
-    elif name in ("b2", "c"):
+    elif name in SWITCHED:
         readers = ARCH["reader"]["count"]
         reader_block("reader", readers)
         add("resistor", 3 * readers)  # bias divider and feed
@@ -419,7 +420,7 @@ def estimate(name):
     extended = sum(1 for k in parts if not _part(k).get("basic", False))
     assembly = joints * a["usd_per_joint"] + (a["setup_usd"] + a["stencil_usd"] + extended * a["extended_part_usd"]) / per_order
     pcb = FAB["pcb"]["2"]
-    boards = COLS * RF["tray"]["pitch_mm"] * ROWS * RF["tray"]["pitch_mm"] / 100 * pcb["usd_per_cm2"]
+    boards = COLS * PITCH * ROWS * PITCH / 100 * pcb["usd_per_cm2"]
     return {"usd": usd + assembly + boards, "parts_usd": usd, "assembly_usd": assembly, "pcb_usd": boards,
             "placements": placements, "joints": joints}
 
@@ -437,45 +438,70 @@ def all_in(name):
     chosen one's cell boards (parts, boards, assembly) with its own tray electronics estimated
     from the same price tables, keeping the controller, cables and table parts."""
     built = built_cost()
-    if name == CHOSEN:
+    if name == chosen():
         return built["total_usd"]
     cell_boards = sum(line["usd"] for line in built["lines"] if line["item"].startswith("cell "))
     return built["total_usd"] - cell_boards + estimate(name)["usd"]
 
 
+def led_ma(brightness=None, worst=True):
+    """One LED's current (mA at 5 V) with every colour at `brightness` (0..255, the cap by default)."""
+    led = RATINGS["led"]
+    cap = WIRING["lights"]["brightness"] if brightness is None else brightness
+    return led["max"]["quiescent_ma"] + 3 * led["max"]["channel_ma"] * cap / 255
+
+
 def power(name):
-    """Idle and scanning power at the 5 V input, every source listed (mA on the 3.3 V rail)."""
-    r = PARTS["reader"]
+    """Idle and peak power at the 5 V input, typical and worst case, every source listed: the
+    3.3 V rail (readers, logic) through the buck, and what the 5 V rail feeds directly (the
+    Pico's VSYS, the LEDs, the switches' bias dividers). Idle: nothing changed for 30 s
+    (Scanner.idle_lookahead readers awake), the lights showing an instruction; peak: a scan with
+    Scanner.lookahead readers awake and every LED at the cap, white."""
+    rd = RATINGS["reader"]
     rf = rf_design(name)
-    field_ma = rf["supply_ma"]  # the drivers' current at the scanning drive (the network model)
     if name == "b1":  # 8 readers, all awake while scanning, 4 when idle
         hp = EST["parts"]["hp_reader"]
         readers, awake_idle, awake_scan = 8, 4, 8
-        awake_ma, asleep_ua = hp["ready_ma"], hp["pd_ua"]
+        awake = {"typ": hp["ready_ma"], "worst": hp["ready_ma"]}
+        asleep_ua = hp["pd_ua"]
     else:
         readers = CELLS if name == "a" else ARCH["reader"]["count"]
         awake_idle, awake_scan = IDLE_LOOKAHEAD, LOOKAHEAD
-        awake_ma, asleep_ua = r["idd_digital_ma"] + r["idd_analog_ma"], r["soft_pd_ua"]
-    pico = PARTS["pico"]["active_ma"]
-    logic = {"decoders and buffers (static)": (PARTS["decoder"].get("icc_ua", 8.0) * electronics(name).get("decoder", 0)
-                                               + 10.0 * electronics(name).get("buffer", 0)) / 1000}
+        awake = {"typ": rd["typ"]["digital_ma"] + rd["typ"]["analog_ma"],
+                 "worst": rd["max"]["digital_ma"] + rd["max"]["analog_ma"]}
+        asleep_ua = rd["max"]["powerdown_ua"]
+    field = {"typ": rf["supply_ma"], "worst": rf["worst"]["tvdd_ma_max"]}
+    logic = (PARTS["decoder"].get("icc_ua", 8.0) * electronics(name).get("decoder", 0)
+             + PARTS["buffer"]["icc_ua"] * electronics(name).get("buffer", 0)) / 1000
     buck = PARTS["buck"]
+    dividers = ARCH["reader"]["count"] * RATINGS["supply"]["nominal_v"] / (2 * ARCH["switch"]["bias_divider_ohm"]) * 1000 \
+        if name in SWITCHED else 0.0
+    lit = EST["lights"]["lit_idle_cells"]
 
-    def total(awake):
-        sources = {
-            f"{awake} awake readers: digital + analog ({awake_ma:g} mA each)": awake * awake_ma,
-            f"{awake} awake readers: their field (TVDD {field_ma:.0f} mA each, from the network model)": awake * field_ma,
-            f"{readers - awake} readers in soft power-down ({asleep_ua:g} uA each)": (readers - awake) * asleep_ua / 1000,
-            "the Pico": pico,
-            **logic,
+    def total(n_awake, case, lit_cells):
+        rail_3v3 = {
+            f"{n_awake} awake readers: digital + analog ({awake[case]:g} mA each)": n_awake * awake[case],
+            f"{n_awake} awake readers: their field (TVDD {field[case]:.1f} mA each, the network model)": n_awake * field[case],
+            f"{readers - n_awake} readers in soft power-down ({asleep_ua:g} uA each)": (readers - n_awake) * asleep_ua / 1000,
+            "decoders and buffers (static)": logic,
             "the buck's own quiescent current": buck["iq_ua"] / 1000,
         }
-        watts = sum(sources.values()) * RF["transmitter"]["tvdd_v"] / 1000 / buck["efficiency"]
-        return watts, sources
+        rail_5v = {
+            "the Pico (VSYS)": PARTS["pico"]["active_ma"],
+            f"{CELLS} LEDs dark ({RATINGS['led']['max']['quiescent_ma']:g} mA each)": CELLS * RATINGS["led"]["max"]["quiescent_ma"],
+            f"{lit_cells} LEDs lit white at the cap ({WIRING['lights']['brightness']}/255)":
+                lit_cells * (led_ma() - RATINGS["led"]["max"]["quiescent_ma"]),
+            "the switches' bias dividers": dividers,
+        }
+        v3, v5 = TX["tvdd_v"] * (1 + (TX["tvdd_tol"] if case == "worst" else 0)), RATINGS["supply"]["nominal_v"]
+        watts = sum(rail_3v3.values()) * v3 / 1000 / buck["efficiency"] + sum(rail_5v.values()) * v5 / 1000
+        amps_5v = watts / v5
+        return {"w": watts, "a_5v": amps_5v, "rail_3v3_ma": sum(rail_3v3.values()), "rail_5v_ma": sum(rail_5v.values()),
+                "sources": {**{f"3.3 V: {k}": v for k, v in rail_3v3.items()}, **{f"5 V: {k}": v for k, v in rail_5v.items()}}}
 
-    idle, idle_sources = total(awake_idle)
-    scan, _ = total(awake_scan)
-    return {"idle": idle, "scanning": scan, "idle_sources": idle_sources, "awake_idle": awake_idle}
+    return {"idle": total(awake_idle, "typ", lit)["w"], "idle_worst": total(awake_idle, "worst", lit),
+            "idle_typ": total(awake_idle, "typ", lit), "peak_worst": total(awake_scan, "worst", CELLS),
+            "peak_typ": total(awake_scan, "typ", CELLS), "awake_idle": awake_idle}
 
 
 def latency(name):
@@ -523,63 +549,66 @@ def _pct(x):
 
 
 def straddle_text(rf):
-    up, down = rf["straddle_up"], rf["straddle_down"]
-    return (f"face up reads on {'both' if up >= 1 else 'neither'} cell ({up:.1f}x threshold), face down on "
-            f"{'both' if down >= 1 else 'neither'} ({down:.1f}x)")
+    x = rf["straddle"]
+    return f"reads on {'both' if x >= 1 else 'neither'} cell ({x:.2f}x threshold, face up or down)"
 
 
 def report() -> str:
-    chosen = rf_design(CHOSEN)
+    best = chosen()
+    rf_c = rf_design(best)
     costs = read_costs_ms()
+    built = built_cost()
     lines = [
-        f"Tray: {COLS} x {ROWS} cells + {PAD} pad cells = {CELLS} cells. Tag: {RF['tag']['part']}, threshold "
-        f"{RF['tag']['h_min_a_per_m']} A/m ({RF['tag']['h_min_source']}); a tag lies "
-        f"{_heights('a')[0]:.1f} mm over the coil face up ({_heights('c')[0]:.1f} mm in a dimple) and "
-        f"{_heights('a')[1]:.1f} mm face down.",
+        f"Tray: {COLS} x {ROWS} cells + {PAD} pad cells = {CELLS} cells. Tag: {TAG['part']}, threshold "
+        f"{TAG['h_min_a_per_m']} A/m ({TAG['h_min_source']}); it lies {height_mm():.1f} mm over the coil face up "
+        f"and face down alike (the {MECH['cover']['thickness_mm']:g} mm cover, then half of a "
+        f"{MECH['tile']['thickness_mm']:g} mm tile). Every figure at the worst corner of the parts' tolerances, "
+        f"the drivers' resistance ({TX['r_out_min_ohm']:g}-{TX['r_out_max_ohm']:g} ohm) and TVDD "
+        f"(+-{TX['tvdd_tol']:.0%}), unless marked nominal.",
         "",
-        "| design | all-in USD/cell | idle W | anywhere / beside p95 ms (b1: lower bounds) | straddling tile | placements per tray "
-        "| cells reading untuned | a neighbour's face-up tag sees |",
+        "| design | all-in USD/cell (10 trays) | idle W (typ / worst) | anywhere / beside p95 ms (b1: lower bounds) "
+        "| straddling tile | placements per tray | face-down margin (nominal / worst) | a neighbour's tag sees (worst) |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for name, title in NAMES.items():
         rf = rf_design(name)
-        usd = all_in(name)
         p = power(name)
         any_ms, beside_ms = latency(name)
-        mc = min(rf["untuned"].values())
-        straddle = "registered: no straddle" if name == "c" else straddle_text(rf)
-        cross = rf["fields"]["edge_up"] * rf["i_nom"] / RF["tag"]["h_min_a_per_m"]
-        lines.append(f"| {title} | {usd / CELLS:.2f} | {p['idle']:.2f} | {any_ms:.0f} / {beside_ms:.0f} | {straddle} | "
-                     f"{estimate(name)['placements']:.0f} | {_pct(mc)} | {cross:.2f}x its threshold "
-                     f"(neighbours {rf['neighbours']}) |")
-    built = built_cost()
-    p = power(CHOSEN)
+        straddle = "registered: no straddle" if name in REGISTERED else straddle_text(rf)
+        mark = " (chosen)" if name == best else ""
+        lines.append(f"| {title}{mark} | {all_in(name) / CELLS:.2f} | {p['idle_typ']['w']:.2f} / "
+                     f"{p['idle_worst']['w']:.2f} | {any_ms:.0f} / {beside_ms:.0f} | {straddle} | "
+                     f"{estimate(name)['placements']:.0f} | {rf['margin']:.2f} / {rf['margin_worst']:.2f} | "
+                     f"{rf['neighbour_worst']:.2f}x its threshold (neighbours {rf['neighbours']}) |")
+    p = power(best)
     lines += [
         "",
-        f"All-in USD/cell: (c) is `python hardware/cost.py`'s {built['total_usd']:.2f} USD per tray from its placed "
-        f"boards (parts, boards, assembly, Pi, OLED, buttons, cover, power supply, tags); the others replace its cell "
-        f"boards' cost with their own tray electronics estimated from the same price tables (`data/parts.toml`, "
-        f"`data/fab.toml`, `data/estimates.toml`). Targets: <= {TARGETS['usd_per_cell']} USD/cell (aim 1.5), idle <= "
-        f"{TARGETS['idle_w']} W. Chosen (c): {built['usd_per_cell']:.2f} USD/cell "
-        f"({'met' if built['usd_per_cell'] <= TARGETS['usd_per_cell'] else 'NOT met'}), idle {p['idle']:.2f} W "
-        f"({'met' if p['idle'] <= TARGETS['idle_w'] else 'NOT met'}).",
+        f"The model's choice: the candidate coil of the registered block design with the best worst-case face-down "
+        f"margin among those within every rating ({', '.join(CANDIDATES)}): **{best}**, "
+        f"{rf_c['margin_worst']:.2f}x at the worst corner (target >= {TAG['margin_min']}), a neighbour's tag at "
+        f"{rf_c['neighbour_worst']:.2f}x (target <= {TAG['neighbour_max']}). All-in cost: `python hardware/cost.py`'s "
+        f"{built['usd_per_cell_1']:.2f} USD per cell for one tray, {built['usd_per_cell_10']:.2f} in orders of ten "
+        f"(targets {TARGETS['usd_per_cell_1']} and {TARGETS['usd_per_cell_10']}); the other designs replace its cell "
+        f"boards with their own tray electronics estimated from the same price tables. Idle at worst "
+        f"{p['idle_worst']['w']:.2f} W (target <= {TARGETS['idle_w']}, the Pi apart), peak (a scan, every LED white at "
+        f"the cap) {p['peak_worst']['w']:.2f} W worst, {p['peak_worst']['a_5v']:.2f} A from the 5 V supply.",
         "",
-        f"Idle power of (c) (nothing changed for {IDLE_MS / 1000:.0f} s: {p['awake_idle']} readers awake, "
-        f"`Scanner.idle_lookahead`), on the 3.3 V rail, then through the buck "
-        f"({PARTS['buck']['efficiency']:.0%} efficient) from 5 V:",
+        f"Power of {best} at the 5 V input, typical and worst-case data-sheet currents (`data/ratings.toml`), the "
+        f"3.3 V rail through the buck ({PARTS['buck']['efficiency']:.0%} efficient):",
         "",
-        "| source | mA at 3.3 V |", "|---|---|",
+        "| source | idle typ mA | idle worst mA | peak worst mA |", "|---|---|---|---|",
     ]
-    lines += [f"| {k} | {v:.2f} |" for k, v in p["idle_sources"].items()]
-    lines += [f"| total at the 5 V input | {p['idle']:.2f} W |"]
+    for key in p["idle_worst"]["sources"]:
+        lines.append(f"| {key} | {p['idle_typ']['sources'].get(key, 0):.2f} | {p['idle_worst']['sources'][key]:.2f} | "
+                     f"{p['peak_worst']['sources'].get(key, float('nan')):.2f} |")
+    lines.append(f"| total at the 5 V input | {p['idle_typ']['w']:.2f} W | {p['idle_worst']['w']:.2f} W | "
+                 f"{p['peak_worst']['w']:.2f} W |")
     lines += ["", "RF model (`hardware/rf/`) per design:", "",
-              "| | (a) | (b1) | (b2) | (c) |", "|---|---|---|---|---|"]
+              "| | " + " | ".join(f"({n})" for n in NAMES) + " |", "|---" * (len(NAMES) + 1) + "|"]
 
     def row(label, fmt):
         lines.append(f"| {label} | " + " | ".join(fmt(rf_design(n)) for n in NAMES) + " |")
 
-    row("coil", lambda r: "")
-    lines.pop()
     lines.append("| coil | " + " | ".join(
         f"{RF['coils'][COILS[n]]['outer_mm']:g} mm, {RF['coils'][COILS[n]]['turns']} turn(s)" for n in NAMES) + " |")
     row("inductance (with lead) nH", lambda r: f"{r['l_nh']:.0f}")
@@ -587,40 +616,56 @@ def report() -> str:
     row("coupling to an edge / a diagonal neighbour k", lambda r: f"{r['k_edge']:.3f} / {r['k_diag']:.3f}")
     row("neighbour current, tuned neighbours (per A)", lambda r: f"{r['tuned_edge_current']:.2f}")
     row("field over an edge neighbour: tuned / shorted vs open", lambda r: f"+{_pct(r['relay']['tuned'])} / {_pct(r['relay']['shorted'])}")
-    row("field over the own cell: tuned / shorted vs open", lambda r: f"{_pct(r['own']['tuned'])} / {_pct(r['own']['shorted'])}")
-    row("field per A: own face down / up, edge neighbour up (A/m)",
-        lambda r: f"{r['fields']['own_down']:.1f} / {r['fields']['own_up']:.0f} / {r['fields']['edge_up']:.1f}")
-    row("read window: coil current A (face down reads .. a neighbour's face-up tag reads)",
+    row("field at the tag per A (own, after the LED) / edge neighbour, A/m",
+        lambda r: f"{r['fields']['own']:.1f} / {r['fields']['edge_up']:.2f}")
+    row("the LED's lead frame under the cell centre: field left", lambda r: f"{r['led_shield']:.3f}")
+    row("read window: coil current A (the tag reads .. a neighbour's tag reads)",
         lambda r: f"{r['window']['i_min']:.3f} .. {r['window']['i_cross']:.3f} ({r['window']['ratio']:.1f}x)")
-    row("other limit on the current", lambda r: ", ".join(f"{k} {v:.2f} A" for k, v in r["limits"].items() if k != "cross-read") or "-")
-    row("scanning coil current A (drive CWGsP)", lambda r: f"{r['nominal']['i_coil']:.3f} ({r['drive']})")
-    row("face-up / face-down margin over threshold", lambda r: f"{r['margin_up']:.1f} / {r['margin_down']:.2f}")
-    row("face-up field A/m (ISO Hmax 7.5)", lambda r: f"{r['h_up']:.1f}")
-    row("coil peak voltage V", lambda r: f"{r['v_coil_pk']:.2f}")
+    for key in rf_design(best)["limits"]:
+        row(f"limit on the nominal current: {key}", lambda r, key=key: f"{r['limits'][key]:.3f} A" if key in r["limits"] else "-")
+    row("scanning coil current A, nominal (drive CWGsP) / worst corners",
+        lambda r: f"{r['nominal']['i_coil']:.3f} ({r['drive']}) / {r['worst']['i_min']:.3f} .. {r['worst']['i_max']:.3f}")
+    row("coil switch peak current, worst (abs max 200 mA)", lambda r: f"{r['switch_peak_ma_worst']:.0f} mA")
+    row("coil peak voltage, nominal / worst", lambda r: f"{r['v_coil_pk']:.2f} / {r['v_coil_pk_worst']:.2f} V")
+    row("tag field, worst high (ISO Hmax 7.5 A/m)", lambda r: f"{r['h_max_worst']:.1f} A/m")
     row("EMC filter L0 / C0 per side", lambda r: f"{r['e12']['l0'] * 1e9:.0f} nH / {r['e12']['c0'] * 1e12:.0f} pF")
     row("matching C1 / C2 per side, exact", lambda r: f"{r['values']['c1'] * 1e12:.0f} / {r['values']['c2'] * 1e12:.0f} pF")
     row("matching C1 / C2 per side, E12", lambda r: f"{r['e12']['c1'] * 1e12:.0f} / {r['e12']['c2'] * 1e12:.0f} pF")
     row("transmitter sees (differential)", lambda r: f"{r['target_ohm']:.1f} ohm")
     row("full-drive coil current: exact / E12 values", lambda r: f"{r['i_full']:.3f} / {r['i_full_e12']:.3f} A")
     row("loaded Q (EMC filter, damping, driver)", lambda r: f"{r['q_loaded']:.1f} at {r['f_peak'] / 1e6:.2f} MHz")
-    row("TVDD current while scanning", lambda r: f"{r['supply_ma']:.0f} mA")
-    for key in chosen["untuned"]:
-        row(f"cells reading untuned: {key}", lambda r, key=key: _pct(r["untuned"][key]) if key in r["untuned"] else "-")
-    row("cells reading untuned: leads 5-90 mm", lambda r: _pct(r["untuned"]["leads 5-90 mm, nominal parts"])
-        if "leads 5-90 mm, nominal parts" in r["untuned"] else "-")
-    c = coil(CHOSEN)
-    two = W.field(c["coils"][W.CENTRE:W.CENTRE + 1], [1], RF["tag"]["antenna_mm"], (2 * RF["tray"]["pitch_mm"], 0.0),
-                  _heights(CHOSEN)[0]) * chosen["nominal"]["i_coil"] / RF["tag"]["h_min_a_per_m"]
+    row("TVDD current while scanning, nominal / worst", lambda r: f"{r['supply_ma']:.0f} / {r['worst']['tvdd_ma_max']:.0f} mA")
+    for key in rf_c["untuned"]:
+        row(f"cells reading untuned (Monte Carlo): {key}",
+            lambda r, key=key: _pct(r["untuned"][key]) if key in r["untuned"] else "-")
+    c = coil(best)
+    two = W.field(c["coils"][W.CENTRE:W.CENTRE + 1], [1], TAG["antenna_mm"], (2 * PITCH, 0.0),
+                  height_mm()) * rf_c["worst"]["i_max"] / TAG["h_min_a_per_m"]
     spacing = _DEFAULTS["field_spacing"].default
     lines += ["", f"Fields on together: the scanner keeps readers' fields {spacing} cells apart "
-              f"(`Scanner.field_spacing`); a coil's field reaches a face-up tag two cells away at "
-              f"{two:.3f} of the tag's threshold."]
-    lines += ["", f"Per read of (c) (firmware against the emulated reader, the field moved in and out): empty "
+              f"(`Scanner.field_spacing`); a coil's field reaches a tag two cells away at "
+              f"{two:.3f} of the tag's threshold (worst corner)."]
+    lines += ["", f"Per read of {best} (firmware against the emulated reader, the field moved in and out): empty "
               f"{costs['empty']:.2f} ms, presence check {costs['presence']:.2f} ms, full 7-byte read "
               f"{costs['full']:.2f} ms, at {emulator.XFER_US} us per SPI transaction."]
     lines += latency_report()
     lines += grid_report()
     return "\n".join(lines)
+
+
+def summary() -> dict:
+    """design.py --json: the chosen design's worst cases and the shared dimensions."""
+    best = chosen()
+    r = rf_design(best)
+    p = power(best)
+    return {"chosen": best, "face_down_margin_worst": round(r["margin_worst"], 3),
+            "neighbour_face_up_worst": round(r["neighbour_worst"], 3), "face_down_margin": round(r["margin"], 3),
+            "cover_mm": MECH["cover"]["thickness_mm"], "tag_mm": TAG["sticker_mm"],
+            "tile_mm": MECH["tile"]["thickness_mm"], "dimple_mm": MECH["cover"]["dimple_mm"], "pitch_mm": PITCH,
+            "coil_current_a": round(r["nominal"]["i_coil"], 4), "switch_peak_ma_worst": round(r["switch_peak_ma_worst"], 1),
+            "loaded_q": round(r["q_loaded"], 2), "drive": r["drive"],
+            "idle_w_typ": round(p["idle_typ"]["w"], 3), "idle_w_worst": round(p["idle_worst"]["w"], 3),
+            "peak_w_worst": round(p["peak_worst"]["w"], 3), "pi_w": "apart (its own supply: parts.toml pi_psu)"}
 
 
 def latency_report() -> list[str]:
@@ -674,7 +719,7 @@ def grid_report() -> list[str]:
 
 def network_block() -> str:
     """architecture.toml's computed [network]: what the schematic places and the firmware drives."""
-    r = rf_design(CHOSEN)
+    r = rf_design(chosen())
     e = r["e12"]
     lines = [
         GENERATED,
@@ -691,8 +736,8 @@ def network_block() -> str:
         f"coil_peak_v = {r['v_coil_pk']:.2f}        # inside the switch's 0..{RF['switch']['supply_v']:g} V",
         f"loaded_q = {r['q_loaded']:.1f}",
         f"tvdd_ma = {r['supply_ma']:.0f}",
-        f"face_up_margin = {r['margin_up']:.2f}     # field over the tag's threshold at the scanning drive",
-        f"face_down_margin = {r['margin_down']:.2f}",
+        f"face_down_margin = {r['margin']:.2f}     # field over the tag's threshold at the scanning drive",
+        f"face_down_margin_worst = {r['margin_worst']:.2f}",
         f"face_down = {r['face_down']:.3f}             # a tag's field through its tile over face up (bring-up's range test)",
         "",
         "[bringup]",
@@ -718,7 +763,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true",
                         help="refresh DESIGN.md's generated block and architecture.toml's [network]")
+    parser.add_argument("--json", action="store_true", help="the chosen design's worst cases as one JSON line")
     args = parser.parse_args(argv)
+    if args.json:
+        print(json.dumps(summary()))
+        return 0
     text = report()
     if not args.write:
         print(text)

@@ -60,10 +60,11 @@ TAG_HOLD_US = 500       # a field gap the tag's state survives (an assumed figur
 # a 3225 fundamental crystal); the field comes on only then, so it adds to each cold read's guard.
 SOFT_PD_EXIT_US = 537.74
 # Field strength (see above): a centred face-up tag at full drive has FULL_DRIVE_MARGIN times its
-# threshold field; through its tile (face down) FACE_DOWN of that. From the RF model of the chosen
-# coil (hardware/design.py; tests/test_design.py keeps them in step).
-FULL_DRIVE_MARGIN = 10.3
-FACE_DOWN = 0.24
+# threshold field; through its tile (face down) FACE_DOWN of that (the tag at the tile's
+# mid-thickness: the same). From the RF model of the chosen coil (hardware/design.py;
+# tests/test_hardware.py keeps them in step).
+FULL_DRIVE_MARGIN = 9.2
+FACE_DOWN = 1.0
 
 ATQA_NTAG = b"\x44\x00"
 SAK_DONE = 0x00     # NTAG213: UID complete, not ISO 14443-4
