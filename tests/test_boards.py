@@ -279,7 +279,8 @@ def test_every_footprint_is_placed_inside_the_outline_without_overlaps(built):
         assert sorted(p.ref for p in board.parts) == sorted(net.components)
         text = (out / f"{name}.kicad_pcb").read_text()
         tree = kicad.parse(text)
-        assert len(kicad.children(tree, "footprint")) == len(net.components)
+        assert len(kicad.children(tree, "footprint")) == len(net.components) + len(board.holes)
+        assert len(board.holes) >= 2  # mounting holes (boards.toml), kept clear of every part
         edges = [g for g in kicad.children(tree, "gr_line") if kicad.child(g, "layer")[1] == "Edge.Cuts"]
         assert len(edges) == 4
     # the cell board's coils on top, every other part below; planted faults are caught
