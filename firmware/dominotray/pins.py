@@ -9,7 +9,7 @@ BLOCK_ROWS = 2
 READERS = 49
 TX_DRIVE = 22
 FACE_DOWN_PERCENT = 100
-FACE_DOWN_MARGIN_PERCENT = 150
+FACE_DOWN_MARGIN_PERCENT = 200
 SPI_MAX_US = 150
 SPI_ID = 0
 SPI_BAUDRATE = 4000000
@@ -23,6 +23,7 @@ BANK_ADDRESS = (10, 11, 12, 13)
 STROBE = 14
 RESET = 15
 REPL_JUMPER = 22
+COIL_SELECT = (8, 9)
 # SELECT[reader] = bank << 4 | line: the two decoder addresses of its chip select
 SELECT = bytes((
     0x00, 0x01, 0x10, 0x11, 0x20, 0x21, 0x30, 0x31, 0x02, 0x03, 0x12, 0x13, 0x22, 0x23, 0x32, 0x33,
