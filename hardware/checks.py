@@ -19,8 +19,9 @@ HERE = Path(__file__).resolve().parent
 ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
 PARTS = tomllib.loads((HERE / "data" / "parts.toml").read_text())["parts"]
 PINOUTS = tomllib.loads((HERE / "data" / "pinouts.toml").read_text())
-SUPPLIES = {"+3V3", "+5V", "VSYS"}  # the positive rails a power input may sit on (and a "+3V3_..." feed of one)
+SUPPLIES = {"+3V3", "+5V", "VSYS"}  # the positive rails a power input may sit on (and FED_RAILS fed from one)
 GROUND = "GND"
+FED_RAILS = ("+3V3_", "+VSW_")  # a reader's TVDD through its 1 ohm, a block's switch rail through its feed
 _GROUND_PIN = re.compile(r"^(GND|AGND|[A-Z]?VSS\d?|EP)$")
 
 
@@ -81,7 +82,7 @@ def short_faults(net: kicad.Netlist) -> list[str]:
     shares, such as the reader's RX and its SDA/NSS/RX, merges two nets)."""
     faults = []
     for name, nodes in net.nets.items():
-        if name in SUPPLIES or name.startswith("+3V3_") or name == GROUND:
+        if name in SUPPLIES or name.startswith(FED_RAILS) or name == GROUND:
             continue
         by_part = defaultdict(list)
         for node in nodes:
@@ -120,7 +121,7 @@ def power_faults(net: kicad.Netlist) -> list[str]:
             ground = bool(_GROUND_PIN.match(node.function))
             if ground and name != GROUND:
                 faults.append(f"{node.ref} pin {node.pin} ({node.function}) is a ground pin on {name}, not {GROUND}")
-            elif not ground and name not in SUPPLIES and not name.startswith("+3V3_"):
+            elif not ground and name not in SUPPLIES and not name.startswith(FED_RAILS):
                 faults.append(f"{node.ref} pin {node.pin} ({node.function}) is a supply pin on {name}, "
                               f"not a supply ({', '.join(sorted(SUPPLIES))})")
     return faults
@@ -317,6 +318,10 @@ def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] = CABLE)
     }
     for i in range(2):
         wants[(f"LINE_ADDRESS[{i}]", w["LINE_ADDRESS"][i])] = [(h, header_pin(f"A{i}")) for h in headers]
+    pad_switches = _refs(net, "coil_switch")
+    for i, gp in enumerate(w["COIL_SELECT"]):  # every board's coil index; bit 0 the pad's coil too
+        wants[(f"COIL_SELECT[{i}]", gp)] = [(h, header_pin(f"C{i}")) for h in headers] + (
+            [(sw, "IN") for sw in pad_switches] if i == 0 else [])
     for i in range(4):
         wants[(f"BANK_ADDRESS[{i}]", w["BANK_ADDRESS"][i])] = [(decoder, f"A{i}")] + (
             [(cable_dec, "AB"[i - 2])] if i >= 2 else [])
@@ -354,6 +359,8 @@ def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] = CABLE)
                for pin, name in sorted(gpio_net.items()) if pin.split("/")[0] not in used]
     if miso is None:
         faults.append(f"MISO is GP{w['MISO']} in wiring.toml, but the Pico's GP{w['MISO']} is not connected")
+    for sw in pad_switches:  # bit 0 low: the pad's coil 0 on the network; high: its coil 1
+        faults += switch_faults(net, sw, low=net.components[sw].fields.get("Coil") == "0")
     return faults
 
 
@@ -393,10 +400,29 @@ def usb_faults(net: kicad.Netlist) -> list[str]:
     return faults
 
 
+def switch_faults(net: kicad.Netlist, ref: str, low: bool) -> list[str]:
+    """Coil switch `ref` holds its coil's switched end on COM and puts the coil on the reader's
+    network while its control input is low (`low`) or high, shorting it the other way: the throw
+    taken then is on the coil's other end (the block's common node)."""
+    pin_net = net.pin_nets()
+    com, nc, no = (pin_net.get((ref, _pin_number(net, ref, name))) for name in ("COM", "NC", "NO"))
+    coil = next((c for c in _refs(net, "antenna") if pin_net.get((c, "1")) == com), None)
+    if coil is None:
+        return [f"{ref}'s COM holds no coil's end"]
+    common = pin_net.get((coil, "2"))
+    network, shorting = (nc, no) if low else (no, nc)
+    if shorting != common or network == common:
+        state = "low" if low else "high"
+        return [f"{ref} should put coil {coil} on its network while IN is {state} and short it otherwise: "
+                f"NC is on {nc}, NO on {no}, the coil's other end on {common}"]
+    return []
+
+
 def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] = CABLE) -> list[str]:
     """A cell board's bus: the incoming cable reaches every reader; each reader's chip select is
-    a decoder output that also enables its MISO buffer; the switch whose common pin holds coil k
-    is driven by the reader's pin D(k+1)."""
+    a decoder output that also enables its MISO buffer; the cable's coil index reaches the
+    decoder's second half, always enabled, whose output k drives the switch of coil k of every
+    block, which puts it on its network while low."""
     pin_net = net.pin_nets()
     incoming = next(r for r in _refs(net, "cable_header") if net.components[r].fields.get("Cable") == "in")
     faults = []
@@ -406,6 +432,11 @@ def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] = CABLE) -> list[str]
         faults += [f"the cable's {signal} does not reach {r} pin {pin}" for r in readers if not _has(found, r, pin)]
     decoder = _refs(net, "line_decoder")[0]
     selects = {pin_net.get((decoder, str(n))) for n in (4, 5, 6, 7)}
+    for signal, pin in (("C0", "14"), ("C1", "13")):
+        if not _has(reach(net, pin_net[(incoming, str(cable.index(signal) + 1))]), decoder, pin):
+            faults.append(f"the cable's {signal} does not reach {decoder} pin {pin} (its second half's address)")
+    if pin_net.get((decoder, "15")) != GROUND:
+        faults.append(f"{decoder}'s second half is not always enabled (pin 15 on {pin_net.get((decoder, '15'))})")
     for r in readers:
         nss = pin_net.get((r, "24"))
         if nss not in selects:
@@ -414,14 +445,12 @@ def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] = CABLE) -> list[str]
         for buf in _refs(net, "buffer"):
             if net.components[buf].fields.get("Block") == block and pin_net.get((buf, "1")) != nss:
                 faults.append(f"{buf}, {r}'s MISO buffer, is not enabled by {r}'s chip select")
-        for sw in _refs(net, "coil_switch"):
-            if net.components[sw].fields.get("Block") != block:
-                continue
-            com, control = (pin_net.get((sw, _pin_number(net, sw, name))) for name in ("COM", "IN"))
-            coil = next((c for c in _refs(net, "antenna") if pin_net.get((c, "1")) == com), None)
-            k = int(net.components[coil].fields.get("Coil", -1)) if coil else -1
-            if control != pin_net.get((r, str(25 + k))):
-                faults.append(f"{sw} switches coil {coil} (coil {k}) but is not driven by {r}'s D{k + 1}")
+    for sw in _refs(net, "coil_switch"):
+        k = int(net.components[sw].fields.get("Coil", -1))
+        control = pin_net.get((sw, _pin_number(net, sw, "IN")))
+        if control != pin_net.get((decoder, str(12 - k))):
+            faults.append(f"{sw} switches coil {k} but is not driven by {decoder}'s output 2Y{k} (pin {12 - k})")
+        faults += switch_faults(net, sw, low=True)
     return faults
 
 

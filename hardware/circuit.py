@@ -12,14 +12,15 @@ tray's (boards times their count, and what is bought but not soldered).
 
 The boards:
 - cell (12 of them, 4 x 4 cells, 100 x 100 mm): four readers, each with its crystal, supply
-  decouplers, EMC filter and matching network (AN1445), four single-turn cell coils on the
-  top copper, each on its own SPDT analog switch (TS5A3159, from 5 V, biased at 2.5 V) that
-  puts it on the network when the reader's D1-D4 pin says so and shorts it otherwise, and a
-  tri-state buffer on the reader's MISO enabled by its
-  chip select; a 74HC139 decoding the board's enable and two line-address bits into the four
-  chip selects; a cable in and a cable out (2 x 8, 2.54 mm) whose enable lines shift by one
-  from in to out, so that identical boards in a chain each take the next enable; ESD arrays on
-  the incoming signal lines.
+  decouplers, EMC filter and matching network (AN1445), four cell coils on the top copper, each
+  on its own SPDT analog switch (TS5A3159, on the block's switch rail, biased at half of it)
+  that puts it on the network while the board's coil select for it is low and shorts it
+  otherwise, and a tri-state buffer on the reader's MISO enabled by its chip select; a 74HC139
+  decoding the board's enable and two line-address bits into the four chip selects (its first
+  half) and the coil index C0, C1 into the four coil selects (its second half); an LED under
+  each cell; a cable in and a cable out (2 x 10, 2.54 mm) whose enable lines shift by one from
+  in to out, so that identical boards in a chain each take the next enable; ESD arrays on the
+  incoming signal lines.
 - controller (1): the 5 V input (jack, polyfuse, TVS), the buck to 3.3 V, the Pico (VSYS
   from 5 V through a Schottky diode; its USB lines, at its test pads, through an ESD array), the
   bank decoder (74HC154: a board's enable), the three cables' drivers (74LVC244,
@@ -51,13 +52,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import dimensions  # noqa: E402
 import firmware_pins  # noqa: E402
 import kicad  # noqa: E402
 import pcb  # noqa: E402
 from cable import BOARDS_PER_CABLE, CABLE, CABLE_SIGNALS  # noqa: E402
 
 DATA = tomllib.loads((HERE / "data" / "parts.toml").read_text())
-PARTS = DATA["parts"]
+PARTS = dimensions.fill(DATA["parts"])  # the BOM's lines name the shared dimensions
 META = DATA["meta"]
 ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
 PINOUTS = tomllib.loads((HERE / "data" / "pinouts.toml").read_text())
@@ -80,7 +82,8 @@ def _nh(nh: float) -> str:
 _RF = ARCH["network"]
 NETWORK = {"L0": _nh(_RF["l0_nh"]), "C0": _pf(_RF["c0_pf"]), "C1": _pf(_RF["c1_pf"]), "C2": _pf(_RF["c2_pf"]),
            "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF", "BIAS_FEED": "10k",
-           "BIAS": f"{ARCH['switch']['bias_divider_ohm'] / 1000:g}k"}
+           "BIAS": f"{ARCH['switch']['bias_divider_ohm'] / 1000:g}k",
+           "RAIL_FEED": f"{ARCH['switch']['rail_feed_ohm'] / 1000:g}k"}
 WIRING_LIGHTS = tomllib.loads((HERE / "wiring.toml").read_text())["lights"]
 
 
@@ -190,7 +193,10 @@ def prepare_skidl(libdir: Path) -> None:
 
 def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str, mosi: str, miso: str,
                  rst: str) -> None:
-    """One reader and its block's coils. `coils` gives each coil's fields (its cell on the board)."""
+    """One reader and its block's coils. `coils` gives each coil's fields (its cell on the board),
+    the net driving its switch ("Select") and whether that net low ("low") or high puts it on the
+    network (architecture.toml [switch]): the throw it takes then is the network, the other the
+    block's common node, which shorts the coil."""
     p = f"B{block}_"
     f = {"Block": block}
     n = NETWORK
@@ -198,8 +204,8 @@ def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str
     board.part("reader", f, I2C="GND", PVDD="+3V3", DVDD="+3V3", DVSS="GND", PVSS="GND", NRSTPD=rst,
                MFIN="GND", MFOUT=None, SVDD="+3V3", TVSS="GND", TX1=p + "TX1", TVDD=tvdd, TX2=p + "TX2",
                AVDD="+3V3", VMID=p + "VMID", RX=p + "RX", AVSS="GND", AUX1=None, AUX2=None, OSCIN=p + "XIN",
-               OSCOUT=p + "XOUT", IRQ=None, NSS=nss, D1=p + "SEL0", D2=p + "SEL1", D3=p + "SEL2",
-               D4=p + "SEL3", SCK=sck, MOSI=mosi, MISO=p + "MISO", EA="+3V3", EP="GND")
+               OSCOUT=p + "XOUT", IRQ=None, NSS=nss, D1=None, D2=None, D3=None, D4=None, SCK=sck, MOSI=mosi,
+               MISO=p + "MISO", EA="+3V3", EP="GND")
     board.part("xtal27", f, **{"1": p + "XIN", "3": p + "XOUT", "2": "GND", "4": "GND"})
     for node in ("XIN", "XOUT"):
         board.passive("Device:C", n["XTAL_LOAD"], p + node, "GND", f)
@@ -215,26 +221,29 @@ def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str
         board.passive("Device:C", n["C0"], emc, "GND", f)
         board.passive("Device:C", n["C1"], emc, ant, f)
         board.passive("Device:C", n["C2"], ant, "GND", f)
-        board.passive("Device:R", n["BIAS_FEED"], p + "BIAS", ant, f)  # the coils' and switches' 2.5 V
+        board.passive("Device:R", n["BIAS_FEED"], p + "BIAS", ant, f)  # the coils' and switches' VSW / 2
     board.passive("Device:C", n["CRX"], p + "ANT1", p + "RXC", f)
     board.passive("Device:R", n["RRX"], p + "RXC", p + "RX", f)
     board.passive("Device:R", n["RRX"], p + "RX", p + "VMID", f)
-    board.passive("Device:R", n["BIAS"], "+5V", p + "BIAS", f)
+    vsw = f"+VSW_B{block}"  # the block's switch rail: 5 V through the feed into the bias divider
+    board.passive("Device:R", n["RAIL_FEED"], "+5V", vsw, f)
+    board.passive("Device:C", "100nF", vsw, "GND", f)
+    board.passive("Device:R", n["BIAS"], vsw, p + "BIAS", f)
     board.passive("Device:R", n["BIAS"], p + "BIAS", "GND", f)
     board.passive("Device:C", "100nF", p + "BIAS", "GND", f)
-    board.passive("Device:C", "100nF", "+5V", "GND", f)  # the switches' supply
     for k, coil in enumerate(coils):
-        sel, end = f"{p}SEL{k}", f"{p}COIL{k}"
-        # COM: the coil's switched end; NO (IN high): the network; NC: the common node, shorting it
-        board.part("coil_switch", f, COM=end, NO=p + "ANT1", NC=p + "ANT2", GND="GND", IN=sel, **{"V+": "+5V"})
-        board.passive("Device:R", "100k", sel, "GND", f)  # every coil shorted while the reader is reset
-        board.part("antenna", {**f, **coil}, **{"1": end, "2": p + "ANT2"})
+        end = f"{p}COIL{k}"
+        network, common = p + "ANT1", p + "ANT2"
+        throws = {"NC": network, "NO": common} if coil["low"] else {"NC": common, "NO": network}
+        board.part("coil_switch", {**f, "Coil": coil["Coil"]}, COM=end, GND="GND", IN=coil["Select"],
+                   **throws, **{"V+": vsw})
+        board.part("antenna", {**f, "Cell": coil["Cell"], "Coil": coil["Coil"]}, **{"1": end, "2": common})
     board.part("buffer", f, OE=nss, A=p + "MISO", Y=miso, GND="GND", VCC="+3V3")
     board.passive("Device:C", "100nF", "+3V3", "GND", f)
 
 
 def cable_header(board: Board, ref_field: str, names: dict[str, str]) -> None:
-    """A 2 x 8 header: pin n on the net `names` gives CABLE[n - 1] (its own name by default)."""
+    """The cable's header: pin n on the net `names` gives CABLE[n - 1] (its own name by default)."""
     board.part("cable_header", {"Cable": ref_field},
                **{str(i + 1): names.get(sig, sig) for i, sig in enumerate(CABLE)})
 
@@ -242,7 +251,7 @@ def cable_header(board: Board, ref_field: str, names: dict[str, str]) -> None:
 def esd(board: Board, nets: list[str]) -> None:
     for i in range(0, len(nets), 5):
         group = nets[i:i + 5]
-        board.part("esd", None, GND="GND", **{f"IO{j + 1}": net for j, net in enumerate(group)})
+        board.part("esd", None, GND="GND", **{f"IO{j + 1}": group[j] if j < len(group) else None for j in range(5)})
 
 
 def cell_board() -> Board:
@@ -254,17 +263,18 @@ def cell_board() -> Board:
     cable_header(board, "out", {"EN0": "EN1", "EN1": "EN2", "EN2": "EN3", "EN3": "EN_END", "LED": "LED_OUT"})
     board.passive("Device:R", "10k", "EN_END", "+3V3", None)  # the last board's out: nobody enabled
     esd(board, list(CABLE_SIGNALS))
-    # 74HC139: unit 1 decodes EN0 and A0, A1 into the four chip selects; unit 2 is unused
+    # 74HC139: unit 1 decodes EN0 and A0, A1 into the four chip selects; unit 2, always enabled,
+    # decodes the coil index C0, C1 into the coil selects SEL0-SEL3 (low: coil k on its network)
     board.part("line_decoder", None, **{"1": "EN0", "2": "A0", "3": "A1", "4": "CS0", "5": "CS1", "6": "CS2",
-                                         "7": "CS3", "15": "+3V3", "14": "GND", "13": "GND", "12": None,
-                                         "11": None, "10": None, "9": None, "16": "+3V3", "8": "GND"})
+                                         "7": "CS3", "15": "GND", "14": "C0", "13": "C1", "12": "SEL0",
+                                         "11": "SEL1", "10": "SEL2", "9": "SEL3", "16": "+3V3", "8": "GND"})
     board.passive("Device:C", "100nF", "+3V3", "GND", None)
     for _ in range(2):
         board.passive("Device:C", "10uF", "+3V3", "GND", None)
     board.passive("Device:C", "10uF", "+5V", "GND", None)
     for block in range(cols // bw * rows // bh):
         br, bc = divmod(block, blocks_across)
-        coils = [{"Cell": (br * bh + r) * cols + bc * bw + c, "Coil": k}
+        coils = [{"Cell": (br * bh + r) * cols + bc * bw + c, "Coil": k, "Select": f"SEL{k}", "low": True}
                  for k, (r, c) in enumerate((r, c) for r in range(bh) for c in range(bw))]
         reader_block(board, block, coils, f"CS{block}", "SCK", "MOSI", "MISO", "RST")
     serpentine = [r * cols + (c if r % 2 == 0 else cols - 1 - c) for r in range(rows) for c in range(cols)]
@@ -288,6 +298,7 @@ def controller_board(w: dict) -> Board:
     gp = {n: f"GP{n}" for n in range(29)}
     sck, mosi, miso, rst = gp[w["SCK"]], gp[w["MOSI"]], gp[w["MISO"]], gp[w["RESET"]]
     line, bank = [gp[n] for n in w["LINE_ADDRESS"]], [gp[n] for n in w["BANK_ADDRESS"]]
+    coil_index = [gp[n] for n in w["COIL_SELECT"]]
     # 5 V in: jack, polyfuse, TVS (architecture.toml [power_input])
     board.part("barrel", None, **{"1": "VJACK", "2": "GND", "3": None})
     board.part("polyfuse", None, **{"1": "VJACK", "2": "+5V"})
@@ -306,7 +317,7 @@ def controller_board(w: dict) -> Board:
     # the Pico: VSYS from 5 V through a Schottky diode (USB can power it too); its own 3V3 stays its own
     board.part("schottky", None, K="VSYS", A="+5V")
     used = {w["SCK"], w["MOSI"], w["MISO"], w["STROBE"], w["RESET"], w["REPL_JUMPER"],
-            *w["LINE_ADDRESS"][:2], *w["BANK_ADDRESS"], *w["LIGHT_PINS"]}
+            *w["LINE_ADDRESS"][:2], *w["BANK_ADDRESS"], *w["LIGHT_PINS"], *w["COIL_SELECT"]}
     pico = {f"GP{n}": (gp[n] if n in used else None) for n in (*range(23), 26, 27, 28)}
     board.part("pico", None, VSYS="VSYS", GND="GND", AGND="GND", VBUS="VBUS", RUN=None, ADC_VREF=None,
                USB_DP="USB_DP", USB_DM="USB_DM", **{"3V3(OUT)": None, "3V3_EN": None}, **pico)
@@ -329,11 +340,11 @@ def controller_board(w: dict) -> Board:
                Y3=None, GND="GND", VCC="+3V3")
     board.passive("Device:C", "100nF", "+3V3", "GND", None)
     for c in range(cables):
-        driven = {"SCK": sck, "MOSI": mosi, "RST": rst, "A0": line[0], "A1": line[1]}
-        ins = ("1A0", "1A1", "1A2", "1A3", "2A0")
-        outs = ("1Y0", "1Y1", "1Y2", "1Y3", "2Y0")
-        pins = {"1OE": "GND", "2OE": "GND", "VCC": "+3V3", "GND": "GND",
-                "2A1": "GND", "2A2": "GND", "2A3": "GND", "2Y1": None, "2Y2": None, "2Y3": None}
+        driven = {"SCK": sck, "MOSI": mosi, "RST": rst, "A0": line[0], "A1": line[1], "C0": coil_index[0],
+                  "C1": coil_index[1]}
+        ins = ("1A0", "1A1", "1A2", "1A3", "2A0", "2A1", "2A2")
+        outs = ("1Y0", "1Y1", "1Y2", "1Y3", "2Y0", "2Y1", "2Y2")
+        pins = {"1OE": "GND", "2OE": "GND", "VCC": "+3V3", "GND": "GND", "2A3": "GND", "2Y3": None}
         for (sig, src), a, y in zip(driven.items(), ins, outs):
             pins[a], pins[y] = src, f"C{c}_{sig}_DRV"
         board.part("octal_buffer", {"Cable": c}, **pins)
@@ -355,8 +366,10 @@ def controller_board(w: dict) -> Board:
         board.passive("Device:R", "33R", f"C{c}_LED_DRV", start, {"Cable": c})
         if c == WIRING_LIGHTS["pad_chain"]:
             light_chain(board, [0, 1], start, f"C{c}_LED")
-    # the scan pad: one reader, two coils (its D3, D4 unused)
-    coils = [{"Cell": k, "Coil": k} for k in range(ARCH["reader"]["coils_per_reader"] // 2)]
+    # the scan pad: one reader, two coils; bit 0 of the coil index picks one (coil 0 on the network
+    # while it is low, coil 1 while it is high: their switches' throws are wired opposite ways)
+    coils = [{"Cell": k, "Coil": k, "Select": coil_index[0], "low": k == 0}
+             for k in range(ARCH["reader"]["coils_per_reader"] // 2)]
     reader_block(board, 0, coils, "PAD_CS", sck, mosi, miso, rst)
     return board
 
@@ -434,9 +447,8 @@ TAG_SETS = 2  # the set in play and a second (a spare set, or two games side by 
 
 def extras() -> list[tuple[str, int]]:
     """Bought, not soldered: (parts.toml key, quantity per tray)."""
-    holes = len(pcb.BOARDS["cell"]["holes"]) * ARCH["boards"]["cell_boards"] + 4
     return [("psu", 1), ("otg_cable", 1), ("cable", ARCH["boards"]["cell_boards"]), ("jumper", 1),
-            ("tag", TAG_SETS * TILES * 2 + 4), ("dot", TAG_SETS * TILES * 2 * 2), ("standoff", holes)]
+            ("tag", TAG_SETS * TILES * 2 + 4), ("dot", TAG_SETS * TILES * 2 * 2), ("standoff", len(dimensions.holes()))]
 
 
 def tray_bom(boms: dict[str, list[dict]]) -> list[dict]:

@@ -33,6 +33,7 @@ from dominotray import mfrc522 as M  # noqa: E402
 from dominotray.emulator import ReaderArray  # noqa: E402
 from dominotray.layout import blocks  # noqa: E402
 from dominotray.scanner import Scanner  # noqa: E402
+import dimensions  # noqa: E402
 from rf import loops as L  # noqa: E402
 from rf import network as N  # noqa: E402
 from rf import window as W  # noqa: E402
@@ -46,7 +47,7 @@ PARTS = _toml("data/parts.toml")["parts"]
 EST = _toml("data/estimates.toml")
 FAB = _toml("data/fab.toml")
 RF = _toml("data/rf.toml")
-MECH = _toml("data/mechanics.toml")
+MECH = dimensions.MECH
 RATINGS = _toml("data/ratings.toml")
 ARCH_PATH = HERE / "data" / "architecture.toml"
 ARCH = tomllib.loads(ARCH_PATH.read_text())
@@ -63,8 +64,47 @@ F = RF["carrier"]["f_hz"]
 OMEGA = 2 * math.pi * F
 TX = RF["transmitter"]
 TAG = RF["tag"]
+TAG_MM = MECH["tag"]["diameter_mm"]
+ANTENNA_MM = TAG_MM - 2 * TAG["antenna_inset_mm"]  # the inlay's coil, inside its outline
 HEADROOM = 1 - RATINGS["meta"]["headroom"]  # the share of an absolute maximum an operating point may reach
 SWITCH = RATINGS["coil_switch"]
+
+
+def _tolerance(value_key):
+    """A resistor's tolerance (fraction) from parts.toml, by its value."""
+    part = next(p for p in PARTS.values() if p.get("symbol") == "Device:R" and p["value"] == value_key)
+    return float(part["tolerance"].strip("+- %")) / 100
+
+
+def supply_v():
+    """The 5 V input: nominal, and its worst high and low (the adapter's tolerance)."""
+    sup = RATINGS["supply"]
+    return {"nominal": sup["nominal_v"], "worst high": sup["nominal_v"] * (1 + sup["tol"]),
+            "worst low": sup["nominal_v"] * (1 - sup["tol"])}
+
+
+def switch_rail():
+    """A block's switch rail (architecture.toml [switch]): 5 V through the feed resistor into the
+    block's bias divider, less the switches' own supply current through the feed; nominal and
+    worst high and low over the 5 V input, the resistors' tolerances and that current."""
+    sw = ARCH["switch"]
+    feed, half = sw["rail_feed_ohm"], sw["bias_divider_ohm"]
+    tf, th = _tolerance(_r_value(feed)), _tolerance(_r_value(half))
+    i_sw = ARCH["reader"]["coils_per_reader"] * SWITCH["supply_current_ua"] * 1e-6
+    v5 = supply_v()
+
+    def rail(v_in, f, h, i):
+        load = 2 * h
+        return v_in * load / (load + f) - i * f * load / (load + f)
+
+    return {"nominal": rail(v5["nominal"], feed, half, 0.0),
+            "worst high": rail(v5["worst high"], feed * (1 - tf), half * (1 + th), 0.0),
+            "worst low": rail(v5["worst low"], feed * (1 + tf), half * (1 - th), i_sw)}
+
+
+def _r_value(ohm):
+    """parts.toml's value text of a resistance: 3900 -> '3.9k'."""
+    return f"{ohm / 1000:g}k" if ohm >= 1000 else f"{ohm:g}R"
 
 
 def v_tx(tvdd=TX["tvdd_v"]):
@@ -210,10 +250,62 @@ def corners(values, c, scale):
     return {"i_min": lo["i_coil"], "i_max": hi["i_coil"], "v_coil_max": hi["v_coil"], "tvdd_ma_max": tvdd_max}
 
 
+def under_loops() -> dict[str, list[tuple[float, float, float, float]]]:
+    """What stays under each cell's loop by design (boards.toml loop_stays, at their fixed spots;
+    the placement holds every other part clear of the loops): per cell of a cell board and of the
+    scan pad ("cell 5", "pad 0"), each part's copper (its pads' extent, as placed) that meets the
+    loop's outline, as a rectangle (x, y, w, h) in mm from the cell's centre."""
+    import kicad
+    import pcb
+
+    boards = dimensions.BOARDS
+    outer = ARCH["coil"]["outer_mm"] / 2
+
+    def copper(key, x, y, rot, side):
+        fp = PARTS[key]["footprint"]
+        ox, oy = pcb._centre(fp, rot, side)
+        placed = pcb.Placed(key, fp, x - ox, y - oy, rot, side)
+        corners = [placed.to_board(pad.x + sx * pad.width / 2, pad.y + sy * pad.height / 2)
+                   for pad in kicad.footprint(fp).pads if pad.kind != "np_thru_hole" for sx in (-1, 1)
+                   for sy in (-1, 1)]
+        xs, ys = [q[0] for q in corners], [q[1] for q in corners]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def cells_of(centres, parts):
+        out = {}
+        for name, (cx, cy) in centres.items():
+            rects = []
+            for x0, y0, x1, y1 in parts:
+                if x0 < cx + outer and cx - outer < x1 and y0 < cy + outer and cy - outer < y1:
+                    rects.append(((x0 + x1) / 2 - cx, (y0 + y1) / 2 - cy, x1 - x0, y1 - y0))
+            out[name] = rects
+        return out
+
+    cols, rows = ARCH["boards"]["cell_board_cells"]
+    cell_centres = {f"cell {r * cols + c}": ((c + 0.5) * PITCH, (r + 0.5) * PITCH)
+                    for r in range(rows) for c in range(cols)}
+    parts = [copper("led", x, y, 0, "B") for x, y in cell_centres.values()]
+    parts += [copper(key, x, y, rot, "B") for key, spots in boards["cell"]["fixed"].items()
+              if key in boards["cell"]["loop_stays"] for x, y, rot in spots]
+    px, py = boards["controller"]["pad_at_mm"]
+    pad_centres = {f"pad {k}": (px + (k + 0.5) * PITCH, py + PITCH / 2) for k in range(PAD)}
+    pad_parts = [copper("led", x, y, 0, "B") for x, y in pad_centres.values()]
+    return {**cells_of(cell_centres, parts), **cells_of(pad_centres, pad_parts)}
+
+
+@cache
+def _under_loops():
+    """under_loops() with each cell's rectangles as a tuple, the cells alike merged (a cache key)."""
+    out = {}
+    for cell, rects in under_loops().items():
+        out.setdefault(tuple(rects), cell)
+    return {cell: rects for rects, cell in out.items()}
+
+
 def shield(c, parts, z_mm, tag_mm):
-    """The share of a tag's field left when shorted loops lie under the coil (the LED's lead frame
-    and the parts under it, each a rectangle (x, y, w, h) in mm from the cell centre, 1.6 mm below
-    the loop): each carries the current its coupling to the coil induces (its own loop's inductance
+    """The share of a tag's field left when shorted loops lie under the coil (the copper of the
+    parts under it, each a rectangle (x, y, w, h) in mm from the cell centre, 1.6 mm below the
+    loop): each carries the current its coupling to the coil induces (its own loop's inductance
     against its mutual one; its resistance neglected, the worst case)."""
     mm = 1e-3
     loop = c["coils"][W.CENTRE]
@@ -255,11 +347,13 @@ def _rf_design(name, l0):
     z = height_mm()
     offset = registration_mm(name)
     h_min = TAG["h_min_a_per_m"]
-    led = shield(c, [(0.0, 0.0, *RF["switch"]["led_body_mm"])], z, TAG["antenna_mm"])
+    stays = {cell: shield(c, rects, z, ANTENNA_MM) for cell, rects in _under_loops().items()}
+    worst_cell = min(stays, key=stays.get)
+    led = stays[worst_cell]
 
     def fields(z_term):
         cur = W.currents(OMEGA, c["m"], c["r_cu"], z_term)
-        return cur, W.tag_fields(c["coils"], cur, TAG["antenna_mm"], PITCH, z, z, offset, tray["straddle_mm"])
+        return cur, W.tag_fields(c["coils"], cur, ANTENNA_MM, PITCH, z, z, offset, tray["straddle_mm"])
 
     sw = RF["switch"]
     states = {"open": 1 / complex(0, OMEGA * sw["c_off_pf"] * 1e-12), "shorted": sw["r_on_ohm"]}
@@ -277,6 +371,11 @@ def _rf_design(name, l0):
     tuned = 2 * c["spec"]["damping_ohm"] + _z_term_tuned(values)
     by_state["tuned"] = fields(tuned)[1]
     cur_tuned = fields(tuned)[0]
+    # the coil of the same index two cells along, its reader asleep: on its own tuned network
+    loop = c["coils"][W.CENTRE]
+    two = [((a[0] + 2 * PITCH * 1e-3, *a[1:]), (b[0] + 2 * PITCH * 1e-3, *b[1:])) for a, b in loop]
+    own_z = complex(c["r_cu"], OMEGA * c["m"][W.CENTRE][W.CENTRE]) + tuned
+    relay_two = abs(OMEGA * L.mutual(loop, two) / own_z)
     fl = by_state[state]
     own = min(fl["own_down"], fl["own_up"]) * led
     win = W.window({**fl, "own_down": own}, h_min)
@@ -293,8 +392,8 @@ def _rf_design(name, l0):
         limits["the switch's on-state current (abs, with headroom)"] = \
             HEADROOM * SWITCH["abs"]["on_current_ma"] / 1000 / math.sqrt(2) / hi_ratio
         # the coil's voltage splits over the network's two sides around the bias at V+ / 2: each
-        # side stays in 0..V+ while the coil's peak stays under the lowest V+
-        v_low = RATINGS["supply"]["nominal_v"] * (1 - RATINGS["supply"]["tol"])
+        # side stays in 0..V+ while the coil's peak stays under the lowest V+ (the switch rail's)
+        v_low = switch_rail()["worst low"]
         limits["the switch's signal range (rec, 0..V+)"] = v_low / (OMEGA * c["l"] * math.sqrt(2)) / hi_ratio
     i_max = min(limits.values())
     # the drive that puts the most current in the coil within every limit
@@ -336,7 +435,7 @@ def _rf_design(name, l0):
         "k_edge": c["k_edge"], "k_diag": c["k_diag"], "neighbours": state,
         "relay": {k: v["edge_up"] / open_fl["edge_up"] - 1 for k, v in by_state.items()},
         "own": {k: v["own_up"] / open_fl["own_up"] - 1 for k, v in by_state.items()},
-        "tuned_edge_current": abs(cur_tuned[5]), "led_shield": led,
+        "tuned_edge_current": abs(cur_tuned[5]), "relay_two": relay_two, "under_loop": led, "under_loop_cell": worst_cell,
         "fields": {**fl, "own": own}, "window": win, "limits": limits, "i_max": i_max, "i_nom": i,
         "values": values, "e12": e12, "target_ohm": target, "drive": drive, "i_full": full["i_coil"],
         "i_full_e12": full12["i_coil"], "nominal": nominal, "worst": worst, "q_loaded": q, "f_peak": f0,
@@ -390,9 +489,8 @@ def electronics(name):
     elif name in SWITCHED:
         readers = ARCH["reader"]["count"]
         reader_block("reader", readers)
-        add("resistor", 3 * readers)  # bias divider and feed
+        add("resistor", 5 * readers)  # bias divider, its feeds to the two antenna nodes, the switch rail's feed
         add("cap_100n", readers)  # bias node
-        add("resistor", 4 * readers)  # select pull-downs
         add("coil_switch", CELLS)
         add("cap_100n", readers)  # the switches' supply
         add("decoder", 1)
@@ -474,8 +572,9 @@ def power(name):
     logic = (PARTS["decoder"].get("icc_ua", 8.0) * electronics(name).get("decoder", 0)
              + PARTS["buffer"]["icc_ua"] * electronics(name).get("buffer", 0)) / 1000
     buck = PARTS["buck"]
-    dividers = ARCH["reader"]["count"] * RATINGS["supply"]["nominal_v"] / (2 * ARCH["switch"]["bias_divider_ohm"]) * 1000 \
-        if name in SWITCHED else 0.0
+    sw = ARCH["switch"]
+    dividers = ARCH["reader"]["count"] * RATINGS["supply"]["nominal_v"] / (
+        2 * sw["bias_divider_ohm"] + sw["rail_feed_ohm"]) * 1000 if name in SWITCHED else 0.0
     lit = EST["lights"]["lit_idle_cells"]
 
     def total(n_awake, case, lit_cells):
@@ -491,7 +590,7 @@ def power(name):
             f"{CELLS} LEDs dark ({RATINGS['led']['max']['quiescent_ma']:g} mA each)": CELLS * RATINGS["led"]["max"]["quiescent_ma"],
             f"{lit_cells} LEDs lit white at the cap ({WIRING['lights']['brightness']}/255)":
                 lit_cells * (led_ma() - RATINGS["led"]["max"]["quiescent_ma"]),
-            "the switches' bias dividers": dividers,
+            "the switches' rails and bias dividers": dividers,
         }
         v3, v5 = TX["tvdd_v"] * (1 + (TX["tvdd_tol"] if case == "worst" else 0)), RATINGS["supply"]["nominal_v"]
         watts = sum(rail_3v3.values()) * v3 / 1000 / buck["efficiency"] + sum(rail_5v.values()) * v5 / 1000
@@ -615,10 +714,13 @@ def report() -> str:
     row("loop resistance ohm (copper, damping, switch)", lambda r: f"{r['r_loop']:.2f} ({r['r_cu']:.2f} Cu)")
     row("coupling to an edge / a diagonal neighbour k", lambda r: f"{r['k_edge']:.3f} / {r['k_diag']:.3f}")
     row("neighbour current, tuned neighbours (per A)", lambda r: f"{r['tuned_edge_current']:.2f}")
+    row("current in a tuned coil two cells along (per A): a sleeping reader's, on the coil index",
+        lambda r: f"{r['relay_two']:.3f}")
     row("field over an edge neighbour: tuned / shorted vs open", lambda r: f"+{_pct(r['relay']['tuned'])} / {_pct(r['relay']['shorted'])}")
-    row("field at the tag per A (own, after the LED) / edge neighbour, A/m",
+    row("field at the tag per A (own, after the parts under the loop) / edge neighbour, A/m",
         lambda r: f"{r['fields']['own']:.1f} / {r['fields']['edge_up']:.2f}")
-    row("the LED's lead frame under the cell centre: field left", lambda r: f"{r['led_shield']:.3f}")
+    row("parts under the loop (data/boards.toml loop_stays): field left at the worst cell",
+        lambda r: f"{r['under_loop']:.3f} ({r['under_loop_cell']})")
     row("read window: coil current A (the tag reads .. a neighbour's tag reads)",
         lambda r: f"{r['window']['i_min']:.3f} .. {r['window']['i_cross']:.3f} ({r['window']['ratio']:.1f}x)")
     for key in rf_design(best)["limits"]:
@@ -639,7 +741,7 @@ def report() -> str:
         row(f"cells reading untuned (Monte Carlo): {key}",
             lambda r, key=key: _pct(r["untuned"][key]) if key in r["untuned"] else "-")
     c = coil(best)
-    two = W.field(c["coils"][W.CENTRE:W.CENTRE + 1], [1], TAG["antenna_mm"], (2 * PITCH, 0.0),
+    two = W.field(c["coils"][W.CENTRE:W.CENTRE + 1], [1], ANTENNA_MM, (2 * PITCH, 0.0),
                   height_mm()) * rf_c["worst"]["i_max"] / TAG["h_min_a_per_m"]
     spacing = _DEFAULTS["field_spacing"].default
     lines += ["", f"Fields on together: the scanner keeps readers' fields {spacing} cells apart "
@@ -660,7 +762,7 @@ def summary() -> dict:
     p = power(best)
     return {"chosen": best, "face_down_margin_worst": round(r["margin_worst"], 3),
             "neighbour_face_up_worst": round(r["neighbour_worst"], 3), "face_down_margin": round(r["margin"], 3),
-            "cover_mm": MECH["cover"]["thickness_mm"], "tag_mm": TAG["sticker_mm"],
+            "cover_mm": MECH["cover"]["thickness_mm"], "tag_mm": TAG_MM,
             "tile_mm": MECH["tile"]["thickness_mm"], "dimple_mm": MECH["cover"]["dimple_mm"], "pitch_mm": PITCH,
             "coil_current_a": round(r["nominal"]["i_coil"], 4), "switch_peak_ma_worst": round(r["switch_peak_ma_worst"], 1),
             "loaded_q": round(r["q_loaded"], 2), "drive": r["drive"],
@@ -742,7 +844,8 @@ def network_block() -> str:
         "",
         "[bringup]",
         f"spi_max_us = {spi_max_us()}            # the slowest SPI transaction at which every latency goal holds",
-        f"face_down_margin_min = {RF['bringup']['face_down_margin_min']}",
+        f"face_down_margin_min = {TAG['margin_min']}      # the range test holds each cell to the margin the design keeps "
+        "at its worst (rf.toml [tag] margin_min)",
     ]
     return "\n".join(lines) + "\n"
 

@@ -2,8 +2,9 @@
 data sheet and section): the coil switch's current and signal range, each reader's TVDD and
 supply, the tag's field, the LEDs' supply and data level at the brightness cap (wiring.toml
 [lights]), each rail's total, the polyfuse, the TVS against the supply's tolerance, the buck and
-the supplies; at nominal and worst-case tolerances. An absolute maximum must stand at least
-(1 + headroom) times above its operating point; a recommended range must hold it.
+the supplies; at nominal and worst-case tolerances. An operating point may reach at most
+(1 - headroom) of its absolute maximum (20 % of the maximum left unused); a recommended range
+must hold it.
 
     python hardware/ratings.py           # the checks, one a line
     python hardware/ratings.py --json    # {"checked": N, "violations": [...], "checks": [...]} on the last line
@@ -29,12 +30,12 @@ HEADROOM = R["meta"]["headroom"]
 
 
 def _check(part, what, case, value, limit, kind, unit, below=True):
-    """One operating point against one limit: 'abs' (with headroom) or 'rec' (within)."""
+    """One operating point against one limit: 'abs' (at most (1 - headroom) of it) or 'rec' (within)."""
     spec = R[part]
-    need = limit / (1 + HEADROOM) if kind == "abs" and below else limit
+    need = limit * (1 - HEADROOM) if kind == "abs" and below else limit
     ok = value <= need if below else value >= need
     section = spec.get(f"{kind}_section", spec.get("rec_section", ""))
-    return {"part": spec["part"], "check": what, "case": case, "value": round(value, 4), "limit": limit,
+    return {"part": spec["part"], "check": what, "case": case, "value": round(value, 4), "limit": round(limit, 4),
             "kind": kind, "unit": unit, "ok": ok, "found": spec.get("found", spec.get(f"found_{kind}", True)),
             "source": f"{spec['document']} ({spec['revision']}), {section}".rstrip(", ")}
 
@@ -45,12 +46,12 @@ def checks() -> list[dict]:
     p = design.power(name)
     out = []
     sw, rd, tag, led, sup = R["coil_switch"], R["reader"], R["tag"], R["led"], R["supply"]
-    v5 = {"nominal": sup["nominal_v"], "worst high": sup["nominal_v"] * (1 + sup["tol"]),
-          "worst low": sup["nominal_v"] * (1 - sup["tol"])}
+    v5 = design.supply_v()
+    vsw = design.switch_rail()
     tx = design.TX
     v3 = {"nominal": tx["tvdd_v"], "worst high": tx["tvdd_v"] * (1 + tx["tvdd_tol"]),
           "worst low": tx["tvdd_v"] * (1 - tx["tvdd_tol"])}
-    # the coil switch: its current and its pins' voltages
+    # the coil switch: its current, its pins' voltages on its own rail, its control input
     for case, i_rms, v_pk in (("nominal", rf["nominal"]["i_coil"], rf["v_coil_pk"]),
                               ("worst", rf["worst"]["i_max"], rf["v_coil_pk_worst"])):
         peak = i_rms * math.sqrt(2) * 1000
@@ -59,19 +60,27 @@ def checks() -> list[dict]:
         out.append(_check("coil_switch", "coil switch on-state current, pulsed rating", case, peak,
                           sw["abs"]["on_peak_current_ma"], "abs", "mA"))
         for vcase in ("worst high", "worst low") if case == "worst" else ("nominal",):
-            bias = v5[vcase] / 2
+            bias = vsw[vcase] / 2
             out.append(_check("coil_switch", "NO/NC/COM high swing (bias + half the coil's peak)", f"{case}, V+ {vcase}",
-                              bias + v_pk / 2, v5[vcase], "rec", "V"))
+                              bias + v_pk / 2, vsw[vcase], "rec", "V"))
             out.append(_check("coil_switch", "NO/NC/COM low swing (bias - half the coil's peak)", f"{case}, V+ {vcase}",
                               bias - v_pk / 2, 0.0, "rec", "V", below=False))
-            out.append(_check("coil_switch", "NO/NC/COM above V+ (the rating: V+ + 0.5 V)", f"{case}, V+ {vcase}",
-                              bias + v_pk / 2 - v5[vcase], sw["abs"]["analog_over_supply_v"], "abs", "V"))
+            out.append(_check("coil_switch", "NO/NC/COM over V+ (the rating: V+ + 0.5 V)", f"{case}, V+ {vcase}",
+                              bias + v_pk / 2 - vsw[vcase], sw["abs"]["analog_over_supply_v"], "abs", "V"))
     for vcase in ("nominal", "worst high"):
-        out.append(_check("coil_switch", "V+ (the 5 V rail)", vcase, v5[vcase], sw["abs"]["supply_v"][1], "abs", "V"))
-        out.append(_check("coil_switch", "V+ within its operating range", vcase, v5[vcase], sw["rec"]["supply_v"][1],
+        out.append(_check("coil_switch", "V+ (the block's switch rail)", vcase, vsw[vcase], sw["abs"]["supply_v"][1],
+                          "abs", "V"))
+        out.append(_check("coil_switch", "V+ within its operating range", vcase, vsw[vcase], sw["rec"]["supply_v"][1],
                           "rec", "V"))
-        out.append(_check("coil_switch", "IN high (the reader's D pin at 3.3 V)", vcase, v3[vcase],
+        out.append(_check("coil_switch", "IN high (the 74HC139's output at 3.3 V) within its range", vcase, v3[vcase],
                           sw["rec"]["input_v"][1], "rec", "V"))
+    out.append(_check("coil_switch", "V+ within the range the control thresholds are given for", "worst low",
+                      vsw["worst low"], sw["vplus_table_v"][0], "rec", "V", below=False))
+    dec = R["decoder_out"]
+    out.append(_check("coil_switch", "IN high: the 74HC139's VOH against VIH", "worst low",
+                      v3["worst low"] - dec["voh_drop_v"], sw["vih_v"], "rec", "V", below=False))
+    out.append(_check("coil_switch", "IN low: the 74HC139's VOL against VIL", "worst", dec["vol_v"], sw["vil_v"],
+                      "rec", "V"))
     # the reader
     for case, tvdd in (("nominal", rf["supply_ma"]), ("worst", rf["worst"]["tvdd_ma_max"])):
         out.append(_check("reader", "TVDD current while scanning", case, tvdd, rd["rec"]["tvdd_ma"], "rec", "mA"))

@@ -300,6 +300,16 @@ def test_every_footprint_is_placed_inside_the_outline_without_overlaps(built):
     assert sorted((p.x, p.y) for p in leds) == sorted(((c + 0.5) * 25.0, (r + 0.5) * 25.0)
                                                       for r in range(4) for c in range(4))
     assert {p.side for p in leds} == {"B"}
+    # nothing under a loop but what boards.toml keeps there (and the RF model takes): a resistor
+    # moved inside one is caught
+    stays = set(pcb.BOARDS["cell"]["loop_stays"]) | {"antenna"}
+    assert {result.nets["cell"].components[p.ref].fields["Key"] for p in cell.parts if any(
+        p.box()[0] < x1 and x0 < p.box()[2] and p.box()[1] < y1 and y0 < p.box()[3]
+        for x0, y0, x1, y1 in pcb.loop_boxes(cell.parts, result.nets["cell"]))} <= stays
+    moved = copy.deepcopy(cell)
+    r = next(p for p in moved.parts if result.nets["cell"].components[p.ref].fields["Key"] == "resistor")
+    r.x, r.y = 37.5, 40.0
+    assert f"{r.ref} lies under the loop at (37.5, 37.5)" in pcb.placement_faults(moved, result.nets["cell"])
     moved = copy.deepcopy(cell)
     a, b = moved.parts[-1], moved.parts[-2]
     a.x, a.y = b.x, b.y
@@ -318,11 +328,12 @@ def test_gerbers_and_pick_and_place_come_from_the_placement(built):
     assert top.startswith("%TF.FileFunction,Copper,L1,Top*%") and top.rstrip().endswith("M02*")
     loops = [p for p in board.parts if net.components[p.ref].fields["Key"] == "antenna"]
     assert top.count("D03*") == 2 * len(loops)  # the loops' pads: the top carries no part
-    bottom_pads = sum(len(kicad.footprint(p.footprint).pads) for p in board.parts if p.side == "B")
+    # the bottom copper: the bottom parts' copper pads (their own side's, F.Cu in the library) and
+    # every plated through-hole pad (a loop's inner end included)
     bottom = (out / "cell-gerbers" / "cell-B_Cu.gbr").read_text()
-    assert bottom.count("D03*") == bottom_pads - sum(
-        1 for p in board.parts if p.side == "B" for pad in kicad.footprint(p.footprint).pads if "F.Paste" in pad.layers
-        and "F.Cu" not in pad.layers)
+    assert bottom.count("D03*") == sum(
+        1 for p in board.parts for pad in kicad.footprint(p.footprint).pads if pad.kind != "np_thru_hole"
+        and ("*.Cu" in pad.layers or f"{'F' if p.side == 'B' else 'B'}.Cu" in pad.layers))
     assert (out / "cell-gerbers" / "cell-Edge_Cuts.gbr").read_text().count("D01*") == 4
     with open(out / "cell-pos.csv", newline="") as f:
         rows = list(csv.DictReader(f))
