@@ -83,13 +83,14 @@ class Scanner:
         self._coil_of = getattr(driver, "coil_of", None)
         self._selected = getattr(driver, "selected", None)  # the coil index selects the cell
         self._coils = 1  # the most cells a reader serves: the coil indices the scan cycles through
-        self._share = None  # per cell, how many coils its reader switches
+        self._on = None  # per cell, a bit per coil index that puts its coil on its reader's network
         if self._reader_of is not None:
             counts = {}
             for r in self._reader_of:
                 counts[r] = counts.get(r, 0) + 1
             self._coils = max(counts.values()) if counts else 1
-            self._share = bytes(counts[r] for r in self._reader_of)
+            self._on = bytes(sum(1 << k for k in range(self._coils) if k % counts[r] == self._coil_of[c])
+                             for c, r in enumerate(self._reader_of))
         self.neighbours = neighbours
         self.clock_ms = clock_ms
         self.cells = len(neighbours)
@@ -246,10 +247,12 @@ class Scanner:
                         at += 1
                     self._at[i][k] = at
         self._rings = rings
-        self._counts = [[0] * self._coils for _ in range(5)]  # per ring, its cells on each coil index
+        counts = self._counts = [[0] * self._coils for _ in range(5)]  # per ring, its cells per coil index
         for i in range(5):
-            for k in range(self._coils):
-                self._counts[i][k] = sum(1 for c in rings[i] if self._on(c, k))
+            for c in rings[i]:
+                for k in range(self._coils):
+                    if self._on is None or self._on[c] >> k & 1:
+                        counts[i][k] += 1
         # a phase's length: what its index's cells ask for over one hot period (the rings' cells
         # over their periods), so that the phases come round about once a hot period
         self._phase_len = [max(self.phase_min, int(self.periods[1] * sum(
@@ -262,17 +265,13 @@ class Scanner:
                 return True
         return False
 
-    def _on(self, cell, index):
-        """Coil index `index` puts the cell's coil on its reader's network."""
-        return self._share is None or self._coil_of[cell] == index % self._share[cell]
-
     def _due(self, i, index):
         """Ring i's next cell of coil index `index` from that index's position (wrapping round
         once), or None. With several coil indices, not one planned already: the plan holds one
         index's cells, and a second read of one at once would find what the first did."""
         ring = self._rings[i]
         at = self._at[i][index]
-        for n in range(len(ring)):
+        for _ in range(len(ring)):
             if at >= len(ring):
                 at = 0
                 if self._expired():  # a new round: "recently changed" cells leave the hot ring
@@ -280,9 +279,10 @@ class Scanner:
                     ring = self._rings[i]
                     if not ring:
                         return None
-            if self._on(ring[at], index) and (self._coils == 1 or ring[at] not in self.plan):
+            cell = ring[at]
+            if self._on is None or self._on[cell] >> index & 1 and (self._coils == 1 or cell not in self.plan):
                 self._at[i][index] = at + 1
-                return ring[at]
+                return cell
             at += 1
         return None
 
