@@ -8,7 +8,7 @@ tiles, E-series values and tolerances), its all-in cost, idle power with every s
                                          # [network] of data/architecture.toml
     python hardware/design.py --json     # the chosen design's worst cases, one JSON line
 
-DESIGN.md's figures come from here only (tests/test_design.py checks the block is current). The
+DESIGN.md's figures come from here only (tests/test_hardware.py checks the block is current). The
 chosen design's all-in cost is hardware/cost.py's, from its placed boards; the other designs'
 are estimated alike from the same price tables (data/parts.toml, data/fab.toml) and
 data/estimates.toml.
@@ -28,12 +28,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # rf/, cost.py
 
+import dimensions  # noqa: E402
 from dominotray import emulator  # noqa: E402
 from dominotray import mfrc522 as M  # noqa: E402
 from dominotray.emulator import ReaderArray  # noqa: E402
 from dominotray.layout import blocks  # noqa: E402
 from dominotray.scanner import Scanner  # noqa: E402
-import dimensions  # noqa: E402
 from rf import loops as L  # noqa: E402
 from rf import network as N  # noqa: E402
 from rf import window as W  # noqa: E402

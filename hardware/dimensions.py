@@ -27,6 +27,7 @@ PITCH = float(TRAY["tray"]["cell_pitch_mm"])
 COLS, ROWS = TRAY["tray"]["columns"], TRAY["tray"]["rows"]
 CELL = BOARDS["cell"]
 CONTROLLER = BOARDS["controller"]
+BOARD_MM = _toml("data/rf.toml")["tray"]["board_mm"]  # the boards' FR4, between the loops and the parts
 
 
 def tag_pocket_mm() -> float:

@@ -31,6 +31,7 @@ import argparse
 import json
 import math
 import sys
+import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -40,9 +41,10 @@ import dimensions as D  # noqa: E402
 import kicad  # noqa: E402
 
 M = D.MECH
-PARTS = D.fill(D._toml("data/parts.toml")["parts"])
-BOARD_MM = 1.6  # the boards' FR4 (rf.toml [tray] board_mm)
-SHARED = ("cover_mm", "tag_mm", "tile_mm", "dimple_mm", "pitch_mm")
+FOOTPRINTS = {k: p["footprint"] for k, p in tomllib.loads((HERE / "data" / "parts.toml").read_text())["parts"].items()
+              if "footprint" in p}
+BOARD_MM = D.BOARD_MM
+SHARED = ("cover_mm", "tag_mm", "tile_mm", "dimple_mm", "pitch_mm")  # the keys design.py --json gives too
 
 
 # --- the geometry in the CAD frame ------------------------------------------------------------------
@@ -80,7 +82,7 @@ def cutouts():
     c = M["cover"]["cutout_clearance_mm"]
     out = []
     for key, spots in D.CONTROLLER["fixed"].items():
-        x0, y0, x1, y1 = kicad.footprint(PARTS[key]["footprint"]).courtyard["F.CrtYd"]
+        x0, y0, x1, y1 = kicad.footprint(FOOTPRINTS[key]).courtyard["F.CrtYd"]
         for x, y, rot in spots:
             w, h = (x1 - x0, y1 - y0) if rot % 180 == 0 else (y1 - y0, x1 - x0)
             out.append((cx + x - w / 2 - c, cy + y - h / 2 - c, cx + x + w / 2 + c, cy + y + h / 2 + c))
@@ -137,7 +139,7 @@ def frame(b):
     top = board_top() + M["cover"]["thickness_mm"]
     wall_ring = _box(b, outer, 0, top) - _box(b, _rect(D.cover_outline(), 0.5), -1, top + 1)
     standoffs = [s - b.Pos(s.center()) * b.Cylinder(f["hole_mm"] / 2, f["standoff_mm"] + 2)
-                 for s in _cylinders(b, holes, 3.5, 0, f["standoff_mm"])]
+                 for s in _cylinders(b, holes, f["standoff_od_mm"], 0, f["standoff_mm"])]
     return {"base": base, "ledge": ledge, "wall": wall_ring, "standoffs": b.Compound(standoffs)}
 
 

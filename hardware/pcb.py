@@ -6,9 +6,12 @@ file and a pick-and-place CSV made from the same placement.
 
 The cell board keeps its top copper for the cell coils (one per 25 mm cell, their gaps facing
 the block's reader) and carries every part on its bottom side; the controller carries its
-parts on the top beside the scan pad's two coils. Parts are packed greedily, largest first, each
-at the free spot nearest its anchor (its block's centre, its cable's header, the part it
-decouples, or the parts it shares a signal with), on a 0.2 mm occupancy grid of the courtyards.
+parts on the top beside the scan pad's two coils. The outlines, mounting holes, the parts fixed in
+place and what may lie under a loop are data/boards.toml's. The other parts are packed greedily,
+largest first, each at the free spot nearest its anchor (its block's centre, its cable's header,
+the part it decouples, or the parts it shares a signal with), on a 0.2 mm occupancy grid of the
+courtyards: never inside a loop's innermost turn, and under its turns only where nothing else
+fits.
 Routing is the next step (hardware/README.md): this placement proves that the parts fit.
 """
 

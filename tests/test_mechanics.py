@@ -19,6 +19,7 @@ sys.path.insert(0, str(HW))
 import circuit  # noqa: E402
 import design  # noqa: E402
 import dimensions  # noqa: E402
+from mechanics import SHARED  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +33,7 @@ def cad(tmp_path_factory):
 
 def disagreements(model: dict, cad: dict, bom: dict, holes: list) -> list[str]:
     """Every shared dimension that two of its users give differently."""
-    out = [f"{k}: the RF model has {model[k]}, the CAD {cad[k]}" for k in ("cover_mm", "tag_mm", "tile_mm",
-                                                                          "dimple_mm", "pitch_mm")
-           if abs(model[k] - cad[k]) > 1e-6]
+    out = [f"{k}: the RF model has {model[k]}, the CAD {cad[k]}" for k in SHARED if abs(model[k] - cad[k]) > 1e-6]
     out += [f"{k}: the BOM has {bom[k]}, the CAD {cad[k]}" for k in bom if abs(bom[k] - cad[k]) > 1e-6]
     if sorted(map(tuple, cad["holes"])) != sorted(holes):
         out.append("the standoffs stand where the boards have no holes")
@@ -90,5 +89,4 @@ def test_every_shared_dimension_has_one_value(cad):
 def test_the_last_line_is_design_pys_shared_keys(cad):
     measured, _ = cad
     model = design.summary()
-    assert {k: measured[k] for k in ("cover_mm", "tag_mm", "tile_mm", "dimple_mm", "pitch_mm")} == \
-        {k: model[k] for k in ("cover_mm", "tag_mm", "tile_mm", "dimple_mm", "pitch_mm")}
+    assert {k: measured[k] for k in SHARED} == {k: model[k] for k in SHARED}
