@@ -42,7 +42,8 @@ index, and a ring with none on it keeps its share for its own phase), as many as
 cells ask for over one hot period (each ring's cells on it over the ring's period; at least
 `phase_min`), so that the phases come round about once a hot period. The plan holds one phase's
 cells; once they are read the index moves on, and with it every awake field (restarting their
-guard times). A reader read sleeps until its next cell.
+guard times). A reader read keeps its field until its place is wanted: the next index may put
+it on a planned cell of its own.
 """
 
 from dominotray.mfrc522 import EMPTY, FAULT, GARBLED, STACK, TAG
@@ -343,30 +344,32 @@ class Scanner:
         return self.idle_lookahead
 
     def _prewake(self, cell):
-        """Fields: none near `cell` while it is read; wake the planned readers that may."""
+        """Fields: none near `cell` while it is read; wake the planned readers that may. A reader
+        awake for no waiting cell keeps its field until its place is wanted: the coil index may
+        move it onto a cell of its own that is planned, without a wake."""
         driver = self.driver
         limit = self.awake_limit()
         reader_of = self._reader_of
         selected = self._selected
         if selected is not None and not selected(cell):
             driver.select(cell)  # before waking others: they wake on the new index
-        waiting = self.pending + self.plan
         for other in list(driver.awake):
-            if other == cell or reader_of and reader_of[other] == reader_of[cell]:
-                continue
-            if self.near(other, cell) or other not in waiting:  # (a moved index leaves some unplanned)
+            if other != cell and self.near(other, cell) and not (reader_of and reader_of[other] == reader_of[cell]):
                 driver.sleep(other)
         while len(self.plan) < limit * self._coils:
             nxt = self._pick()
             if nxt is None:
                 break
             self.plan.append(nxt)
+        waiting = self.pending + self.plan
         awake = driver.awake
+        idle = [c for c in awake if c != cell and c not in waiting]  # the places that may be wanted
+        while len(awake) + (cell not in awake) > limit:  # the limit fell (the tray went quiet)
+            later = [c for c in reversed(waiting) if c in awake and c != cell]
+            driver.sleep(idle.pop() if idle else later[0])
         busy = set(reader_of[c] for c in awake) if reader_of else ()  # a reader's one field
         busy_cell = reader_of[cell] if reader_of else None
-        for nxt in self.pending + self.plan:  # the cells waiting for a re-read first
-            if len(awake) + (cell not in awake) >= limit:  # the cell read wakes too
-                break
+        for nxt in waiting:  # the cells waiting for a re-read first
             if reader_of and (reader_of[nxt] in busy or reader_of[nxt] == busy_cell):
                 continue
             if selected is not None and not selected(nxt):
@@ -377,6 +380,10 @@ class Scanner:
                 if self.near(nxt, other):
                     break
             else:
+                if len(awake) + (cell not in awake) >= limit:  # the cell read wakes too
+                    if not idle:
+                        break
+                    driver.sleep(idle.pop(0))
                 driver.wake(nxt)
                 if reader_of:
                     busy.add(reader_of[nxt])
@@ -410,7 +417,8 @@ class Scanner:
                 driver.sleep(c)
             raise
         for c in batch:
-            driver.sleep(c)  # its reader's next cell is on another coil index: it sleeps till then
+            if self._coils == 1:  # (a reader of several coils keeps its field for the next index)
+                driver.sleep(c)
             self.reads += 1
             unswept = self._unswept
             unswept.discard(c)
