@@ -9,8 +9,3 @@ CABLE = ("+5V", "+3V3", "GND", "+3V3", "SCK", "GND", "MOSI", "LED",
          "C0", "C1", "GND", "+5V")
 CABLE_SIGNALS = ("SCK", "MOSI", "MISO", "RST", "A0", "A1", "EN0", "EN1", "EN2", "EN3", "C0", "C1")
 BOARDS_PER_CABLE = 4
-
-
-def pin(signal: str) -> str:
-    """The header pin (a number, as a string) that carries `signal`."""
-    return str(CABLE.index(signal) + 1)

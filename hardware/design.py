@@ -43,7 +43,9 @@ def _toml(name):
     return tomllib.loads((HERE / name).read_text())
 
 
-PARTS = _toml("data/parts.toml")["parts"]
+PRICES = _toml("data/parts.toml")
+PARTS = PRICES["parts"]
+AMBIENT_C = PRICES["board"]["ambient_c"]  # inside the table
 EST = _toml("data/estimates.toml")
 FAB = _toml("data/fab.toml")
 RF = _toml("data/rf.toml")

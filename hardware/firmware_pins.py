@@ -26,5 +26,5 @@ def wiring(wiring_path: Path | None = None, tray_path: Path | None = None) -> di
     values = g.load(wiring_path or g.WIRING, tray_path or g.TRAY)
     raw = tomllib.loads(Path(wiring_path or g.WIRING).read_text())
     values["decoders"] = raw["decoder"]
-    values["LIGHT_PINS"] = tuple(raw["lights"]["pins"])
+    values["LIGHT_PINS"] = tuple(gpio for gpio, _cells in values["LIGHT_CHAINS"])
     return values

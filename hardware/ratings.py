@@ -89,8 +89,8 @@ def checks() -> list[dict]:
                           "rec", "V"))
     out.append(_check("reader", "VDDA/VDDD/TVDD (the 3.3 V rail), low", "worst low", v3["worst low"],
                       rd["rec"]["supply_v"][0], "rec", "V", below=False))
-    out.append(_check("reader", "ambient inside the table", "design", design.PARTS["board"]["ambient_c"] if "board" in
-                      design.PARTS else 40.0, rd["rec"]["ambient_c"][1], "rec", "C"))
+    out.append(_check("reader", "ambient inside the table", "design", design.AMBIENT_C, rd["rec"]["ambient_c"][1],
+                      "rec", "C"))
     # the tag's field: the face-down read and the ceiling
     out.append(_check("tag", "field at the tag, worst high corner (ISO Hmax)", "worst", rf["h_max_worst"],
                       tag["abs"]["field_a_per_m"], "abs", "A/m"))
