@@ -404,7 +404,7 @@ class Chaos:
 
     def racks(self) -> dict[int, object]:
         r = self.referee
-        if r is None or r.seats is None:
+        if r is None:
             return {}
         return r.seats.racks
 
@@ -425,7 +425,7 @@ class Chaos:
 
     def hands(self, game):
         r = self.referee
-        if r is not None and r.seats is not None:
+        if r is not None:
             return r.seats.hands.on(game)
         return self.spec.hands_for(game, self.geometry)
 
@@ -560,7 +560,7 @@ class Chaos:
         """A legal move for the seat to move, made as a person makes it (the game's hands)."""
         r = self.referee
         game = r.game.copy()
-        if r.seats is not None and r.seats.plays(game.current_player) and not game.awaiting():
+        if r.seats.plays(game.current_player) and not game.awaiting():
             self.idle += 1
             if self.idle >= IDLE:
                 self.idle = 0
@@ -811,7 +811,7 @@ class Chaos:
             return self.rule_progress(rng)
         game = r.game.copy()
         takes = [m for m in game.legal_moves() if m.taken()]
-        if not takes or (r.seats is not None and r.seats.plays(game.current_player)):
+        if not takes or r.seats.plays(game.current_player):
             return self.rule_progress(rng)
         tiles = list(rng.choice(takes).taken())
         after = game.copy()

@@ -626,7 +626,6 @@ def test_while_a_bots_capture_is_pending_the_menu_offers_no_move_of_its_turn(tmp
     would have ended the bot's turn without it. A seat the table plays makes its own button moves,
     so while it is to move the menu (OLED and page alike) offers none: only taking back, a hint,
     resigning and a new match."""
-    from dominotable.match import actions
 
     game = CastleRock(players=4, options={"hands": 1}, seed=124645435, observed=True)
     table = SessionTable(tmp_path, game, NAMES, BOTS)
@@ -638,7 +637,7 @@ def test_while_a_bots_capture_is_pending_the_menu_offers_no_move_of_its_turn(tmp
         said = table.screen().bot
         if referee.seats.plays(referee.game.current_player) and TAKE.match(said.partition(": ")[2]):
             pending += 1
-            offered = actions.available(referee)
+            offered = referee.actions()
             assert not [a for a in offered if a.kind == "move"], [a.label for a in offered]
             assert referee.button_moves(), "the engine would take a move of the buttons here"
     assert pending, "no bot capture came"

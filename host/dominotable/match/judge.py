@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import takewhile
 
 from dominotray import wire
@@ -56,87 +56,152 @@ class Context:
     draw: PadDraw | None = None  # the draw over the scan pad read so far
 
 
+@dataclass
+class Case:
+    """One judgement under way: the judge's copy of the position, the board, and what the stages
+    have found so far (the effects to commit, the reader's verdict, the draw)."""
+
+    p: Position  # the judge's copy: the stages make their effects on it
+    board: Board  # the whole tray, dead readers read as empty cells
+    warning: str | None  # a dead reader the table reads around
+    area: Board  # the board without the racks of the seats the table plays
+    ctx: Context
+    effects: list[Effect] = field(default_factory=list)
+    verdict: Verdict = Verdict()
+    draw: PadDraw | None = None
+    revised: tuple[Move, ...] = ()
+
+    def made(self, effect: Effect) -> None:
+        _make(self.p, self.effects, effect)
+
+
 class Judge:
-    def __init__(self, reader: Reader, seats: TableSeats | None, seat_name: Callable[[int], str], cells: frozenset[int]):
+    def __init__(self, reader: Reader, seats: TableSeats, seat_name: Callable[[int], str], cells: frozenset[int]):
+        """`seats`: the seats the table plays (none played: a TableSeats without racks or partner)."""
         self.reader = reader
         self.seats = seats
         self.seat_name = seat_name
         self.cells = cells  # the cells the game uses: a dead reader elsewhere is only a note
 
     def judge(self, live: Position, board: Board, ctx: Context) -> Decision:
-        p = live.copy()
-        board, warning, dead = self._readable(board)
+        """The stages in order, each a decision or None to go on: the tray's own faults, the racks,
+        the position to restore, a tile replacing the last move's, the moves read and made, and
+        what the tray then shows."""
+        readable, warning, dead = self._readable(board)
         if dead is not None:
             return Prompt("Check the tray", *dead, reading=Reading(warning=warning))
-        problems = board.problems()
-        if problems:
-            return Prompt("Check the tray", problems[0].message, problems[0].cells, pending=in_motion(board),
-                          reading=Reading(warning=warning))
-        effects: list[Effect] = []
-        area, racks = board, None
-        if self.seats is not None:
-            area, racks, dealt = self.seats.read(p, board)
-            effects += dealt
-        if racks is not None:
-            reading = Reading(area, warning, ctx.draw, self._buttons(p.game, area))
-            then = self.restore(p, racks, ctx.resumed) if ctx.restoring else Prompt("Fix the tray", racks)
-            return _decided(effects, then, reading=reading)
-        verdict, draw = self._read(p.game, area, ctx.draw)
-        reading = Reading(area, warning, draw, self._buttons(p.game, area))
-        if ctx.restoring and not verdict.same and not (verdict.moves and all(m == DEAL for m in verdict.moves)):
-            # (a match resumed between hands with the tray already cleared goes on with the deal)
-            return _decided(effects, self.restore(p, verdict.problem, ctx.resumed), reading=reading)
-        verdict, revised = self._revise(p, area, verdict, ctx, effects)
-        where = {q.tile: q.cells for q in area.placements}
-        if verdict.moves and ctx.fresh and ((ctx.offered is not None and not ctx.instead)
-                                             or self._replaced(p.game, ctx.before or {}, where)):
-            # the last move's tile left first (its takeback was offered), or another tile now stands
-            # where it lay: the new tiles replace it, once confirmed
-            offer = self._offer(p, area, board)
-            if offer is not None and offer.instead:
-                return _decided(effects, offer, revised, reading)
-        partner = self.seats.partner if self.seats is not None else None
+        case = Case(live.copy(), readable, warning, readable, ctx)
+        return (self._faults(case) or self._racks(case) or self._restoring(case) or self._replacing(case)
+                or self._moves(case) or self._settled(case))
+
+    # -- the stages -------------------------------------------------------------------------------
+
+    def _faults(self, case: Case) -> Decision | None:
+        """A board's own faults (a tag in two cells, a half without its partner): pending while they
+        may be hands at work."""
+        problems = case.board.problems()
+        if not problems:
+            return None
+        return Prompt("Check the tray", problems[0].message, problems[0].cells, pending=in_motion(case.board),
+                      reading=Reading(warning=case.warning))
+
+    def _racks(self, case: Case) -> Decision | None:
+        """The racks read apart from the game: the tiles newly laid in them (effects), a problem with
+        one (while restoring, the restore prompt)."""
+        case.area, problem, dealt = self.seats.read(case.p, case.board)
+        case.effects += dealt
+        if problem is None:
+            return None
+        then = self.restore(case.p, problem, case.ctx.resumed) if case.ctx.restoring else Prompt("Fix the tray", problem)
+        return _decided(case.effects, then, reading=self._reading(case, case.ctx.draw))
+
+    def _restoring(self, case: Case) -> Decision | None:
+        """While the tray must first show the stored position, anything else is the restore prompt
+        (a match resumed between hands with the tray already cleared goes on with the deal)."""
+        case.verdict, case.draw = self._read(case.p.game, case.area, case.ctx.draw)
+        verdict = case.verdict
+        if not case.ctx.restoring or verdict.same or (verdict.moves and all(m == DEAL for m in verdict.moves)):
+            return None
+        return _decided(case.effects, self.restore(case.p, verdict.problem, case.ctx.resumed),
+                        reading=self._reading(case, case.draw))
+
+    def _replacing(self, case: Case) -> Decision | None:
+        """Moves read past the reader's provisional ones are read again from before them (`_revise`);
+        then, if the last move's tile left first (its takeback was offered) or another tile now stands
+        where it lay, the new tiles replace it, once confirmed: the takeback and the moves instead."""
+        ctx, p = case.ctx, case.p
+        case.verdict, case.revised = self._revise(p, case.area, case.verdict, ctx, case.effects)
+        where = {q.tile: q.cells for q in case.area.placements}
+        if not (case.verdict.moves and ctx.fresh and ((ctx.offered is not None and not ctx.instead)
+                                                       or self._replaced(p.game, ctx.before or {}, where))):
+            return None
+        offer = self._offer(p, case.area, case.board)
+        if offer is None or not offer.instead:
+            return None
+        return _decided(case.effects, offer, case.revised, self._reading(case, case.draw))
+
+    def _moves(self, case: Case) -> Decision | None:
+        """Make the moves the tray shows, with the moves the seats the table plays make without a
+        trace between them (an end of turn, a pass, a reveal its racks make), and the partner table's
+        moves heard as far as the tray shows them done; the board is read again after each, so one
+        decision says what the board means. A decision here: a move read that is not what a seat the
+        table plays was told to make, or the partner's move the tray does not show."""
+        p, area, partner = case.p, case.area, self.seats.partner
+        # Every pass makes moves or ends the loop: the moves read off the tray (each places or takes
+        # tiles of the area, so a tray's reading runs out after one pass per tile on it), the partner's
+        # moves heard, or the moves without a trace between them (one pass before the first reading and
+        # one after the last). The bound only guards against a reader that reads moves from a tray
+        # without end.
         for _ in range(len(area.placements) + 2):
             if p.game.is_over():
                 break
             if partner is not None and partner.to_move(p.game):
-                if not self._theirs(p, area, effects):
-                    return _decided(effects, self._waiting(p, area, verdict), revised,
-                                    Reading(area, warning, None, self._buttons(p.game, area)))
-                verdict, draw = self._read(p.game, area, None)
+                if not self._theirs(p, area, case.effects):
+                    return _decided(case.effects, self._waiting(p, area, case.verdict), case.revised,
+                                    self._reading(case, None))
+                case.verdict, case.draw = self._read(p.game, area, None)
                 continue
-            if not verdict.moves:  # the seats' moves that leave no trace, then the tray again
-                if not (verdict.same and self._traceless(p, area, effects)):
+            if not case.verdict.moves:
+                if not (case.verdict.same and self._traceless(p, area, case.effects)):
                     break
             else:
-                if self.seats is not None:
-                    wrong, plans = self.seats.vet(p, verdict.moves, area)
-                    if wrong is not None:
-                        return _decided(effects, Prompt("Fix the tray", wrong), revised, reading)
-                    for plan in plans:
-                        _make(p, effects, plan)
-                for move in verdict.moves:
-                    _make(p, effects, Play(move))
-                draw = None
-            verdict, draw = self._read(p.game, area, draw)
-        reading = Reading(area, warning, draw, self._buttons(p.game, area))
+                wrong, plans = self.seats.vet(p, case.verdict.moves, area)
+                if wrong is not None:
+                    return _decided(case.effects, Prompt("Fix the tray", wrong), case.revised,
+                                    self._reading(case, case.draw))
+                for plan in plans:
+                    case.made(plan)
+                for move in case.verdict.moves:
+                    case.made(Play(move))
+                case.draw = None
+            case.verdict, case.draw = self._read(p.game, area, case.draw)
+        return None
+
+    def _settled(self, case: Case) -> Decision:
+        """What the tray shows once every move is made: the match over; the position (a wait, or
+        the takeback of a hand-ending tile lifted right after it ended the hand); else a takeback on
+        offer or the problem. The seat to move's plan is recorded with it."""
+        p, area, verdict, ctx = case.p, case.area, case.verdict, case.ctx
+        reading = self._reading(case, case.draw)
         if p.game.is_over():
-            return Commit(tuple(effects), None, revised, reading)
+            return Commit(tuple(case.effects), None, case.revised, reading)
         if verdict.same:
             then = Wait(verdict.note)
-            if verdict.note is not None and ctx.fresh and draw is None and self._lifted_last(p.game, area):
+            if verdict.note is not None and ctx.fresh and case.draw is None and self._lifted_last(p.game, area):
                 # the hand-ending tile lifted right after it ended the hand: its takeback, not a
                 # tile cleared away (the reader awaits the clearing; clearing on withdraws the offer)
-                offer = self._offer(p, area, board)
+                offer = self._offer(p, area, case.board)
                 then = offer if offer is not None and not offer.instead else then
         else:
-            offer = self._offer(p, area, board) if ctx.fresh and draw is None and not verdict.moves else None
+            offer = self._offer(p, area, case.board) if ctx.fresh and case.draw is None and not verdict.moves else None
             then = offer or Prompt("Fix the tray", verdict.problem or "", verdict.cells, pending=verdict.pending)
-        if self.seats is not None:
-            _, plan = self.seats.turn(p, area)
-            if plan is not None:
-                _make(p, effects, plan)
-        return _decided(effects, then, revised, reading)
+        _, plan = self.seats.turn(p, area)
+        if plan is not None:
+            case.made(plan)
+        return _decided(case.effects, then, case.revised, reading)
+
+    def _reading(self, case: Case, draw: PadDraw | None) -> Reading:
+        return Reading(case.area, case.warning, draw, self._buttons(case.p.game, case.area))
 
     # -- the parts ------------------------------------------------------------------------------
 
@@ -225,7 +290,9 @@ class Judge:
     def _traceless(self, p: Position, area: Board, effects: list[Effect]) -> bool:
         """Make the seats' moves that leave no trace on the tray; whether there were any."""
         made = False
-        while self.seats is not None and not p.game.is_over():
+        # Each pass makes one move without a trace; they stop at the first move that needs the tray or
+        # a person, and a round of passes only ends the hand (a blocked hand is scored, then the deal waits)
+        while not p.game.is_over():
             move, plan = self.seats.traceless(p, area)
             if plan is not None:
                 _make(p, effects, plan)
@@ -257,10 +324,12 @@ class Judge:
         if self.reader.on(game.copy()).provisional():
             return None
         on_tray = {q.tile for q in area.placements}
-        if self.seats is not None and game.moves and game.moves[-1].placed() not in {q.tile for q in board.placements}:
+        if game.moves and game.moves[-1].placed() not in {q.tile for q in board.placements}:
             turn, _ = self.seats.turn(p, area)
             if game.moves[-1].placed() in {t for m in takewhile(lambda m: m.taken(), turn) for t in m.taken()}:
                 return None
+        # At most three moves back: a placement, and the end of turn and placement that the tile laid
+        # in its place was read as before the table saw the lift (Castle Rock's CR-10.5)
         for depth in (1, 2, 3):
             if len(game.moves) < depth or not self._ours(game, depth):
                 return None
@@ -285,14 +354,13 @@ class Judge:
         game = live.game.copy()
         if not game.moves or not self._ours(game, 1):
             return None
-        if self.seats is not None:
-            board = self.seats.without_racks(board)[0]
+        board = self.seats.without_racks(board)[0]
         move = game.pop()
         return move if self.reader.on(game).judge(board).same else None
 
     def _ours(self, game: Game, count: int) -> bool:
         """Whether this table made the last `count` moves (the partner's it never takes back)."""
-        partner = self.seats.partner if self.seats is not None else None
+        partner = self.seats.partner
         if partner is None:
             return True
         before = game.copy()
@@ -306,7 +374,7 @@ class Judge:
     def clears(self, live: Position, board: Board) -> bool:
         """Whether the tray reads as the position again (or as legal moves from it): a problem's
         prompt goes before the settle time; nothing is committed before it."""
-        return (board.is_valid() and self.seats is None and self.reader.pad_draw() is None
+        return (board.is_valid() and not self.seats.playing and self.reader.pad_draw() is None
                 and self.reader.on(live.game.copy()).judge(board).problem is None)
 
     def restore(self, p: Position, problem: str | None, resumed: bool) -> Prompt:
@@ -314,7 +382,7 @@ class Judge:
         reader = self.reader.on(p.game.copy())
         if not resumed:
             return Prompt("Set up the table", problem or reader.expected(), restore=True)
-        racks = self.seats.expected(p) if self.seats is not None else ""
+        racks = self.seats.expected(p)
         text = f"{reader.expected()}" + (f"; {racks}" if racks else "")
         return Prompt("Restore the table", text + (f" ({problem})" if problem and racks else ""), restore=True)
 

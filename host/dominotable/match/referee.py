@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dominotable.games.spec import GameSpec
-from dominotable.match.actions import Action, available
+from dominotable.match.actions import Action, ButtonMove, NewMatch, Resign, ShowHint, TakeBack
 from dominotable.match.committer import Committer
 from dominotable.match.decision import Commit
 from dominotable.match.hearing import Hearing
@@ -60,8 +60,7 @@ class Referee:
         partner = self.partner
         self.hearing = Hearing(partner, committer, self.status) if partner is not None else None
         self._before_lost = Mode.RESTORE
-        hands = self.seats.hands if self.seats is not None else spec.hands_for(self.game, judge.reader.geometry)
-        self._targets = Targets(judge.reader, hands)
+        self._targets = Targets(judge.reader, self.seats.hands)
         if self.game.is_over():
             self.status.over(self.result_title())
         else:
@@ -74,7 +73,7 @@ class Referee:
     @property
     def partner(self) -> Partner | None:
         """The other table, in a match two tables play."""
-        return self.seats.partner if self.seats is not None else None
+        return self.seats.partner
 
     @property
     def game(self) -> Game:
@@ -174,7 +173,7 @@ class Referee:
 
     def button_move(self, move: Move) -> None:
         problem = self.game.why_illegal(move)
-        if problem is None and self.seats is not None:
+        if problem is None:
             problem = self.seats.why_not(self.position, move)
         if problem is not None:
             reader = self.judge.reader.on(self.game.copy())
@@ -202,7 +201,7 @@ class Referee:
     def hint(self) -> None:
         """Show a hint for the player to move, and record that one was asked for."""
         seat = self.game.current_player
-        hand = self.position.holds[seat].hand() if self.seats is not None and self.seats.plays(seat) else None
+        hand = self.position.holds[seat].hand() if self.seats.plays(seat) else None
         hint = self.spec.hint(self.game, hand, self.game.seed)
         self.committer.hinted(seat, hint.text)
         self.status.show_hint(hint.text, hint.take)
@@ -210,7 +209,23 @@ class Referee:
     # -- questions ------------------------------------------------------------------------------
 
     def actions(self) -> list[Action]:
-        return available(self)
+        """The actions that apply now. A seat the table plays makes its own button moves (the table
+        makes them once its turn is done on the tray), so none is offered while it is to move; nor,
+        while a seat at the partner table is to move, a hint or resigning (that is for its table)."""
+        mode, board = self.status.mode, self.tracker.board
+        if mode in (Mode.OVER, Mode.RESTORE, Mode.LOST):
+            return [NewMatch()]
+        actions: list[Action] = []
+        if not self.seats.plays(self.game.current_player):
+            actions += [ButtonMove(move, label) for label, move in self.button_moves()]
+        if mode == Mode.TAKEBACK:
+            actions.append(TakeBack(self.status.undo[-1]))
+        elif board is not None:
+            before = self.takeback_candidate(board)
+            if before is not None:
+                actions.append(TakeBack(before))
+        theirs = self.partner is not None and self.partner.to_move(self.game)
+        return actions + ([] if theirs else [ShowHint(), Resign()]) + [NewMatch()]
 
     def button_moves(self) -> list[tuple[str, Move]]:
         """The moves the buttons may make on the tray as last judged (none while restoring or after
@@ -230,7 +245,7 @@ class Referee:
     def instruction(self) -> Said | None:
         """What a person must do now for a seat the table plays; nothing while the tray cannot be
         read (a step said for the tray as it lay before would be followed from where it lies now)."""
-        if self.seats is None or self.status.mode != Mode.PLAY or self.area is None or not self.readable:
+        if not self.seats.playing or self.status.mode != Mode.PLAY or self.area is None or not self.readable:
             return None
         return instruction(self.seats, self.position, self.area)
 

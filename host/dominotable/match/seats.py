@@ -82,6 +82,12 @@ class TableSeats:
         hands.keep_clear(frozenset(self._cells))
         self._decided: dict[tuple, list[Move]] = {}  # the last turns worked out (`_decide`)
 
+    @property
+    def playing(self) -> bool:
+        """Whether the table plays any seat (without, it is the null seats: every question has the
+        answer of a table of people alone)."""
+        return bool(self.racks or self.remote)
+
     def plays(self, seat: int | None) -> bool:
         """Whether the table plays `seat` (a bot, its tiles in a rack, or a remote seat)."""
         return seat in self.racks or seat in self.remote

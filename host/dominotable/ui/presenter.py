@@ -105,7 +105,7 @@ class Presenter:
     def _game(self) -> Game:
         r = self.referee
         game = r.game
-        racks = () if r.seats is None else tuple(
+        racks = tuple(
             Rack(r.seating.names[seat], rack.name, rack.slots) for seat, rack in sorted(r.seats.racks.items()))
         return Game(game.name, game.title, r.seating.match_id, len(game.moves), str(r.status.mode),
                     r.spec.zones_for(game.options), game.dset.top, r.spec.lower_wins, r.spec.goal(game.options),
