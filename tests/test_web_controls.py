@@ -119,10 +119,10 @@ def test_a_held_tiles_targets_are_where_laying_it_reads_as_a_legal_move(tmp_path
     on a target is committed as the move."""
     table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", seed=2)
     try:
-        table.until(lambda r: r.status.mode == Mode.RESTORE, "the table to set up")
+        table.until(lambda r: r.tracker.judged is not None, "the empty tray judged")
         from dominotable.app.demo import TableBots
 
-        TableBots(table.runtime, seed=2).one_move()  # the starting row laid out
+        TableBots(table.runtime, seed=2).one_move()  # the first tile drawn and laid
         table.until(lambda r: r.status.mode == Mode.PLAY, "the match on")
         state = table.get("/api/state")[1]
         tile = state["off_tray"][0]
@@ -136,7 +136,7 @@ def test_a_held_tiles_targets_are_where_laying_it_reads_as_a_legal_move(tmp_path
         assert sorted(list(reversed(c)) for c in turned) == sorted(answer["targets"])
         with table.runtime.lock:
             assert table.referee.game.moves == moves  # nothing pushed on the live engine
-            cached = table.referee._targets._known
+            cached = table.referee.judge.targets._known
         assert any(str(t) == tile for t in cached)
         assert table.get("/api/targets?tile=7-7")[0] == 400
         assert table.post("/api/tray", {"action": "place", "tile": tile, "cells": [first, second]})[0] == 200

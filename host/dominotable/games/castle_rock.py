@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from dominotable.games.spec import GameSpec, Hint, listed, shared_words, who, with_search
+from dominotable.games.spec import GameSpec, Hint, shared_words, who, with_search
+from dominotable.reading.prompts import listed
 from dominotable.reading.castle_rock import CastleRockReader, CastleRockSolitaireReader
 from dominotable.rules.game import Game, Move
 from dominotable.rules.games.castle_rock.capture import MIDDLE, Capture, analyse

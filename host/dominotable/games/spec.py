@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
+from dominotable.reading.prompts import listed
 from dominotable.reading.reader import Reader
 from dominotable.rules.game import Game
 from dominotable.rules.hidden import Reveal, made_by
@@ -61,12 +62,6 @@ def who(game: Game, names: Sequence[str], move: Move | None = None) -> str:
     names, or the table's), or of the seat to move."""
     seat = game.current_player if move is None else made_by(game, move)
     return names[seat] if seat is not None and seat < len(names) else "the table"
-
-
-def listed(items: Sequence[object]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    words = [str(item) for item in items]
-    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def shared_words(before: Game, move: Move, names: Sequence[str]) -> str:

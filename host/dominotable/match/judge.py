@@ -22,6 +22,12 @@ what it decides.
   heard are made as far as the tray shows them done (the most of them after which the tray
   reads as the position, or as our next moves), in the partner's own notation; none is read
   off the tray in other words, and none is taken back here (only its table takes it back).
+- What the table then waits for, and from whom, is decided here once (steps.py): the step of a
+  seat the table plays, what the reader notes, or the turn of the person to move, its places
+  those the judge accepts (targets.py). A seat's problem is put in words by the prompt voice.
+- `probe(live, board)`: a board with a held tile laid on it, judged as a fresh tray and no
+  further than the moves it shows (no moves the seats make without a trace after them, no plan,
+  no instruction): what a place offered for the tile must pass (targets.py).
 """
 
 from __future__ import annotations
@@ -33,13 +39,19 @@ from itertools import takewhile
 
 from dominotray import wire
 
+from dominotable.match import steps
 from dominotable.match.decision import Commit, Decision, Prompt, Reading, TakeBack, Wait
 from dominotable.match.position import Effect, Play, Position, Undo
 from dominotable.match.seats import TableSeats
+from dominotable.match.targets import Targets
+from dominotable.reading import prompts
 from dominotable.reading.draw import PadDraw
+from dominotable.reading.instruction import Do, Fix, Instruction, Step, Wrong
 from dominotable.reading.reader import Reader, Verdict, in_motion
 from dominotable.rules.game import Game, Move
 from dominotable.rules.hidden import DEAL
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board, Status
 
 
@@ -66,6 +78,7 @@ class Case:
     warning: str | None  # a dead reader the table reads around
     area: Board  # the board without the racks of the seats the table plays
     ctx: Context
+    probe: bool = False  # a held tile's place asked by targets.py: no further than the moves shown
     effects: list[Effect] = field(default_factory=list)
     verdict: Verdict = Verdict()
     draw: PadDraw | None = None
@@ -82,15 +95,23 @@ class Judge:
         self.seats = seats
         self.seat_name = seat_name
         self.cells = cells  # the cells the game uses: a dead reader elsewhere is only a note
+        self.targets = Targets(self, seats.hands)
 
     def judge(self, live: Position, board: Board, ctx: Context) -> Decision:
+        return self._judge(live, board, ctx, probe=False)
+
+    def probe(self, live: Position, board: Board) -> Decision:
+        """`board` judged as a fresh tray, no further than the moves it shows (the module's doc)."""
+        return self._judge(live, board, Context(), probe=True)
+
+    def _judge(self, live: Position, board: Board, ctx: Context, probe: bool) -> Decision:
         """The stages in order, each a decision or None to go on: the tray's own faults, the racks,
         the position to restore, a tile replacing the last move's, the moves read and made, and
         what the tray then shows."""
         readable, warning, dead = self._readable(board)
         if dead is not None:
             return Prompt("Check the tray", *dead, reading=Reading(warning=warning))
-        case = Case(live.copy(), readable, warning, readable, ctx)
+        case = Case(live.copy(), readable, warning, readable, ctx, probe)
         return (self._faults(case) or self._racks(case) or self._restoring(case) or self._replacing(case)
                 or self._moves(case) or self._settled(case))
 
@@ -108,11 +129,13 @@ class Judge:
     def _racks(self, case: Case) -> Decision | None:
         """The racks read apart from the game: the tiles newly laid in them (effects), a problem with
         one (while restoring, the restore prompt)."""
-        case.area, problem, dealt = self.seats.read(case.p, case.board)
+        case.area, wrong, dealt = self.seats.read(case.p, case.board)
         case.effects += dealt
-        if problem is None:
+        if wrong is None:
             return None
-        then = self.restore(case.p, problem, case.ctx.resumed) if case.ctx.restoring else Prompt("Fix the tray", problem)
+        problem = self._fixed(case, wrong)
+        then = (self.restore(case.p, problem, case.ctx.resumed) if case.ctx.restoring
+                else Prompt("Fix the tray", problem, wrong.cells))
         return _decided(case.effects, then, reading=self._reading(case, case.ctx.draw))
 
     def _restoring(self, case: Case) -> Decision | None:
@@ -157,18 +180,17 @@ class Judge:
                 break
             if partner is not None and partner.to_move(p.game):
                 if not self._theirs(p, area, case.effects):
-                    return _decided(case.effects, self._waiting(p, area, case.verdict), case.revised,
-                                    self._reading(case, None))
+                    return _decided(case.effects, self._waiting(case), case.revised, self._reading(case, None))
                 case.verdict, case.draw = self._read(p.game, area, None)
                 continue
             if not case.verdict.moves:
-                if not (case.verdict.same and self._traceless(p, area, case.effects)):
+                if case.probe or not (case.verdict.same and self._traceless(p, area, case.effects)):
                     break
             else:
                 wrong, plans = self.seats.vet(p, case.verdict.moves, area)
                 if wrong is not None:
-                    return _decided(case.effects, Prompt("Fix the tray", wrong), case.revised,
-                                    self._reading(case, case.draw))
+                    return _decided(case.effects, Prompt("Fix the tray", self._fixed(case, wrong), wrong.cells),
+                                    case.revised, self._reading(case, case.draw))
                 for plan in plans:
                     case.made(plan)
                 for move in case.verdict.moves:
@@ -186,7 +208,7 @@ class Judge:
         if p.game.is_over():
             return Commit(tuple(case.effects), None, case.revised, reading)
         if verdict.same:
-            then = Wait(verdict.note)
+            then = Wait(self._instruction(case, verdict.note))
             if verdict.note is not None and ctx.fresh and case.draw is None and self._lifted_last(p.game, area):
                 # the hand-ending tile lifted right after it ended the hand: its takeback, not a
                 # tile cleared away (the reader awaits the clearing; clearing on withdraws the offer)
@@ -194,14 +216,42 @@ class Judge:
                 then = offer if offer is not None and not offer.instead else then
         else:
             offer = self._offer(p, area, case.board) if ctx.fresh and case.draw is None and not verdict.moves else None
-            then = offer or Prompt("Fix the tray", verdict.problem or "", verdict.cells, pending=verdict.pending)
-        _, plan = self.seats.turn(p, area)
+            then = offer or Prompt("Fix the tray", verdict.problem or "", verdict.cells, pending=verdict.pending,
+                                   instruction=self._instruction(case) if verdict.pending else None)
+        _, plan = self.seats.turn(p, area) if not case.probe else ((), None)
         if plan is not None:
             case.made(plan)
         return _decided(case.effects, then, case.revised, reading)
 
+    def _instruction(self, case: Case, note: str | None = None) -> Instruction | None:
+        """What the table waits for now: the step of a seat the table plays first, else what the
+        reader notes (a draw over the scan pad: the pad's cells), else the turn of the person to move."""
+        if case.probe:
+            return None
+        p, area = case.p, case.area
+        said = steps.waited(self.seats, p, area)
+        if said is None and note:
+            pad = tuple(area.geometry.pad) if case.draw is not None else ()
+            said = Instruction(None, "", (Step(Do.NOTE, cells=pad, label=note),))
+        return said or steps.person(self.seats, p, area, self.reader,
+                                    lambda tiles: self.targets.places(p, case.board, tiles))
+
+    def _fixed(self, case: Case, wrong: Wrong) -> str:
+        """A seat's problem in words, with what the seat does instead: its move as its instruction
+        says it; a partner's, its next step heard (without the tile it has not played)."""
+        p, area = case.p, case.area
+        told = wrong.told
+        if wrong.move is not None:
+            told = steps.told(self.seats, p, wrong.seat, wrong.move, area)
+        elif wrong.fix == Fix.NOT_PLAYED:
+            told = steps.remote_step(self.seats, p, _without(area, wrong.tiles[0]))
+        elif wrong.fix == Fix.NOT_AS_PARTNER:
+            told = steps.remote_step(self.seats, p, area)
+        return prompts.fixed(replace(wrong, told=told), area.geometry)
+
     def _reading(self, case: Case, draw: PadDraw | None) -> Reading:
-        return Reading(case.area, case.warning, draw, self._buttons(case.p.game, case.area))
+        buttons = self._buttons(case.p.game, case.area) if not case.probe else ()
+        return Reading(case.area, case.warning, draw, buttons)
 
     # -- the parts ------------------------------------------------------------------------------
 
@@ -212,7 +262,10 @@ class Judge:
         if not dead:
             return board, None, None
         geometry = board.geometry
-        label = geometry.label
+
+        def label(cell: int) -> str:
+            return prompts.name(geometry, cell)
+
         inside = [c for c in dead if c in self.cells]
         named = ", ".join(label(c) for c in dead)
         warning = (f"reader {named} dead: play around it" if inside
@@ -279,13 +332,17 @@ class Judge:
             _make(p, effects, Play(move))
         return done > 0
 
-    def _waiting(self, p: Position, area: Board, verdict: Verdict) -> Wait | Prompt:
+    def _waiting(self, case: Case) -> Wait | Prompt:
         """The partner is to move and the tray does not show its next move: a wait (the
         instruction, or the notice that the table waits, says what is awaited), or what to undo."""
+        p, area, verdict = case.p, case.area, case.verdict
         if verdict.problem is not None:
-            return Prompt("Fix the tray", verdict.problem, verdict.cells, pending=verdict.pending)
+            return Prompt("Fix the tray", verdict.problem, verdict.cells, pending=verdict.pending,
+                          instruction=self._instruction(case) if verdict.pending else None)
         wrong = self.seats.astray(p, verdict.moves, self.seats.partner.plan(p), area) if verdict.moves else None
-        return Wait() if wrong is None else Prompt("Fix the tray", wrong)
+        if wrong is None:
+            return Wait(self._instruction(case))
+        return Prompt("Fix the tray", self._fixed(case, wrong), wrong.cells)
 
     def _traceless(self, p: Position, area: Board, effects: list[Effect]) -> bool:
         """Make the seats' moves that leave no trace on the tray; whether there were any."""
@@ -382,7 +439,7 @@ class Judge:
         reader = self.reader.on(p.game.copy())
         if not resumed:
             return Prompt("Set up the table", problem or reader.expected(), restore=True)
-        racks = self.seats.expected(p)
+        racks = prompts.racks_held(self.seats.expected(p))
         text = f"{reader.expected()}" + (f"; {racks}" if racks else "")
         return Prompt("Restore the table", text + (f" ({problem})" if problem and racks else ""), restore=True)
 
@@ -402,3 +459,10 @@ def _decided(effects: list[Effect], then, revised: tuple[Move, ...] = (), readin
 
 def _with_reading(then, reading: Reading):
     return replace(then, reading=reading)
+
+
+def _without(board: Board, tile) -> Board:
+    """`board` with `tile` taken off."""
+    tray = MemoryTray.of(board)
+    tray.apply(Action(ActionKind.REMOVE, tile))
+    return tray.board()

@@ -7,9 +7,9 @@
 - `targets(tile)`: where a tile held over the tray may be laid (targets.py).
 - `hear(event)`: an event of the partner table, in a match two tables play (hearing.py, remote.py).
 
-What the table says now is `status` (status.py); what a person must do for a seat the table
-plays is `instruction()`. A board goes down once (tracker -> judge -> committer) and the screen
-is read from the status and the position on the way back up.
+What the table says now is `status` (status.py), with the instruction the judge decided: what the
+table waits for and whom from. A board goes down once (tracker -> judge -> committer) and the
+screen is read from the status and the position on the way back up.
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from dominotable.match.position import Play, Position
 from dominotable.match.remote import Partner
 from dominotable.match.seating import Seating
 from dominotable.match.status import Mode, Notice, Status
-from dominotable.match.steps import Said, instruction
-from dominotable.match.targets import Cells, Targets
+from dominotable.match.targets import Cells
 from dominotable.match.tracker import Tracker
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
@@ -55,12 +54,10 @@ class Referee:
         self.tracker = Tracker(table.settle_ms, table.prompt_after_ms, table.clock)
         self.status = Status(table.on_alarm)
         self.area: Board | None = None  # the last board judged that could be read, without the racks
-        self.readable = False  # whether the board last judged could be read (not a stack, a dead reader)
         self.wants_new_match = False
         partner = self.partner
         self.hearing = Hearing(partner, committer, self.status) if partner is not None else None
         self._before_lost = Mode.RESTORE
-        self._targets = Targets(judge.reader, self.seats.hands)
         if self.game.is_over():
             self.status.over(self.result_title())
         else:
@@ -97,7 +94,8 @@ class Referee:
             return True
         held = self.tracker.held_due()
         if held is not None:
-            self.status.notice, self.status.problem = Notice(held.title, held.text), held.text
+            status = self.status
+            status.notice, status.problem, status.instruction = Notice(held.title, held.text), held.text, None
             return True
         return False
 
@@ -119,8 +117,7 @@ class Referee:
             status.instead if offered else (), tracker.where, tracker.draw))
         reading = decision.reading
         status.warning, tracker.draw, status.buttons = reading.warning, reading.draw, reading.buttons
-        self.readable = reading.area is not None
-        if self.readable:
+        if reading.area is not None:
             self.area, tracker.where = reading.area, {p.tile: p.cells for p in reading.area.placements}
         then = decision
         if isinstance(decision, Commit):
@@ -210,14 +207,17 @@ class Referee:
 
     def actions(self) -> list[Action]:
         """The actions that apply now. A seat the table plays makes its own button moves (the table
-        makes them once its turn is done on the tray), so none is offered while it is to move; nor,
-        while a seat at the partner table is to move, a hint or resigning (that is for its table)."""
+        makes them once its turn is done on the tray), so none is offered while it is to move, but
+        a reveal is the table's to make whoever is to move (who leads: the one the racks allow is
+        offered, BW-11.5); nor, while a seat at the partner table is to move, a hint or resigning
+        (that is for its table). A button move the racks rule out is not offered."""
         mode, board = self.status.mode, self.tracker.board
         if mode in (Mode.OVER, Mode.RESTORE, Mode.LOST):
             return [NewMatch()]
         actions: list[Action] = []
-        if not self.seats.plays(self.game.current_player):
-            actions += [ButtonMove(move, label) for label, move in self.button_moves()]
+        if self.game.awaiting() or not self.seats.plays(self.game.current_player):
+            actions += [ButtonMove(move, label) for label, move in self.button_moves()
+                        if self.seats.why_not(self.position, move) is None]
         if mode == Mode.TAKEBACK:
             actions.append(TakeBack(self.status.undo[-1]))
         elif board is not None:
@@ -233,21 +233,15 @@ class Referee:
         return [] if self.status.mode in (Mode.OVER, Mode.RESTORE) else list(self.status.buttons)
 
     def targets(self, tile: Tile) -> tuple[Cells, ...]:
-        """Where laying `tile` on the tray as last judged reads as a legal move (none while the
-        tray is being set up, or lost, or the match is over)."""
-        if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or self.area is None:
+        """Where laying `tile` on the tray as it lies now is a move the judge accepts (none while
+        the tray is being set up, or lost, or the match is over)."""
+        board = self.tracker.board
+        if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
             return ()
-        return self._targets.of(self.game, self.area, tile)
+        return self.judge.targets.of(self.position, board, tile)
 
     def takeback_candidate(self, board: Board) -> Move | None:
         return self.judge.takeback_candidate(self.position, board)
-
-    def instruction(self) -> Said | None:
-        """What a person must do now for a seat the table plays; nothing while the tray cannot be
-        read (a step said for the tray as it lay before would be followed from where it lies now)."""
-        if not self.seats.playing or self.status.mode != Mode.PLAY or self.area is None or not self.readable:
-            return None
-        return instruction(self.seats, self.position, self.area)
 
     def result_title(self) -> str:
         winners = self.game.winners()
