@@ -171,8 +171,8 @@ def test_regression_a_tile_under_the_wrong_number_of_a_columns_first_tile_is_nei
     tray.place(tile, (geo.cell(1, 7), geo.cell(1, 6)))  # the 0 under the 3, the 4 under the 1
     decision, _ = judged(judge, position, tray.board())
     assert isinstance(decision, Prompt) and not isinstance(decision, Commit)
-    assert decision.text == ("0-4 lies with its 4 under the 1 on r0c6, which it does not follow: lay it with a "
-                             "half one up or one down from 1 in line with it (rule UDS-10.3)")
+    assert decision.text == ("0-4 lies with its 4 under the 1 on r0c6, which it does not follow: the half under 1 "
+                             "carries the number that follows it (rule UDS-3.3)")
 
 
 @pytest.mark.parametrize("starts, name, cells, words", [

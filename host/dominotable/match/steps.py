@@ -226,7 +226,8 @@ def _say(seats: TableSeats, p: Position, seat: int | None, actions: list[Action]
 
 
 def _slides(seats: TableSeats, slides: list[Action], board: Board) -> list[Step]:
-    """Tiles moved by one offset as one step (every tile 2 right, 1 up), else a step each."""
+    """Tiles moved by one offset as one step (a column slid up its zone; every tile on the tray, the
+    tableau slid back onto it: every tile 2 right, 1 up), else a step each."""
     geo = seats.geometry
     where = {q.tile: q.cells for q in board.placements}
     offsets = set()
@@ -236,7 +237,8 @@ def _slides(seats: TableSeats, slides: list[Action], board: Board) -> list[Step]
             break
         (r0, c0), (r1, c1) = geo.coords(min(old)), geo.coords(min(action.cells))
         offsets.add((r1 - r0, c1 - c0))
-    if len(offsets) == 1 and len(slides) == len(where):
+    if len(offsets) == 1 and len(slides) > 1:
         cells = tuple(c for a in slides for c in a.cells)
-        return [Step(Do.SLIDE, tuple(a.tile for a in slides), cells, by=offsets.pop(), rule="BW-11.1")]
+        every = len(slides) == len(where)
+        return [Step(Do.SLIDE, tuple(a.tile for a in slides), cells, by=offsets.pop(), rule="BW-11.1" if every else "")]
     return [Step(Do.SLIDE, (a.tile,), tuple(a.cells)) for a in slides]

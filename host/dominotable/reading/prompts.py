@@ -75,8 +75,9 @@ def said(instruction: Instruction, geometry: Geometry) -> str:
 
 
 def steps(todo: Sequence[Step], geometry: Geometry) -> str:
+    """Steps in order, the last after "then" ("...; take any captures; then End turn")."""
     parts = [step(s, geometry) for s in todo]
-    if len(parts) > 1 and todo[-1].do == Do.PRESS:
+    if len(parts) > 1:
         parts[-1] = "then " + parts[-1]
     return "; ".join(parts)
 
@@ -93,11 +94,11 @@ def step(s: Step, geometry: Geometry) -> str:
             return f"put {tiles} {_where(s, geometry)}"
         case Do.TAKE:
             return f"take {tiles} {s.place}".rstrip() if s.tiles else "take any captures"
-        case Do.SLIDE if s.by is not None:
+        case Do.SLIDE if s.by is not None:  # every tile (the tableau, its rule), or these
             rows, cols = s.by
             ways = [f"{abs(cols)} {'right' if cols > 0 else 'left'}"] * bool(cols) + \
                    [f"{abs(rows)} {'down' if rows > 0 else 'up'}"] * bool(rows)
-            return say(f"slide every tile {', '.join(ways)}", rule=s.rule or None)
+            return say(f"slide {'every tile' if s.rule else tiles} {', '.join(ways)}", rule=s.rule or None)
         case Do.SLIDE:
             return f"slide {tiles} {_where(s, geometry)}"
         case Do.DEAL:

@@ -308,10 +308,11 @@ class UpDownStopReader(StepReader):
             active = p.pips_at(slot)
             move = self.extension(tile, j, end, number, active)
             if move is None:  # the half on the slot does not follow the number it lies under
+                rule = "UDS-3.3" if len(ladder.column.line) == 1 else "UDS-3.4"
                 readings.append(problem(f"{tile} lies with its {active} under the {number} on "
                                         f"{name(geo, geo.cell(row - ladder.step[end], col))}, which it does not "
-                                        f"follow: lay it with a half one up or one down from {number} in line "
-                                        f"with it (rule UDS-10.3)", p.cells))
+                                        f"follow: the half under {number} carries the number that follows it "
+                                        f"(rule {rule})", p.cells))
                 continue
             readings.append(self.legal(move, board, p.cells))
         moves = {v.moves for v in readings if v.moves}
