@@ -154,6 +154,7 @@ class Person:
             self.t.unpad()
             self.t.settle()
         elif ("lay out the starting row" in text or "clear the row" in text or "clear the tray" in text
+              or "gather the tiles" in text
               or ("choose who leads" in text and any(not self.in_rack(c) for c in self.t.tiles().values()))):
             self.deal(text)
         elif "lay your tiles left on the tray" in text and self.mine:

@@ -163,7 +163,7 @@ def test_a_finished_game_asks_for_a_clear_tray():
         game.push(move)
     verdict = reader.judge(tray.board())
     leader = game.side_names()[game.current_player]
-    assert verdict.same and verdict.note.startswith("game 2: clear the tray (")
+    assert verdict.same and verdict.note.startswith("game 2: gather the tiles (")
     assert verdict.note.endswith(f"then {leader} leads")
     assert reader.expected() == f"game 2: an empty tray; {leader} leads"
     for tile in list(tray.tiles):

@@ -222,7 +222,7 @@ def test_a_lift_seen_late_still_offers_take_back_and_play_instead(tmp_path):
     table.show(with_tiles(row, t2_2=column(3), t3_3=column(4)))
     assert table.stored() == ["2-2", "end", "3-3"]
     table.show(with_tiles(row, t3_3=column(4)))
-    assert table.screen.text == "take back 2-2 end 3-3 and play 3-3 instead? press select"
+    assert table.screen.text == "take back 2-2, End turn and 3-3 and play 3-3 instead? press select"
     assert table.session.referee.status.alarms == 0
     table.press("select")
     assert table.stored() == ["3-3"] and table.game.current_player == 0 and table.screen.kind == "play"

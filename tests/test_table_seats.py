@@ -989,7 +989,7 @@ def test_regression_between_broadway_hands_the_bots_deal_waits_for_the_tray_to_b
     p = Position(game, {seat: Hold({}, {}, {}) for seat in (1, 2, 3)})
     assert game.awaiting() == "deal" and len(tray.tiles) == 28  # the tableau and the 1-1 shown
     assert steps.waited(seats, p, tray.board()) is None
-    assert "clear the tray (28 tiles) for the deal" in seats.hands.reader.on(game.copy()).judge(tray.board()).note
+    assert "gather the tiles (28 left) for the deal" in seats.hands.reader.on(game.copy()).judge(tray.board()).note
     game.push(DEAL)
     said = steps.waited(seats, p, MemoryTray(Registry.virtual(game.dset), seats.geometry).board())
     assert (said.who, prompts.said(said, seats.geometry)) == ("East bot", "7 tiles from the boneyard, face down, into slots 1-7")

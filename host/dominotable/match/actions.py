@@ -6,7 +6,7 @@ applies; `kind` names an action for the page (`find` takes it back).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from dominotable.rules.game import Move
@@ -23,13 +23,14 @@ class ButtonMove:
 
 @dataclass(frozen=True)
 class TakeBack:
-    move: Move  # the last move, which the tray no longer shows (or the players want undone)
+    move: Move  # the last move (offered right after it is made, or once the tray no longer shows it)
+    named: str = field(default="", compare=False)  # as the prompt names it: "6-5", "the capture of 3-5 and 2-6"
     kind: ClassVar[str] = "take-back"
 
     @property
     def label(self) -> str:
-        """Short enough for the OLED's menu line: the tile a move laid, else the move."""
-        return f"Take back {self.move.placed() or self.move}"
+        """Short enough for the OLED's menu line, in the prompt's words, never the notation."""
+        return f"Take back {self.named or self.move.placed() or self.move}"
 
 
 @dataclass(frozen=True)

@@ -68,10 +68,16 @@ class Committer:
         return last
 
     def take_back(self, count: int = 1) -> LastPlay:
-        """Take back the last `count` moves."""
+        """Take back the last `count` moves; the last play says so in the game's words ("taken back:
+        CAT laid 6-5"), the notation kept for the record."""
         undone = self.live.game.moves[-count:]
+        before = self.live.game.copy()
+        for _ in undone:
+            before.pop()
         self.commit([Undo()] * count)
-        return LastPlay(self.seat_name(self.live.game.current_player), f"took back {' '.join(map(str, undone))}", None)
+        words = f"taken back: {self.say(before, undone)}" if self.say is not None else ""
+        return LastPlay(self.seat_name(self.live.game.current_player), f"took back {' '.join(map(str, undone))}", None,
+                        words)
 
     def resign(self, seat: int) -> LastPlay:
         game = self.live.game

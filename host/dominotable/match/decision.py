@@ -49,6 +49,7 @@ class Prompt:
     pending: bool = False
     restore: bool = False
     instruction: Instruction | None = None  # while pending: what the table waits for meanwhile
+    undone: bool = False  # the tray still shows moves taken back with the button
     reading: Reading = field(default_factory=Reading, compare=False)
 
 

@@ -49,7 +49,7 @@ from dominotable.reading.draw import PadDraw
 from dominotable.reading.instruction import Do, Fix, Instruction, Step, Wrong
 from dominotable.reading.reader import Reader, Verdict, in_motion
 from dominotable.rules.game import Game, Move
-from dominotable.rules.hidden import DEAL
+from dominotable.rules.hidden import DEAL, Reveal, made_by
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board, Status
@@ -66,6 +66,7 @@ class Context:
     instead: tuple[Move, ...] = ()  # ... and the moves it would play instead
     before: dict | None = None  # tile -> cells on the board judged before
     draw: PadDraw | None = None  # the draw over the scan pad read so far
+    undone: tuple[Move, ...] = ()  # moves taken back with the button that the tray may still show
 
 
 @dataclass
@@ -112,8 +113,8 @@ class Judge:
         if dead is not None:
             return Prompt("Check the tray", *dead, reading=Reading(warning=warning))
         case = Case(live.copy(), readable, warning, readable, ctx, probe)
-        return (self._faults(case) or self._racks(case) or self._restoring(case) or self._replacing(case)
-                or self._moves(case) or self._settled(case))
+        return (self._faults(case) or self._racks(case) or self._restoring(case) or self._undoing(case)
+                or self._replacing(case) or self._moves(case) or self._settled(case))
 
     # -- the stages -------------------------------------------------------------------------------
 
@@ -134,7 +135,7 @@ class Judge:
         if wrong is None:
             return None
         problem = self._fixed(case, wrong)
-        then = (self.restore(case.p, problem, case.ctx.resumed) if case.ctx.restoring
+        then = (self.restore(case.p, problem, case.ctx.resumed, len(case.board.placements)) if case.ctx.restoring
                 else Prompt("Fix the tray", problem, wrong.cells))
         return _decided(case.effects, then, reading=self._reading(case, case.ctx.draw))
 
@@ -145,8 +146,20 @@ class Judge:
         verdict = case.verdict
         if not case.ctx.restoring or verdict.same or (verdict.moves and all(m == DEAL for m in verdict.moves)):
             return None
-        return _decided(case.effects, self.restore(case.p, verdict.problem, case.ctx.resumed),
-                        reading=self._reading(case, case.draw))
+        return _decided(case.effects, self.restore(case.p, verdict.problem, case.ctx.resumed,
+                                                   len(case.board.placements)), reading=self._reading(case, case.draw))
+
+    def _undoing(self, case: Case) -> Decision | None:
+        """Moves taken back with the button while the tray still shows them are not read again: the
+        tray is asked to show the position before them (their tiles lifted, or put back)."""
+        undone = case.ctx.undone
+        moves = [str(m) for m in case.verdict.moves[:len(undone)]]
+        if not undone or moves != [str(m) for m in undone]:
+            return None
+        where = {q.tile: q.cells for q in case.area.placements}
+        cells = tuple(c for m in undone if m.placed() is not None for c in where.get(m.placed(), ()))
+        text = prompts.taken_back(undone, self._named(case.p.game, undone, case.area))
+        return _decided(case.effects, Prompt("Take back", text, cells, undone=True), reading=self._reading(case, case.draw))
 
     def _replacing(self, case: Case) -> Decision | None:
         """Moves read past the reader's provisional ones are read again from before them (`_revise`);
@@ -210,9 +223,9 @@ class Judge:
         if verdict.same:
             then = Wait(self._instruction(case, verdict.note))
             if verdict.note is not None and ctx.fresh and case.draw is None and self._lifted_last(p.game, area):
-                # the hand-ending tile lifted right after it ended the hand: its takeback, not a
-                # tile cleared away (the reader awaits the clearing; clearing on withdraws the offer)
-                offer = self._offer(p, area, case.board)
+                # the hand-ending tile (or the tiles just shown) lifted right after: its takeback, not
+                # tiles cleared away (the reader awaits the clearing; clearing on withdraws the offer)
+                offer = self._offer(p, area, case.board, noted=True)
                 then = offer if offer is not None and not offer.instead else then
         else:
             offer = self._offer(p, area, case.board) if ctx.fresh and case.draw is None and not verdict.moves else None
@@ -232,7 +245,9 @@ class Judge:
         said = steps.waited(self.seats, p, area)
         if said is None and note:
             pad = tuple(area.geometry.pad) if case.draw is not None else ()
-            said = Instruction(None, "", (Step(Do.NOTE, cells=pad, label=note),))
+            between = p.game.awaiting() == "deal"  # the hand over: what each side scored in it comes first
+            said = Instruction(None, "", (Step(Do.NOTE, cells=pad, label=note),),
+                               scored=_hand_scored(p.game) if between else ())
         return said or steps.person(self.seats, p, area, self.reader,
                                     lambda tiles: self.targets.places(p, case.board, tiles))
 
@@ -360,9 +375,13 @@ class Judge:
         return made
 
     def _lifted_last(self, game: Game, area: Board) -> bool:
-        """Whether the tile the last move placed is off the tray."""
-        tile = game.moves[-1].placed() if game.moves else None
-        return tile is not None and all(q.tile is not tile for q in area.placements)
+        """Whether the tiles the last move laid are off the tray: the tile it placed, or every tile
+        it showed (a Doubles game's or a Broadway hand's tiles left, shown face up: issue 28)."""
+        move = game.moves[-1] if game.moves else None
+        laid = [move.placed()] if move is not None and move.placed() is not None else \
+            list(move.tiles) if isinstance(move, Reveal) and move.word == "show" else []
+        on = {q.tile for q in area.placements}
+        return bool(laid) and not any(tile in on for tile in laid)
 
     def _replaced(self, game: Game, before: dict, where: dict) -> bool:
         """Whether another tile lies where the last move's tile lay on the board judged before."""
@@ -370,9 +389,11 @@ class Judge:
         cells = set(before.get(tile, ()))
         return tile not in where and any(cells & set(spot) for spot in where.values())
 
-    def _offer(self, p: Position, area: Board, board: Board) -> TakeBack | None:
+    def _offer(self, p: Position, area: Board, board: Board, noted: bool = False) -> TakeBack | None:
         """The last move, if the tray shows exactly the position before it (no note of something
-        still awaited there); the last moves and the moves read instead, if a tile they placed has
+        still awaited there, unless `noted`: the last move's own tiles were lifted, and the position
+        before it awaited them, tiles shown at a game's end); the last moves and the moves read
+        instead, if a tile they placed has
         left the tray and it shows other legal moves from the position before them (a tile lifted
         and another laid before the table saw the lift). Provisional moves are never offered: the
         tray revises them by itself; nor is a seat's placement whose tile it is told to take off
@@ -394,7 +415,7 @@ class Judge:
             undone = tuple(reversed([before.pop() for _ in range(depth)]))
             reader = self.reader.on(before)
             verdict = reader.judge(area)
-            if depth == 1 and verdict.same and verdict.note is None:
+            if depth == 1 and verdict.same and (verdict.note is None or noted):
                 return self._offering(game, undone, (), area)
             if verdict.moves and verdict.moves != undone and (depth == 1 or len(verdict.moves) < depth) \
                     and any(getattr(m, "tile", None) not in on_tray for m in undone if hasattr(m, "tile")):
@@ -402,18 +423,34 @@ class Judge:
         return None
 
     def _offering(self, game: Game, undo, instead, area: Board) -> TakeBack:
-        played = f" and play {' '.join(map(str, instead))} instead" if instead else ""
-        text = f"take back {' '.join(map(str, undo))}{played}? press select"
-        return TakeBack(undo, instead, self.reader.on(game.copy()).in_tray_terms(text, area))
+        before = game.copy()
+        for _ in undo:
+            before.pop()
+        played = f" and play {self._named(before, instead, area)} instead" if instead else ""
+        return TakeBack(undo, instead, f"take back {self._named(before, undo, area)}{played}? press select")
 
-    def takeback_candidate(self, live: Position, board: Board) -> Move | None:
-        """The last move, if the tray shows the position before it: what the menu offers to take back."""
-        game = live.game.copy()
+    def _named(self, before: Game, moves, area: Board | None) -> str:
+        """`moves`, made one after another from `before`, as the prompt names them ("2-2, End turn
+        and 3-3"): a move without a trace by its button's label where it was made."""
+        game, names = before.copy(), []
+        for move in moves:
+            labels = {str(m): label for label, m in self.reader.on(game.copy()).button_moves(area)}
+            names.append(prompts.named(move, labels.get(str(move), "")))
+            game.push(move)
+        return prompts.listed(names)
+
+    def takeback(self, live: Position, area: Board | None) -> tuple[Move, str] | None:
+        """The last move, as the menu offers to take it back right after it is made, and its name in
+        the prompt's words: a move of this table's (the partner's it never takes back), and not one
+        the table makes itself for a seat it plays (an end of turn, a pass: made again at once)."""
+        game = live.game
         if not game.moves or not self._ours(game, 1):
             return None
-        board = self.seats.without_racks(board)[0]
-        move = game.pop()
-        return move if self.reader.on(game).judge(board).same else None
+        before = game.copy()
+        move = before.pop()
+        if not (move.placed() or move.taken()) and self.seats.plays(made_by(before, move)):
+            return None
+        return move, self._named(before, [move], area)
 
     def _ours(self, game: Game, count: int) -> bool:
         """Whether this table made the last `count` moves (the partner's it never takes back)."""
@@ -434,10 +471,14 @@ class Judge:
         return (board.is_valid() and not self.seats.playing and self.reader.pad_draw() is None
                 and self.reader.on(live.game.copy()).judge(board).problem is None)
 
-    def restore(self, p: Position, problem: str | None, resumed: bool) -> Prompt:
-        """What the tray must show before play (re)starts."""
+    def restore(self, p: Position, problem: str | None, resumed: bool, lying: int = 0) -> Prompt:
+        """What the tray must show before play (re)starts; a new match's tray that is not clear
+        (`lying` tiles on it, racks too) is first cleared, the tiles counted (issue 28: it named the
+        first leftover as a misplaced tile of the new match)."""
         reader = self.reader.on(p.game.copy())
         if not resumed:
+            if problem and lying and not p.game.moves:
+                problem = f"clear the tray: {prompts.counted(lying, 'tile')} from the last match"
             return Prompt("Set up the table", problem or reader.expected(), restore=True)
         racks = prompts.racks_held(self.seats.expected(p))
         text = f"{reader.expected()}" + (f"; {racks}" if racks else "")
@@ -459,6 +500,18 @@ def _decided(effects: list[Effect], then, revised: tuple[Move, ...] = (), readin
 
 def _with_reading(then, reading: Reading):
     return replace(then, reading=reading)
+
+
+def _hand_scored(game: Game) -> tuple[int, ...]:
+    """What each side scored in the hand just over: the scores now less those when the hand before
+    it was over (or at the start), asked of a copy taken back move by move."""
+    before = game.copy()
+    # each pass takes a move back: the moves run out at the match's start
+    while before.moves:
+        before.pop()
+        if before.awaiting() == "deal":
+            break
+    return tuple(now - then for now, then in zip(game.scores, before.scores))
 
 
 def _without(board: Board, tile) -> Board:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from dominotable.games.spec import GameSpec
 from dominotable.match.actions import Action, ButtonMove, NewMatch, Resign, ShowHint, TakeBack
 from dominotable.match.committer import Committer
-from dominotable.match.decision import Commit
+from dominotable.match.decision import Commit, Prompt
 from dominotable.match.hearing import Hearing
 from dominotable.match.judge import Context, Judge
 from dominotable.match.position import Play, Position
@@ -30,6 +30,7 @@ from dominotable.match.seating import Seating
 from dominotable.match.status import Mode, Notice, Status
 from dominotable.match.targets import Cells
 from dominotable.match.tracker import Tracker
+from dominotable.reading.prompts import listed
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
 from dominotable.store.storage import StoreUnavailable
@@ -114,7 +115,9 @@ class Referee:
         offered = status.mode == Mode.TAKEBACK
         decision = self.judge.judge(self.position, board, Context(
             status.mode == Mode.RESTORE, self.seating.resumed, fresh, status.undo if offered else None,
-            status.instead if offered else (), tracker.where, tracker.draw))
+            status.instead if offered else (), tracker.where, tracker.draw, status.undone))
+        if not (isinstance(decision, Prompt) and decision.undone):
+            status.undone = ()  # the tray no longer shows the moves taken back
         reading = decision.reading
         status.warning, tracker.draw, status.buttons = reading.warning, reading.draw, reading.buttons
         if reading.area is not None:
@@ -161,11 +164,16 @@ class Referee:
     # -- the players' choices -------------------------------------------------------------------
 
     def take_back(self) -> None:
-        """Undo the last move (or, answering an offer, every move it named)."""
+        """Undo the last move (or, answering an offer, every move it named). Taken back with the
+        button while the tray still shows it, the move is not read again: the tray is asked to show
+        the position before it (`Status.undone`, judge.py's `_undoing`)."""
         status = self.status
-        count = len(status.undo) if status.mode == Mode.TAKEBACK and status.undo else 1
+        offered = status.mode == Mode.TAKEBACK and status.undo
+        count = len(status.undo) if offered else 1
+        undone = tuple(self.game.moves[-count:])
         status.last, self.tracker.draw = self.committer.take_back(count), None
         status.play()
+        status.undone = () if offered else undone
         self._again()
 
     def button_move(self, move: Move) -> None:
@@ -184,9 +192,12 @@ class Referee:
         self._again()
 
     def resign(self) -> None:
+        """The seat to move resigns; "Match over" names who won by it (issue 28)."""
         seat = self.game.current_player
+        winners = self.game.resign(seat if seat is not None else 0).winners  # asked: the outcome it would be
         self.status.last = self.committer.resign(seat if seat is not None else 0)
-        self.status.over(f"{self.seating.seat_name(self.game, seat)} resigned")
+        self.status.over(f"{self.seating.seat_name(self.game, seat)} resigned" + (f": {self._won(winners)}"
+                                                                               if winners else ""))
 
     def abandon(self) -> None:
         """New match: an unfinished match is recorded as abandoned (no winners)."""
@@ -218,12 +229,12 @@ class Referee:
         if self.game.awaiting() or not self.seats.plays(self.game.current_player):
             actions += [ButtonMove(move, label) for label, move in self.button_moves()
                         if self.seats.why_not(self.position, move) is None]
+        last = self.judge.takeback(self.position, self.area)  # right after every move (issue 28)
         if mode == Mode.TAKEBACK:
-            actions.append(TakeBack(self.status.undo[-1]))
-        elif board is not None:
-            before = self.takeback_candidate(board)
-            if before is not None:
-                actions.append(TakeBack(before))
+            move = self.status.undo[-1]
+            actions.append(TakeBack(move, last[1] if last is not None and last[0] == move else ""))
+        elif last is not None:
+            actions.append(TakeBack(*last))
         theirs = self.partner is not None and self.partner.to_move(self.game)
         return actions + ([] if theirs else [ShowHint(), Resign()]) + [NewMatch()]
 
@@ -240,10 +251,10 @@ class Referee:
             return ()
         return self.judge.targets.of(self.position, board, tile)
 
-    def takeback_candidate(self, board: Board) -> Move | None:
-        return self.judge.takeback_candidate(self.position, board)
-
     def result_title(self) -> str:
         winners = self.game.winners()
+        return "W" + self._won(winners)[1:] if winners else "Match over"
+
+    def _won(self, winners) -> str:
         names = self.seating.side_names(self.game)
-        return ("Won by " + ", ".join(names[w] for w in winners)) if winners else "Match over"
+        return "won by " + listed(names[w] for w in winners)

@@ -45,6 +45,7 @@ class Status:
         self.problem: str | None = None  # the problem the tray shows now (the runtime may hold the LED on)
         self.problem_cells: tuple[int, ...] = ()
         self.undo: tuple[Move, ...] = ()  # every move a takeback on offer would undo, the last move last
+        self.undone: tuple[Move, ...] = ()  # moves taken back with the button the tray may still show
         self.instead: tuple[Move, ...] = ()  # ... and the moves the tray shows in their place
         self.warning: str | None = None  # a dead reader the table reads around
         self.buttons: tuple[tuple[str, Move], ...] = ()  # the moves the buttons may make now, labelled

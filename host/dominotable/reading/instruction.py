@@ -59,6 +59,7 @@ class Instruction:
     steps: tuple[Step, ...]
     instead: tuple[tuple[Step, ...], ...] = ()  # other ways on, each its steps in order (Pass)
     table: bool = False  # a seat the table plays (its rack's tiles, a partner table's moves): a person does it
+    scored: tuple[int, ...] = ()  # between hands, the hand-over: what each side scored in the hand just over
 
     @property
     def rack(self) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from dominotable.reading.instruction import Do, Fix, Instruction, Step, Wrong
 from dominotable.rules.errors import DominoError
+from dominotable.rules.hidden import Reveal
 from dominotable.tray.geometry import Geometry
 
 
@@ -129,6 +130,12 @@ def _places(s: Step, geometry: Geometry) -> str:
     return f"{s.place}, {cells}" if s.place else f"on {cells}"
 
 
+def scored(names: Sequence[str], points: Sequence[int], unit: str) -> str:
+    """The hand-over: "ANN scored 5, BOB 0 (points)"."""
+    return ", ".join(f"{name} {'scored ' if k == 0 else ''}{gain}" for k, (name, gain) in
+                     enumerate(zip(names, points))) + f" ({unit})"
+
+
 # -- a seat the table plays, put right -----------------------------------------------------------
 
 
@@ -182,6 +189,33 @@ def fixed(wrong: Wrong, geometry: Geometry) -> str:
 def racks_held(held: dict[str, Sequence[int]]) -> str:
     """For "restore the table": each rack by its slots (its tiles stay hidden)."""
     return "; ".join(f"{who}'s tiles face down in {slots(numbers)}" for who, numbers in held.items() if numbers)
+
+
+REVEALED = {"lots": "the draw", "row": "the starting row", "show": "the tiles shown", "lead": "who leads",
+            "deal": "the deal"}  # a reveal, as a takeback names it
+
+
+def named(move, label: str = "") -> str:
+    """A move as a takeback names it, in the prompt's words: its tile ("6-5"), "the capture of 3-5
+    and 2-6", what a reveal shows ("the starting row"), or its button ("End turn")."""
+    if move.placed() is not None:
+        return str(move.placed())
+    if move.taken():
+        return "the capture of " + listed(move.taken())
+    if isinstance(move, Reveal):
+        shown = f" ({listed(move.tiles)})" if move.word == "show" else ""
+        return REVEALED.get(move.word, move.word) + shown
+    return label or str(move)
+
+
+def taken_back(moves: Sequence, what: str) -> str:
+    """What a takeback with the button asks of the tray while it still shows `moves`, taken back
+    (`what`: their names)."""
+    placed = [m.placed() for m in moves if m.placed() is not None]
+    taken = [t for m in moves for t in m.taken()]
+    fixes = ([f"take {listed(placed)} off the tray"] if placed else []) + \
+            ([f"put {listed(taken)} back where {'it' if len(taken) == 1 else 'they'} lay"] if taken else [])
+    return f"{'; '.join(fixes) or 'put the tray back as it was'}: {what} is taken back"
 
 
 def ruled_out(what: object, problem: object) -> str:

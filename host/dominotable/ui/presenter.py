@@ -51,6 +51,9 @@ class Presenter:
             # a seat the table plays (its one next step), or what anyone at the table is to do
             title = f"{said.who}'s rack" if said.rack and said.who != turn else said.who or "At the table"
             text = prompts.said(said, r.judge.reader.geometry)
+            if said.scored:  # the hand-over card
+                title = "Hand over"
+                text = f"{prompts.scored(r.seating.side_names(game), said.scored, r.spec.scoring)}; {text}"
             return Screen(ScreenKind.PROMPT, title, text, turn=turn, seat=said.who if said.table else "",
                           cells=self._cells(said) + dead, instruction=said, page=self._page_of(title, text), **common)
         notice = status.notice
