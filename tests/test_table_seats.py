@@ -291,7 +291,8 @@ def test_the_hint_for_the_worked_example_is_the_whole_row(tmp_path):
     session.referee.hint()
     screen = session.screen()
     assert screen.title == "Hint"
-    assert screen.text == "take x4-4 x2-4 x0-6+0-0+0-4 x1-1 x1-6+1-5+1-4: 9 tiles, the whole row"
+    assert screen.text == ("take 4-4, then 2-4, then 0-6, 0-0 and 0-4, then 1-1, then 1-6, 1-5 and 1-4: 9 tiles, "
+                           "the whole row")  # issue 28: it said "take x4-4 x2-4 x0-6+0-0+0-4 ..."
     assert sorted(screen.take) == sorted(str(t) for t in ROW("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 4-1"))
     hints = store.match(session.referee.seating.match_id).hints
     assert [(h["ply"], h["seat"], h["hint"]) for h in hints] == [(0, 0, screen.text)]
@@ -571,7 +572,7 @@ def test_the_solitaire_hint_is_the_solvers_next_step():
         move = solver(game)
         shown = catalog.spec(game).hint(game)
         if isinstance(move, Capture):
-            assert shown.take == move.tiles and shown.text.startswith(f"take {move}:")
+            assert shown.take == move.tiles and shown.text.startswith(f"take {prompts.listed(move.tiles)}:")
         else:
             assert shown.text == "draw the next tile" and not shown.take
         kinds.add(type(move).__name__)

@@ -206,7 +206,14 @@ class GameSpec:
         if hand is None and game.observed:
             return Hint("the table cannot see your tiles, so it has no hint")
         turn = decide(game, seat, hand if hand is not None else game.hands()[seat], seed, self.strategy())
-        return Hint(" then ".join(str(m) for m in turn) or "pass")
+        return Hint(f"the bots would play: {self.say(game, turn, game.side_names())}" if turn else "pass")
+
+    def hints(self, game: Game, hand: Sequence[Tile] | None = None) -> bool:
+        """Whether `hint` can say anything for the player to move now: a game's own hint, or the
+        bots' choice where the player's tiles are known (Hint is offered only where it can act)."""
+        if game.is_over() or game.awaiting() or game.current_player is None:
+            return False
+        return self.own_hint is not no_hint_of_its_own or hand is not None or not game.observed
 
 
 def with_search(kernel: type[Playout], own: Mapping[str, StrategyFactory] | None = None) -> dict:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from dominotable.match.last_play import LastPlay
 from dominotable.match.position import Effect, Play, Position, Undo
+from dominotable.reading.prompts import listed, named
 from dominotable.rules.game import Game
 from dominotable.rules.hidden import made_by
 from dominotable.rules.moves import Move
@@ -36,8 +37,9 @@ class Committer:
         """Write `effects`, then make them; the last play they make (who, what, points), if any."""
         live = self.live
         after = live.copy()
-        last = LastPlay(self.seat_name(live.game.current_player), "put back " + " ".join(map(str, revised)),
-                        None) if revised else None
+        who = self.seat_name(live.game.current_player)
+        last = LastPlay(who, "put back " + " ".join(map(str, revised)), None,
+                        f"{who} put back {listed(named(m) for m in revised)}") if revised else None
         seat = before = start = None
         played: list = []
         for effect in effects:

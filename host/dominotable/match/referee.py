@@ -236,7 +236,11 @@ class Referee:
         elif last is not None:
             actions.append(TakeBack(*last))
         theirs = self.partner is not None and self.partner.to_move(self.game)
-        return actions + ([] if theirs else [ShowHint(), Resign()]) + [NewMatch()]
+        nobody = self.game.awaiting() is not None  # a reveal awaited (a deal, a draw): nobody's turn
+        seat = self.game.current_player
+        hand = self.position.holds[seat].hand() if self.seats.plays(seat) and seat in self.position.holds else None
+        hint = [ShowHint()] if not theirs and self.spec.hints(self.game, hand) else []
+        return actions + hint + ([] if theirs or nobody else [Resign()]) + [NewMatch()]
 
     def button_moves(self) -> list[tuple[str, Move]]:
         """The moves the buttons may make on the tray as last judged (none while restoring or after

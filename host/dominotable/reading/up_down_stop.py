@@ -13,6 +13,7 @@ Scrapped tiles lie face down in zone scrap, discarded doubles in zone discard.
 from __future__ import annotations
 
 import copy
+import re
 
 from dominotable.reading.prompts import name
 from dominotable.reading.reader import Verdict
@@ -34,6 +35,8 @@ from dominotable.rules.tiles import Tile, fmt
 from dominotable.tray.board import Board, Placement
 
 COLUMN_ZONE = "uds-column-"
+EXTENSION = re.compile(r"\bc(\d+)([+-])(\d+)\b")  # the engine's `c2+4`: on column 2, up to 4
+COLUMN = re.compile(r"\bc(\d+)\b")  # the engine's `c2`
 
 
 class Ladder:
@@ -346,6 +349,16 @@ class UpDownStopReader(StepReader):
         if not any(w.end == end for w in ways):
             return None
         return Extend(tile, j + 1, active, direction, end if len(ways) > 1 else None)
+
+    def in_tray_terms(self, text: str, board: Board | None) -> str:
+        """The engine's words for columns as the table says them: a move `3-5 c2+4` as "3-5 on
+        column 2, up to 4", `stop c1` as "stop column 1", and "c2" as "column 2" (one name for a
+        column everywhere, issue 28)."""
+        def move(m: re.Match) -> str:
+            way = "up" if m[2] == "+" else "down"
+            return f"on column {m[1]}, {way} to {m[3]}"
+
+        return COLUMN.sub(lambda m: f"column {m[1]}", EXTENSION.sub(move, text))
 
     # -- restoring ------------------------------------------------------------------------------
 
