@@ -57,7 +57,7 @@ def test_castle_rock_once_placed_the_captures_open_are_outlined_then_end_turn():
     said = waited(game)
     assert said.steps == (Step(Do.TAKE, cells=column(1) + column(2) + column(3)),  # what some capture takes
                           Step(Do.PRESS, label="End turn"))
-    assert words(said) == "take any captures; then End turn"
+    assert words(said) == "take any captures among r4c1-r5c1, r4c2-r5c2 and r4c3-r5c3; then End turn"
 
 
 def test_castle_rock_with_nothing_left_to_do_but_end_the_turn():

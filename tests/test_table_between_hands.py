@@ -278,3 +278,17 @@ def test_regression_db_tiles_just_shown_can_be_taken_back_until_the_next_step(tm
     assert table.screen.text == f"take back the tiles shown ({' and '.join(map(str, shown.tiles))})? press select"
     table.press("select")
     assert [str(m) for m in table.session.referee.game.moves] == before and table.stored() == before
+
+
+def test_the_hand_over_card_says_who_scored_what_then_gather_the_tiles(tmp_path):
+    """Issue 28, Why 5: the next deal came with no word of the hand just over. Between hands the
+    table shows what each side scored in it, then the step before any deal: gather the tiles."""
+    game = Broadway(options={"hands": 2}, seed=7, observed=True)
+    reader, tray = first_hand(game, 7, until=lambda g: g.awaiting() == "deal")
+    table = table_at(tmp_path, game, tray.tiles)
+    screen = table.screen
+    names = table.session.referee.seating.side_names(game)
+    gained = [now for now in game.scores]  # the first hand: from nothing
+    assert screen.title == "Hand over" and screen.instruction.scored == tuple(gained)
+    assert screen.text.startswith(f"{names[0]} scored {gained[0]}, {names[1]} {gained[1]} (points); hand 2 on ")
+    assert f"gather the tiles ({len(tray.tiles)} left) for the deal" in screen.text

@@ -70,14 +70,22 @@ def test_the_setup_form_starts_the_match_the_menu_would_and_a_restart_remembers_
 
 
 def test_the_actions_are_the_in_game_menus_and_each_applies_exactly_when_offered(tmp_path):
-    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", players=2, options={"hands": 1}, seed=3)
+    """Issue 28: while nobody is to move (Castle Rock's draw for dealer) neither Hint nor Resign is
+    offered; a solitaire's first turn offers its hint, resigning and a new match."""
+    drawing = LiveTable(tmp_path / "d.sqlite3", "castle-rock", players=2, options={"hands": 1}, seed=3)
     try:
-        table.until(lambda r: r.status.mode == Mode.PLAY, "the match on")
+        drawing.until(lambda r: r.status.mode == Mode.PLAY, "the match on")
+        assert [a["action"] for a in drawing.get("/api/state")[1]["screen"]["actions"]] == ["new-match"]
+    finally:
+        drawing.close()
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", seed=3)
+    try:
+        table.until(lambda r: r.status.mode == Mode.PLAY and r.tracker.judged is not None, "the match on")
         with table.runtime.lock:
             offered = table.referee.actions()
         shown = table.get("/api/state")[1]["screen"]["actions"]
         assert [(a["action"], a["label"]) for a in shown] == [(a.kind, a.label) for a in offered]
-        assert [a["action"] for a in shown] == ["hint", "resign", "new-match"]  # the dealer draw: no End turn yet
+        assert [a["action"] for a in shown] == ["hint", "resign", "new-match"]  # nothing laid yet: no takeback
         assert next(a for a in shown if a["action"] == "resign")["ask"].endswith("resign the match?")
         status, answer = table.post("/api/action", {"action": "take-back"})
         assert status == 409 and answer["error"] == "take-back does not apply now; what does: Hint, Resign, New match"

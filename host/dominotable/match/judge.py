@@ -96,7 +96,7 @@ class Judge:
         self.seats = seats
         self.seat_name = seat_name
         self.cells = cells  # the cells the game uses: a dead reader elsewhere is only a note
-        self.targets = Targets(self, seats.hands)
+        self.targets = Targets(self, seats.hands, lambda board: seats.without_racks(board)[0])
 
     def judge(self, live: Position, board: Board, ctx: Context) -> Decision:
         return self._judge(live, board, ctx, probe=False)

@@ -431,7 +431,10 @@ class TableSeats:
         after its captures; None if the row no longer lets them be taken."""
         after = p.game.copy()
         after.push(move)
-        left = {t for m in wanted for t in m.taken()} - set(move.taken())
+        # the planned tiles still on the row: not this move's, nor any an earlier reading took (a
+        # capture begun alone stays in the plan, provisional, until the whole is read)
+        gone = {t for m in after.moves for t in m.taken()}
+        left = {t for m in wanted for t in m.taken()} - gone
         captures = _captures(after, frozenset(left))
         return None if captures is None else captures + [m for m in wanted if not m.taken()]
 

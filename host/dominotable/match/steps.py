@@ -71,6 +71,8 @@ def person(seats: TableSeats, p: Position, board: Board, reader: Reader, places:
     finish = [label for label, move in reader.on(after.copy()).button_moves(board) if move in reader.implied]
     if finish and (todo or after is game):
         todo.append(Step(Do.PRESS, label=finish[0]))
+    elif todo and after is not game and todo[-1].do == Do.LAY:
+        todo.append(Step(Do.DONE))  # laying the tile ends the turn
     instead = ways + [(Step(Do.PRESS, label=label),) for label, move in buttons if move not in reader.implied]
     if not todo and not instead:
         return None
@@ -100,8 +102,11 @@ def _takeable(game: Game, board: Board) -> tuple[int, ...]:
 
 
 def told(seats: TableSeats, p: Position, seat: int, move: Move, board: Board) -> Instruction:
-    """`move` as the instruction says it, every step of it (a move without a trace: its button)."""
+    """`move` as the instruction says it, every step of it (a capture: the tiles it takes, whatever
+    the tray shows now; a move without a trace: its button)."""
     hands = seats.hands.on(p.game.copy())
+    if move.taken() and move.placed() is None:
+        return Instruction(seat, seats.names[seat], (Step(Do.TAKE, tuple(move.taken()), place=hands.taking),), table=True)
     try:
         said = _say(seats, p, seat, hands.actions(move, board), board)
     except DominoError:

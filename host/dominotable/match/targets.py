@@ -13,7 +13,7 @@ and the tray they were asked about.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol
 
 from dominotable.match.decision import Commit, Decision, Prompt, TakeBack
@@ -45,9 +45,12 @@ class Probe(Protocol):
 
 
 class Targets:
-    def __init__(self, judge: Probe, hands: Hands):
+    def __init__(self, judge: Probe, hands: Hands, area: Callable[[Board], Board]):
+        """`area(board)`: the board without the racks of the seats the table plays, where the game's
+        hands plan (a rack's tiles are never the game's to move)."""
         self.judge = judge
         self.hands = hands
+        self.area = area
         self._key: tuple | None = None
         self._known: dict = {}  # tile -> its cells; tiles -> their places
 
@@ -69,8 +72,9 @@ class Targets:
         known, key = self._for(live, board), tuple(dict.fromkeys(tiles))
         if key not in known:
             placing, found = self._placing(live.game), {}
+            area = self.area(board)
             for tile in key:
-                for place in self._planned(placing.get(tile, ()), board, tile):
+                for place in self._planned(placing.get(tile, ()), area, tile):
                     found.setdefault((place.first, frozenset(place.cells)), place)
             known[key] = tuple(found.values())
         return known[key]
@@ -91,7 +95,7 @@ class Targets:
             tray.apply(Action(ActionKind.REMOVE, tile))
         without = tray.board()
         taken = {c for spot in tray.tiles.values() for c in spot}
-        for first, cells, _ in self._planned(self._placing(live.game).get(tile, ()), without, tile):
+        for first, cells, _ in self._planned(self._placing(live.game).get(tile, ()), self.area(without), tile):
             if first or taken & set(cells):
                 continue
             laid = MemoryTray.of(without)

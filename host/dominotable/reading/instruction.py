@@ -36,6 +36,7 @@ class Do(StrEnum):
     EMPTY = "empty"  # the tiles in `slots` out of the rack (a hand over: shown, scored)
     PAD = "pad"  # hold `tiles[0]` over the scan pad
     PRESS = "press"  # the button move `label` (End turn, Pass)
+    DONE = "done"  # nothing more: the turn ends once the table reads what was laid
     NOTE = "note"  # what the table waits for, in a reader's own words (`label`)
 
 

@@ -78,7 +78,7 @@ def said(instruction: Instruction, geometry: Geometry) -> str:
 def steps(todo: Sequence[Step], geometry: Geometry) -> str:
     """Steps in order, the last after "then" ("...; take any captures; then End turn")."""
     parts = [step(s, geometry) for s in todo]
-    if len(parts) > 1:
+    if len(parts) > 1 and todo[-1].do != Do.DONE:
         parts[-1] = "then " + parts[-1]
     return "; ".join(parts)
 
@@ -93,8 +93,11 @@ def step(s: Step, geometry: Geometry) -> str:
             return f"slot {s.slots[0]} ({tiles}) -> {_where(s, geometry)}"
         case Do.LAY:
             return f"put {tiles} {_where(s, geometry)}"
-        case Do.TAKE:
-            return f"take {tiles} {s.place}".rstrip() if s.tiles else "take any captures"
+        case Do.TAKE if s.tiles:
+            return f"take {tiles} {s.place}".rstrip()
+        case Do.TAKE:  # any the rules let you take: among the tiles outlined, if any are yet
+            spots = [s.cells[i:i + 2] for i in range(0, len(s.cells), 2)]
+            return "take any captures" + (f" among {listed(span(geometry, spot) for spot in spots)}" if spots else "")
         case Do.SLIDE if s.by is not None:  # every tile (the tableau, its rule), or these
             rows, cols = s.by
             ways = [f"{abs(cols)} {'right' if cols > 0 else 'left'}"] * bool(cols) + \
@@ -110,6 +113,8 @@ def step(s: Step, geometry: Geometry) -> str:
             return f"hold {tiles} over the scan pad"
         case Do.PRESS | Do.NOTE:
             return s.label
+        case Do.DONE:
+            return "the turn ends once the table reads it"
     raise AssertionError(f"a step of no kind: {s.do}")
 
 
