@@ -55,3 +55,20 @@ def test_broadway_the_turn_outlines_every_place_and_offers_pass(tmp_path):
     assert screen.kind == ScreenKind.PLAY and screen.text.endswith("; or pass")
     assert set(lay.cells) <= set(screen.cells) and len(lay.cells) >= 4
     assert [a.label for a in screen.actions if a.kind == "move"] == ["pass"]
+
+
+def test_regression_hint_is_offered_only_where_it_can_say_something(tmp_path):
+    """Issue 28, Why 7: Hint was offered in Broadway and Up-Down-Stop, then answered that the table
+    cannot see the person's tiles. It is offered where the game has a hint of its own (Castle Rock)
+    or the table knows the hand; not at a table of people in Broadway or Up-Down-Stop."""
+    from dominotable.rules.games.up_down_stop.engine import UpDownStop
+
+    broadway = Broadway(options={"hands": 1}, seed=3, observed=True)
+    for text in ["lead W", "6-6@(0,0)-(0,1)"]:
+        broadway.push(broadway.parse_move(text))
+    kinds = [a.kind for a in started(tmp_path / "b", broadway, names=["ANN", "BOB", "CAT", "DAN"]).screen.actions]
+    assert "hint" not in kinds and "resign" in kinds
+    uds = UpDownStop(seed=2, observed=True)
+    uds.push(uds.parse_move("1-2 new"))
+    assert "hint" not in [a.kind for a in started(tmp_path / "u", uds, names=["ANN"]).screen.actions]
+    assert "hint" in [a.kind for a in cr9(tmp_path / "c", placed=None).screen.actions]

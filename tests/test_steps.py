@@ -218,3 +218,29 @@ def test_regression_every_up_down_stop_dead_end_says_the_tiles_to_move_first():
             spots = {frozenset(spot) for spot in follow.spots(way[-1])}
             offered += [cells for cells in judge.targets.of(position, ready.board(), tile) if frozenset(cells) in spots]
         assert offered, f"{case}: {words(said)}"
+
+
+def test_regression_a_move_is_named_as_the_prompt_names_it_never_in_notation():
+    """Issue 28, Why 6 and 7: Castle Rock offered "Take back lots 3-5 2-6 1-4 6-6"; Broadway's button
+    read "Take back 5-6" while the prompt said "6-5", and the result "CAT took back 6-5@(1,1)-(2,1)";
+    the OLED said "ANN: 4-6 c2+4 -1". A move is named by its tile, the capture of its tiles, what a
+    reveal shows, or its button's label; a play's points in words; Up-Down-Stop's columns by name."""
+    from dominotable.match.last_play import LastPlay
+    from dominotable.rules.games.broadway.engine import Place
+    from dominotable.rules.games.castle_rock.capture import Capture
+    from dominotable.rules.hidden import Reveal
+
+    t = Broadway(seed=1).dset.parse
+    assert prompts.named(Reveal("lots", (t("3-5"), t("2-6"), t("1-4"), t("6-6")))) == "the draw"
+    assert prompts.named(Reveal("show", (t("2-3"),), "N")) == "the tiles shown (2-3)"
+    assert prompts.named(Capture("middle", 1, (t("3-5"), t("2-6")))) == "the capture of 3-5 and 2-6"
+    assert prompts.named(END, "End turn") == "End turn"
+    place = Place.of(6, 5, (1, 1), (2, 1))
+    assert prompts.named(place) == "5-6" and catalog.spec("broadway").word(Broadway(seed=1), place,
+                                                                           ["ANN"] * 4) == "ANN laid 5-6"
+    assert str(LastPlay("ANN", "4-6 c2+4", -1, "ANN laid 4-6 on column 2, up to 4")) == \
+        "ANN laid 4-6 on column 2, up to 4, 1 off the score"
+    assert str(LastPlay("ANN", "x2-4", 3)) == "ANN x2-4, scores 3"
+    reader = catalog.reader_for(UpDownStop(seed=1, observed=True), GEO)
+    assert reader.in_tray_terms("rule UDS-3.6: 0-4 c3+4 cannot go on c2; tops are 2 on c1", None) == \
+        "rule UDS-3.6: 0-4 on column 3, up to 4 cannot go on column 2; tops are 2 on column 1"

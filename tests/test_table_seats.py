@@ -1310,3 +1310,45 @@ def test_regression_against_three_bots_a_pass_waits_while_a_bots_rack_is_not_ful
     short = full.copy()
     del short.holds[1].rack[7]
     assert "a pass waits until every bot's rack is full again" in str(seats.why_not(short, Pass()))
+
+
+def test_regression_the_racks_lead_only_once_every_bots_rack_is_full():
+    """Issue 28, Why 3b: the lead was recorded before every bot's rack was full: `lead S` right after
+    South's rack was filled, West's dealt 20 s later (seed 3, hand 1). The racks decide who leads
+    once every bot's rack is full (BW-11.5): until then no lead is made, then the one they say."""
+    from dominotable.rules.hidden import Reveal
+
+    game, seats, tray = _broadway_against_three_bots([], 3)
+    racks = {1: ["2-6", "1-6", "2-3", "0-2", "0-1", "0-6", "1-2"], 2: ["6-6", "3-6", "1-3", "5-6", "2-2", "4-5", "3-3"],
+             3: ["0-3", "2-5", "0-0", "4-4", "1-1", "1-5", "4-6"]}
+    board = tray.board()
+    assert seats.traceless(_racked(game, {1: racks[1], 2: racks[2], 3: racks[3][:3]}), board)[0] is None
+    assert seats.traceless(_racked(game, {1: racks[1], 2: racks[2]}), board)[0] is None  # West's not dealt
+    assert seats.traceless(_racked(game, racks), board)[0] == Reveal("lead", (), "S")
+
+
+def test_regression_who_leads_is_offered_whoever_the_engine_guesses_is_to_move(tmp_path):
+    """Issue 28, Why 3c: Broadway against bots stuck on "choose who leads with the buttons" with no
+    lead offered, when the deal the engine guessed gave the double to a bot (about half the runs):
+    the buttons were not offered while a bot was "to move". A reveal is the table's to make: the
+    leads the racks allow are offered (two people, two bots, the double in no rack: either person)."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    names = ["ANN", "East bot", "CAT", "West bot"]
+    for seed in range(1, 40):  # a deal the engine guesses with a bot to move
+        game = Broadway(options={"hands": 1}, seed=seed, observed=True)
+        if game.current_player in (1, 3):
+            break
+    table = SessionTable(tmp_path, game, names, (1, 3))
+    table.settle()
+    referee = table.session.referee
+    double = referee.game.hand_info().double
+    pile = [t for t in referee.game.dset.tiles if t is not double]
+    for seat in (1, 3):  # the racks dealt, the double in neither
+        for k, slot in enumerate(referee.seats.racks[seat].slots):
+            table.put(pile.pop(), slot)
+    table.settle()
+    assert referee.game.awaiting() == "lead" and referee.game.current_player in (1, 3)
+    assert "choose who leads" in table.screen().text
+    leads = [a.label for a in referee.actions() if a.kind == "move"]
+    assert leads == ["North leads", "South leads"], leads
