@@ -35,21 +35,21 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from itertools import takewhile
 
 from dominotray import wire
 
 from dominotable.match import steps
-from dominotable.match.decision import Commit, Decision, Prompt, Reading, TakeBack, Wait
+from dominotable.match.decision import Commit, Decision, Prompt, Reading, Wait
 from dominotable.match.position import Effect, Play, Position, Undo
 from dominotable.match.seats import TableSeats
+from dominotable.match.takebacks import Takebacks
 from dominotable.match.targets import Targets
 from dominotable.reading import prompts
 from dominotable.reading.draw import PadDraw
 from dominotable.reading.instruction import Do, Fix, Instruction, Step, Wrong
 from dominotable.reading.reader import Reader, Verdict, in_motion
 from dominotable.rules.game import Game, Move
-from dominotable.rules.hidden import DEAL, Reveal, made_by
+from dominotable.rules.hidden import DEAL
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board, Status
@@ -97,6 +97,7 @@ class Judge:
         self.seat_name = seat_name
         self.cells = cells  # the cells the game uses: a dead reader elsewhere is only a note
         self.targets = Targets(self, seats.hands, lambda board: seats.without_racks(board)[0])
+        self.takebacks = Takebacks(reader, seats)
 
     def judge(self, live: Position, board: Board, ctx: Context) -> Decision:
         return self._judge(live, board, ctx, probe=False)
@@ -158,7 +159,7 @@ class Judge:
             return None
         where = {q.tile: q.cells for q in case.area.placements}
         cells = tuple(c for m in undone if m.placed() is not None for c in where.get(m.placed(), ()))
-        text = prompts.taken_back(undone, self._named(case.p.game, undone, case.area))
+        text = prompts.taken_back(undone, self.takebacks.named(case.p.game, undone, case.area))
         return _decided(case.effects, Prompt("Take back", text, cells, undone=True), reading=self._reading(case, case.draw))
 
     def _replacing(self, case: Case) -> Decision | None:
@@ -169,9 +170,9 @@ class Judge:
         case.verdict, case.revised = self._revise(p, case.area, case.verdict, ctx, case.effects)
         where = {q.tile: q.cells for q in case.area.placements}
         if not (case.verdict.moves and ctx.fresh and ((ctx.offered is not None and not ctx.instead)
-                                                       or self._replaced(p.game, ctx.before or {}, where))):
+                                                       or self.takebacks.replaced(p.game, ctx.before or {}, where))):
             return None
-        offer = self._offer(p, case.area, case.board)
+        offer = self.takebacks.offer(p, case.area, case.board)
         if offer is None or not offer.instead:
             return None
         return _decided(case.effects, offer, case.revised, self._reading(case, case.draw))
@@ -222,13 +223,13 @@ class Judge:
             return Commit(tuple(case.effects), None, case.revised, reading)
         if verdict.same:
             then = Wait(self._instruction(case, verdict.note))
-            if verdict.note is not None and ctx.fresh and case.draw is None and self._lifted_last(p.game, area):
+            if verdict.note is not None and ctx.fresh and case.draw is None and self.takebacks.lifted_last(p.game, area):
                 # the hand-ending tile (or the tiles just shown) lifted right after: its takeback, not
                 # tiles cleared away (the reader awaits the clearing; clearing on withdraws the offer)
-                offer = self._offer(p, area, case.board, noted=True)
+                offer = self.takebacks.offer(p, area, case.board, noted=True)
                 then = offer if offer is not None and not offer.instead else then
         else:
-            offer = self._offer(p, area, case.board) if ctx.fresh and case.draw is None and not verdict.moves else None
+            offer = self.takebacks.offer(p, area, case.board) if ctx.fresh and case.draw is None and not verdict.moves else None
             then = offer or Prompt("Fix the tray", verdict.problem or "", verdict.cells, pending=verdict.pending,
                                    instruction=self._instruction(case) if verdict.pending else None)
         _, plan = self.seats.turn(p, area) if not case.probe else ((), None)
@@ -317,7 +318,7 @@ class Judge:
         """A problem read past the reader's provisional moves, read again from before them."""
         game = p.game
         count = self.reader.on(game.copy()).provisional() if verdict.problem is not None and not ctx.restoring else 0
-        if not count or not self._ours(game, count):
+        if not count or not self.takebacks.ours(game, count):
             return verdict, ()
         before = game.copy()
         undone = tuple([before.pop() for _ in range(count)][::-1])
@@ -373,97 +374,6 @@ class Judge:
             _make(p, effects, Play(move))
             made = True
         return made
-
-    def _lifted_last(self, game: Game, area: Board) -> bool:
-        """Whether the tiles the last move laid are off the tray: the tile it placed, or every tile
-        it showed (a Doubles game's or a Broadway hand's tiles left, shown face up: issue 28)."""
-        move = game.moves[-1] if game.moves else None
-        laid = [move.placed()] if move is not None and move.placed() is not None else \
-            list(move.tiles) if isinstance(move, Reveal) and move.word == "show" else []
-        on = {q.tile for q in area.placements}
-        return bool(laid) and not any(tile in on for tile in laid)
-
-    def _replaced(self, game: Game, before: dict, where: dict) -> bool:
-        """Whether another tile lies where the last move's tile lay on the board judged before."""
-        tile = getattr(game.moves[-1], "tile", None) if game.moves else None
-        cells = set(before.get(tile, ()))
-        return tile not in where and any(cells & set(spot) for spot in where.values())
-
-    def _offer(self, p: Position, area: Board, board: Board, noted: bool = False) -> TakeBack | None:
-        """The last move, if the tray shows exactly the position before it (no note of something
-        still awaited there, unless `noted`: the last move's own tiles were lifted, and the position
-        before it awaited them, tiles shown at a game's end); the last moves and the moves read
-        instead, if a tile they placed has
-        left the tray and it shows other legal moves from the position before them (a tile lifted
-        and another laid before the table saw the lift). Provisional moves are never offered: the
-        tray revises them by itself; nor is a seat's placement whose tile it is told to take off
-        next (its capture begun), unless the tile is back in its rack (`board`: the whole tray)."""
-        game = p.game
-        if self.reader.on(game.copy()).provisional():
-            return None
-        on_tray = {q.tile for q in area.placements}
-        if game.moves and game.moves[-1].placed() not in {q.tile for q in board.placements}:
-            turn, _ = self.seats.turn(p, area)
-            if game.moves[-1].placed() in {t for m in takewhile(lambda m: m.taken(), turn) for t in m.taken()}:
-                return None
-        # At most three moves back: a placement, and the end of turn and placement that the tile laid
-        # in its place was read as before the table saw the lift (Castle Rock's CR-10.5)
-        for depth in (1, 2, 3):
-            if len(game.moves) < depth or not self._ours(game, depth):
-                return None
-            before = game.copy()
-            undone = tuple(reversed([before.pop() for _ in range(depth)]))
-            reader = self.reader.on(before)
-            verdict = reader.judge(area)
-            if depth == 1 and verdict.same and (verdict.note is None or noted):
-                return self._offering(game, undone, (), area)
-            if verdict.moves and verdict.moves != undone and (depth == 1 or len(verdict.moves) < depth) \
-                    and any(getattr(m, "tile", None) not in on_tray for m in undone if hasattr(m, "tile")):
-                return self._offering(game, undone, verdict.moves, area)
-        return None
-
-    def _offering(self, game: Game, undo, instead, area: Board) -> TakeBack:
-        before = game.copy()
-        for _ in undo:
-            before.pop()
-        played = f" and play {self._named(before, instead, area)} instead" if instead else ""
-        return TakeBack(undo, instead, f"take back {self._named(before, undo, area)}{played}? press select")
-
-    def _named(self, before: Game, moves, area: Board | None) -> str:
-        """`moves`, made one after another from `before`, as the prompt names them ("2-2, End turn
-        and 3-3"): a move without a trace by its button's label where it was made."""
-        game, names = before.copy(), []
-        for move in moves:
-            labels = {str(m): label for label, m in self.reader.on(game.copy()).button_moves(area)}
-            names.append(prompts.named(move, labels.get(str(move), "")))
-            game.push(move)
-        return prompts.listed(names)
-
-    def takeback(self, live: Position, area: Board | None) -> tuple[Move, str] | None:
-        """The last move, as the menu offers to take it back right after it is made, and its name in
-        the prompt's words: a move of this table's (the partner's it never takes back), and not one
-        the table makes itself for a seat it plays (an end of turn, a pass: made again at once)."""
-        game = live.game
-        if not game.moves or not self._ours(game, 1):
-            return None
-        before = game.copy()
-        move = before.pop()
-        if not (move.placed() or move.taken()) and self.seats.plays(made_by(before, move)):
-            return None
-        return move, self._named(before, [move], area)
-
-    def _ours(self, game: Game, count: int) -> bool:
-        """Whether this table made the last `count` moves (the partner's it never takes back)."""
-        partner = self.seats.partner
-        if partner is None:
-            return True
-        before = game.copy()
-        undone = [before.pop() for _ in range(count)]
-        for move in reversed(undone):
-            if partner.theirs(before, move):
-                return False
-            before.push(move)
-        return True
 
     def clears(self, live: Position, board: Board) -> bool:
         """Whether the tray reads as the position again (or as legal moves from it): a problem's

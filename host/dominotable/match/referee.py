@@ -229,7 +229,7 @@ class Referee:
         if self.game.awaiting() or not self.seats.plays(self.game.current_player):
             actions += [ButtonMove(move, label) for label, move in self.button_moves()
                         if self.seats.why_not(self.position, move) is None]
-        last = self.judge.takeback(self.position, self.area)  # right after every move (issue 28)
+        last = self.judge.takebacks.takeback(self.position, self.area)  # right after every move (issue 28)
         if mode == Mode.TAKEBACK:
             move = self.status.undo[-1]
             actions.append(TakeBack(move, last[1] if last is not None and last[0] == move else ""))
