@@ -77,11 +77,6 @@ class Instruction:
         """The rack slots the steps are about."""
         return tuple(dict.fromkeys(k for step in self.steps for k in step.slots))
 
-    @property
-    def take(self) -> tuple[Tile, ...]:
-        """The tiles to take off, in order."""
-        return tuple(t for step in self.steps if step.do == Do.TAKE for t in step.tiles)
-
 
 class Fix(StrEnum):
     """What to put right about a seat the table plays (the fields of `Wrong` each kind uses)."""
