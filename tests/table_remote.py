@@ -21,6 +21,7 @@ from broker import Mosquitto
 from dominotable.app.hardware import Hardware
 from dominotable.app.runtime import Runtime
 from dominotable.games import catalog
+from dominotable.match.status import Mode
 from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.tiles import DominoSet
 from dominotable.sim.memtray import MemoryTray
@@ -139,11 +140,20 @@ class Table:
         """Handle what is queued (the tray, the buttons, what the link heard)."""
         self.runtime.step(0)
 
-    def settle(self) -> None:
-        """Until the table has judged what lies on the tray."""
+    def settle(self, timeout: float = 10.0) -> None:
+        """Until the table has judged what lies on the tray (the loop may first handle what the link
+        heard meanwhile: one step handles one thing)."""
         self.pump()
         self.now += SETTLE_MS / 1000
         self.pump()
+        deadline = time.monotonic() + timeout
+        while (session := self.runtime.session) is not None and session.referee.status.mode not in (Mode.LOST, Mode.OVER):
+            judged = session.referee.tracker.judged
+            if judged is not None and judged.cells == self.layout.board().cells:
+                return
+            assert time.monotonic() < deadline, f"{self.name}: the tray was not judged"
+            self.now += SETTLE_MS / 1000
+            self.pump()
 
     def screen(self):
         return self.runtime.screen()

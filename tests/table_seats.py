@@ -154,16 +154,16 @@ class Person:
             self.t.unpad()
             self.t.settle()
         elif ("lay out the starting row" in text or "clear the row" in text or "clear the tray" in text
+              or "gather the tiles" in text
               or ("choose who leads" in text and any(not self.in_rack(c) for c in self.t.tiles().values()))):
             self.deal(text)
         elif "lay your tiles left on the tray" in text and self.mine:
             self.show()
         elif screen.kind == "prompt" and screen.title == "Hint":
             self.capture(screen)
-        elif screen.bot and screen.seat != screen.turn and not screen.text.startswith("after ") \
-                and self.follow(screen.bot):
+        elif screen.bot and screen.seat != screen.turn and self.follow(screen.bot):
             pass  # a bot's rack, while someone else is to move
-        elif screen.turn == self.t.names[self.me] or f": after {self.t.names[self.me]}: " in screen.bot:
+        elif screen.turn == self.t.names[self.me]:
             self.my_turn(screen)
         elif screen.bot and self.follow(screen.bot):
             pass
@@ -215,7 +215,8 @@ class Person:
     def my_turn(self, screen) -> None:
         if self.t.game.name == "broadway":
             return self.broadway_turn()
-        finished = f": after {self.t.names[self.me]}: " in screen.bot or "end turn" in screen.text
+        said = screen.instruction  # the person's turn: placed once it lays no tile
+        finished = said is not None and said.seat == self.me and not any(s.do == "lay" for s in said.steps)
         if not finished:
             hands = catalog.hands_for(self.t.game.copy(), self.geo)
             tile = self.rng.choice(self.mine)
@@ -233,10 +234,7 @@ class Person:
             self.hints += 1
             self.t.menu("Hint")
             return
-        if screen.bot:
-            assert self.follow(screen.bot), screen.bot
-        else:
-            self.t.menu("End turn", confirm=True)
+        self.t.menu("End turn", confirm=True)
 
     # -- what the person remembers of the table (it outlives a crash of the table) ----------------
 

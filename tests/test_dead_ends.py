@@ -124,7 +124,7 @@ def test_after_the_quick_start_history_shows_the_demo_and_the_log_is_a_transcrip
     lines = out.splitlines()
     assert not any(c in out for c in "\u2580\u2584\u2588\u2800")  # no half blocks, no Braille
     assert len(lines) < 80
-    assert any(line.startswith("ANN: ") and "| ANN " in line for line in lines)  # plays with the score
+    assert any(line.startswith("ANN ") and "| ANN " in line for line in lines)  # plays in words, with the score
     assert any(line.startswith("! ") for line in lines)  # prompts
     assert "recorded as demo match 1 in " in out and out.rstrip().endswith("dominotable history 1")
     assert main(["history"]) == 0

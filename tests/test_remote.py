@@ -143,7 +143,7 @@ def test_a_takeback_is_the_moving_tables_and_the_other_follows(tmp_path, mosquit
         crews[1].step()  # CAT places at t2
         assert len(t2.game.moves) == end + 1 and t2.game.current_player == 1
         cat = t2.game.moves[-1]
-        t1.menu("Take back end", confirm=True)
+        t1.menu("Take back End turn", confirm=True)
         assert len(t1.game.moves) == end - 1
         assert until(lambda: (t2.pump(), len(t2.game.moves) == end - 1)[1], 10)  # CAT's placement went too
         assert t2.screen().text == "waiting for ANN at table t1" and cat.placed() in t2.tiles()

@@ -190,10 +190,12 @@ def test_run_without_a_terminal_plays_a_bot_match_on_the_simulator_and_ends(caps
     assert "missing.toml does not exist" in capsys.readouterr().err
 
 
-def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
+def test_power_on_setup_and_new_match_with_the_three_buttons(tmp_path):
     """From power-on with the buttons only (gpiozero mock pins): choose the first game, go up
-    to Start, accept the prefilled names, play; then menu -> Resign -> Yes ends the match
-    (recorded as resigned), and select opens the setup menu again with the names kept."""
+    to Start, accept the prefilled names, play; while the table waits for the draw for dealer
+    nobody is to move, so the menu offers no Resign and no Hint (issue 28); menu -> New match ->
+    Yes ends the match (recorded as abandoned), and select opens the setup menu again with the
+    names kept."""
     from dominotable.games import catalog
     hw, frames = open_table()
     buttons = hw.buttons()
@@ -225,10 +227,9 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
             match_id = runtime.match_id
             press("long-select")
             items = runtime.session.menu.model.items
-            press(*["down"] * items.index("Resign"), "select", "up", "select")
-            assert runtime.session.referee.status.mode == "over"
-            assert store.match(match_id).result["ending"] == "resigned"
-            press("select")
+            assert "Resign" not in items and "Hint" not in items
+            press(*["down"] * items.index("New match"), "select", "up", "select")
+            assert store.match(match_id).result["ending"] == "abandoned"
             assert runtime.setup is not None and runtime.setup.last_names == runtime.names
             assert frames.images and hw.display.sent == len(frames.images) + 1  # + the "Starting" frame
     finally:

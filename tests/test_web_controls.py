@@ -70,14 +70,22 @@ def test_the_setup_form_starts_the_match_the_menu_would_and_a_restart_remembers_
 
 
 def test_the_actions_are_the_in_game_menus_and_each_applies_exactly_when_offered(tmp_path):
-    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", players=2, options={"hands": 1}, seed=3)
+    """Issue 28: while nobody is to move (Castle Rock's draw for dealer) neither Hint nor Resign is
+    offered; a solitaire's first turn offers its hint, resigning and a new match."""
+    drawing = LiveTable(tmp_path / "d.sqlite3", "castle-rock", players=2, options={"hands": 1}, seed=3)
     try:
-        table.until(lambda r: r.status.mode == Mode.PLAY, "the match on")
+        drawing.until(lambda r: r.status.mode == Mode.PLAY, "the match on")
+        assert [a["action"] for a in drawing.get("/api/state")[1]["screen"]["actions"]] == ["new-match"]
+    finally:
+        drawing.close()
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", seed=3)
+    try:
+        table.until(lambda r: r.status.mode == Mode.PLAY and r.tracker.judged is not None, "the match on")
         with table.runtime.lock:
             offered = table.referee.actions()
         shown = table.get("/api/state")[1]["screen"]["actions"]
         assert [(a["action"], a["label"]) for a in shown] == [(a.kind, a.label) for a in offered]
-        assert [a["action"] for a in shown] == ["hint", "resign", "new-match"]  # the dealer draw: no End turn yet
+        assert [a["action"] for a in shown] == ["hint", "resign", "new-match"]  # nothing laid yet: no takeback
         assert next(a for a in shown if a["action"] == "resign")["ask"].endswith("resign the match?")
         status, answer = table.post("/api/action", {"action": "take-back"})
         assert status == 409 and answer["error"] == "take-back does not apply now; what does: Hint, Resign, New match"
@@ -119,10 +127,10 @@ def test_a_held_tiles_targets_are_where_laying_it_reads_as_a_legal_move(tmp_path
     on a target is committed as the move."""
     table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", seed=2)
     try:
-        table.until(lambda r: r.status.mode == Mode.RESTORE, "the table to set up")
+        table.until(lambda r: r.tracker.judged is not None, "the empty tray judged")
         from dominotable.app.demo import TableBots
 
-        TableBots(table.runtime, seed=2).one_move()  # the starting row laid out
+        TableBots(table.runtime, seed=2).one_move()  # the first tile drawn and laid
         table.until(lambda r: r.status.mode == Mode.PLAY, "the match on")
         state = table.get("/api/state")[1]
         tile = state["off_tray"][0]
@@ -136,7 +144,7 @@ def test_a_held_tiles_targets_are_where_laying_it_reads_as_a_legal_move(tmp_path
         assert sorted(list(reversed(c)) for c in turned) == sorted(answer["targets"])
         with table.runtime.lock:
             assert table.referee.game.moves == moves  # nothing pushed on the live engine
-            cached = table.referee._targets._known
+            cached = table.referee.judge.targets._known
         assert any(str(t) == tile for t in cached)
         assert table.get("/api/targets?tile=7-7")[0] == 400
         assert table.post("/api/tray", {"action": "place", "tile": tile, "cells": [first, second]})[0] == 200

@@ -22,11 +22,12 @@ class LiveTable(ThreadedTable):
     def __init__(self, db, game: str | None = "castle-rock", players: int | None = None, options: dict | None = None,
                  seed: int = 1, names: list[str] | None = None, host: str = "127.0.0.1", token: str = "",
                  hosts: tuple[str, ...] = (), origins: tuple[str, ...] = (), settle_ms: int = SETTLE_MS,
-                 stop_when_over: bool = False, repairs: list[str] | None = None):
-        """`game`: the match to start; None: the setup menu first."""
+                 stop_when_over: bool = False, repairs: list[str] | None = None, bots: tuple[int, ...] = ()):
+        """`game`: the match to start; None: the setup menu first; `bots`: the seats the table plays
+        (with the game's own strategy)."""
         choice = None if game is None else demo_choice(game, players, SHORT[game] if options is None else options)
         if names is not None:
-            choice = Choice(choice.game, choice.options, choice.players, names)
+            choice = Choice(choice.game, choice.options, choice.players, names, dict.fromkeys(bots, ""))
         self.server = None
 
         def with_page(runtime):

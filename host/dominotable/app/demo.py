@@ -100,7 +100,7 @@ class TableBots:
         nothing while the table is not waiting for a move (a menu, the tray lost)."""
         with self.runtime.lock:
             session = self.runtime.session
-            if session is None or not _ready(session) or session.referee.seats is not None:
+            if session is None or not _ready(session) or session.referee.seats.playing:
                 return  # a match with bot seats: a person does what the screen says for the bots
         try:
             self._turn()

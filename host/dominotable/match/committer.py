@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from dominotable.match.last_play import LastPlay
 from dominotable.match.position import Effect, Play, Position, Undo
+from dominotable.reading.prompts import listed, named
 from dominotable.rules.game import Game
 from dominotable.rules.hidden import made_by
 from dominotable.rules.moves import Move
@@ -36,8 +37,9 @@ class Committer:
         """Write `effects`, then make them; the last play they make (who, what, points), if any."""
         live = self.live
         after = live.copy()
-        last = LastPlay(self.seat_name(live.game.current_player), "put back " + " ".join(map(str, revised)),
-                        None) if revised else None
+        who = self.seat_name(live.game.current_player)
+        last = LastPlay(who, "put back " + " ".join(map(str, revised)), None,
+                        f"{who} put back {listed(named(m) for m in revised)}") if revised else None
         seat = before = start = None
         played: list = []
         for effect in effects:
@@ -68,10 +70,16 @@ class Committer:
         return last
 
     def take_back(self, count: int = 1) -> LastPlay:
-        """Take back the last `count` moves."""
+        """Take back the last `count` moves; the last play says so in the game's words ("taken back:
+        CAT laid 6-5"), the notation kept for the record."""
         undone = self.live.game.moves[-count:]
+        before = self.live.game.copy()
+        for _ in undone:
+            before.pop()
         self.commit([Undo()] * count)
-        return LastPlay(self.seat_name(self.live.game.current_player), f"took back {' '.join(map(str, undone))}", None)
+        words = f"taken back: {self.say(before, undone)}" if self.say is not None else ""
+        return LastPlay(self.seat_name(self.live.game.current_player), f"took back {' '.join(map(str, undone))}", None,
+                        words)
 
     def resign(self, seat: int) -> LastPlay:
         game = self.live.game

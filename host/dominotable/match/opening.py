@@ -107,11 +107,9 @@ def _referee(store: Store, spec: GameSpec, game: Game, seating: Seating, geometr
     def seat_name(seat: int | None) -> str:
         return seating.seat_name(game, seat)
 
-    seats = None
-    if holds:
-        seats = TableSeats(geometry.racks(spec.racks), seating.kinds, seating.names, game.seed,
-                           spec.hands_for(game, geometry),
-                           {seat: spec.strategy(name) for seat, name in seating.strategies.items()}, partner=partner)
+    seats = TableSeats(geometry.racks(spec.racks) if spec.racks else (), seating.kinds, seating.names, game.seed,
+                       spec.hands_for(game, geometry),
+                       {seat: spec.strategy(name) for seat, name in seating.strategies.items()}, partner=partner)
     judge = Judge(spec.reader_for(game, geometry), seats, seat_name, spec.cells(geometry))
     names = [seat_name(seat) for seat in range(game.players)]
 

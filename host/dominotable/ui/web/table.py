@@ -361,9 +361,9 @@ def _placements(board) -> list:
 
 
 def _prompt(screen: Screen) -> tuple[str | None, str | None]:
-    """The page's prompt line: a title and a text, or nothing in play."""
+    """The page's prompt line: a title and a text; in play, the turn of the person to move."""
     if screen.kind == ScreenKind.PLAY:
-        return None, None
+        return (screen.title, screen.text) if screen.instruction is not None else (None, None)
     if screen.kind == ScreenKind.MENU:
         question = screen.menu.current.title if hasattr(screen.menu, "current") else screen.menu.title
         return ("Menu" if screen.game else None), question
