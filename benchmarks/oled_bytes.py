@@ -38,6 +38,7 @@ from dominotable.app.demo import demo_choice, play  # noqa: E402
 from dominotable.app.hardware import open_hardware  # noqa: E402
 from dominotable.app.runtime import Runtime  # noqa: E402
 from dominotable.games import catalog  # noqa: E402
+from dominotable.match.replay import replay  # noqa: E402
 from dominotable.store.recovery import open_for_table  # noqa: E402
 from dominotable.ui.oled import screens  # noqa: E402
 from dominotable.ui.oled.display import Display  # noqa: E402
@@ -96,7 +97,7 @@ def match(game: str, driver: str, seed: int, db: Path) -> dict:
     serial = RecordingSerial()
     display = hw.display = Timed(device(driver, serial), serial)
     try:
-        store, repairs = open_for_table(db)
+        store, repairs = open_for_table(db, replay)
         with store:
             runtime = Runtime(hw, store, SETTLE_MS, seed=seed, choice=demo_choice(game), stop_when_over=True,
                               demo=True, repairs=repairs)

@@ -64,6 +64,7 @@ from dominotable.app.runtime import Runtime
 from dominotable.app.web import serve
 from dominotable.games import catalog
 from dominotable.match.position import Position, Undo
+from dominotable.match.replay import replay
 from dominotable.match.status import Mode
 from dominotable.reading.reader import Refusal
 from dominotable.rules.errors import DominoError
@@ -72,7 +73,7 @@ from dominotable.rules.moves import Pass
 from dominotable.rules.seat_view import unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.memtray import MemoryTray
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 from dominotable.tray.errors import TrayError

@@ -24,12 +24,12 @@ from dominotable.app.demo import demo_choice
 from dominotable.app.hardware import Keyboard, open_hardware
 from dominotable.games import catalog
 from dominotable.rules.tiles import DominoSet
-from dominotable.store.ratings import rate
 from dominotable.store.storage import Store
 from dominotable.tray.errors import TrayError
 from dominotable.tray.tags import Registry
 from dominotable.tray.virtual import VirtualTray
 from dominotable.ui.press import Press
+from dominotable.views.ratings import rate
 from dominotray import wire
 from tray_fixtures import until
 

@@ -15,10 +15,11 @@ from pathlib import Path
 from broker import mosquitto  # noqa: F401
 from dominotable.match import opening
 from dominotable.match.position import Play
+from dominotable.match.replay import replay
 from dominotable.match.seats import SeatKind
 from dominotable.rules.games.castle_rock.engine import CastleRock
 from dominotable.store import partners
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.geometry import default
 from dominotable.ui.menu import Setup
 from table_remote import AT_T2, NAMES, Crew, Table, pair, play

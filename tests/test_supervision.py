@@ -5,8 +5,9 @@ store takes it again; nothing committed is lost."""
 
 import pytest
 from dominotable.match import judge as judge_module
+from dominotable.match.replay import replay
 from dominotable.rules.games.castle_rock.engine import place
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.screen import ScreenKind
 from table_helpers import T, cr9, with_tiles

@@ -13,8 +13,9 @@ from dominotable.app.cli import main
 from dominotable.app.config import load as load_config
 from dominotable.app.demo import demo_choice
 from dominotable.app.runtime import Runtime
+from dominotable.match.replay import replay
 from dominotable.match.status import Mode
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.geometry import default as default_geometry
 from table_match import SETTLE_MS, SHORT, ThreadedTable, bot_match, open_table
 

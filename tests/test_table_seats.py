@@ -18,12 +18,13 @@ import time
 import pytest
 from dominotable.games import catalog
 from dominotable.match import opening
+from dominotable.match.replay import replay
 from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.turn import decide
 from dominotable.sim.memtray import MemoryTray
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry

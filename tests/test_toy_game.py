@@ -6,7 +6,8 @@ by the match core, shown on the OLED and the page, with no change anywhere else.
 import pytest
 from dominotable.app.demo import TableBots
 from dominotable.games import catalog
-from dominotable.store.storage import Store, replay
+from dominotable.match.replay import replay
+from dominotable.store.storage import Store
 from dominotable.ui.oled import screens
 from toy_game import SPEC, HighTile
 from web_table import LiveTable

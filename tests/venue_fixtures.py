@@ -21,7 +21,8 @@ from broker import Mosquitto, free_port
 from dominotable.games import catalog
 from dominotable.sim.bots.shared import greedy_bot
 from dominotable.store import outbox
-from dominotable.store.storage import Store, TableLock
+from dominotable.store.lock import TableLock
+from dominotable.store.storage import Store
 from dominotable.venue.broker import Broker
 from dominotable.venue.link import VenueLink
 from dominotable.venue.server import VenueServer

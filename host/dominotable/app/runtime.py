@@ -43,7 +43,8 @@ from dominotable.match.status import Mode
 from dominotable.rules.errors import DominoError
 from dominotable.rules.tiles import Tile
 from dominotable.store import partners
-from dominotable.store.storage import Store, StoreUnavailable
+from dominotable.store.errors import StoreUnavailable
+from dominotable.store.storage import Store
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Message, Seat, Setup
 from dominotable.ui.oled import screens

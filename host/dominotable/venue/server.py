@@ -29,12 +29,12 @@ from aiohttp import web
 
 from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
-from dominotable.store.ratings import rate
 from dominotable.tray.geometry import Geometry, default
 from dominotable.venue import broker as topics
 from dominotable.venue.broker import Broker
 from dominotable.venue.store import VenueStore
 from dominotable.views import review, svg
+from dominotable.views.ratings import rate
 
 log = logging.getLogger("dominotable.venue")
 

@@ -81,6 +81,7 @@ def table_demo(game: str, options: dict, args) -> int:
     from dominotable.app.runtime import Runtime
     from dominotable.app.venue import start_link, stop_link
     from dominotable.app.web import start
+    from dominotable.match.replay import replay
     from dominotable.store.recovery import open_for_table
 
     choice = demo_choice(game, args.players, options)
@@ -91,7 +92,7 @@ def table_demo(game: str, options: dict, args) -> int:
                  game=GameConfig(settle_ms=args.settle_ms))
     user = config.load()
     db = args.db or user.storage.path
-    store, repairs = open_for_table(db)  # first: a database the table cannot use stops it before anything starts
+    store, repairs = open_for_table(db, replay)  # first: a database the table cannot use stops it before anything starts
     with store:
         hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
         server = link = None

@@ -25,14 +25,15 @@ from dominotable.games import catalog
 from dominotable.match import actions
 from dominotable.rules.errors import DominoError
 from dominotable.rules.tiles import DominoSet, Tile
-from dominotable.store.ratings import rate
-from dominotable.store.storage import StorageError, Store
+from dominotable.store.errors import StorageError
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.errors import TrayError
 from dominotable.ui.menu import Seat
 from dominotable.ui.screen import Screen, ScreenKind
 from dominotable.ui.web.server import Refused, WebServer
 from dominotable.views import review, svg
+from dominotable.views.ratings import rate
 
 FAULTS = ("unplug", "replug", "dead", "alive", "flicker", "noise")
 CLEAR = "clear"  # a tray action of the page: every tile off the virtual tray
