@@ -69,7 +69,8 @@ def open_for_table(path: str | Path, replay: Replay) -> tuple[Store, list[str]]:
     recovered only if it is ours (its header says so, or matches of ours can be read in it);
     `replay` rebuilds a match salvaged, to check it."""
     path = Path(path)
-    if identify(path) == "unknown" and not any(_ours(row, replay) for row in read_records(path).get("matches", {}).values()):
+    if identify(path) == "unknown" and not any(_ours(row, replay)
+                                                for row in read_records(path).get("matches", {}).values()):
         raise StorageError(f"{path} is not a dominotable database: it is a damaged SQLite file with no match "
                            f"of ours in it (left as it is)")
     lock = TableLock(path)

@@ -3,9 +3,9 @@
 The database runs in WAL mode with `synchronous=FULL`, so a change whose `commit` has returned
 is on disk and survives `kill -9` or a power cut. The match's committer writes each change (the
 moves taken back and made, what the seats the table plays hold) in one transaction before the
-live engine makes it; on the next start `unfinished()` finds the match that was cut off and the
-match core rebuilds its engine by replaying its moves (match/replay.py), which gives exactly the
-state it had (shuffles are seeded): the store itself knows no game. A write SQLite refuses raises StoreUnavailable after a
+live engine makes it; on the next start `unfinished()` finds the match that was cut off and
+the match core rebuilds its engine by replaying its moves (match/replay.py), which gives exactly
+the state it had (shuffles are seeded): the store itself knows no game. A write SQLite refuses raises StoreUnavailable after a
 rollback: nothing is half-written and the store stays usable.
 
 Seats are tied to player names at the start of a match, with the side (partnership) each

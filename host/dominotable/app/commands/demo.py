@@ -92,7 +92,8 @@ def table_demo(game: str, options: dict, args) -> int:
                  game=GameConfig(settle_ms=args.settle_ms))
     user = config.load()
     db = args.db or user.storage.path
-    store, repairs = open_for_table(db, replay)  # first: a database the table cannot use stops it before anything starts
+    # first: a database the table cannot use stops it before anything starts
+    store, repairs = open_for_table(db, replay)
     with store:
         hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
         server = link = None

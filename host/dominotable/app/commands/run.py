@@ -89,7 +89,8 @@ def run(args) -> int:
         cfg.display, frames=args.frames or cfg.display.frames, terminal=cfg.display.terminal and not transcript))
     keys_help = "" if bots_play or not terminal else KEY_HELP + (", o open the page" if listen is not None else "")
     db = args.db or cfg.storage.path
-    store, repairs = open_for_table(db, replay)  # first: a database the table cannot use stops it before anything starts
+    # first: a database the table cannot use stops it before anything starts
+    store, repairs = open_for_table(db, replay)
     with store:
         hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0,  # the virtual tray's speed
                            long_press=BOT_LONG_PRESS if bots_play else LONG_PRESS, footer=keys_help)
