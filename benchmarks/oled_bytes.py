@@ -32,9 +32,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the recorder is a test tool
-from dominotable.app.commands.demo import BOT_LONG_PRESS  # noqa: E402
 from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig  # noqa: E402
-from dominotable.app.demo import demo_choice, play  # noqa: E402
+from dominotable.app.demo import BOT_LONG_PRESS, demo_choice, play  # noqa: E402
 from dominotable.app.hardware import open_hardware  # noqa: E402
 from dominotable.app.runtime import Runtime  # noqa: E402
 from dominotable.games import catalog  # noqa: E402

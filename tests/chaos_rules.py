@@ -77,7 +77,7 @@ from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 from dominotable.tray.errors import TrayError
-from dominotable.ui.controls import ButtonsConfig
+from dominotable.ui.buttons import ButtonsConfig
 from dominotable.ui.menu import WHEEL, Choice, ListMenu, NameEntry, NumberChoice
 from dominotable.ui.oled.display import DisplayConfig
 from dominotable.ui.screen import ScreenKind

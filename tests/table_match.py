@@ -12,7 +12,7 @@ from dominotable.app.demo import demo_choice, play
 from dominotable.app.hardware import open_hardware
 from dominotable.app.runtime import Runtime
 from dominotable.store.storage import Store
-from dominotable.ui.controls import ButtonsConfig
+from dominotable.ui.buttons import ButtonsConfig
 from dominotable.ui.oled.display import DisplayConfig
 
 SETTLE_MS = 20

@@ -5,7 +5,8 @@ import time
 
 import pytest
 from dominotable.ui import pins as pins_module
-from dominotable.ui.controls import ButtonsConfig, ControlsError, factory_name, open_controls
+from dominotable.ui.buttons import ButtonsConfig, ControlsError, factory_name
+from dominotable.ui.controls import open_controls
 from dominotable.ui.pins import PinControls, make_factory
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -172,7 +173,8 @@ def test_the_laptop_gets_virtual_buttons_and_never_imports_gpiozero():
     import subprocess
     import sys
 
-    code = ("import sys; from dominotable.ui.controls import ButtonsConfig, open_controls;"
+    code = ("import sys; from dominotable.ui.buttons import ButtonsConfig;"
+            "from dominotable.ui.controls import open_controls;"
             "c = open_controls(ButtonsConfig(pin_factory='virtual')); c.press('long-select'); c.illegal(); c.status(True);"
             "print(c.events.get_nowait(), c.illegal_marks, c.led, 'gpiozero' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()

@@ -16,7 +16,7 @@ from importlib.metadata import entry_points
 from gpiozero import LED, Button, Buzzer
 from gpiozero.pins.mock import MockFactory
 
-from dominotable.ui.controls import ButtonsConfig, ControlsError
+from dominotable.ui.buttons import ButtonsConfig, ControlsError
 from dominotable.ui.press import Press
 
 

@@ -41,7 +41,6 @@ from dominotable.store.recovery import open_for_table
 
 DEMO_SPEED = 30.0  # the bots' demo: the virtual tray thirty times as fast as a real one
 DEMO_SETTLE_MS = 60
-DRAIN = 10.0  # seconds a demo waits, at its end, for the venue to store its events
 
 
 def register(subparsers) -> None:
@@ -71,8 +70,7 @@ def venue_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from dominotable.app.commands.demo import BOT_LONG_PRESS
-    from dominotable.app.demo import TableBots, demo_choice, transcribe, watch
+    from dominotable.app.demo import BOT_LONG_PRESS, TableBots, demo_choice, demo_match, transcribe
     from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
     from dominotable.app.offtray import OffTray
     from dominotable.app.runtime import Runtime
@@ -103,13 +101,11 @@ def run(args) -> int:
             if demo:
                 hw.say("no terminal to press keys in: bots play a demo match on the simulated table"
                        if not args.demo else "bots play a demo match on the simulated table", "demo")
-                runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
-                                  choice=demo_choice(), stop_when_over=True, demo=True, repairs=repairs)
-                if explicit and listen is not None:
-                    server = start(runtime, cfg.web, listen, explicit, hw.say)
-                link = start_link(runtime, cfg.venue, args.broker, args.table)
-                watch(runtime, db, bool(args.db), args.seed or 0, transcript, server)
-                stop_link(link, DRAIN)
+                serve = (lambda runtime: start(runtime, cfg.web, listen, explicit, hw.say)) if explicit and \
+                    listen is not None else None
+                demo_match(hw, store, demo_choice(), min(cfg.game.settle_ms, DEMO_SETTLE_MS), args.seed or 0,
+                           db=db, explicit_db=bool(args.db), transcript=transcript, repairs=repairs,
+                           venue=(cfg.venue, args.broker, args.table), serve=serve)
                 return 0
             runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs,
                               prompt_after_ms=cfg.game.prompt_after_ms)
