@@ -1147,10 +1147,10 @@ class Chaos:
         before, and the tiles of the position written lay on the board the table judged."""
         real = self.store.commit
 
-        def commit(match_id, keep, moves, *more, **options):
-            real(match_id, keep, moves, *more, **options)
+        def commit(match_id, change):
+            real(match_id, change)
             try:
-                self._committed(match_id, keep, list(moves))
+                self._committed(match_id, change.keep, list(change.moves))
             except Exception as exc:  # the harness's own bug must not pass for the table's
                 self.tally.note("harness", "".join(traceback.format_exception(exc)))
 

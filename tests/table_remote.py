@@ -49,10 +49,6 @@ class MemoryLink:
     def __init__(self, tray: MemoryTray):
         self.tray = tray
 
-    @property
-    def cells(self):
-        return self.tray.cells()
-
     def watch(self, cells=None, *, draw: bool = False) -> None:
         pass
 
@@ -78,7 +74,8 @@ class Table:
         self.hw = Hardware(Tray(MemoryLink(self.layout)), self.layout.registry, self.geometry, display, controls,
                            self.events)
         self.runtime = Runtime(self.hw, self.store, SETTLE_MS, seed=seed, choice=choice, clock=lambda: self.now)
-        self.runtime.partner = partner
+        self.runtime.partner.table = partner
+        self._changed(TrayEvent.SNAPSHOT)  # the tray as the link's handshake reads it
         self.link: VenueLink | None = None
         self.connect()
         self.runtime.start()
@@ -109,8 +106,9 @@ class Table:
     def board(self):
         return self.layout.board()
 
-    def _changed(self) -> None:
-        self.events.put(Event(TrayEvent.CHANGES))
+    def _changed(self, kind: TrayEvent = TrayEvent.CHANGES) -> None:
+        """The tray as a link's event carries it after a change."""
+        self.events.put(Event(kind, None, tuple(self.layout.cells())))
 
     def put(self, tile, cells) -> None:
         self.layout.place(tile, tuple(cells))

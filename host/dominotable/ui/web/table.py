@@ -89,7 +89,7 @@ class WebTable:
             "top": game.top if game else self._snap["top"], "cells": sorted(set(screen.cells)),
             "repairs": list(self.runtime.repairs), "alarm": bool(screen.problem),
             "racks": [(r.seat, r.slots) for r in game.racks] if game else [],
-            "tiles": list(screen.tray) if game else [(p.tile, p.cells) for p in _placements(self.hw.board())]}
+            "tiles": list(screen.tray) if game else [(p.tile, p.cells) for p in _placements(self.runtime.board)]}
         snap["prompt_title"], snap["prompt"] = _prompt(screen)
         with self._lock:
             self._snap = snap
