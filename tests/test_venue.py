@@ -14,11 +14,13 @@ import threading
 
 import pytest
 from broker import Mosquitto, mosquitto  # noqa: F401
+from dominotable.store import outbox
+from dominotable.store.storage import Store
 from dominotable.venue.broker import Broker
 from dominotable.venue.link import VenueLink
 from dominotable.venue.store import VenueStore
 from tray_fixtures import until
-from venue_fixtures import Venue, postgres, same_matches, tables, venue  # noqa: F401
+from venue_fixtures import Venue, play_match, postgres, same_matches, tables, venue  # noqa: F401
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 
@@ -41,6 +43,41 @@ def test_the_outbox_numbers_each_change_in_the_same_transaction(tmp_path, mosqui
     started, aside = [json.loads(e) for (e,) in table.store.db.execute("SELECT event FROM outbox ORDER BY id")]
     assert started["kind"] == "started" and started["moves"] == table.store.match(match_id).moves
     assert (aside["kind"], aside["seq"], aside["why"]) == ("aside", 2, "a test")
+
+
+def test_without_a_venue_no_outbox_rows_accumulate(tmp_path):
+    """Was: every change went into the outbox whether the table had a venue or not, so the outbox
+    of a table without one grew with every move, forever."""
+    with Store(tmp_path / "t1.sqlite3") as store:
+        play_match(store, PLAYERS[:2], seed=1)
+        play_match(store, PLAYERS[:3], seed=2, moves=7)
+        assert [len(store.matches()), outbox.count(store.db)] == [2, 0]
+        assert store.db.execute("SELECT count(*) FROM outbox_matches").fetchone() == (0,)
+
+
+def test_a_venue_first_configured_hears_the_tables_stored_history_once(tmp_path, mosquitto, tables, venue):
+    """The matches played before the table had a venue (finished, unfinished, set aside) reach it
+    when one is first configured, each once, with their moves and results; later starts tell it
+    nothing more of them, and what the table plays next goes as ever."""
+    with Store(tmp_path / "t1.sqlite3") as store:
+        before = [play_match(store, PLAYERS[:2], seed=1), play_match(store, PLAYERS[:3], seed=2, moves=7),
+                  play_match(store, PLAYERS[1:3], seed=3, moves=4)]
+        store.set_aside(before[2], "its moves no longer replay (a test)")
+        assert outbox.count(store.db) == 0
+    (t1,) = tables()  # the table's next start, now with a venue
+    t1.played = list(before)
+    t1.connect()
+    venue.start()
+    venue.wait_for([t1])
+    same_matches(venue, [t1])
+    assert {r.table_match: r.damaged for r in venue.store.matches()}[before[2]]
+    numbered = t1.events()
+    with Store(tmp_path / "t1.sqlite3", lock=False) as again:
+        assert again.publish() == 0  # told once: the next start tells it nothing
+    t1.play(PLAYERS[:2], seed=4)
+    venue.wait_for([t1])
+    same_matches(venue, [t1])
+    assert t1.events() > numbered
 
 
 def test_events_reach_the_venue_once_and_the_scoreboard_shows_them(mosquitto, tables, venue):

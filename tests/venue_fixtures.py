@@ -54,6 +54,7 @@ class SimTable:
         if store is None or store.db is None:
             store = self._local.store = Store(self.path, lock=False)
             store.db.execute("PRAGMA synchronous=OFF")  # a test's table: no fsync per move
+            store.publish()  # a table with a venue (app/venue.py)
             self._stores.append(store)
         return store
 
@@ -73,23 +74,9 @@ class SimTable:
 
     def play(self, names: list[str], seed: int = 0, moves: int | None = None, game: str = "castle-rock",
              takeback: bool = True) -> int:
-        """A match of `game` by greedy bots (`moves`: only that many, left unfinished), with one
-        move taken back and made again along the way; its id."""
-        cls = catalog.engine(game)
-        match = cls(players=len(names), seed=seed, options=SHORT.get(game))
-        match_id = self.store.start_match(match, names)
-        bot = greedy_bot(random.Random(seed))
-        while not match.is_over() and (moves is None or len(match.moves) < moves):
-            move = bot(match)
-            match.push(move)
-            self.store.append_move(match_id, len(match.moves), str(move))
-            if takeback and len(match.moves) == 3:
-                self.store.take_back(match_id, 3)
-                self.store.append_move(match_id, 3, str(move))
-            if self.link is not None:
-                self.link.wake()
-        if match.is_over():
-            self.store.finish(match_id, match)
+        """A match played at this table (`play_match`), the link nudged after each move; its id."""
+        match_id = play_match(self.store, names, seed, moves, game, takeback,
+                              self.link.wake if self.link is not None else None)
         self.played.append(match_id)
         return match_id
 
@@ -108,6 +95,29 @@ class SimTable:
             except sqlite3.ProgrammingError:
                 pass  # another thread's: closed when it goes
         self.lock.release()
+
+
+def play_match(store: Store, names: list[str], seed: int = 0, moves: int | None = None, game: str = "castle-rock",
+               takeback: bool = True, moved=None) -> int:
+    """A match of `game` by greedy bots recorded in `store` (`moves`: only that many, left
+    unfinished), with one move taken back and made again along the way, `moved()` after each
+    move; its id."""
+    cls = catalog.engine(game)
+    match = cls(players=len(names), seed=seed, options=SHORT.get(game))
+    match_id = store.start_match(match, names)
+    bot = greedy_bot(random.Random(seed))
+    while not match.is_over() and (moves is None or len(match.moves) < moves):
+        move = bot(match)
+        match.push(move)
+        store.append_move(match_id, len(match.moves), str(move))
+        if takeback and len(match.moves) == 3:
+            store.take_back(match_id, 3)
+            store.append_move(match_id, 3, str(move))
+        if moved is not None:
+            moved()
+    if match.is_over():
+        store.finish(match_id, match)
+    return match_id
 
 
 class Venue:

@@ -32,6 +32,10 @@ def start_link(runtime, cfg: VenueConfig, broker: str | None = None, table: str 
         raise BrokerError(f"a table at the venue on {address} needs its id: --table ID or [venue] table")
     if partner and table_id(partner) == name:
         raise BrokerError(f"table {name} cannot be its own partner: name another table (--partner)")
+    told = runtime.store.publish()  # from now on every change is told; the matches from before, once
+    if told:
+        print(f"venue: table {name} tells the venue the {told} match{'es' * (told != 1)} it has not heard of yet",
+              flush=True)
     link = VenueLink(runtime.store.path, table_id(name), address)
     runtime.venue, runtime.partner.table = link, partner or ""  # its state on the OLED and the page
     link.on_partner = lambda source, event: runtime.send(PartnerEvent(source, event))

@@ -1,5 +1,12 @@
 """The database file: its schema, how an older one is brought up to it, and whose a file is.
 
+Seats are tied to player names at the start of a match, with the side (partnership) each
+seat plays for, so history and the leaderboard need no game engine. A seat is a person or a bot
+(`seats.kind`, and a bot's strategy, its strength, in `seats.strategy`); a bot's hand is the tiles
+in its rack on the tray, kept with the match as its `holds` (match/position.py: the tiles by slot,
+the slot each move took a tile from, its plan), so a resumed match knows them (a database from
+before the holds keeps them in `racks`, slot by slot). `hints` records every hint shown.
+
 Before anything is written, a file is checked to be ours (`identify`): SQLite's header, then
 `PRAGMA application_id` (APPLICATION_ID), or for a file from before the id, our tables; another
 program's database, a file that is not SQLite or one written by a newer dominotable (`PRAGMA

@@ -8,13 +8,6 @@ the match core rebuilds its engine by replaying its moves (match/replay.py), whi
 the state it had (shuffles are seeded): the store itself knows no game. A write SQLite refuses raises StoreUnavailable after a
 rollback: nothing is half-written and the store stays usable.
 
-Seats are tied to player names at the start of a match, with the side (partnership) each
-seat plays for, so history and the leaderboard need no game engine. A seat is a person or a bot
-(`seats.kind`, and a bot's strategy, its strength, in `seats.strategy`); a bot's hand is the tiles
-in its rack on the tray, kept with the match as its `holds` (match/position.py: the tiles by slot,
-the slot each move took a tile from, its plan), so a resumed match knows them (a database from
-before the holds keeps them in `racks`, slot by slot). `hints` records every hint shown.
-
 A bots' demo match is marked `demo`: the table never resumes it and the leaderboard leaves it
 out. A match whose stored moves no longer replay is set aside, marked `damaged` with the
 reason, and kept for inspection. Opening the database for the table checks it
@@ -80,6 +73,7 @@ class Store:
                 self._lock = TableLock(self.path) if taken else lock or None
                 probe_writable(self.path)
             self.db = schema.open_readonly(self.path) if self.readonly else self._connect()
+            self.outbox = outbox.Outbox(self.db)  # told nothing until `publish`
             self.db.text_factory = _text
             self._check()
             if not self.readonly:
@@ -209,6 +203,12 @@ class Store:
         free = (disk.f_bfree if os.geteuid() == 0 else disk.f_bavail) * disk.f_frsize  # root may use the reserve
         return free >= HEADROOM and (most - pages) * size >= HEADROOM
 
+    def publish(self) -> int:
+        """The table has a venue: every change is told to it from now on, and its history once
+        (store/outbox.py); how many matches that told."""
+        with self._writing():
+            return self.outbox.publish()
+
     def start_match(self, game: Game, names: list[str], demo: bool = False, bots=(), remote=(),
                     partner: tuple[str, bool, str] | None = None) -> int:
         """Record a new match of `game` (before its first move) with one name per seat; `demo`:
@@ -238,7 +238,7 @@ class Store:
             if partner is not None:
                 table, host, uid = partner
                 partners.add(self.db, match_id, table, host, uid, seq=0 if host else 1)  # a guest joined from seq 1
-            outbox.started(self.db, match_id, partner[2] if partner is not None else None)
+            self.outbox.started(match_id, partner[2] if partner is not None else None)
         return match_id
 
     def commit(self, match_id: int, change: Change) -> None:
@@ -252,9 +252,9 @@ class Store:
                 (last,) = self.db.execute("SELECT coalesce(max(ply), 0) FROM moves WHERE match_id = ?",
                                           (match_id,)).fetchone()
                 for ply in range(last, keep, -1):
-                    outbox.taken_back(self.db, match_id, ply, time)
+                    self.outbox.taken_back(match_id, ply, time)
                 for ply, notation in enumerate(moves, keep + 1):
-                    outbox.moved(self.db, match_id, ply, notation, time,
+                    self.outbox.moved(match_id, ply, notation, time,
                                  change.after if ply == keep + len(moves) else None)
                 self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply > ?", (match_id, keep))
                 for ply, notation in enumerate(moves, keep + 1):
@@ -274,7 +274,7 @@ class Store:
         time = now()
         try:
             with self._writing():
-                outbox.moved(self.db, match_id, ply, notation, time, after)
+                self.outbox.moved(match_id, ply, notation, time, after)
                 self.db.execute("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
                                 (match_id, ply, notation, time))
         except sqlite3.IntegrityError:
@@ -286,7 +286,7 @@ class Store:
             last = self.db.execute("SELECT max(ply) FROM moves WHERE match_id = ?", (match_id,)).fetchone()[0]
             if last != ply:
                 raise StorageError(f"match {match_id}: move {ply} is not the last move (that is {last})")
-            outbox.taken_back(self.db, match_id, ply, now())
+            self.outbox.taken_back(match_id, ply, now())
             self.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (match_id, ply))
 
     def finish(self, match_id: int, game: Game, ending: Termination = Termination.PLAYED,
@@ -305,7 +305,7 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StorageError(f"match {match_id} is not an unfinished match")
-            outbox.ended(self.db, match_id, result, time)
+            self.outbox.ended(match_id, result, time)
 
     def set_rack(self, match_id: int, seat: int, slot: int, tile: str | None) -> None:
         """Record what slot `slot` of bot seat `seat`'s rack holds (None: empty); durable on return."""
@@ -334,7 +334,7 @@ class Store:
         """Mark a match damaged (its moves no longer replay, say), kept for inspection: the table
         no longer resumes it and the leaderboard leaves it out."""
         with self._writing():
-            outbox.set_aside(self.db, match_id, why, now())
+            self.outbox.set_aside(match_id, why, now())
             self.db.execute("UPDATE matches SET damaged = ? WHERE id = ?", (why, match_id))
 
     # -- reading ---------------------------------------------------------------------------
