@@ -8,8 +8,9 @@ Scenarios around the bots' moves: slide into place, bump and return, brief lifts
 captures tile by tile (0.5-1.5 s apart, in random orders), two tiles at once, a tile half off
 then straightened, a wrong tile laid then replaced, an out-of-turn tile taken back.
 
-Targets: 0 false alarms and 0 wrong commits over at least 300 trials; commit delay p95 <=
-settle + 500 ms; capture commit p95 <= 1000 ms; prompt clear p95 <= 1000 ms.
+Targets: 0 false alarms and 0 wrong commits over at least 300 trials; at least 50 captures timed;
+commit delay p95 <= settle + 500 ms; capture commit p95 <= 1000 ms; prompt clear p95 <= 1000 ms.
+A figure with no measurement behind it is reported as not measured, and the run exits 1.
 
 Run: python benchmarks/hands.py [--trials 300] [--tables 4] [--settle-ms 400] [--json]
 (--trials counts all games together; --tables simulated tables per game at once).
@@ -25,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the crowd is a test tool
 import crowd_table as crowd  # noqa: E402
+from targets import Targets  # noqa: E402
 
 GAMES = ("castle-rock", "doubles-in-the-boneyard", "broadway")
 
@@ -51,20 +53,23 @@ def main() -> None:
             key = f"{trial.game}/{trial.scenario}"
             scenarios[key] = scenarios.get(key, 0) + 1
     result["scenarios"] = dict(sorted(scenarios.items()))
-    targets = {
-        "false_alarms": result["false_alarms"] == 0,
-        "wrong_commits": result["wrong_commits"] == 0,
-        "trials": result["trials"] >= 300,
-        "commit_delay": (result["p95_commit_delay_ms"] or 0) <= args.settle_ms + 500,
-        "capture_commit": (result["p95_capture_commit_ms"] or 0) <= 1000,
-        "prompt_clear": (result["p95_prompt_clear_ms"] or 0) <= 1000,
-    }
-    result["targets_met"] = targets
+    targets = Targets()
+    targets.check("false_alarms", result["false_alarms"], lambda n: n == 0)
+    targets.check("wrong_commits", result["wrong_commits"], lambda n: n == 0)
+    targets.check("trials", result["trials"], lambda n: n >= 300)
+    targets.check("captures_timed", result["captures_timed"], lambda n: n >= 50)
+    targets.check("commit_delay", result["p95_commit_delay_ms"], lambda ms: ms <= args.settle_ms + 500)
+    targets.check("capture_commit", result["p95_capture_commit_ms"], lambda ms: ms <= 1000)
+    targets.check("prompt_clear", result["p95_prompt_clear_ms"], lambda ms: ms <= 1000)
+    result["targets_met"] = targets.met
+    if targets.unmeasured:
+        result["not_measured"] = targets.unmeasured
     if args.json:
-        print(json.dumps(result))
-        return
-    for key, value in result.items():
-        print(f"{key}: {value}")
+        print(json.dumps(result), flush=True)
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}", flush=True)
+    targets.done()
 
 
 if __name__ == "__main__":

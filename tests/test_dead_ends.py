@@ -31,7 +31,7 @@ from dominotable.tray.virtual import VirtualTray
 from dominotable.ui.press import Press
 from dominotable.views.ratings import rate
 from dominotray import wire
-from tray_fixtures import until
+from polling import until
 
 # --- tray sim as the tray of `run`; keys whatever the tray -----------------------------------
 
@@ -48,9 +48,10 @@ def test_a_virtual_tray_says_so_in_its_hello_and_run_reads_its_tags():
             assert not hw.simulated and hw.tray.link.hello.virtual
             sim.place("3-5", 35, "down")
             sim.place("11-12", 40)  # the sim carries every set's tiles
-            assert until(lambda: hw.board() is not None and {str(p.tile) for p in hw.board().placements} == {"3-5", "11-12"},
+            board = lambda: hw.board(tuple(hw.tray.link.cells))  # noqa: E731 (as a link event carries them)
+            assert until(lambda: board() is not None and {str(p.tile) for p in board().placements} == {"3-5", "11-12"},
                          timeout=10)
-            assert not hw.board().problems()  # no "unknown tag"
+            assert not board().problems()  # no "unknown tag"
             assert hw.buttons() is not None  # the keyboard's buttons, whatever the tray
         finally:
             hw.close()

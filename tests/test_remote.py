@@ -22,8 +22,8 @@ from dominotable.store import partners
 from dominotable.store.storage import Store
 from dominotable.tray.geometry import default
 from dominotable.ui.menu import Setup
+from polling import until
 from table_remote import AT_T2, NAMES, Crew, Table, pair, play
-from tray_fixtures import until
 from venue_fixtures import Venue, venue  # noqa: F401
 
 

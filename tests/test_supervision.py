@@ -300,8 +300,8 @@ def test_the_tag_set_follows_the_hello_that_finally_succeeds(tmp_path):
     from dominotable.ui.buttons import ButtonsConfig
     from dominotable.ui.oled.display import DisplayConfig
     from dominotray import wire
+    from polling import until
     from scripted_tray import CELLS, ScriptedTray
-    from tray_fixtures import until
 
     tile = Tile(3, 5)
     with ScriptedTray(tmp_path) as tray:

@@ -15,7 +15,7 @@ import sys
 import termios
 import time
 
-from tray_fixtures import until
+from polling import until
 
 REDRAW = re.compile(r"\x1b\[(\d+)F\x1b\[J")
 

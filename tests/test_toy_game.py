@@ -36,10 +36,10 @@ def test_a_toy_game_registered_from_its_own_files_plays_on_the_tray_the_page_and
         for button, title in (("up", "High Tile"), ("select", "High Tile"), ("select", "Name for seat 1"),
                               ("select", "Name for seat 2"), ("select", None)):  # the game, Start, P1, P2
             assert table.post("/api/button", {"button": button})[0] == 200
-            table.until(lambda rt: _question(rt) == title, f"{title!r} after {button}", session=False)
-        table.until(lambda r: r.game.name == "high-tile", "the match started")
+            table.reaches(lambda rt: _question(rt) == title, f"{title!r} after {button}", session=False)
+        table.reaches(lambda r: r.game.name == "high-tile", "the match started")
         bots = TableBots(table.runtime, seed=3).start()
-        table.until(lambda r: r.game.is_over(), "the match played out", timeout=20)
+        table.reaches(lambda r: r.game.is_over(), "the match played out", timeout=20)
         bots.stop()
         shown = table.get("/api/state")[1]
         with Store(tmp_path / "t.db", create=False) as store:  # a reader beside the table

@@ -7,7 +7,8 @@ import sys
 from dominotable.app.cli import main
 from dominotable.app.commands.tray import parse_cell
 from dominotable.tray.geometry import default
-from tray_fixtures import until, vtray  # noqa: F401 (fixture)
+from polling import until
+from tray_fixtures import vtray  # noqa: F401 (fixture)
 
 
 def test_monitor_prints_decoded_frames_and_error_counts(vtray, capsys):

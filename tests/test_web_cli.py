@@ -14,7 +14,7 @@ import time
 import urllib.request
 
 import pytest
-from tray_fixtures import until
+from polling import until
 from web_table import lan_address, post
 
 URL = re.compile(r"the table page: (http://\S+/)")

@@ -27,7 +27,7 @@ from dominotable.venue.broker import Broker
 from dominotable.venue.link import VenueLink
 from dominotable.venue.server import VenueServer
 from dominotable.venue.store import VenueStore
-from tray_fixtures import until
+from polling import until
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 SHORT = {"castle-rock": {"hands": 1}}  # one hand: a match of about sixty moves
@@ -151,7 +151,7 @@ class Venue:
         counts = self.store.counts()
         return counts == {"events": expected, "waiting": 0} and all(t.pending() == 0 for t in tables)
 
-    def wait_for(self, tables: list[SimTable], timeout: float = WAIT) -> None:
+    def wait_until_kept(self, tables: list[SimTable], timeout: float = WAIT) -> None:
         assert until(lambda: self.has(tables), timeout), (
             f"the venue has {self.store.counts()}, the tables numbered {sum(t.events() for t in tables)} events; "
             f"still in their outboxes: {[t.pending() for t in tables]}")

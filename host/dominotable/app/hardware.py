@@ -124,12 +124,16 @@ class MockButtons:
         self._lock = threading.Lock()
 
     def press(self, name: str) -> None:
-        """A short press of up, down or select; "long-select" holds select past the long-press time."""
+        """A short press of up, down or select; "long-select" holds select until the controls
+        took it as held (past the long-press time, however late their hold thread runs)."""
         button = self.controls.buttons["select" if name == "long-select" else name]
         pin = button.pin
         with self._lock:
             pin.drive_low()
-            time.sleep(button.hold_time + 0.1 if name == "long-select" else 0.005)
+            time.sleep(button.hold_time if name == "long-select" else 0.005)
+            given_up = time.monotonic() + 10  # controls that never take it (closed): released all the same
+            while name == "long-select" and not self.controls.long_held and time.monotonic() < given_up:
+                time.sleep(0.005)
             pin.drive_high()
             time.sleep(0.03)  # past the debounce time before the next press
 

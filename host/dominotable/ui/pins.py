@@ -84,6 +84,13 @@ class PinControls:
             if name == "select" and not self._held_long:
                 self.events.put(Press.SELECT)
 
+    @property
+    def long_held(self) -> bool:
+        """Select has been held past the long-press time since it was last pressed: its long
+        select is queued."""
+        with self._lock:
+            return self._held_long
+
     def illegal(self) -> None:
         """Mark an illegal play: two short beeps and three LED blinks, without blocking."""
         self.buzzer.beep(on_time=0.08, off_time=0.06, n=2, background=True)
