@@ -408,9 +408,19 @@ def test_a_mid_stream_hello_with_protocol_9_is_refused_and_retried_with_backoff(
     # lost_reason is set before the LOST event reaches the listener: wait for both
     assert link.wait_for(lambda lk: lk.lost_reason == refused and watched.reasons()[-1:] == [refused], WAIT)
     assert not link.connected
+    waits = []  # what the link waits before each try: its backoff, whatever the machine's load
+
+    class Recorded(threading.Event):
+        def wait(self, timeout=None):
+            waits.append(timeout)
+            return super().wait(timeout)
+
+    link._stop = Recorded()
     tries = tray.asked(wire.GET_HELLO)
-    time.sleep(0.3)
-    assert 2 <= tray.asked(wire.GET_HELLO) - tries <= 12  # backoff up to 50 ms: not a busy loop
+    assert until(lambda: tray.asked(wire.GET_HELLO) >= tries + 8 and len(waits) >= 7)  # it keeps trying
+    # more slowly: each wait twice the one before, up to 50 ms (not a busy loop)
+    assert all(abs(later - min(2 * before, 0.05)) < 1e-9 for before, later in zip(waits, waits[1:])), waits
+    assert waits[-1] == 0.05, waits
     tray.hello = tray_hello()
     back(watched)
 

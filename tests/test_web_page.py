@@ -198,16 +198,15 @@ def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
         page.goto(table.url + "/scores")
         page.locator("#live-title", has_text="Castle Rock").wait_for()
         seen = set()
-        bots = TableBots(table.runtime, seed=3).start()
-        try:
-            deadline = time.monotonic() + 60
-            while not table.referee.game.is_over():
-                assert time.monotonic() < deadline and bots.error is None, bots.error
-                seen.add((tuple(page.locator("#live-scores .points").all_inner_texts()),
-                          page.locator("#live-turn").inner_text(), page.locator("body").get_attribute("data-moves")))
-                time.sleep(0.05)
-        finally:
-            bots.stop()
+        bots = TableBots(table.runtime, seed=3)
+        while not table.referee.game.is_over():  # in step: the page caught up with each move before the next
+            with table.runtime.lock:
+                made = len(table.referee.game.moves)
+            page.wait_for_function("(n) => document.body.dataset.moves === n", arg=str(made))
+            seen.add((tuple(page.locator("#live-scores .points").all_inner_texts()),
+                      page.locator("#live-turn").inner_text(), page.locator("body").get_attribute("data-moves")))
+            bots.one_move()
+            assert bots.error is None, bots.error
         final = [str(s) for s in table.referee.game.scores]
         page.locator("#live-scores .points").first.wait_for()
         page.wait_for_function("(want) => [...document.querySelectorAll('#live-scores .points')]"
