@@ -254,6 +254,8 @@ def test_the_partners_events_are_applied_once_and_in_order(tmp_path):
     stored with the commit that heard it."""
     geo = default()
     host_store, guest_store = Store(tmp_path / "t1.db"), Store(tmp_path / "t2.db")
+    for store in (host_store, guest_store):
+        store.publish()  # tables with a partner have a venue (app/venue.py)
     game = CastleRock(players=4, options={"hands": 1}, seed=3, observed=True)
     kinds = [SeatKind.REMOTE if s in AT_T2 else SeatKind.HUMAN for s in range(4)]
     host = opening.start(host_store, game, NAMES, geo, kinds, partner="t2")
