@@ -38,6 +38,7 @@ def start_link(runtime, cfg: VenueConfig, broker: str | None = None, table: str 
               flush=True)
     link = VenueLink(runtime.store.path, table_id(name), address)
     runtime.venue, runtime.partner.table = link, partner or ""  # its state on the OLED and the page
+    runtime.store.outbox.told.append(link.wake)  # each commit's events go at once, not after the frame
     link.on_partner = lambda source, event: runtime.send(PartnerEvent(source, event))
     link.on_invite = lambda event: runtime.send(Invitation(event))
     link.start()

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +74,15 @@ class Outbox:
     def __init__(self, db: sqlite3.Connection):
         self.db = db
         self.on = False
+        self.told: list[Callable[[], None]] = []  # called once a transaction that wrote events is on disk
+        self._wrote = False
+
+    def committed(self) -> None:
+        """The store's transaction is on disk: whoever publishes is told if it wrote events."""
+        if self._wrote:
+            self._wrote = False
+            for tell in self.told:
+                tell()
 
     def publish(self) -> int:
         """Tell the venue every change from now on, and, once, each match it never heard of
@@ -86,7 +96,7 @@ class Outbox:
             first = _started(self.db, match_id)
             if first is None:
                 continue  # its record cannot be read: nothing to tell
-            _add(self.db, match_id, "started", first, fresh=True)
+            self._add(match_id, "started", first, fresh=True)
             outcome = parse_result(result)
             if finished is not None and outcome is not None:
                 self.ended(match_id, outcome, finished)
@@ -98,7 +108,7 @@ class Outbox:
     def started(self, match_id: int, uid: str | None = None) -> None:
         """A new match's first event; `uid`: the match's, when another table made it (a shared match)."""
         if self.on:
-            _add(self.db, match_id, "started", _started(self.db, match_id), fresh=True, uid=uid)
+            self._add(match_id, "started", _started(self.db, match_id), fresh=True, uid=uid)
 
     def moved(self, match_id: int, ply: int, notation: str, time: str, after: dict[str, Any] | None = None) -> None:
         """Move `ply`; `after` ({"hand": n, "scores": [...]}): the hand it ended."""
@@ -116,9 +126,11 @@ class Outbox:
     def set_aside(self, match_id: int, why: str, time: str) -> None:
         self._add(match_id, "aside", {"why": why}, time)
 
-    def _add(self, match_id: int, kind: str, body: dict[str, Any], time: str) -> None:
+    def _add(self, match_id: int, kind: str, body: dict[str, Any], time: str | None = None,
+             fresh: bool = False, uid: str | None = None) -> None:
         if self.on or self.db.execute("SELECT 1 FROM outbox_matches WHERE match_id = ?", (match_id,)).fetchone():
-            _add(self.db, match_id, kind, body, time)
+            _add(self.db, match_id, kind, body, time, fresh, uid)
+            self._wrote = True
 
 
 def _add(db: sqlite3.Connection, match_id: int, kind: str, body: dict[str, Any], time: str | None = None,

@@ -170,6 +170,7 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             yield
             self.db.execute("COMMIT")
+            self.outbox.committed()
         except BaseException as exc:
             self._roll_back()
             why = _unavailable(exc, self.path) if isinstance(exc, sqlite3.Error) else None
