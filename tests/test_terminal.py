@@ -44,7 +44,8 @@ class Terminal:
 
     def keys_read(self, timeout: float = 20.0) -> None:
         """Wait until the program reads keys one by one (cbreak: no echo, no line editing)."""
-        assert until(lambda: not termios.tcgetattr(self.master)[3] & termios.ECHO, timeout), "the keyboard never started"
+        cbreak = until(lambda: not termios.tcgetattr(self.master)[3] & termios.ECHO, timeout)
+        assert cbreak, "the keyboard never started"
 
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
