@@ -75,15 +75,14 @@ class Partner:
         except DominoError as exc:
             raise DominoError(f"table {invitation.get('table')}'s match: {exc}") from None
 
-    @staticmethod
-    def reach(referee: Referee, venue) -> bool:
-        """Tell the match whether its partner can be heard (`venue`: the venue link, None without
-        one); whether that changed."""
-        hearing = referee.hearing
-        if hearing is None:
-            return False
-        partner = hearing.partner
-        why = venue.partner_state(partner.table, partner.uid) if venue is not None else \
-            "this table has no venue broker"
-        changed, hearing.unreachable = why != hearing.unreachable, why
-        return changed
+
+def reach(referee: Referee, venue) -> bool:
+    """Tell the match whether its partner can be heard (`venue`: the venue link, None without
+    one); whether that changed."""
+    hearing = referee.hearing
+    if hearing is None:
+        return False
+    partner = hearing.partner
+    why = venue.partner_state(partner.table, partner.uid) if venue is not None else "this table has no venue broker"
+    changed, hearing.unreachable = why != hearing.unreachable, why
+    return changed

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from dominotable.app import inbox
+from dominotable.app import inbox, partner
 from dominotable.app.hardware import Hardware
 from dominotable.app.partner import Invitation, Partner, PartnerEvent
 from dominotable.app.supervisor import Supervisor
@@ -96,7 +96,7 @@ class Runtime:
         self.tray_lost: str | None = None  # why the tray link is down, while it is
         self._cells: tuple | None = None  # the tray as the last event that carried it showed it
         self.venue = None  # the link to the venue (app/venue.py), where the table has one
-        self.partner = Partner(store)  # the table whose people may take seats here (remote seats), if any
+        self.partner = Partner(store)  # the table whose people may take seats here, and its invitation
         self._venue_said: str | None = None
         self.link = ""  # the scoreboard's address for phones, once the page is served
         self._faulted = False  # a part of the match failed since the last frame: the notice is to be shown
@@ -188,7 +188,7 @@ class Runtime:
             if self.venue is not None and str(self.venue.state) != self._venue_said:
                 dirty = True
             if self.session is not None:
-                dirty |= bool(self._match(Partner.reach, self.session.referee, self.venue))
+                dirty |= bool(self._match(partner.reach, self.session.referee, self.venue))
             dirty, self._faulted = dirty or self._faulted, False
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
