@@ -237,9 +237,10 @@ class Crowd(TableBots):
         if last is None:
             return None
         tiles = {p.tile: p.cells for p in plan.board.placements}
+        covered = {cell for cells in tiles.values() for cell in cells}
         spots = [last.cells[:2], last.cells[1::-1]]
         slots = getattr(plan.reader, "slots", [])
-        if len(slots) > 16:
+        if len(slots) > 16 and not covered & set(slots[16]):  # the second band's first slot, when free
             spots.append(slots[16])
         free = [t for t in plan.game.dset.tiles if t not in tiles]
         self.rng.shuffle(free)
