@@ -1,16 +1,20 @@
-"""A venue under load: real table processes publishing to a real broker and a real venue process,
-with the broker restarted once mid-run.
+"""A venue under load: twenty table processes publishing to a real broker and a real venue
+process, with the broker restarted once mid-run.
 
-Each of `--tables` tables runs `dominotable demo GAME --broker ... --table tN` `--matches` times in
-a row (bots at the simulated table, the virtual tray at full speed, each table its own SQLite),
-all at once, against one Mosquitto (tests/broker.py: password file, the project's ACL, logging
-what deploy/mosquitto/mosquitto.conf logs) and one `dominotable venue` process. The tables run at
-the lowest CPU priority (nice 19): at a bar each has a Pi of its own, and twenty tray emulators
-on two cores would otherwise starve the venue and the broker, which is not the venue's latency.
-When half the matches have started, the broker is stopped (SIGTERM) and started again a second
-later. A demo waits ten seconds at its end for the venue to keep its events; what a table still
-holds after its last match is sent as the table would on its next start (a VenueLink on its
-database). Then every table's database is compared with the venue's:
+Each of `--tables` tables runs `--matches` matches in a row, each in a process of its own, all
+tables at once, against one Mosquitto (tests/broker.py: password file, the project's ACL, logging
+what deploy/mosquitto/mosquitto.conf logs) and one `dominotable venue` process. A table is its
+store and its venue link as app/venue.py wires them, committing a demo match's moves (greedy
+bots, the demo's options) one by one `--pace-ms` apart (100 ms: a demo's own pace at full speed).
+That is what the venue gets of a table, measured apart from the CPU a simulated table spends on
+its tray emulator, OLED and runtime, which at a bar runs on the table's own Pi. With `--demos`
+each match is a whole `dominotable demo GAME --broker ... --table tN` instead (the virtual tray at
+`--speed`), at the lowest CPU priority (nice 19) so that twenty tables' simulations do not starve
+the venue and the broker: on two cores they still starve their own links, and the split below
+shows it. When half the matches have started, the broker is stopped (SIGTERM) and started again
+a second later. A table waits ten seconds at the end of a match for the venue to keep its events;
+what a table still holds after its last match is sent as the table would on its next start (a
+VenueLink on its database). Then every table's database is compared with the venue's:
 
 - `events`: events the tables numbered; `lost`: those the venue does not have, or a match whose
   moves or result differ from the table's; `duplicated`: matches or events the venue has twice;
@@ -23,13 +27,13 @@ database). Then every table's database is compared with the venue's:
   `broker_up_p95_ms` leaves out the `during_outage` events committed while the broker was down;
 - `load_1min`: the machine's load average as the run ended (other work beside it counts).
 
-A demo whose bots time out (the table did not take a move within 10 s: twenty table processes
-with their tray emulators on two cores starve one another; the same happens without a broker)
-is counted in `failed_demos`; what it committed still counts. A target without a measurement is
-not met, and the run then exits 1.
+A table whose run fails (with `--demos`, bots that time out: the table did not take a move
+within 10 s, twenty simulated tables on two cores starving one another) is counted in
+`failed_runs`; what it committed still counts. A target without a measurement is not met, and
+the run then exits 1.
 
-Run: python benchmarks/venue.py --tables 20 --matches 3 [--game castle-rock] [--speed 100]
-Prints one JSON line.
+Run: python benchmarks/venue.py --tables 20 --matches 3 [--game castle-rock] [--pace-ms 100]
+[--demos [--speed 100]]. Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -52,7 +57,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the broker is a test tool
 import aiomqtt  # noqa: E402
 from broker import VENUE_PASSWORD, Mosquitto, free_port  # noqa: E402
+from dominotable.app.demo import DRAIN, demo_choice  # noqa: E402
+from dominotable.sim.bots.shared import greedy_bot  # noqa: E402
 from dominotable.sim.stats import percentile  # noqa: E402
+from dominotable.store.records import Change  # noqa: E402
 from dominotable.store.storage import Store  # noqa: E402
 from dominotable.venue.broker import Broker  # noqa: E402
 from dominotable.venue.link import VenueLink  # noqa: E402
@@ -60,6 +68,7 @@ from dominotable.venue.store import VenueStore  # noqa: E402
 from targets import Targets  # noqa: E402
 
 TARGET_P95_MS = 250  # commit to venue, 20 tables, the broker's restart included
+PACE_MS = 100  # a demo match's moves come about this often at full speed, when nothing starves it (94 ms)
 DEPLOYED_LOG = ("error", "warning", "notice")  # deploy/mosquitto/mosquitto.conf's, not every message
 
 
@@ -68,8 +77,15 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--game", default="castle-rock")
-    parser.add_argument("--speed", default="100", help="the virtual trays' speed (demo --speed)")
+    parser.add_argument("--demos", action="store_true",
+                        help="tables play whole demo matches (the simulated tray, OLED and runtime too), at nice 19")
+    parser.add_argument("--speed", default="100", help="with --demos: the virtual trays' speed (demo --speed)")
+    parser.add_argument("--pace-ms", type=int, default=PACE_MS, help=f"a table's move every so often (default "
+                                                                        f"{PACE_MS} ms, a demo's own pace)")
+    parser.add_argument("--play", nargs=4, metavar=("TABLE", "DB", "BROKER", "SEED"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.play:
+        return play(*args.play, game=args.game, pace=args.pace_ms / 1000)
     folder = Path(tempfile.mkdtemp(prefix="dominotable-venue-bench-"))
     names = tuple(f"t{n}" for n in range(1, args.tables + 1))
     broker = Mosquitto(folder / "broker", tables=names, log=DEPLOYED_LOG).start()
@@ -98,12 +114,17 @@ def main() -> None:
                 time.sleep(1)
                 broker.start()
                 outage[1] = time.time()
-            demo = subprocess.run([sys.executable, "-m", "dominotable", "demo", args.game, "--seed", str(seed),
-                                   "--broker", broker.url(name), "--table", name, "--db", str(folder / f"{name}.sqlite3"),
-                                   "--quiet", "--speed", args.speed], capture_output=True, text=True,
-                                  preexec_fn=lambda: os.nice(19))
-            if demo.returncode != 0:
-                failures.append(f"{name} seed {seed}: {demo.stderr.strip()[-300:]}")
+            db = str(folder / f"{name}.sqlite3")
+            if args.demos:
+                command = ["-m", "dominotable", "demo", args.game, "--seed", str(seed), "--broker", broker.url(name),
+                           "--table", name, "--db", db, "--quiet", "--speed", args.speed]
+            else:
+                command = [__file__, "--game", args.game, "--pace-ms", str(args.pace_ms), "--play", name, db,
+                           broker.url(name), str(seed)]
+            done = subprocess.run([sys.executable, *command], capture_output=True, text=True,
+                                  preexec_fn=(lambda: os.nice(19)) if args.demos else None)
+            if done.returncode != 0:
+                failures.append(f"{name} seed {seed}: {done.stderr.strip()[-300:]}")
 
     begin = time.time()
     threads = [threading.Thread(target=table, args=(name, 1000 * n)) for n, name in enumerate(names)]
@@ -143,7 +164,7 @@ def main() -> None:
         "broker_to_venue_p95_ms": _ms(percentile(to_venue, 0.95)),  # the venue: receive, batch, store
         "during_outage": len(latencies) - len(steady),
         "lost": lost, "duplicated": duplicated, "broker_restarts": int(restarted.is_set()),
-        "tables_sending_after_their_run": len(left), "failed_demos": len(failures),
+        "tables_sending_after_their_run": len(left), "failed_runs": len(failures),
         "load_1min": round(os.getloadavg()[0], 2)}
     targets = Targets()
     targets.check("lost", lost, lambda n: n == 0)
@@ -154,6 +175,31 @@ def main() -> None:
     for failure in failures:
         print(failure, file=sys.stderr)
     targets.done()
+
+
+def play(name: str, db: str, broker: str, seed: str, game: str, pace: float) -> None:
+    """A table's store and venue link in a process of its own, as app/venue.py wires them, with
+    greedy bots' moves committed one by one `pace` seconds apart: what the venue gets of a table,
+    without the simulated tray, OLED and runtime a demo adds (at a bar those run on the table's
+    own Pi)."""
+    choice = demo_choice(game)  # the demo's match: its players, its short options
+    match = choice.game(players=choice.players, options=choice.options, seed=int(seed))
+    bot = greedy_bot(random.Random(seed))
+    with Store(db) as store:
+        store.publish()
+        link = VenueLink(db, name, Broker.parse(broker)).start()
+        store.outbox.told.append(link.wake)
+        try:
+            match_id = store.start_match(match, choice.names, demo=True)
+            while not match.is_over():
+                time.sleep(pace)
+                move = bot(match)
+                match.push(move)
+                store.commit(match_id, Change(len(match.moves) - 1, (str(move),)))
+            store.finish(match_id, match)
+            link.drain(DRAIN)
+        finally:
+            link.stop()
 
 
 class Observer:
