@@ -46,6 +46,7 @@ from dominotable.tray.board import Board
 from dominotable.tray.geometry import default
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.tray.tags import Registry
+from dominotable.ui.lights import TrayLights
 from dominotable.ui.menu import Choice
 from dominotable.ui.oled.display import DisplayConfig, open_display
 from dominotable.ui.press import Press
@@ -124,10 +125,10 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
         return update(image)
 
     display.ram.update = display_spy
+    link = SimpleNamespace(watch=lambda *a, **k: None, light=lambda lit: None)
     hw = SimpleNamespace(board=lambda cells: Board(cells, registry, geometry) if cells else None, display=display,
                          controls=SimpleNamespace(illegal=lambda: None), events=queue.Queue(), geometry=geometry,
-                         tray=SimpleNamespace(virtual=None, link=SimpleNamespace(watch=lambda *a, **k: None)),
-                         buttons=lambda: None)
+                         tray=SimpleNamespace(virtual=None, link=link), buttons=lambda: None, lights=TrayLights(link))
     with Store(db) as store:
         write = store.commit
 

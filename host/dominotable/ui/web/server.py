@@ -61,8 +61,8 @@ MAX_BODY = 16 * 1024
 MAX_DEPTH = 8  # nesting of a request body (the API's are 2 deep)
 MAX_DIGITS = 15  # of a whole number in a request body
 BUTTONS = ("up", "down", "select", "long-select")
-STATIC = {"table.js": "text/javascript", "scores.js": "text/javascript", "login.js": "text/javascript",
-          "rules.js": "text/javascript", "style.css": "text/css", "table.css": "text/css"}
+STATIC = {"table.js": "text/javascript", "lights.js": "text/javascript", "scores.js": "text/javascript",
+          "login.js": "text/javascript", "rules.js": "text/javascript", "style.css": "text/css", "table.css": "text/css"}
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 

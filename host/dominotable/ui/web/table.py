@@ -120,6 +120,7 @@ class WebTable:
             tray=[self._where(t, c, slots.get(frozenset(c))) for t, c in settled if not self.geometry.is_pad(c[0])],
             pad=f"{pad.a}-{pad.b}" if pad is not None else None,
             cells=snap["cells"], zones=snap["zones"], off_tray=off_tray, clearable=bool(truth), faults=self.faults,
+            lights=self.hw.lights.state(),
             layout=self._layout,
             base="/tray.svg?zones=" + ",".join(snap["zones"]),
             overlay=svg.overlay(self.geometry, settled, highlight=snap["cells"], ghosts=ghosts, lifted=lifted,

@@ -5,6 +5,8 @@
 // Every request goes through send(): a change is a POST of JSON (from another machine the login
 // cookie carries the token).
 
+import {drawLights, renderLegend} from "./lights.js";
+
 const $ = (sel) => document.querySelector(sel);
 const DIRS = [[0, 1], [1, 0], [0, -1], [-1, 0]]; // right, down, left, up: from the first half to the second
 const ARROWS = ["→", "↓", "←", "↑"];
@@ -53,6 +55,8 @@ let shown = {base: null, overlay: null, oled: null, offTray: null, match: null};
 function drawOverlay() {
   const group = $("#tray g.overlay");
   if (group && state.overlay !== shown.overlay) { group.innerHTML = state.overlay; shown.overlay = state.overlay; }
+  drawLights($("#tray svg"), state.lights, state.layout);
+  renderLegend($("#lights-legend"), state.lights);
 }
 
 function render(s) {
