@@ -72,6 +72,7 @@ from dominotable.app.runtime import Runtime
 from dominotable.app.web import serve
 from dominotable.games import catalog
 from dominotable.match.position import Position, Undo
+from dominotable.match.replay import replay
 from dominotable.match.status import Mode
 from dominotable.reading.reader import Refusal
 from dominotable.rules.errors import DominoError
@@ -80,11 +81,11 @@ from dominotable.rules.moves import Pass
 from dominotable.rules.seat_view import unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.memtray import MemoryTray
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 from dominotable.tray.errors import TrayError
-from dominotable.ui.controls import ButtonsConfig
+from dominotable.ui.buttons import ButtonsConfig
 from dominotable.ui.menu import WHEEL, Choice, ListMenu, NameEntry, NumberChoice
 from dominotable.ui.oled.display import DisplayConfig
 from dominotable.ui.screen import ScreenKind
@@ -1220,10 +1221,10 @@ class Chaos:
         before, and the tiles of the position written lay on the board the table judged."""
         real = self.store.commit
 
-        def commit(match_id, keep, moves, *more, **options):
-            real(match_id, keep, moves, *more, **options)
+        def commit(match_id, change):
+            real(match_id, change)
             try:
-                self._committed(match_id, keep, list(moves))
+                self._committed(match_id, change.keep, list(change.moves))
             except Exception as exc:  # the harness's own bug must not pass for the table's
                 self.tally.note("harness", "".join(traceback.format_exception(exc)))
 

@@ -16,7 +16,6 @@ they made.
 from __future__ import annotations
 
 import random
-import time
 
 import follow
 from dominotable.games import catalog
@@ -27,6 +26,7 @@ from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
+from polling import until
 
 PLAY_ON = ("End turn", "pass")  # the buttons that end a turn, or give it up
 
@@ -63,21 +63,26 @@ class People:
     def state(self, timeout: float = 20.0) -> dict:
         """The table's state once it has judged the tray as they made it."""
         mine = sorted(tuple(sorted(c)) for c in self.tray.tiles.values())
-        deadline = time.monotonic() + timeout
-        while True:
-            status, state = self.t.get("/api/state")
-            judged = sorted(tuple(sorted(t["cells"])) for t in state["screen"]["tray"])
-            if status == 200 and judged == mine and state["screen"]["kind"] != "menu":
-                return state
-            assert time.monotonic() < deadline, f"the table did not judge the tray: {state.get('screen')}"
-            time.sleep(0.02)
+        seen = {}
+
+        def judged() -> bool:
+            status, seen["state"] = self.t.get("/api/state")
+            screen = seen["state"]["screen"]
+            return status == 200 and screen["kind"] != "menu" and sorted(
+                tuple(sorted(t["cells"])) for t in screen["tray"]) == mine
+
+        until(judged, timeout, what="the table to judge the tray", shows=lambda: seen["state"].get("screen"))
+        return seen["state"]
 
     def until(self, predicate, what: str, timeout: float = 20.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while not predicate(state := self.state()):
-            assert time.monotonic() < deadline, f"waited for {what}: {state['screen']}"
-            time.sleep(0.02)
-        return state
+        seen = {}
+
+        def holds() -> bool:
+            seen["state"] = self.state()
+            return predicate(seen["state"])
+
+        until(holds, timeout, what=what, shows=lambda: seen["state"]["screen"])
+        return seen["state"]
 
     def apply(self, action: Action) -> None:
         body = {"action": str(action.kind), "tile": f"{action.tile.a}-{action.tile.b}"}

@@ -376,7 +376,7 @@ class PtyTable(ThreadedTable):
         super().__init__(db, choice, seed=seed)
         self.geometry = self.vtray.geometry
         self.buttons = self.hw.buttons()
-        self.timeout = timeout
+        self.patience = timeout
 
     @property
     def names(self):
@@ -411,25 +411,10 @@ class PtyTable(ThreadedTable):
     def unpad(self):
         self.vtray.take_off_scan_pad()
 
-    def until(self, predicate, what):
-        import time
-
-        deadline = time.monotonic() + self.timeout
-        rt = self.runtime
-        with rt.changed:
-            while not predicate():
-                if self.error is not None:
-                    raise AssertionError(f"the table stopped while waiting for {what}") from self.error
-                if time.monotonic() > deadline:
-                    screen = rt.session.screen()
-                    raise AssertionError(f"waited for {what}; the table shows {screen.kind} {screen.title!r} "
-                                         f"{screen.text!r}")
-                rt.changed.wait(0.02)
-
     def settle(self):
         """Until the table has judged exactly what lies on the tray."""
         cells = self.vtray.cells()
-        self.until(lambda: (judged := self.referee.tracker.judged) is not None and judged.cells == cells,
+        self.reaches(lambda: (judged := self.referee.tracker.judged) is not None and judged.cells == cells,
                    "the tray judged")
 
     def screen(self):
@@ -439,14 +424,14 @@ class PtyTable(ThreadedTable):
     def press(self, *buttons):
         for button in buttons:
             self.buttons.press(button)
-        self.until(lambda: self.hw.events.empty(), "the buttons handled")
+        self.reaches(lambda: self.hw.events.empty(), "the buttons handled")
         with self.runtime.lock:  # the loop has handled them once it gives the lock back
             pass
 
     def menu(self, item, confirm=False):
         self.press("long-select")
-        self.until(lambda: self.runtime.session.menu is not None, "the menu")
+        self.reaches(lambda: self.runtime.session.menu is not None, "the menu")
         items = self.screen().menu.items
         index = next(i for i, label in enumerate(items) if label.startswith(item))
         self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
-        self.until(lambda: self.runtime.session.menu is None, "the menu closed")
+        self.reaches(lambda: self.runtime.session.menu is None, "the menu closed")

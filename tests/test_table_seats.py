@@ -18,22 +18,23 @@ import time
 import pytest
 from dominotable.games import catalog
 from dominotable.match import opening
+from dominotable.match.replay import replay
 from dominotable.reading import prompts
 from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.turn import decide
 from dominotable.sim.memtray import MemoryTray
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
 from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
 from dominotable.ui.session import Session
+from polling import until
 from table_helpers import ROW, rigged
 from table_seats import PLACE, TAKE, Person, PtyTable, SessionTable
-from tray_fixtures import until
 
 NAMES = ["ANN", "West bot", "North bot", "East bot"]
 BOTS = (1, 2, 3)
@@ -60,7 +61,7 @@ def play_at(table: PtyTable, seat: int) -> tuple[Person, object, set[str]]:
     """A person at `seat` plays the match at the pty table to its end: the person, the final
     game and the titles of the screens seen on the way."""
     try:
-        table.until(lambda: table.referee.tracker.judged is not None, "the first board")
+        table.reaches(lambda: table.referee.tracker.judged is not None, "the first board")
         person = Person(table, seat, seed=1)
         shown = set()
         while person.step():
@@ -322,7 +323,7 @@ def host(db: str, state: str) -> None:
     person writes down where every tile lies (tiles outlive the process: after the crash they
     still lie there) and the parent kills the process."""
     table = PtyTable(db, Choice(CastleRock, CastleRock.Options(hands=1), 4, NAMES, STRENGTHS), seed=5)
-    table.until(lambda: table.referee.tracker.judged is not None, "the first board")
+    table.reaches(lambda: table.referee.tracker.judged is not None, "the first board")
     person = Person(table, 0, seed=1)
     while person.step():
         known = {seat: hold.rack for seat, hold in table.referee.position.holds.items()}

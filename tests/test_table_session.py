@@ -5,6 +5,7 @@ import random
 
 import pytest
 from dominotable.games import catalog
+from dominotable.match.replay import replay
 from dominotable.rules.games.castle_rock.engine import END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import (
     CastleRockSolitaire,
@@ -156,9 +157,10 @@ def test_moves_are_committed_before_the_screen_changes(tmp_path):
     seen = []
     commit = table.store.commit
 
-    def spy(match_id, keep, moves, holds=None, **rest):
-        seen.append(("before-commit", keep, list(moves), table.session.screen().last, len(table.game.moves)))
-        commit(match_id, keep, moves, holds, **rest)
+    def spy(match_id, change):
+        seen.append(("before-commit", change.keep, list(change.moves), table.session.screen().last,
+                     len(table.game.moves)))
+        commit(match_id, change)
         seen.append(("committed", Store(table.store.path, create=False).move_count(match_id)))
 
     table.store.commit = spy
@@ -322,7 +324,7 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
     assert table.game.scores == ref.scores
     record = table.store.match(table.session.referee.seating.match_id)
     assert record.result["scores"] == ref.scores and record.result["winners"] == ref.winners()
-    assert Store(table.store.path, create=False).resume(table.session.referee.seating.match_id).scores == ref.scores
+    assert replay(Store(table.store.path, create=False).match(table.session.referee.seating.match_id)).scores == ref.scores
     assert table.screen.kind == "over" and table.screen.title.startswith("Won by ")
 
 

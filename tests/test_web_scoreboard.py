@@ -73,7 +73,7 @@ def history(table) -> dict[int, dict]:
 
 def test_a_match_is_being_played_only_while_it_is_the_tables(bar):
     table = bar
-    table.until(lambda r: True, "the match")
+    table.reaches(lambda r: True, "the match")
     matches = history(table)
     live = table.runtime.match_id
     assert matches[live]["state"] == "live"

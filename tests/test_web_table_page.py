@@ -12,7 +12,8 @@ import time
 
 from axe import described, violations
 from browser import browser, overflow  # noqa: F401 (fixtures)
-from dominotable.store.storage import Store, replay
+from dominotable.match.replay import replay
+from dominotable.store.storage import Store
 from table_seats import slot_numbers
 from web_table import LiveTable
 

@@ -19,6 +19,7 @@ from dominotable.rules.game import Game
 from dominotable.rules.hidden import made_by
 from dominotable.rules.moves import Move
 from dominotable.rules.outcome import Termination
+from dominotable.store.records import Change
 from dominotable.store.storage import Store
 
 Say = Callable[[Game, Sequence[Move]], str]  # moves from a position, in plain words (GameSpec.say)
@@ -54,9 +55,8 @@ class Committer:
         holds = after.holds_dict() if after.holds_dict() != live.holds_dict() else None
         hand = live.game.hands_played()
         ended = {"hand": hand, "scores": list(after.game.scores)} if after.game.hands_played() != hand else None
-        heard = after.heard
-        self.store.commit(self.match_id, keep, new[keep:], holds, after=ended,
-                          heard=(heard.seq, list(heard.moves), heard.ended) if heard != live.heard else None)
+        self.store.commit(self.match_id, Change(keep, tuple(new[keep:]), holds, ended,
+                                                after.heard if after.heard != live.heard else None))
         with live.game.changing():
             for effect in effects:
                 live.apply(effect)

@@ -16,11 +16,12 @@ from dominotable.match.judge import Judge
 from dominotable.match.position import Heard, Hold, Position
 from dominotable.match.referee import Referee, Table
 from dominotable.match.remote import Partner
+from dominotable.match.replay import replay
 from dominotable.match.seating import Seating
 from dominotable.match.seats import SeatKind, TableSeats
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.geometry import Geometry
 
 

@@ -33,7 +33,7 @@ from dominotable.match.tracker import Tracker
 from dominotable.reading.prompts import listed
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
-from dominotable.store.storage import StoreUnavailable
+from dominotable.store.errors import StoreUnavailable
 from dominotable.tray.board import Board
 
 
