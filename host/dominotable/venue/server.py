@@ -7,7 +7,7 @@ acknowledges each one kept to its table. It publishes the known players (retaine
 tables' setup, and its own status, so the tables resend only while it listens.
 
 It serves, on aiohttp, every table's live state, the leaderboard and openskill ratings across
-tables (the same ratings as a table's, store/ratings.py, over the venue's players), the recent
+tables (the same ratings as a table's, views/ratings.py, over the venue's players), the recent
 matches each replayable, and a kiosk view for a screen across the bar. Nothing can be
 controlled from the page: it only shows.
 """
@@ -29,12 +29,12 @@ from aiohttp import web
 
 from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
-from dominotable.store.ratings import rate
 from dominotable.tray.geometry import Geometry, default
 from dominotable.venue import broker as topics
 from dominotable.venue.broker import Broker
 from dominotable.venue.store import VenueStore
 from dominotable.views import review, svg
+from dominotable.views.ratings import rate
 
 log = logging.getLogger("dominotable.venue")
 

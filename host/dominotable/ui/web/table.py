@@ -25,14 +25,15 @@ from dominotable.games import catalog
 from dominotable.match import actions
 from dominotable.rules.errors import DominoError
 from dominotable.rules.tiles import DominoSet, Tile
-from dominotable.store.ratings import rate
-from dominotable.store.storage import StorageError, Store
+from dominotable.store.errors import StorageError
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.errors import TrayError
 from dominotable.ui.menu import Seat
 from dominotable.ui.screen import Screen, ScreenKind
 from dominotable.ui.web.server import Refused, WebServer
 from dominotable.views import review, svg
+from dominotable.views.ratings import rate
 
 FAULTS = ("unplug", "replug", "dead", "alive", "flicker", "noise")
 CLEAR = "clear"  # a tray action of the page: every tile off the virtual tray
@@ -88,7 +89,7 @@ class WebTable:
             "top": game.top if game else self._snap["top"], "cells": sorted(set(screen.cells)),
             "repairs": list(self.runtime.repairs), "alarm": bool(screen.problem),
             "racks": [(r.seat, r.slots) for r in game.racks] if game else [],
-            "tiles": list(screen.tray) if game else [(p.tile, p.cells) for p in _placements(self.hw.board())]}
+            "tiles": list(screen.tray) if game else [(p.tile, p.cells) for p in _placements(self.runtime.board)]}
         snap["prompt_title"], snap["prompt"] = _prompt(screen)
         with self._lock:
             self._snap = snap
@@ -361,9 +362,9 @@ def _placements(board) -> list:
 
 
 def _prompt(screen: Screen) -> tuple[str | None, str | None]:
-    """The page's prompt line: a title and a text, or nothing in play."""
+    """The page's prompt line: a title and a text; in play, the turn of the person to move."""
     if screen.kind == ScreenKind.PLAY:
-        return None, None
+        return (screen.title, screen.text) if screen.instruction is not None else (None, None)
     if screen.kind == ScreenKind.MENU:
         question = screen.menu.current.title if hasattr(screen.menu, "current") else screen.menu.title
         return ("Menu" if screen.game else None), question
