@@ -64,6 +64,9 @@ def build(name: str, net: kicad.Netlist, placed: pcb.Board):
             if n:
                 pad.SetNet(nets[n])
     _outline(board, placed.width, placed.height)
+    for i, (x, y) in enumerate(placed.holes or [], 1):  # boards.toml's mounting holes, no copper
+        _footprint(board, pcb.HOLE_FOOTPRINT, f"H{i}", "M2", x, y, 0.0, "F")
+    loop_rule_areas(board, placed, net)
     side = assembled_side(placed, net)
     for i, spot in enumerate(_fiducial_spots(placed, side)):
         fp = _footprint(board, FIDUCIAL, f"FID{i + 1}", "Fiducial", *spot, 0.0, side)
@@ -115,11 +118,101 @@ def _outline(board, width: float, height: float) -> None:
         board.Add(seg)
 
 
+def loop_rule_areas(board, placed: pcb.Board, net: kicad.Netlist) -> None:
+    """What copper boards.toml lets lie inside a loop's outline, as KiCad rule areas its DRC holds:
+    no copper pour and no via anywhere inside, and no track but in a lane from a pad of a part
+    that stays there (boards.toml loop_stays, and the loop's own two ends) straight to the
+    outline's nearest edge, on the pad's own layer."""
+    pcbnew = kicad.pcbnew()
+    stays = set(pcb.BOARDS["cell"]["loop_stays"]) | {"antenna"}
+    pads = [(pad, _pad_box(pad)) for fp in board.GetFootprints()
+            if fp.GetReference() in net.components and net.components[fp.GetReference()].fields.get("Key") in stays
+            for pad in fp.Pads() if pad.GetNetname()]
+    for box in pcb.loop_boxes(placed.parts, net):
+        _rule_area(board, [box], (pcbnew.F_Cu, pcbnew.B_Cu), tracks=False)
+        for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+            lanes = [lane(pbox, box) for pad, pbox in pads if pad.IsOnLayer(layer) and _meets(pbox, box)]
+            _rule_area(board, subtract(box, lanes), (layer,), tracks=True)
+
+
+LANE = 0.5  # mm of lane beside a pad, each side: room for a track to leave it straight
+
+
+def lane(pad, loop) -> tuple[float, float, float, float]:
+    """The lane from a pad (its box, mm) to the nearest edge of a loop's outline."""
+    x0, y0, x1, y1 = pad[0] - LANE, pad[1] - LANE, pad[2] + LANE, pad[3] + LANE
+    lx0, ly0, lx1, ly1 = loop
+    gaps = {"left": x0 - lx0, "right": lx1 - x1, "top": y0 - ly0, "bottom": ly1 - y1}
+    side = min(gaps, key=gaps.get)
+    return {"left": (lx0, y0, x1, y1), "right": (x0, y0, lx1, y1), "top": (x0, ly0, x1, y1),
+            "bottom": (x0, y0, x1, ly1)}[side]
+
+
+def _meets(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def subtract(box, holes) -> list[tuple[float, float, float, float]]:
+    """`box` less the `holes`, as rectangles: the cells between every edge, merged along rows."""
+    x0, y0, x1, y1 = box
+    holes = [(max(h[0], x0), max(h[1], y0), min(h[2], x1), min(h[3], y1)) for h in holes if _meets(h, box)]
+    xs = sorted({x0, x1, *(h[0] for h in holes), *(h[2] for h in holes)})
+    ys = sorted({y0, y1, *(h[1] for h in holes), *(h[3] for h in holes)})
+    out = []
+    for ya, yb in zip(ys, ys[1:]):
+        run = None
+        for xa, xb in zip(xs, xs[1:]):
+            free = not any(h[0] <= xa and xb <= h[2] and h[1] <= ya and yb <= h[3] for h in holes)
+            if free:
+                run = (run[0], ya, xb, yb) if run else (xa, ya, xb, yb)
+            elif run:
+                out.append(run)
+                run = None
+        if run:
+            out.append(run)
+    merged = []  # a row's rectangle under one of the same span above grows down into it
+    for r in out:
+        above = next((m for m in merged if m[0] == r[0] and m[2] == r[2] and m[3] == r[1]), None)
+        if above:
+            merged[merged.index(above)] = (above[0], above[1], above[2], r[3])
+        else:
+            merged.append(r)
+    return merged
+
+
+def _pad_box(pad) -> tuple[float, float, float, float]:
+    b = pad.GetBoundingBox()
+    return kicad.to_mm(b.GetX()), kicad.to_mm(b.GetY()), kicad.to_mm(b.GetRight()), kicad.to_mm(b.GetBottom())
+
+
+def _rule_area(board, boxes, layers, tracks: bool) -> None:
+    """A KiCad keep-out per box on `layers`: copper pours and vias never (`tracks`: tracks too)."""
+    pcbnew = kicad.pcbnew()
+    layer_set = pcbnew.LSET()
+    for layer in layers:
+        layer_set.AddLayer(layer)
+    for x0, y0, x1, y1 in boxes:
+        zone = pcbnew.ZONE(board)
+        zone.SetIsRuleArea(True)
+        zone.SetLayerSet(layer_set)
+        zone.SetDoNotAllowCopperPour(True)
+        zone.SetDoNotAllowVias(True)
+        zone.SetDoNotAllowTracks(tracks)
+        zone.SetDoNotAllowPads(False)
+        zone.SetDoNotAllowFootprints(False)
+        outline = zone.Outline()
+        outline.NewOutline()
+        for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+            outline.Append(kicad.mm(x), kicad.mm(y))
+        board.Add(zone)
+
+
 def _fiducial_spots(placed: pcb.Board, side: str) -> list[tuple[float, float]]:
     """Two fiducials at free spots nearest two opposite corners of the assembled side."""
     grid = pcb.Grid(placed.width, placed.height)
     for p in placed.parts:
         grid.mark(p.box(), p.sides())
+    pcb._holes(grid, placed.holes or [], placed.hole_keepout)
     x0, y0, x1, y1 = kicad.footprint(FIDUCIAL).courtyard["F.CrtYd"]
     size = (x1 - x0 + 1.0, y1 - y0 + 1.0)  # and a clear margin for the camera
     spots = []
