@@ -217,12 +217,21 @@ def test_the_houses_bom_and_cpl(order, built):
         "R1 is in the BOM but not placed"]
 
 
-def test_every_lcsc_number_has_a_dated_source():
+def test_every_lcsc_number_has_a_dated_source(built):
+    """Every assembled part has its LCSC number with a source, or says it was not found and
+    where it was looked for: never a number without its line."""
     table = layout.ASSEMBLY["lcsc"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\d", table["meta"]["date"])
     for key, entry in table.items():
-        if key != "meta":
+        if key == "meta":
+            continue
+        if entry.get("found", True):
             assert re.fullmatch(r"C\d+", entry["lcsc"]) and entry["source"], key
+        else:
+            assert "lcsc" not in entry and entry["looked"], key
+    keys = {built.nets[n].components[fp.GetReference()].fields["Key"] for n in NAMES for fp in _routed(n).GetFootprints()
+            if assembly.assembled(fp)}
+    assert keys <= set(table), sorted(keys - set(table))
 
 
 def test_gerbv_draws_each_side(order):
