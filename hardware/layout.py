@@ -26,6 +26,10 @@ HERE = Path(__file__).resolve().parent
 HOUSE = tomllib.loads((HERE / "data" / "house.toml").read_text())
 ASSEMBLY = tomllib.loads((HERE / "data" / "assembly.toml").read_text())
 FIDUCIAL = "Fiducial:Fiducial_1mm_Mask2mm"
+TEST_POINT = "TestPoint:TestPoint_Pad_D1.5mm"
+# The nets a maker probes at bring-up: each reader's field (coil) current, as the drop over the 1 ohm
+# in its TVDD feed (circuit.py: +3V3 on one end, +3V3_TVDD_B<n> on the other), its supply, ground.
+TEST_NETS = ("+3V3_TVDD_B", "+3V3", "GND")
 TEXT_MM = HOUSE["rules"]["silk_text_height_min"]
 TEXT_WIDTH_MM = 0.16  # over the house's 0.153 mm minimum line width
 
@@ -68,9 +72,15 @@ def build(name: str, net: kicad.Netlist, placed: pcb.Board):
         _footprint(board, pcb.HOLE_FOOTPRINT, f"H{i}", "M2", x, y, 0.0, "F")
     loop_rule_areas(board, placed, net)
     side = assembled_side(placed, net)
-    for i, spot in enumerate(_fiducial_spots(placed, side)):
+    grid = _free(placed)
+    for i, spot in enumerate(_fiducial_spots(grid, placed, side)):
         fp = _footprint(board, FIDUCIAL, f"FID{i + 1}", "Fiducial", *spot, 0.0, side)
         fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_BOM | pcbnew.FP_EXCLUDE_FROM_POS_FILES)
+    for i, (name_, spot) in enumerate(_test_point_spots(grid, placed, net, side)):
+        fp = _footprint(board, TEST_POINT, f"TP{i + 1}", name_, *spot, 0.0, side)
+        fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_BOM | pcbnew.FP_EXCLUDE_FROM_POS_FILES)
+        for pad in fp.Pads():
+            pad.SetNet(nets[name_])
     clear, edge = HOUSE["rules"]["silk_clearance_min"], HOUSE["rules"]["copper_edge_min"]
     silk.references(board, placed.width, placed.height, clear, edge)
     silk.title(board, f"dominotable {name} board rev {ASSEMBLY['revision']}", side, placed.width, placed.height,
@@ -207,23 +217,43 @@ def _rule_area(board, boxes, layers, tracks: bool) -> None:
         board.Add(zone)
 
 
-def _fiducial_spots(placed: pcb.Board, side: str) -> list[tuple[float, float]]:
-    """Two fiducials at free spots nearest two opposite corners of the assembled side."""
+def _free(placed: pcb.Board):
+    """The placement's grid with every part and mounting hole marked."""
     grid = pcb.Grid(placed.width, placed.height)
     for p in placed.parts:
         grid.mark(p.box(), p.sides())
     pcb._holes(grid, placed.holes or [], placed.hole_keepout)
-    x0, y0, x1, y1 = kicad.footprint(FIDUCIAL).courtyard["F.CrtYd"]
-    size = (x1 - x0 + 1.0, y1 - y0 + 1.0)  # and a clear margin for the camera
-    spots = []
-    for anchor in ((0.0, 0.0), (placed.width, placed.height)):
-        spot = grid.best(size, (side,), anchor)
-        if spot is None:
-            raise RuntimeError(f"no room for a fiducial on the {placed.name} board's {side} side")
-        grid.mark((spot[0] - size[0] / 2, spot[1] - size[1] / 2, spot[0] + size[0] / 2, spot[1] + size[1] / 2),
-                  (side,))
-        spots.append(spot)
-    return spots
+    return grid
+
+
+def _take(grid, placed: pcb.Board, footprint: str, margin: float, side: str, anchor, what: str):
+    """The free spot nearest `anchor` for `footprint` with `margin` round it, marked taken."""
+    x0, y0, x1, y1 = kicad.footprint(footprint).courtyard["F.CrtYd"]
+    size = (x1 - x0 + margin, y1 - y0 + margin)
+    spot = grid.best(size, (side,), anchor)
+    if spot is None:
+        raise RuntimeError(f"no room for {what} on the {placed.name} board's {side} side")
+    grid.mark((spot[0] - size[0] / 2, spot[1] - size[1] / 2, spot[0] + size[0] / 2, spot[1] + size[1] / 2), (side,))
+    return spot
+
+
+def _fiducial_spots(grid, placed: pcb.Board, side: str) -> list[tuple[float, float]]:
+    """Two fiducials at free spots nearest two opposite corners of the assembled side (with a
+    clear margin for the camera)."""
+    return [_take(grid, placed, FIDUCIAL, 1.0, side, anchor, "a fiducial")
+            for anchor in ((0.0, 0.0), (placed.width, placed.height))]
+
+
+def _test_point_spots(grid, placed: pcb.Board, net: kicad.Netlist, side: str) -> list[tuple[str, tuple]]:
+    """A test point on each of TEST_NETS the board has (each reader's TVDD feed, the supply and
+    ground), at the free spot nearest a part on that net."""
+    at = {p.ref: (p.x, p.y) for p in placed.parts}
+    pin_nets = net.pin_nets()
+    out = []
+    for name in sorted(n for n in net.nets if any(n == t or (t.endswith("_B") and n.startswith(t)) for t in TEST_NETS)):
+        near = min(at[ref] for (ref, _), n in pin_nets.items() if n == name and ref in at)
+        out.append((name, _take(grid, placed, TEST_POINT, 0.5, side, near, f"a test point on {name}")))
+    return out
 
 
 # --- the house's rules -----------------------------------------------------------------------------
