@@ -1,6 +1,7 @@
 """The order for a board house: each board built by circuit.py and placed by pcb.py, laid out in
-pcbnew (layout.py), routed by the maze router (router.py), checked by KiCad's DRC under JLCPCB's
-rules, plotted (plot.py) and listed for assembly (assembly.py), one zip per board.
+pcbnew (layout.py), routed by the autorouter freeroute through pcbnew's Specctra DSN (route.py),
+checked by KiCad's DRC under JLCPCB's rules, plotted (plot.py) and listed for assembly
+(assembly.py), one zip per board.
 
     python hardware/fab.py --out DIR            # the zips from the committed routed boards
     python hardware/fab.py --out DIR --route    # route the boards again first (and commit them)
@@ -29,9 +30,10 @@ import circuit  # noqa: E402
 import kicad  # noqa: E402
 import layout  # noqa: E402
 import plot  # noqa: E402
-import router  # noqa: E402
+import route  # noqa: E402
 
 BOARDS = HERE / "boards"
+ENGINE = "exact"  # freeroute's engine the committed boards were routed with
 DRC_LINE = re.compile(r"^\[(\w+)\]: (.*)$")
 
 
@@ -50,13 +52,6 @@ def drc(board, report: Path) -> dict:
     unconnected = ["; ".join(f) for f in found if f[0].startswith("[unconnected_items]")]
     violations = ["; ".join(f) for f in found if not f[0].startswith("[unconnected_items]")]
     return {"violations": violations, "unconnected": unconnected}
-
-
-def rules() -> router.Rules:
-    """The router's rules: the house's net class and its hole and edge limits (data/house.toml)."""
-    r, nc = layout.HOUSE["rules"], layout.HOUSE["netclass"]
-    return router.Rules(nc["track"], nc["clearance"], nc["via_diameter"], nc["via_drill"], r["hole_clearance_min"],
-                        r["hole_to_hole_min"], r["copper_edge_min"])
 
 
 def footprints(board) -> dict[str, tuple]:
@@ -82,11 +77,12 @@ def drift(routed, fresh) -> list[str]:
     return faults
 
 
-def route_board(name: str, built, work: Path) -> dict:
-    """Lay the board out afresh, route it, and keep it in hardware/boards/."""
-    placed = built.placed[name]
-    board = layout.save(layout.build(name, built.nets[name], placed), work / f"{name}.kicad_pcb")
-    report = router.Router(board, rules(), placed.width, placed.height).route()
+def route_board(name: str, built, work: Path, engine: str) -> list[dict]:
+    """Lay the board out afresh, route it with freeroute's `engine`, and keep it in hardware/boards/."""
+    board = layout.save(layout.build(name, built.nets[name], built.placed[name]), work / f"{name}.kicad_pcb")
+    r, nc = layout.HOUSE["rules"], layout.HOUSE["netclass"]
+    passes = route.plan(board, nc["clearance"], route.spacing(nc["track"], nc["clearance"], nc["via_diameter"]))
+    report = route.route(board, work / f"{name}-route", engine, r["copper_edge_min"], nc["track"], passes, drc)
     BOARDS.mkdir(exist_ok=True)
     layout.save(board, BOARDS / f"{name}.kicad_pcb")
     return report
@@ -133,6 +129,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="folder for the zips and the per-board files")
     parser.add_argument("--route", action="store_true", help="route the boards again into hardware/boards/ first")
+    parser.add_argument("--engine", choices=tuple(route.ENGINES), default=ENGINE,
+                        help=f"freeroute's engine for --route (default {ENGINE}: hardware/README.md compares them)")
     parser.add_argument("--board", choices=("cell", "controller"), action="append",
                         help="only this board (repeatable; default: both)")
     args = parser.parse_args(argv)
@@ -147,7 +145,8 @@ def main(argv=None) -> int:
             return 1
         if args.route:
             for name in names:
-                print(f"{name}: routed {route_board(name, built, work)}")
+                for report in route_board(name, built, work, args.engine):
+                    print(f"{name}: routed {report}")
         faults = []
         for name in names:
             made, found, stats = order(name, built, args.out, work)

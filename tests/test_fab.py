@@ -1,7 +1,7 @@
 """The boards as KiCad makes them (issue 27): the committed routed boards are exactly what
 circuit.py and pcb.py make, pcbnew's DRC under JLCPCB's rules finds nothing on them, and
 fab.py's order holds every track, via and hole, the house's BOM and CPL, and pictures; a small
-real routing run proves the router. KiCad (Debian's kicad) and gerbv are required: without them
+real freeroute run proves the routing. KiCad (Debian's kicad) and gerbv are required: without them
 these tests fail naming the package."""
 
 import csv
@@ -25,7 +25,7 @@ import cost  # noqa: E402
 import fab  # noqa: E402
 import kicad  # noqa: E402
 import layout  # noqa: E402
-import router  # noqa: E402
+import route  # noqa: E402
 
 NAMES = ("cell", "controller")
 HOUSE = tomllib.loads((HW / "data" / "house.toml").read_text())
@@ -229,9 +229,9 @@ def test_every_lcsc_number_has_a_dated_source(built):
             assert re.fullmatch(r"C\d+", entry["lcsc"]) and entry["source"], key
         else:
             assert "lcsc" not in entry and entry["looked"], key
-    keys = {built.nets[n].components[fp.GetReference()].fields["Key"] for n in NAMES for fp in _routed(n).GetFootprints()
-            if assembly.assembled(fp)}
-    assert keys <= set(table), sorted(keys - set(table))
+    keys = {c.fields["Key"] for n in NAMES for c in built.nets[n].components.values()}
+    assembled = {k for k in keys if k != "antenna" and not layout.hand_assembled(k)}
+    assert assembled <= set(table), sorted(assembled - set(table))
 
 
 def test_gerbv_draws_each_side(order):
@@ -241,18 +241,21 @@ def test_gerbv_draws_each_side(order):
             assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
 
 
-def test_a_small_real_routing_run_is_clean(built, tmp_path):
-    """The router on one 2 x 2 block of the cell board (its reader, crystal, network and coils):
-    KiCad's DRC finds no violation in what it routed, and agrees that what it made is connected
-    (every connection it leaves is one unconnected item at most)."""
-    placed = built.placed["cell"]
-    board = layout.save(layout.build("cell", built.nets["cell"], placed), tmp_path / "cell.kicad_pcb")
-    block = {n for n in built.nets["cell"].nets if n.startswith("B0_")}
-    report = router.Router(board, fab.rules(), placed.width, placed.height).route(only=block)
-    assert report["connections"] > 40 and len(report["failed"]) < report["connections"] / 4
-    found = fab.drc(board, tmp_path / "block.rpt")
-    assert found["violations"] == []
-    assert len([u for u in found["unconnected"] if "[B0_" in u]) <= len(report["failed"])
+def test_freeroute_routes_a_block_and_kicads_drc_keeps_only_clean_copper(built, tmp_path):
+    """freeroute's exact engine on one 2 x 2 block's own nets of the cell board (its reader,
+    crystal, network and coil switches), on the parts' copper layer: it joins some, and KiCad's
+    DRC finds what is kept clean."""
+    board = layout.save(layout.build("cell", built.nets["cell"], built.placed["cell"]), tmp_path / "cell.kicad_pcb")
+    r, nc = HOUSE["rules"], HOUSE["netclass"]
+    spacing = route.spacing(nc["track"], nc["clearance"], nc["via_diameter"])
+    assert spacing >= nc["via_diameter"] / 2 + nc["clearance"] - nc["track"] / 2
+    passes = route.plan(board, nc["clearance"], spacing)
+    assert passes == [([1], nc["clearance"]), ([0], nc["clearance"]), (None, spacing)]  # the cell board's parts: B.Cu
+    (report,) = route.route(board, tmp_path / "route", "exact", r["copper_edge_min"], nc["track"], passes[:1], fab.drc,
+                            only=lambda net: net.startswith("B0_"))
+    assert report["nets"] >= 15 and report["items_kept"] > 0
+    assert report["unconnected_after"] < report["unconnected_before"]
+    assert fab.drc(board, tmp_path / "block.rpt")["violations"] == []
 
 
 def test_the_first_orders_cost_is_computed_and_shown(built):
