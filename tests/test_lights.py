@@ -12,6 +12,7 @@ it is put right."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from datetime import datetime
 
 import pytest
@@ -292,3 +293,11 @@ def misplace_then_fix(table, screen) -> bool:
 def cells_overlap(table, cells):
     taken = {c for spot in table.tiles().values() for c in spot}
     return [c for c in cells if c in taken]
+
+
+def test_the_readmes_legend_is_the_lights_legend():
+    """The README's table says what each colour means, as the page's legend does (LEGEND)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme[readme.index("## The tray's lights"):]
+    rows = re.findall(r"^\| ([a-z ]+) \| (.+?) \|$", section[:section.index("\n\n", section.index("| colour |"))], re.M)
+    assert [(name, text.split(" (")[0].split(":")[0]) for name, text in rows[1:]] == list(LEGEND.values())
