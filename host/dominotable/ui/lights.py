@@ -154,7 +154,7 @@ class TrayLights:
     def worded(self, screen: Screen) -> Screen:
         """`screen` as the OLED says it: short ("West bot: slot 6 (5-6) -> the lit cells") while a
         tray that lights is attached and lights its cells (`show` was given it), else in full."""
-        if screen.short and self.shown and getattr(self.link, "connected", False):
+        if screen.short and self.shown and self.link.connected:
             return replace(screen, text=screen.short)
         return screen
 

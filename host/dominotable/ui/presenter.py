@@ -1,6 +1,7 @@
 """The presenter: the match as the one Screen (ui/screen.py) every front end renders, the OLED,
 the page and a venue alike. It reads the referee's status and the in-game menu, never asks the
-match anything it has to work out, and keeps the one piece of view state there is: which page of
+match anything it has to work out (but where a tile held over the scan pad may go: the targets
+the page asks for too, kept for the tray as it lies), and keeps the one piece of view state there is: which page of
 the play screen is up (up/down turn the pages).
 
 The turn line and the prompt speak with one voice (reading/prompts.py), from the instruction the
