@@ -12,6 +12,7 @@ it is put right."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from datetime import datetime
 
@@ -24,6 +25,7 @@ from dominotable.rules.tiles import Tile
 from dominotable.tray.geometry import default
 from dominotable.ui.lights import COLOURS, LEGEND, LightsConfig, Meaning, TrayLights, colour, marks
 from dominotable.ui.menu import Choice, Setup
+from dominotable.ui.oled.screens import draw
 from dominotable.ui.press import Press
 from dominotable.ui.screen import Game, Rack, Screen, ScreenKind
 from dominotray import pins
@@ -232,9 +234,10 @@ def test_a_castle_rock_match_against_three_bots_lights_every_bot_step_and_no_fre
             if want is not None:
                 assert until(lambda: vtray.lit() == want), (screen.kind, screen.title, screen.text, vtray.lit(), want)
             if screen.bot:  # the OLED points at the lit cells; the page and the Screen keep the words
-                worded = table.hw.lights.worded(screen).text
-                assert worded == (screen.short or screen.text) and screen.short != screen.text
-                short += worded.endswith("the lit cells")
+                assert screen.short and screen.short != screen.text, screen.bot
+                oled = draw(replace(screen, text=screen.short)).tobytes()
+                assert until(lambda: table.frames.images[-1].tobytes() == oled), (screen.bot, screen.short)
+                short += screen.short.endswith("the lit cells")
             if want == {} and not held and hold_over_the_pad(table, person):
                 held = 1
                 continue
