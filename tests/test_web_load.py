@@ -12,7 +12,7 @@ import time
 
 import aiohttp
 from dominotable.app.demo import TableBots
-from dominotable.ui.web.server import SEND_TIMEOUT
+from dominotable.ui.web.push import SEND_TIMEOUT
 from web_table import LiveTable
 
 CLIENTS = 50
@@ -85,6 +85,6 @@ def test_fifty_clients_for_a_minute_while_bots_play(tmp_path):
         assert len(table.server.clients) == 0  # the stuck client was dropped
         stuck.close()
         status, state = table.get("/api/state")
-        assert status == 200 and state["game"] == "castle-rock"
+        assert status == 200 and state["screen"]["game"]["name"] == "castle-rock"
     finally:
         table.close()

@@ -94,7 +94,7 @@ def test_each_match_says_what_ends_it_and_which_way_its_scores_run(bar):
 def test_up_down_stop_draws_the_zones_of_its_columns_by_their_names(bar):
     """Two columns: two ladder zones and the two piles; zone ids never shown (rule UDS-10.4)."""
     state = bar.get("/api/state")[1]
-    assert state["zones"] == ["uds-column-1", "uds-column-2", "scrap", "discard"]
+    assert state["screen"]["game"]["zones"] == ["uds-column-1", "uds-column-2", "scrap", "discard"]
     status, picture = bar.get(state["base"])
     assert status == 200 and picture.count(b'class="zone"') == 4
     assert b">uds-" not in picture and b">zone 1<" in picture and b">zone 2<" in picture and b">zone 3<" not in picture

@@ -47,7 +47,7 @@ class LiveTable(ThreadedTable):
                 if session and self.runtime.session is not None and predicate(self.referee):
                     return
             if time.monotonic() > deadline:
-                raise AssertionError(f"waited for {what}; the table shows {self.get('/api/state')[1].get('prompt')!r}")
+                raise AssertionError(f"waited for {what}; the table shows {self.get('/api/state')[1].get('screen')!r}")
             time.sleep(0.01)
 
     def shows(self, predicate, what: str, timeout: float = 10.0) -> dict:

@@ -168,6 +168,12 @@ ROUND_NUMBERS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 10
 PERSON = "person"
 REMOTE = "at the partner table"  # the seat menu's value for a remote seat (never a strategy's name)
 NAME_LEN = 16  # the most characters a name typed on the page may have
+STRENGTHS = {"random": "easy", "greedy": "normal", "search": "hard"}  # a bot's strategy as a person calls it
+
+
+def strength(strategy: str) -> str:
+    """A bot's strategy in the words of the setup (the OLED's menu and the page's form alike)."""
+    return STRENGTHS.get(strategy, strategy)
 
 
 class Setup(Model):
@@ -256,6 +262,7 @@ class Setup(Model):
                                  [False, True] if isinstance(default, bool) else None)}
                             for name, default, choices, help in game.Options.describe()],
                 "positions": list(positions), "strategies": list(self.strategies.get(game, [])) if positions else [],
+                "strengths": [strength(s) for s in self.strategies.get(game, [])] if positions else [],
                 "remote": self.partner if game in self.remote_games else "",
                 "seats": [{"name": s.name, "bot": s.bot and seat < len(positions), "strategy": s.strategy,
                            "remote": s.remote and game in self.remote_games}
@@ -382,7 +389,7 @@ class Setup(Model):
         elif bot or away:
             strategies = (self.strategies.get(self.game) or [""]) if bot else []
             kinds = [PERSON, *strategies, *([REMOTE] if away else [])]
-            items = ["Player", *(f"Bot ({self._position(seat)}{', ' + s if s else ''})" for s in strategies),
+            items = ["Player", *(f"Bot ({self._position(seat)}{', ' + strength(s) if s else ''})" for s in strategies),
                      *([f"At {self.partner}"] if away else [])]
             last = self.seats_for(self.game)[seat]
             chosen = REMOTE if last.remote else (last.strategy or (strategies or [""])[0]) if last.bot else PERSON

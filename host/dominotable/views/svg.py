@@ -108,9 +108,9 @@ def overlay(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, 
             racks: Iterable[tuple[str, Sequence[Sequence[int]]]] = (), face_down: Iterable[int] = (),
             alarm: bool = False) -> str:
     """What changes with every play: the racks of the seats the table plays (their slots,
-    numbered), the tiles (those on `face_down` cells drawn face down; `lifted` ones, gone from
-    where the table last read them, drawn faint and dashed), the ghosts, the outlined cells
-    (`alarm`: a problem's, else an instruction's or a hint's)."""
+    numbered), the tiles (those on `face_down` cells drawn face down, their backs only: neither
+    pips nor name; `lifted` ones, gone from where the table last read them, drawn faint and
+    dashed), the ghosts, the outlined cells (`alarm`: a problem's, else an instruction's or a hint's)."""
     lay = Layout(geometry)
     p = lay.pitch
     out, numbers = [], []
@@ -126,10 +126,10 @@ def overlay(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, 
             x, y = lay.origin(min(slots[0]))
             out.append(f'<text class="rack-name" x="{x + 1:g}" y="{y - 1.2:g}">{escape(seat)}</text>')
     hidden = set(face_down)
-    out += [_tile(lay, tile, cells, "tile ghost") for tile, cells in ghosts]
+    down = lambda cells: " face-down" if set(cells) <= hidden else ""  # noqa: E731
+    out += [_tile(lay, tile, cells, "tile ghost" + down(cells)) for tile, cells in ghosts]
     gone = set(lifted)
-    out += [_tile(lay, tile, cells, "tile lifted" if tile in gone else "tile face-down" if set(cells) <= hidden
-                  else "tile") for tile, cells in tiles]
+    out += [_tile(lay, tile, cells, ("tile lifted" if tile in gone else "tile") + down(cells)) for tile, cells in tiles]
     out += numbers
     kind = "named alarm" if alarm else "named"
     for cell in sorted(set(highlight)):
@@ -145,9 +145,11 @@ def _tile(lay: Layout, tile: Tile, cells: Sequence[int], kind: str) -> str:
     (xa, ya), (xb, yb) = lay.origin(cells[0]), lay.origin(cells[1])
     x, y = min(xa, xb), min(ya, yb)
     w, h = abs(xa - xb) + p, abs(ya - yb) + p
-    parts = [f'<g class="{kind}" data-tile="{tile.a}-{tile.b}" data-cells="{cells[0]},{cells[1]}">',
+    back = "face-down" in kind  # its back: no name, no line, no pips
+    named = "" if back else f' data-tile="{tile.a}-{tile.b}"'
+    parts = [f'<g class="{kind}"{named} data-cells="{cells[0]},{cells[1]}">',
              f'<rect class="face" x="{x + .6:g}" y="{y + .6:g}" width="{w - 1.2:g}" height="{h - 1.2:g}" rx="2.5"/>']
-    if "face-down" in kind:  # its back: no line, no pips
+    if back:
         return "".join(parts) + "</g>"
     if xa == xb:
         parts.append(f'<line x1="{x + 3:g}" y1="{y + p:g}" x2="{x + w - 3:g}" y2="{y + p:g}"/>')

@@ -34,7 +34,7 @@ function live(s) {
   $("#repairs").textContent = s.repairs.join(" ");
   const screen = s.screen || {};
   const game = screen.game;
-  playing = Boolean(game) && s.mode !== "setup";
+  playing = Boolean(game);
   $("#live").classList.toggle("idle", !playing);
   $("#live-empty").hidden = playing;
   $("#live-title").textContent = playing ? game.title : "No match at the table";
@@ -47,12 +47,13 @@ function live(s) {
     return box;
   }));
   const turn = $("#live-turn");
-  turn.replaceChildren(s.mode === "over" ? linkRules(s.prompt || "") : s.turn ? `${s.turn} to play` : "");
+  const over = screen.kind === "over";
+  turn.replaceChildren(over ? linkRules(screen.title || "") : screen.turn ? `${screen.turn} to play` : "");
   const last = $("#live-last");
-  last.textContent = playing && s.last_text ? s.last_text : "";
+  last.textContent = playing && screen.last_text ? screen.last_text : "";
   if (screen.last) last.title = screen.last.what; else last.removeAttribute("title");
-  document.body.dataset.moves = s.moves;
-  const key = `${s.match}:${s.mode === "over"}:${playing}`;
+  document.body.dataset.moves = game ? game.moves : 0;
+  const key = `${game ? game.match : null}:${over}:${playing}`;
   if (key !== seen) { seen = key; refresh(); }
 }
 
