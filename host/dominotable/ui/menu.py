@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dominotable.games.spec import strength
 from dominotable.rules.errors import DominoError
 from dominotable.rules.options import Options
 from dominotable.ui.press import Press
@@ -168,12 +169,6 @@ ROUND_NUMBERS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 10
 PERSON = "person"
 REMOTE = "at the partner table"  # the seat menu's value for a remote seat (never a strategy's name)
 NAME_LEN = 16  # the most characters a name typed on the page may have
-STRENGTHS = {"random": "easy", "greedy": "normal", "search": "hard"}  # a bot's strategy as a person calls it
-
-
-def strength(strategy: str) -> str:
-    """A bot's strategy in the words of the setup (the OLED's menu and the page's form alike)."""
-    return STRENGTHS.get(strategy, strategy)
 
 
 class Setup(Model):

@@ -24,14 +24,12 @@ from typing import Any
 import aiomqtt
 from aiohttp import web
 
-from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
-from dominotable.store.ratings import rate
 from dominotable.tray.geometry import Geometry, default
 from dominotable.venue import broker as topics
 from dominotable.venue.broker import Broker
 from dominotable.venue.store import VenueStore
-from dominotable.views import review, svg
+from dominotable.views import boards, review
 from dominotable.web.base import WebBase
 from dominotable.web.guard import Refused
 
@@ -179,16 +177,12 @@ class VenueServer(WebBase):
             records = self.store.matches()
             if self.rate_demos:
                 records = [dataclasses.replace(r, demo=False) for r in records]
-            self._boards = (version, [{"game": b.game, "title": b.title, "players": [
-                {"name": p.name, "rating": round(p.rating, 2), "matches": p.matches, "wins": p.wins,
-                 "win_rate": round(p.win_rate, 3)} for p in b.players]} for b in rate(records)])
+            self._boards = (version, boards.leaderboards(records))
         return self._boards[1]
 
     def matches(self) -> list[dict[str, Any]]:
         out, plots = [], {}
         for record in self.store.matches(RECENT):
-            names = review.side_names(record)
-            result = record.result or {}
             key = (record.id, record.plies, record.finished)
             if key not in self._plots:
                 try:
@@ -196,13 +190,10 @@ class VenueServer(WebBase):
                 except DominoError:
                     self._plots[key] = ("hand", [])  # moves that no longer replay: no plot
             plots[key] = self._plots[key]
-            target = record.options.get("target")
-            out.append({"id": record.id, "table": record.table, "table_match": record.table_match,
-                        "game": record.game, "title": _title(record.game), "names": names,
-                        "started": record.started, "finished": record.finished, "ending": result.get("ending"),
-                        "scores": result.get("scores"), "demo": record.demo, "damaged": record.damaged,
-                        "winners": [names[w] for w in result.get("winners", []) if w < len(names)],
-                        "moves": record.plies, "plot": svg.score_plot(names, plots[key][1], target, per=plots[key][0])})
+            state = "damaged" if record.damaged else "live" if record.finished is None else \
+                (record.result or {}).get("ending") or "played"
+            out.append({**boards.match(record, state, plots[key]), "table": record.table,
+                        "table_match": record.table_match})
         self._plots = plots
         return out
 
@@ -239,9 +230,3 @@ class VenueServer(WebBase):
             raise Refused(f"no match {match_id} at this venue", 404)
         return web.Response(text=review.page(data, data["name"], f"/replay/{match_id}", "/"), content_type="text/html")
 
-
-def _title(game: str) -> str:
-    try:
-        return catalog.engine(game).title
-    except DominoError:
-        return game  # a game this venue's version does not know

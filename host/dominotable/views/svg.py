@@ -171,10 +171,14 @@ def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: in
                width: int = 360, height: int = 160) -> str:
     """A line per side: its score at the start (series[0]) and after every hand or scoring play
     (series[i]); each side's name and last score at its line's end, spread apart so they never
-    overlap; the y axis says what the scores count and which way they run."""
-    left, right, top, bottom = 34, 124, 12, 24
+    overlap. What the scores count and which way they run is said above the lines, how many hands
+    below them, so the two never meet. The target is drawn where the scores come near it; far above
+    them it is left to the match's goal to say, so it never squashes the lines."""
+    left, right, top, bottom = 34, 124, 22, 20
     values = [s for scores in series for s in scores] or [0]
-    high = max([target or 0, 1, *values])
+    reach = max([1, *values])
+    shown = target if target and target <= 1.5 * reach else None
+    high = max([shown or 0, reach])
     low = min([0, *values])
     steps = max(len(series) - 1, 1)
     span = high - low or 1
@@ -185,6 +189,7 @@ def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: in
         return x, y
 
     label = f"{title}: " if title else ""
+    runs = f"{scoring}, {'lower' if lower_wins else 'higher'} is better"
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {width} {height}" role="img" '
             f'aria-label="{escape(label)}{escape(scoring)} after every {per}, '
             f'{"lower" if lower_wins else "higher"} is better">')]
@@ -193,11 +198,10 @@ def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: in
     out.append(f'<path class="axes" d="M{x0:g},{y1:g} V{y0:g} H{x1:g}"/>')
     out.append(f'<text class="tick" x="{x0 - 4:g}" y="{y0:g}" text-anchor="end">{low}</text>'
                f'<text class="tick" x="{x0 - 4:g}" y="{y1 + 4:g}" text-anchor="end">{high}</text>'
-               f'<text class="tick" x="{x0:g}" y="{height - 6}">{escape(scoring)}, '
-               f'{"lower" if lower_wins else "higher"} is better</text>'
-               f'<text class="tick" x="{x1:g}" y="{height - 6}" text-anchor="end">{plural(len(series) - 1, per)}</text>')
-    if target:
-        _, ty = at(0, target)
+               f'<text class="tick runs" x="{x0:g}" y="{top - 8}">{escape(runs)}</text>'
+               f'<text class="tick count" x="{x1:g}" y="{height - 5}" text-anchor="end">{plural(len(series) - 1, per)}</text>')
+    if shown:
+        _, ty = at(0, shown)
         out.append(f'<path class="target" d="M{x0:g},{ty:g} H{x1:g}"/>')
     ends = []
     for side, name in enumerate(names):

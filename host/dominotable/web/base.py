@@ -51,12 +51,16 @@ def bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
+SHARED = "dominotable.views"  # what every server shows alike (views/static: the boards, the replay)
+
+
 class Files:
-    """A package's `static/` folder, read into memory once: a file by its name, with its type."""
+    """The `static/` folders of a server's package and of the shared views, read into memory once:
+    a file by its name, with its type."""
 
     def __init__(self, package: str):
-        folder = resources.files(package) / "static"
-        self.files = {entry.name: entry.read_bytes() for entry in folder.iterdir()
+        self.files = {entry.name: entry.read_bytes() for name in (SHARED, package)
+                      for entry in (resources.files(name) / "static").iterdir()
                       if entry.is_file() and entry.name.rsplit(".", 1)[-1] in TYPES}
 
     def __contains__(self, name: str) -> bool:

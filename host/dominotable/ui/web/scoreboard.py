@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from dominotable.games import catalog
-from dominotable.store.ratings import rate
 from dominotable.store.storage import StorageError, Store
 from dominotable.tray.geometry import Geometry
-from dominotable.views import review
+from dominotable.views import boards, review
 from dominotable.web.guard import Refused
 
 
@@ -32,40 +31,20 @@ class Scoreboard:
 
     def leaderboard(self) -> list[dict[str, Any]]:
         try:
-            records = self._db().matches()
+            return boards.leaderboards(self._db().matches())
         except Refused:
             return []
-        return [{"game": b.game, "title": b.title,
-                 "players": [{"name": p.name, "rating": round(p.rating, 2), "matches": p.matches, "wins": p.wins,
-                              "win_rate": round(p.win_rate, 3)} for p in b.players]} for b in rate(records)]
 
     def history(self, live: int | None, limit: int = 20) -> list[dict[str, Any]]:
-        """The latest matches, newest first, each with what ended it (or that it is `live` now, or
-        was left unfinished), its goal, which way its scores run, and its scores at the start and
-        after every hand (or every scoring play, for a match of one hand)."""
+        """The latest matches, newest first (views/boards.py `match`): each with what ended it, or
+        that it is `live` now, or was left unfinished."""
         try:
             records = [r for r in self._db().matches() if r.damaged is None][:limit]  # set aside: not replayable
         except Refused:
             return []
-        out = []
-        for record in records:
-            spec = catalog.spec(record.game)
-            names = review.side_names(record)
-            result = record.result or {}
-            ending = result.get("ending")
-            if record.finished is None:
-                state = "live" if record.id == live else "unfinished"
-            else:
-                state = ending or "played"
-            per, points = self._series(record)
-            out.append({"id": record.id, "game": record.game, "title": spec.title, "card": spec.card.removesuffix(".md"),
-                        "names": names, "started": record.started, "finished": record.finished, "state": state,
-                        "demo": record.demo, "scores": result.get("scores"),
-                        "winners": [names[w] for w in result.get("winners", []) if w < len(names)],
-                        "target": record.options.get("target"), "goal": spec.goal(spec.options.from_dict(record.options)),
-                        "scoring": spec.scoring, "lower_wins": spec.lower_wins, "scores_run": spec.scores_run,
-                        "per": per, "points": points, "moves": record.plies})
-        return out
+        return [boards.match(record, ("live" if record.id == live else "unfinished") if record.finished is None
+                             else (record.result or {}).get("ending") or "played", self._series(record))
+                for record in records]
 
     def _series(self, record) -> tuple[str, list[list[int]]]:
         cached = self._plots.get(record.id)

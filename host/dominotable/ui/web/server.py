@@ -134,12 +134,7 @@ class WebServer(WebBase):
     async def _history(self, request: web.Request) -> web.Response:
         shown = self.view.shown
         live = shown.match if shown.mode not in ("setup", "over") else None
-        matches = await self.query(self.scoreboard.history, live)
-        for match in matches:
-            match["plot"] = svg.score_plot(match["names"], match["points"], match.get("target"), per=match["per"],
-                                           scoring=match["scoring"], lower_wins=match["lower_wins"],
-                                           title=match["title"])
-        return web.json_response(matches)
+        return web.json_response(await self.query(self.scoreboard.history, live))
 
     async def _moves(self, request: web.Request) -> web.Response:
         """A recorded match's moves in plain words (`{"moves": [{ply, who, notation, words}]}`)."""
