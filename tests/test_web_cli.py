@@ -133,10 +133,10 @@ def test_a_newcomer_opens_the_printed_page_chooses_a_game_and_plays_by_hand(tmp_
         def shows(check, what):
             assert until(lambda: check(state(url)), 20), f"waited for {what}: {state(url)['screen']!r}"
 
-        shows(lambda s: (s["screen"]["menu"] or {}).get("title") == "Choose a game", "the setup menu")
+        shows(lambda s: (s["screen"].get("menu") or {}).get("title") == "Choose a game", "the setup menu")
         for button in ("down", "down", "select", "up", "select", "long-select"):
             assert post(url, "api/button", {"button": button}) == (200, {"ok": True})
-        shows(lambda s: (s["screen"]["game"] or {}).get("name") == "castle-rock-solitaire"
+        shows(lambda s: (s["screen"].get("game") or {}).get("name") == "castle-rock-solitaire"
               and s["screen"]["game"]["mode"] == "play", "the match")
         answer = post(url, "api/tray", {"action": "place", "tile": "3-5", "cells": [64, 80]})  # upright at r4c0-r5c0
         assert answer == (200, {"ok": True})

@@ -119,7 +119,7 @@ def test_a_held_tiles_targets_are_where_laying_it_reads_as_a_legal_move(tmp_path
     on a target is committed as the move."""
     table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", seed=2)
     try:
-        table.until(lambda r: r.status.mode == Mode.RESTORE, "the table to set up")
+        table.until(lambda r: r.tracker.judged is not None, "the table's first look at the tray")
         from dominotable.app.demo import TableBots
 
         TableBots(table.runtime, seed=2).one_move()  # the starting row laid out

@@ -77,11 +77,11 @@ export class TablePage {
     $("#prompt-title").textContent = prompt.title;
     $("#prompt").replaceChildren(linkRules(prompt.text));
     $("#prompt-box").className = screen.problem ? "problem" : "";
-    $("#target").textContent = screen.target ? `playing to ${screen.target}` : "";
+    $("#target").textContent = game && game.goal ? `The match: ${game.goal}` : "";
     $("#last").textContent = screen.last_text ? `last: ${screen.last_text}` : "";
     $("#last").title = screen.last ? `${screen.last.who} ${screen.last.what}` : ""; // the notation, for those who read it
     this.scores(screen.scores || []);
-    for (const el of document.querySelectorAll(".virtual-only")) el.hidden = !(this.controls && s.virtual);
+    for (const el of document.querySelectorAll(".virtual-only")) el.hidden = !this.usable;
     $("#buttons").hidden = !this.controls;
     $("#actions").hidden = !this.controls;
     const match = game ? game.match : null;
