@@ -128,7 +128,7 @@ def test_a_doubles_place_is_listed_once_and_each_place_is_outlined_apart(page, t
         page.keyboard.press("Enter")
         holding = page.get_by_role("group", name=f"Holding {double}: where does it go?")
         holding.wait_for()
-        listed = holding.get_by_role("button", name=re.compile(f"^the {double[0]}s on ")).all_inner_texts()
+        listed = holding.get_by_role("button", name=re.compile(f"the {double[0]}s on ")).all_inner_texts()
         assert len(listed) == len(places) == len(set(listed)), listed
         assert page.locator("#tray .marks rect.place").count() == len(places)  # each outlined apart
         page.get_by_role("button", name="put it down where it was").click()
@@ -209,5 +209,36 @@ def test_a_stopped_tables_page_turns_its_controls_off_and_says_why(page, tmp_pat
         buttons = page.locator("#actions button[data-action], #buttons button")
         assert buttons.count() >= 8 and all(b.is_disabled() for b in buttons.all())
         assert page.locator("#off-tray-box").is_hidden()
+    finally:
+        table.close()
+
+
+def test_each_place_is_named_by_what_it_does(page, tmp_path):
+    """Places were given only as coordinates: each is named by what laying the tile there does, in
+    the game's own words and the score it changes ("at the left end"), then where it is."""
+    table = LiveTable(tmp_path / "t.sqlite3", "doubles-in-the-boneyard", seed=1)
+    try:
+        table.until(lambda r: r.tracker.judged is not None, "the table's first look at the tray")
+        bots = TableBots(table.runtime, seed=1)
+        named = None
+        for _ in range(30):
+            with table.runtime.lock:
+                dset = table.referee.game.dset
+            for tile in dset.tiles:
+                answer = table.get(f"/api/targets?tile={tile.a}-{tile.b}")[1]
+                named = named or next(((f"{tile.a}-{tile.b}", does) for does in answer["does"] if does), None)
+            if named:
+                break
+            bots.one_move()
+        assert named, "no place the game's words name"
+        tile, does = named
+        assert not re.search(r"\+\d|-\d\b|c\d+\b", does), does  # words, not notation
+        opened(page, table)
+        page.locator("body").focus()
+        page.keyboard.type(tile.replace("-", ""))
+        holding = page.get_by_role("group", name=f"Holding {tile}: where does it go?")
+        place = holding.get_by_role("button", name=re.compile(f"^{re.escape(does)}: the "))
+        place.first.wait_for()
+        assert re.search(r": the \d on r\d+c\d+, the \d on r\d+c\d+$", place.first.inner_text())
     finally:
         table.close()

@@ -78,7 +78,9 @@ class RuntimePage:
         self.runtime.act(kind, move)
 
     def targets(self, tile: Tile) -> tuple:
-        return self.runtime.targets(tile)
+        with self.runtime.lock:
+            session = self.runtime.session
+            return session.referee.places(tile) if session is not None else ()
 
 
 def serve(runtime, cfg: WebConfig, host: str, port: int) -> WebServer:

@@ -5,14 +5,15 @@ live position is never touched.
 The candidates are where the game's hands would lay the tile for each legal move placing it (now,
 or once the move the next placement implies is made: Castle Rock's end of a turn), each way round;
 a candidate is kept only if the reader, judging the tray with the tile laid there, reads legal
-moves from it. The answers are kept for the position they were asked about.
+moves from it, and is kept with those moves (what laying the tile there does). The answers are
+kept for the position they were asked about.
 """
 
 from __future__ import annotations
 
 from dominotable.reading.reader import Reader
 from dominotable.rules.errors import DominoError
-from dominotable.rules.game import Game
+from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
 from dominotable.sim.hands.base import Hands
 from dominotable.sim.memtray import MemoryTray
@@ -27,11 +28,15 @@ class Targets:
         self.reader = reader
         self.hands = hands
         self._key: tuple | None = None
-        self._known: dict[Tile, tuple[Cells, ...]] = {}
+        self._known: dict[Tile, dict[Cells, tuple[Move, ...]]] = {}
 
     def of(self, game: Game, board: Board, tile: Tile) -> tuple[Cells, ...]:
         """Where laying `tile` on `board` (the area the game reads: no racks) reads as a legal move
         from `game` (the live engine: only copies are asked)."""
+        return tuple(self.places(game, board, tile))
+
+    def places(self, game: Game, board: Board, tile: Tile) -> dict[Cells, tuple[Move, ...]]:
+        """Each place of `of`, with the moves laying the tile there reads as."""
         key = (len(game.moves), str(game.moves[-1]) if game.moves else "",
                frozenset((p.tile, tuple(p.cells)) for p in board.placements))
         if key != self._key:
@@ -40,14 +45,14 @@ class Targets:
             self._known[tile] = self._find(game, board, tile)
         return self._known[tile]
 
-    def _find(self, game: Game, board: Board, tile: Tile) -> tuple[Cells, ...]:
+    def _find(self, game: Game, board: Board, tile: Tile) -> dict[Cells, tuple[Move, ...]]:
         if game.is_over():
-            return ()
+            return {}
         tray = MemoryTray.of(board)
         if tile in tray.tiles:  # held: no longer where it lay
             tray.apply(Action(ActionKind.REMOVE, tile))
         without = tray.board()
-        found: list[Cells] = []
+        found: dict[Cells, tuple[Move, ...]] = {}
         for cells in self._candidates(game, without, tile):
             taken = {c for spot in tray.tiles.values() for c in spot}
             if cells in found or taken & set(cells):
@@ -56,8 +61,8 @@ class Targets:
             laid.place(tile, cells)
             verdict = self.reader.on(game.copy()).judge(laid.board())
             if verdict.moves and verdict.problem is None:
-                found.append(cells)
-        return tuple(found)
+                found[cells] = tuple(verdict.moves)
+        return found
 
     def _candidates(self, game: Game, board: Board, tile: Tile) -> list[Cells]:
         starts = [game.copy()]

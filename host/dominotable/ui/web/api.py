@@ -70,5 +70,6 @@ class PageApi(Protocol):
     def act(self, kind: str, move: str | None) -> None:
         """One of the actions that apply now (DominoError naming those that do)."""
 
-    def targets(self, tile: Tile) -> tuple[Cells, ...]:
-        """Where laying `tile` now reads as a legal move."""
+    def targets(self, tile: Tile) -> tuple[tuple[Cells, str], ...]:
+        """Where laying `tile` now reads as a legal move, each with what laying it there does in
+        words ("" where the game's words say no more than the tile)."""

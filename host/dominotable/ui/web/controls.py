@@ -182,11 +182,13 @@ class Controls:
         except DominoError as exc:
             raise Refused(str(exc), 409) from None
 
-    def targets(self, text) -> list[list[int]]:
-        """Where the tile named may be laid now, as [cell of its first-named half, cell of the other]."""
+    def targets(self, text) -> dict[str, Any]:
+        """Where the tile named may be laid now, as [cell of its first-named half, cell of the other],
+        and what laying it there does, in words."""
         tile, first = self._tile({"tile": text})
         found = self.api.targets(tile)
-        return [list(cells) if first == tile.a else list(reversed(cells)) for cells in found]
+        return {"tile": text, "targets": [list(cells) if first == tile.a else list(reversed(cells)) for cells, _ in found],
+                "does": [does for _, does in found]}
 
 
 def _probability(request: dict) -> float:

@@ -105,8 +105,7 @@ class WebServer(WebBase):
     async def _targets(self, request: web.Request) -> web.Response:
         """`?tile=3-5`: where the tile may be laid now (only for those who may move tiles)."""
         self.auth.authorize(request)
-        tile = request.query.get("tile")
-        return web.json_response({"tile": tile, "targets": await self.work(self.controls.targets, tile)})
+        return web.json_response(await self.work(self.controls.targets, request.query.get("tile")))
 
     async def _oled(self, request: web.Request) -> web.Response:
         png = self.view.png()

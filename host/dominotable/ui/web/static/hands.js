@@ -51,20 +51,21 @@ export class Hands {
   }
 
   async targets(tile) {
+    // the places a tile may go: [{cells, does}], what laying it there does in words ("" if no more than the tile)
     if (!tile) return [];
     const {ok, answer} = await ask(`/api/targets?tile=${encodeURIComponent(tile)}`);
     if (!ok) return [];
     const [a, b] = tile.split("-");
     const seen = new Set();
-    return answer.targets.filter((cells) => { // a double's place once, whichever half is named first
-      const key = a === b ? [...cells].sort((x, y) => x - y).join(",") : cells.join(",");
+    return answer.targets.map((cells, i) => ({cells, does: answer.does[i]})).filter(({cells}) => {
+      const key = a === b ? [...cells].sort((x, y) => x - y).join(",") : cells.join(","); // a double's place once
       return !seen.has(key) && seen.add(key);
     });
   }
 
   showLegal(found) {
-    this.tray.mark(found.flat(), "legal");
-    this.tray.places(found);
+    this.tray.mark(found.flatMap((p) => p.cells), "legal");
+    this.tray.places(found.map((p) => p.cells));
   }
 
   clearMarks() {
@@ -99,8 +100,9 @@ export class Hands {
     this.showLegal(found);
     const name = (cell) => cellName(s.layout, cell);
     const [a, b] = item.tile ? item.tile.split("-") : ["", ""];
-    for (const cells of found) {
-      choice(a === b ? `the ${a}s on ${name(cells[0])} and ${name(cells[1])}` : `the ${a} on ${name(cells[0])}, the ${b} on ${name(cells[1])}`, {cells});
+    for (const {cells, does} of found) { // each place named by what it does, then where it is
+      const where = a === b ? `the ${a}s on ${name(cells[0])} and ${name(cells[1])}` : `the ${a} on ${name(cells[0])}, the ${b} on ${name(cells[1])}`;
+      choice(does ? `${does}: ${where}` : where, {cells});
     }
     const taken = new Set(s.tray.flatMap((t) => t.cells));
     for (const rack of (s.screen.game || {racks: []}).racks) {
