@@ -94,6 +94,7 @@ def test_demo_with_http_stays_up_after_the_match(tmp_path):
         url = found[1]
         read_until(proc, "the page stays up", timeout=90)
         assert state(url)["screen"]["game"]["mode"] == "over"
+        assert state(url)["stopped"] == "the table has stopped: the page shows how it was left"  # its controls off
         with urllib.request.urlopen(url + "api/history", timeout=10) as response:
             assert json.loads(response.read())[0]["finished"] is not None
         proc.send_signal(signal.SIGTERM)
