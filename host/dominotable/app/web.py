@@ -78,9 +78,7 @@ class RuntimePage:
         self.runtime.act(kind, move)
 
     def targets(self, tile: Tile) -> tuple:
-        with self.runtime.lock:
-            session = self.runtime.session
-            return session.referee.places(tile) if session is not None else ()
+        return self.runtime.targets(tile)
 
 
 def serve(runtime, cfg: WebConfig, host: str, port: int) -> WebServer:
