@@ -69,7 +69,7 @@ class Controls:
 
     def _free(self, tile: Tile, cells, named: bool) -> None:
         """Refused in words when another tile lies on one of `cells` (a face-down one unnamed)."""
-        hidden = self.view.face_down()
+        hidden = self.view.shown.face_down
         for other, lying in self.api.hands.tiles().items():
             covered = [cell for cell in cells if cell in lying]
             if other != tile and covered:

@@ -23,6 +23,7 @@ import io
 import json
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from PIL import Image
@@ -47,6 +48,15 @@ class Shown:
     match: int | None = None
     mode: str = "setup"  # the referee's (restore, play, takeback, lost, over), or no match
     alarm: bool = False
+
+    @cached_property
+    def slots(self) -> dict[frozenset[int], tuple[str, int]]:
+        """Each rack slot's cells, with its seat and number: a tile there lies face down."""
+        return {frozenset(cells): (seat, k) for seat, rack in self.racks for k, cells in enumerate(rack, 1)}
+
+    @cached_property
+    def face_down(self) -> frozenset[int]:
+        return frozenset(cell for cells in self.slots for cell in cells)
 
 
 class View:
@@ -86,8 +96,7 @@ class View:
         if now.match != before.match or not lying:
             self._captured.clear()
             return
-        hidden = {frozenset(cells) for _, slots in before.racks for cells in slots}
-        self._captured |= {tile for tile, cells in before.tiles if frozenset(cells) not in hidden
+        self._captured |= {tile for tile, cells in before.tiles if frozenset(cells) not in before.slots
                            and not self.geometry.is_pad(cells[0])} - lying
         self._captured -= lying
 
@@ -117,8 +126,6 @@ class View:
 
     def _state(self, shown: Shown, captured: frozenset[Tile], truth: dict[Tile, Cells], stopped: str,
                controls: bool) -> dict:
-        slots = {frozenset(cells): (seat, k) for seat, rack in shown.racks for k, cells in enumerate(rack, 1)}
-        face_down = {cell for cells in slots for cell in cells}
         read = set(shown.tiles)
         ghosts = [(t, c) for t, c in truth.items() if (t, tuple(c)) not in read]
         lifted = {t for t, c in shown.tiles if tuple(truth.get(t, ())) != tuple(c)} if self.hands is not None else set()
@@ -127,20 +134,17 @@ class View:
         return {
             "screen": shown.screen,
             "virtual": self.hands is not None,
-            "tray": [self._where(t, c, slots.get(frozenset(c))) for t, c in shown.tiles if not self.geometry.is_pad(c[0])],
+            "tray": [self._where(t, c, shown.slots.get(frozenset(c))) for t, c in shown.tiles
+                     if not self.geometry.is_pad(c[0])],
             "pad": _name(pad) if pad is not None else None,
             "off_tray": [_name(t) for t in DominoSet(shown.top) if t not in truth] if off else None,
             "captured": [_name(t) for t in sorted(captured - set(truth))] if off else None,
             "clearable": bool(truth), "faults": self.faults, "stopped": stopped,
             "repairs": self.api.repairs(), "layout": self.layout, "base": "/tray.svg?zones=" + ",".join(shown.zones),
             "overlay": svg.overlay(self.geometry, shown.tiles, highlight=shown.screen.get("cells", ()), ghosts=ghosts,
-                                   lifted=lifted, racks=shown.racks, face_down=face_down, alarm=shown.alarm),
+                                   lifted=lifted, racks=shown.racks, face_down=shown.face_down, alarm=shown.alarm),
             "oled": self._oled(),
         }
-
-    def face_down(self) -> set[int]:
-        """The cells of the racks' slots, where tiles lie face down."""
-        return {cell for _, slots in self.shown.racks for cells in slots for cell in cells}
 
     def _where(self, tile: Tile, cells: Cells, slot: tuple[str, int] | None) -> dict[str, Any]:
         """A tile on the tray in words: its name and cells, or, face down in a rack, its slot."""
