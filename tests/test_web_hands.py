@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 
-from browser import PageHands, browser, page  # noqa: F401 (fixtures)
+from axe import described, violations
+from browser import PageHands, browser, overflow, page  # noqa: F401 (fixtures)
 from dominotable.app.demo import TableBots
 from dominotable.match.status import Mode
 from dominotable.tray.action import Action, ActionKind
 from web_table import LiveTable
 
 DESK = {"width": 1400, "height": 950}
+PHONE = {"width": 360, "height": 740}
 
 
 def opened(page, table) -> PageHands:
@@ -55,6 +57,7 @@ def test_a_tile_dropped_on_a_covered_cell_is_refused_in_words_where_it_happened(
         assert not re.search(r"cell \d|pad-left", error.inner_text())
         beside_the_prompt(page)
         page.locator('#tray rect.refusal[data-cell="100"]').wait_for()
+        assert not (found := violations(page)), described(found)
         assert table.vtray.where("3-5") is None and page.locator('#off-tray .off-tile[data-tile="3-5"]').count() == 1
         hands.drag(hands.off_half(tile), hands.cell(120))  # the next move clears it
         assert page.locator("#tray rect.refusal").count() == 0 and error.inner_text() == ""
@@ -88,6 +91,9 @@ def test_typing_a_tiles_pips_picks_it_up_and_focus_stays_where_play_goes_on(page
         page.keyboard.type("53")
         holding = page.get_by_role("group", name="Holding 3-5: where does it go?")
         holding.wait_for()
+        page.set_viewport_size(PHONE)  # the places listed, at a phone's width
+        assert overflow(page) == 0 and not (found := violations(page)), described(found)
+        page.set_viewport_size(DESK)
         holding.get_by_role("textbox", name="the first half on").fill("r6c4")
         holding.get_by_role("combobox", name="the other").select_option(label="to the right")
         holding.get_by_role("button", name="lay it").focus()
