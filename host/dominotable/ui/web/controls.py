@@ -74,11 +74,8 @@ class Controls:
             covered = [cell for cell in cells if cell in lying]
             if other != tile and covered:
                 said = "a face-down tile" if hidden & set(lying) else str(other)
-                where = "the scan pad" if self.geometry.is_pad(covered[0]) else self._place(covered[0])
+                where = "the scan pad" if self.geometry.is_pad(covered[0]) else self.geometry.cell_name(covered[0])
                 raise Refused(f"{tile if named else 'the tile'} cannot go on {where}: {said} lies there")
-
-    def _place(self, cell: int) -> str:
-        return self.geometry.label(cell).split(" (")[0]
 
     def _tile(self, request: dict) -> tuple[Tile, int]:
         """The tile named "3-5" in the set of the match, and its first-named pips."""
@@ -98,7 +95,7 @@ class Controls:
         for tile, cells in self.api.hands.tiles().items():
             if at in cells:
                 return tile, tile.a if cells[0] == at else tile.b
-        raise Refused(f"no tile lies on {self._place(at)}")
+        raise Refused(f"no tile lies on {self.geometry.cell_name(at)}")
 
     def _hands(self, why: str):
         if self.api.hands is None:

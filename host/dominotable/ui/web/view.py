@@ -152,10 +152,7 @@ class View:
             seat, k = slot
             return {"rack": seat, "slot": k, "cells": list(cells), "text": f"{seat}'s rack, slot {k}: a tile, face down"}
         return {"tile": _name(tile), "cells": list(cells),
-                "text": f"{_name(tile)} on {' and '.join(self._label(c) for c in cells)}"}
-
-    def _label(self, cell: int) -> str:
-        return self.geometry.label(cell).split(" (")[0]
+                "text": f"{_name(tile)} on {' and '.join(self.geometry.cell_name(c) for c in cells)}"}
 
     def png(self) -> bytes | None:
         """The OLED's frame as a PNG, encoded once per frame (the cache holds the frame itself,
