@@ -29,6 +29,7 @@ from scripted_tray import ScriptedTray, hello, snapshot  # noqa: E402
 
 HELD = "run up; tray lost, said why; back from a fresh HELLO"
 STARTUP = "run up; tray lost, said why; retried"
+IGNORED = "run up; not lost; its LIGHTS sent again after a restart"
 
 
 def until(predicate, timeout: float) -> bool:
@@ -118,6 +119,28 @@ def at_startup() -> str:
             run.stop()
 
 
+def stray_acks() -> str:
+    """LIGHTS_ACKs for frames the host never sent (every seq, both results) and a malformed one: the
+    host takes none of them for its own, stays connected, and its next LIGHTS is acknowledged."""
+    with tempfile.TemporaryDirectory() as folder, ScriptedTray(folder) as tray:
+        run = LiveRun(Path(folder), tray)
+        try:
+            if not until(lambda: tray.asked(wire.WATCH) >= 1 or run.process.poll() is not None, 60):
+                return "run never resumed the match"
+            for seq in range(256):
+                tray.send(wire.LIGHTS_ACK, wire.encode_lights_ack(seq, seq % 2))
+            tray.write(wire.frame(wire.LIGHTS_ACK, 7, b"\x07\x09"))  # an unknown result: dropped
+            asked, hellos = tray.asked(wire.LIGHTS), tray.asked(wire.GET_HELLO)
+            tray.send(wire.HELLO, tray.hello, seq=0)  # a restart said: the host sends its lights again
+            again = until(lambda: tray.asked(wire.LIGHTS) > asked or run.process.poll() is not None, 10)
+            time.sleep(0.5)  # long enough to fall over, if it were to
+            lost = run.lost_line() or tray.asked(wire.GET_HELLO) > hellos
+            return run.verdict() or (IGNORED if again and not lost else
+                                     f"run up; {run.lost_line() or 'not lost'}; {'LIGHTS again' if again else 'no LIGHTS'}")
+        finally:
+            run.stop()
+
+
 ROWS = [
     ("SNAPSHOT of 150 cells at the handshake (HELLO: 194)", STARTUP, at_startup),
     ("mid-game HELLO with 0 cells", HELD, mid_game(lambda: (wire.HELLO, hello(cells=0), 0))),
@@ -127,4 +150,5 @@ ROWS = [
     ("CHANGES on cell 250 of 194", HELD,
      mid_game(lambda: (wire.CHANGES, wire.encode_changes([(250, wire.EMPTY, b"")]), None))),
     ("boot SNAPSHOT without its HELLO", HELD, mid_game(lambda: (wire.SNAPSHOT, snapshot(194, wire.BOOT), None))),
+    ("LIGHTS_ACKs for frames never sent, and a malformed one", IGNORED, stray_acks),
 ]

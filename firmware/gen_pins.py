@@ -1,6 +1,6 @@
 """Generate firmware/dominotray/pins.py from hardware/wiring.toml (the one copy of the pinout),
-hardware/tray.toml (the grid: columns, rows, scan pad) and hardware/data/architecture.toml (the
-carrier drive the RF model chose).
+hardware/tray.toml (the grid: columns, rows, scan pad), hardware/data/architecture.toml (the
+carrier drive the RF model chose) and hardware/data/led_timing.toml (the cell LEDs' bit timing).
 
     python firmware/gen_pins.py          # rewrite pins.py
     python firmware/gen_pins.py --check  # exit 1 if pins.py is out of date
@@ -17,6 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 WIRING = ROOT / "hardware" / "wiring.toml"
 TRAY = ROOT / "hardware" / "tray.toml"
 ARCHITECTURE = ROOT / "hardware" / "data" / "architecture.toml"
+LED_TIMING = ROOT / "hardware" / "data" / "led_timing.toml"
 PINS = ROOT / "firmware" / "dominotray" / "pins.py"
 sys.path.insert(0, str(ROOT / "firmware"))
 from dominotray.layout import blocks  # noqa: E402
@@ -35,14 +36,14 @@ class WiringError(ValueError):
     pass
 
 
-def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE):
-    """The checked wiring as a dict of the values pins.py holds."""
+def _toml(path):
     with open(path, "rb") as f:
-        w = tomllib.load(f)
-    with open(tray_path, "rb") as f:
-        geometry = tomllib.load(f)
-    with open(architecture_path, "rb") as f:
-        arch = tomllib.load(f)
+        return tomllib.load(f)
+
+
+def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE, led_path=LED_TIMING):
+    """The checked wiring as a dict of the values pins.py holds."""
+    w, geometry, arch = _toml(path), _toml(tray_path), _toml(architecture_path)
     net, up = arch["network"], arch["bringup"]
     cols, rows = geometry["tray"]["columns"], geometry["tray"]["rows"]
     pad = geometry["scan_pad"]["cells"]
@@ -61,6 +62,8 @@ def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE):
         gpios["select.line_address[%d]" % i] = pin
     for i, pin in enumerate(sel["bank_address"]):
         gpios["select.bank_address[%d]" % i] = pin
+    for i, pin in enumerate(w["lights"]["pins"]):
+        gpios["lights.pins[%d]" % i] = pin
     seen = {}
     for name, pin in gpios.items():
         if not 0 <= pin <= 28 or pin in RESERVED:
@@ -103,6 +106,7 @@ def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE):
     missing = [r for r in range(readers) if select[r] is None]
     if missing:
         raise WiringError("readers without a chip select: %s" % missing)
+    chains = light_chains(w, reader_of, cols, pad)
     return {
         "COLS": cols, "ROWS": rows, "PAD_CELLS": len(pad), "CELLS": cells,
         "BLOCK_COLS": block["cols"], "BLOCK_ROWS": block["rows"], "READERS": readers,
@@ -115,7 +119,54 @@ def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE):
         "LINE_ADDRESS": tuple(sel["line_address"]), "BANK_ADDRESS": tuple(sel["bank_address"]),
         "STROBE": sel["strobe"], "RESET": w["reset"]["pin"], "REPL_JUMPER": w["repl"]["jumper"],
         "SELECT": bytes(select),
+        "LIGHT_CHAINS": chains, **light_limits(w["lights"], _toml(led_path)),
     }
+
+
+def light_chains(w, reader_of, cols, pad):
+    """((GPIO, the cells along its chain from the controller), ...): the cell boards, in bank order,
+    shared evenly among the chains (one a cable, in the order down it), the scan pad's LEDs first on
+    its chain; within a board serpentine from its lowest cell, its first row left to right."""
+    lights = w["lights"]
+    if lights["within_board"] != "serpentine":
+        raise WiringError('lights.within_board = %r: only "serpentine" is wired' % lights["within_board"])
+    boards = sorted((d for d in w["decoder"] if d["part"] != "direct"), key=lambda d: d["bank"])
+    pins = lights["pins"]
+    if not pins or len(boards) % len(pins):
+        raise WiringError("%d cell boards do not share evenly among %d light chains" % (len(boards), len(pins)))
+    if not 0 <= lights["pad_chain"] < len(pins):
+        raise WiringError("lights.pad_chain = %d: there are chains 0-%d" % (lights["pad_chain"], len(pins) - 1))
+    per = len(boards) // len(pins)
+    chains = []
+    for c, pin in enumerate(pins):
+        order = list(pad) if c == lights["pad_chain"] else []
+        for board in boards[c * per:(c + 1) * per]:
+            cells = sorted(cell for cell in range(len(reader_of) - len(pad)) if reader_of[cell] in board["readers"])
+            rows = sorted({cell // cols for cell in cells})
+            for i, row in enumerate(rows):
+                along = [cell for cell in cells if cell // cols == row]
+                order.extend(along if i % 2 == 0 else along[::-1])
+        chains.append((pin, bytes(order)))
+    lit = sorted(cell for _, order in chains for cell in order)
+    if lit != list(range(len(reader_of))):
+        raise WiringError("the light chains do not reach every cell once")
+    return tuple(chains)
+
+
+def light_limits(lights, led):
+    """The brightness cap and frame rate the firmware keeps, and the LEDs' bit timing windows (min,
+    max) from their datasheet's typical figures and tolerances."""
+    if not 0 < lights["brightness"] <= 255:
+        raise WiringError("lights.brightness = %r is not a channel cap from 1 to 255" % lights["brightness"])
+    if not 1 <= lights["max_fps"] <= 100:
+        raise WiringError("lights.max_fps = %r is not a frame rate from 1 to 100" % lights["max_fps"])
+    if led["led"]["order"] != "GRB":
+        raise WiringError("led_timing.toml: the firmware sends GRB, the LED takes %s" % led["led"]["order"])
+    t = led["timing"]
+    window = {name: (t[name][0] - t[name][1], t[name][0] + t[name][1]) for name in ("t0h", "t0l", "t1h", "t1l", "bit")}
+    return {"LIGHT_BRIGHTNESS": lights["brightness"], "LIGHT_MAX_FPS": lights["max_fps"],
+            "LIGHT_T0H_NS": window["t0h"], "LIGHT_T0L_NS": window["t0l"], "LIGHT_T1H_NS": window["t1h"],
+            "LIGHT_T1L_NS": window["t1l"], "LIGHT_BIT_NS": window["bit"], "LIGHT_RESET_US": t["reset_us"]}
 
 
 def render(values):
@@ -127,6 +178,16 @@ def render(values):
             out.append("SELECT = bytes((")
             out.extend("    " + " ".join(codes[i:i + 16]) for i in range(0, len(codes), 16))
             out.append("))")
+            continue
+        if name == "LIGHT_CHAINS":
+            out.append("# LIGHT_CHAINS[c] = (GPIO of chain c, the cells along it from the controller)")
+            out.append("LIGHT_CHAINS = (")
+            for pin, order in value:
+                out.append("    (%d, bytes((" % pin)
+                cells = ["%d," % cell for cell in order]
+                out.extend("        " + " ".join(cells[i:i + 16]) for i in range(0, len(cells), 16))
+                out.append("    ))),")
+            out.append(")")
             continue
         out.append("%s = %r" % (name, value))
     return "\n".join(out) + "\n"

@@ -1,5 +1,6 @@
-"""Pico glue: SPI and chip-select decoders, USB serial, watchdog. The only module that
-imports `machine`; everything else runs unchanged in the host's virtual tray.
+"""Pico glue: SPI and chip-select decoders, the cells' LED chains on the PIO, USB serial, watchdog.
+The only module that imports `machine` and `rp2`; everything else runs unchanged in the host's
+virtual tray.
 
 Boot: Ctrl-C is switched off before anything else (here and in boot.py, which runs first),
 so a 0x03 byte from the host is data at every point of the boot. The REPL stays reachable
@@ -27,6 +28,27 @@ from dominotray.app import TrayApp  # noqa: E402
 from dominotray.layout import blocks  # noqa: E402
 
 WATCHDOG_MS = 5000  # the self-test of 49 readers takes about 0.1 s, a scan step milliseconds, a bring-up feeds it per cell
+PIO_HZ = 10_000_000  # the LED program's clock: a cycle is 100 ns
+
+
+@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=8,
+             fifo_join=rp2.PIO.JOIN_TX)
+def sk6812():
+    """One bit per turn of the loop, most significant first, a byte per FIFO word: high for T1
+    cycles (a 0) or T1 + T2 (a 1), low for the rest of the bit's T1 + T2 + T3 cycles. The names are
+    rp2's (the assembler replaces this module's names while it runs the function), so the cycle
+    counts are local. Out of bytes, `out` stalls with the line low: the LEDs latch after Trst."""
+    T1 = 3  # 300 ns: a 0's high (hardware/data/led_timing.toml: t0h)
+    T2 = 3  # a 1 stays high 300 ns more (t1h 600 ns), a 0 goes low
+    T3 = 6  # 600 ns low at the end of every bit (t1l; a 0's low is T2 + T3: t0l 900 ns)
+    wrap_target()
+    label("bit")
+    out(x, 1).side(0)[T3 - 1]
+    jmp(not_x, "zero").side(1)[T1 - 1]
+    jmp("bit").side(1)[T2 - 1]
+    label("zero")
+    nop().side(0)[T2 - 1]
+    wrap()
 
 
 def repl_requested():
@@ -81,6 +103,21 @@ class PicoBus:
         return rx
 
 
+class PicoChains:
+    """The cells' LED chains: a PIO state machine per chain (pins.LIGHT_CHAINS), each shifting out
+    the bytes `write` gives it on its own pin, while the CPU goes on scanning."""
+
+    def __init__(self):
+        self.machines = []
+        for i, (gpio, _cells) in enumerate(pins.LIGHT_CHAINS):
+            machine = rp2.StateMachine(i, sk6812, freq=PIO_HZ, sideset_base=Pin(gpio))
+            machine.active(1)
+            self.machines.append(machine)
+
+    def write(self, chain, grb):
+        self.machines[chain].put(grb, 24)  # each byte to the top of its FIFO word
+
+
 class Clock:
     """Milliseconds since boot that never wrap (time.ticks_ms wraps after ~12 days)."""
 
@@ -105,7 +142,7 @@ def main():
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     app = TrayApp(PicoBus(), stdout.write, Clock().ms, board_id=machine.unique_id(),
-                  restart=machine.reset, watchdog=wdt.feed)
+                  restart=machine.reset, watchdog=wdt.feed, chains=PicoChains())
     while True:
         wdt.feed()
         for _ in range(64):  # whatever the host sent, without blocking

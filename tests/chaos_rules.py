@@ -38,7 +38,10 @@ and checked (`Tally`):
   to the committed position (the game's hands `setup()`, plus the racks as the holds say); or a
   match that waits with nothing for anyone to do;
 - unintended_commits: a committed move placing a tile the test did not lay since the commit
-  before, or a commit while a tile of the committed position is off the tray.
+  before, or a commit while a tile of the committed position is off the tray;
+- light_mismatches: the tray's LEDs (the virtual tray's emulated chains, as the firmware latched
+  them) do not come to show the lights of the runtime's screen now (ui/lights.py's, under the
+  tray's brightness cap), while the tray is plugged in and the link up.
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ from dominotable.ui.controls import ButtonsConfig
 from dominotable.ui.menu import WHEEL, Choice, ListMenu, NameEntry, NumberChoice
 from dominotable.ui.oled.display import DisplayConfig
 from dominotable.ui.screen import ScreenKind
+from dominotray import pins
 from table_seats import PLACE, RACK, SLIDE, SLIDE_ALL, SPENT, TAKE, slot_numbers
 
 SPEED = 20.0  # the tray emulator's virtual milliseconds per wall millisecond
@@ -94,7 +98,8 @@ WAY_OUT = ", or resign"  # a bot's turn the table cannot make: only the way out 
 IDLE = 25  # progress steps in a row with nothing to do before the match counts as stuck
 PROBLEMS = ("Fix the tray", "Check the tray", "Take back?", "Restore the table", "Set up the table", "Not recorded")
 COUNTS = ("crashes", "illegal_commits", "store_mismatches", "screen_mismatches", "stuck_prompts",
-          "unintended_commits")
+          "unintended_commits", "light_mismatches")
+LIGHTS_S = 1.0  # the longest the tray's LEDs may take to show a screen's lights (a lost frame is resent in 0.3 s)
 
 
 @dataclass(frozen=True)
@@ -1089,6 +1094,7 @@ class Chaos:
         if r is not None and not self.store_refuses:
             self._store_matches(r)
         self._screens()
+        self._lights()
         self._way_back()
 
     def _alive(self) -> None:
@@ -1140,6 +1146,22 @@ class Chaos:
             time.sleep(0.01)
         diff = {k: (shown.get(k), v) for k, v in now.items() if shown.get(k) != v}
         self.tally.add("screen_mismatches", f"the page shows another screen than the runtime's: {diff}")
+
+    def _lights(self) -> None:
+        """The tray's LEDs show the lights of the runtime's screen (waiting for the positive sign: the
+        chains latched them; the link sends a change at once and again until the tray acknowledges)."""
+        if self.unplugged or not self.hw.tray.link.connected:
+            return
+        screen = self.rt.screen()
+        want = {cell: tuple(v * pins.LIGHT_BRIGHTNESS // 255 for v in rgb)
+                for cell, rgb in self.hw.lights.lit(screen).items()}
+        deadline = time.monotonic() + LIGHTS_S
+        while (lit := self.vtray.lit()) != want:
+            if time.monotonic() > deadline:
+                self.tally.add("light_mismatches", f"the tray lights {lit}, the screen ({screen.kind} {screen.title!r} "
+                                                   f"{screen.text!r}) asks for {want}")
+                return
+            time.sleep(0.01)
 
     def _watch_commits(self) -> None:
         """Every write of moves, as it happens: each new move places a tile laid since the commit

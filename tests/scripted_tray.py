@@ -35,6 +35,7 @@ class ScriptedTray:
         self.cells: list[tuple[int, bytes]] = [(wire.EMPTY, b"")] * CELLS
         self.answer = answer
         self.requests: list[int] = []  # every request the host sent, by type
+        self.lit: list[tuple[int, int, int, int]] = []  # the last LIGHTS: (cell, red, green, blue)
         self.framer = wire.Framer()
         self.path = str(Path(folder) / "tray")
         self._master, self._slave = os.openpty()
@@ -75,7 +76,7 @@ class ScriptedTray:
             view = view[os.write(self._master, view):]
 
     def _serve(self) -> None:
-        decoder = wire.Decoder(types=wire.TO_TRAY)
+        decoder = wire.Decoder(types=wire.TO_TRAY, parse=True)
         while not self._stop.is_set():
             if not select.select([self._master], [], [], 0.02)[0]:
                 continue
@@ -83,7 +84,7 @@ class ScriptedTray:
                 data = os.read(self._master, 4096)
             except OSError:
                 return
-            for kind, _, _ in decoder.feed(data):
+            for kind, seq, message in decoder.feed(data):
                 self.requests.append(kind)
                 if not self.answer:
                     continue
@@ -91,3 +92,6 @@ class ScriptedTray:
                     self.send(wire.HELLO, self.hello)
                 elif kind == wire.GET_SNAPSHOT:
                     self.send(wire.SNAPSHOT, snapshot(self.cells, wire.REQUESTED))
+                elif kind == wire.LIGHTS:
+                    self.lit = message.lit
+                    self.send(wire.LIGHTS_ACK, wire.encode_lights_ack(seq, wire.TAKEN))

@@ -31,6 +31,7 @@ from dominotable.tray.geometry import default
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.tray.tags import Registry
 from dominotable.ui.controls import VirtualControls
+from dominotable.ui.lights import TrayLights
 from dominotable.ui.menu import Choice
 from dominotable.ui.oled.display import DisplayConfig, open_display
 from dominotable.ui.press import Press
@@ -56,6 +57,9 @@ class MemoryLink:
     def watch(self, cells=None, *, draw: bool = False) -> None:
         pass
 
+    def light(self, lit) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -75,8 +79,9 @@ class Table:
         self.events: queue.Queue = queue.Queue()
         controls.events = self.events
         display = open_display(DisplayConfig(terminal=False))
-        self.hw = Hardware(Tray(MemoryLink(self.layout)), self.layout.registry, self.geometry, display, controls,
-                           self.events)
+        link = MemoryLink(self.layout)
+        self.hw = Hardware(Tray(link), self.layout.registry, self.geometry, display, controls, self.events,
+                           TrayLights(link))
         self.runtime = Runtime(self.hw, self.store, SETTLE_MS, seed=seed, choice=choice, clock=lambda: self.now)
         self.runtime.partner = partner
         self.link: VenueLink | None = None

@@ -40,6 +40,14 @@ def test_pins_module_is_generated_from_the_wiring_file():
         "pins.py is out of date: run python firmware/gen_pins.py"
     assert pins.CELLS == pins.COLS * pins.ROWS + pins.PAD_CELLS == 194
     assert len(pins.SELECT) == len(set(pins.SELECT)) == pins.READERS == 49  # a reader per 2 x 2 block + the pad's
+    # a chain per cable: the pad's two LEDs lead chain 0, then four boards each, serpentine
+    assert [gpio for gpio, _ in pins.LIGHT_CHAINS] == [2, 3, 4]
+    assert [len(order) for _, order in pins.LIGHT_CHAINS] == [66, 64, 64]
+    assert sorted(c for _, order in pins.LIGHT_CHAINS for c in order) == list(range(pins.CELLS))
+    assert list(pins.LIGHT_CHAINS[0][1][:10]) == [192, 193, 0, 1, 2, 3, 19, 18, 17, 16]
+    assert list(pins.LIGHT_CHAINS[1][1][:4]) == [64, 65, 66, 67]  # board 4: rows 4-7, columns 0-3
+    # the datasheet's windows, from typical +- tolerance (hardware/data/led_timing.toml)
+    assert (pins.LIGHT_T0H_NS, pins.LIGHT_T1H_NS, pins.LIGHT_BIT_NS) == ((150, 450), (450, 750), (650, 1850))
 
 
 def test_no_pin_number_is_written_outside_the_wiring_file():
@@ -55,6 +63,12 @@ def test_no_pin_number_is_written_outside_the_wiring_file():
     (("readers = [48]", "readers = [47]"), "reader 47 is wired to two chip selects"),
     (("readers = [48]", "readers = [-1]"), "readers without a chip select: [48]"),
     (('part = "direct"', 'part = "74LVC1G139"'), "decoder U1-Y12 lists 1 outputs, a 74LVC1G139 has 4"),
+    (("pins = [2, 3, 4]", "pins = [2, 3, 14]"), "GP14 is used twice: select.strobe and lights.pins[2]"),
+    (("pins = [2, 3, 4]", "pins = [2, 3, 4, 5, 8]"), "12 cell boards do not share evenly among 5 light chains"),
+    (("pad_chain = 0", "pad_chain = 3"), "lights.pad_chain = 3: there are chains 0-2"),
+    (('within_board = "serpentine"', 'within_board = "rows"'), "lights.within_board = 'rows': only \"serpentine\""),
+    (("brightness = 64", "brightness = 300"), "lights.brightness = 300 is not a channel cap from 1 to 255"),
+    (("max_fps = 30", "max_fps = 0"), "lights.max_fps = 0 is not a frame rate from 1 to 100"),
 ])
 def test_wiring_mistakes_are_named(tmp_path, edit, message):
     text = (ROOT / "hardware" / "wiring.toml").read_text()

@@ -278,7 +278,8 @@ ENTRIES = [(wire.EMPTY, b""), (wire.FAULT, b""), (wire.STACK, b""), (wire.TAG, b
 def frames_from_the_tray():
     """Well-formed frames (any sequence number) that may contradict the session's HELLO, and raw
     garbage: ("hello", proto, cells, board, seq), ("snapshot", cells, reason, seq, a few entries
-    (cell, entry) that are not empty), ("changes", [(cell, entry)], seq) or ("garbage", bytes)."""
+    (cell, entry) that are not empty), ("changes", [(cell, entry)], seq), ("ack", the seq it
+    answers, result (2 and 3: unknown, a malformed ack), seq) or ("garbage", bytes)."""
     seq = st.integers(0, 255)
     entry = st.integers(0, len(ENTRIES) - 1)
     usual = st.just  # the session's own values come up often, so that what follows them is tried too
@@ -289,6 +290,7 @@ def frames_from_the_tray():
                   st.lists(st.tuples(st.integers(0, 249), entry), max_size=4)),
         st.tuples(st.just("changes"), st.lists(st.tuples(st.sampled_from([0, 5, 193, 194, 250, 65535]), entry),
                                                max_size=3), seq),
+        st.tuples(st.just("ack"), seq, st.integers(0, 3), seq),
         st.tuples(st.just("garbage"), st.binary(min_size=1, max_size=40)))
 
 
@@ -307,6 +309,9 @@ def on_the_wire(frame) -> bytes:
     if kind == "changes":
         _, events, seq = frame
         return wire.frame(wire.CHANGES, seq, wire.encode_changes([(cell, *ENTRIES[e]) for cell, e in events]))
+    if kind == "ack":
+        _, acked, result, seq = frame
+        return wire.frame(wire.LIGHTS_ACK, seq, bytes((acked, result)))
     return frame[1]
 
 
@@ -322,7 +327,7 @@ def contradicts(frames) -> bool:
             return True
         if kind == "changes" and any(cell >= 194 for cell, _ in frame[1]):
             return True
-        if kind != "garbage":
+        if kind != "garbage" and not (kind == "ack" and frame[2] > wire.REFUSED):  # a malformed ack is dropped
             last = kind
     return False
 
@@ -358,3 +363,85 @@ def test_no_frame_from_the_tray_stops_the_link_or_slips_past_it(tray_and_link, f
     assert bool(lost) == contradicts(frames), (frames, lost)
     assert all(reason and "--" not in reason for reason in lost)
     assert all(len(e.detail) == 194 for e in events[before:] if e.kind == TrayEvent.SNAPSHOT)
+    link.light({tray.examples % 194: (1, 2, 3)})  # acks for frames never sent left the lights working
+    assert link.wait_for(lambda lk: tray.lit == [(tray.examples % 194, 1, 2, 3)]
+                         and lk.lights.shown == {tray.examples % 194: (1, 2, 3)}, 10)
+
+
+# --- frames from the host, at the tray ----------------------------------------------------------
+
+def frames_to_the_tray():
+    """LIGHTS as the host might send them, well formed or not, with a good CRC: ("lights", the cell
+    count it says, [(cell, red, green, blue)] in any order, twice or out of range, seq) or
+    ("raw", seq, a body of any bytes), and garbage."""
+    colour = st.integers(0, 255)
+    lit = st.lists(st.tuples(st.sampled_from([0, 1, 63, 64, 191, 192, 193, 194, 300]), colour, colour, colour),
+                   max_size=6)
+    seq = st.integers(0, 255)
+    return st.one_of(st.tuples(st.just("lights"), st.sampled_from([194, 194, 193, 195, 0]), lit, seq),
+                     st.tuples(st.just("raw"), seq, st.binary(max_size=30)),
+                     st.tuples(st.just("garbage"), st.binary(min_size=1, max_size=40)))
+
+
+def to_the_tray(frame) -> tuple[bytes, list | None, int | None]:
+    """The frame's bytes, the lights the tray must take from it (None: it must be dropped, or
+    refused: the cell count is not the tray's) and the seq its ack must carry (None: no ack)."""
+    if frame[0] == "garbage":
+        return frame[1], None, None
+    if frame[0] == "raw":
+        body = frame[2]
+        try:
+            message = wire.decode_lights(body)
+        except wire.WireError:
+            return wire.frame(wire.LIGHTS, frame[1], body), None, None
+        return wire.frame(wire.LIGHTS, frame[1], body), message.lit if message.cells == 194 else None, frame[1]
+    _, cells, lit, seq = frame
+    body = cells.to_bytes(2, "big") + len(lit).to_bytes(2, "big") + b"".join(
+        c.to_bytes(2, "big") + bytes((r, g, b)) for c, r, g, b in lit)
+    cell_order = [c for c, *_ in lit]
+    valid = cell_order == sorted(set(cell_order)) and all(c < cells for c in cell_order)
+    return wire.frame(wire.LIGHTS, seq, body), lit if valid and cells == 194 else None, seq if valid else None
+
+
+@pytest.fixture(scope="module")
+def lit_tray():
+    from dominotray.app import TrayApp
+    from dominotray.emulator import LightChains, ReaderArray
+
+    emu = ReaderArray(194)
+    acks = wire.Decoder(types=wire.FROM_TRAY, parse=True)
+    got = []
+    chains = LightChains()
+    app = TrayApp(emu, lambda data: got.extend(acks.feed(data)), emu.clock_ms, chains=chains)
+    return emu, app, chains, got
+
+
+@fuzz(200)
+@given(frames=st.lists(frames_to_the_tray(), min_size=1, max_size=5))
+def test_no_frame_from_the_host_stops_the_tray_or_lights_what_it_was_not_asked(lit_tray, frames):
+    """Every LIGHTS frame a host could send: the tray acknowledges a well-formed one with its seq
+    (refusing another cell count), drops a malformed one, never raises, and its LEDs show exactly
+    the last frame it took, under the cap."""
+    from dominotray import pins
+
+    emu, app, chains, got = lit_tray
+    shown = {cell: rgb for cell, rgb in chains.lit().items()}
+    want = None
+    for frame in frames:
+        data, lit, seq = to_the_tray(frame)
+        got.clear()
+        app.feed(b"\x00" + data + b"\x00")
+        answered = [msg for kind, _, msg in got if kind == wire.LIGHTS_ACK]
+        if seq is None:
+            assert answered == [], frame
+        else:
+            assert answered == [(seq, wire.TAKEN if lit is not None else wire.REFUSED)], frame
+        if lit is not None:
+            want = lit
+    emu.advance_ms(100)  # past the frame interval
+    app.lights.heard()
+    app.lights.poll()
+    if want is not None:
+        shown = {c: tuple(v * pins.LIGHT_BRIGHTNESS // 255 for v in (r, g, b)) for c, r, g, b in want}
+        shown = {c: rgb for c, rgb in shown.items() if rgb != (0, 0, 0)}
+    assert chains.lit() == shown

@@ -31,9 +31,11 @@ def high_tile():
 def test_a_toy_game_registered_from_its_own_files_plays_on_the_tray_the_page_and_the_oled(high_tile, tmp_path):
     table = LiveTable(tmp_path / "t.db", game=None)
     try:
-        assert table.get("/api/state")[1]["screen"]["menu"]["items"][-1] == "High Tile"  # last in the setup menu
-        for button, title in (("up", "High Tile"), ("select", "High Tile"), ("select", "Name for seat 1"),
-                              ("select", "Name for seat 2"), ("select", None)):  # the game, Start, P1, P2
+        items = table.get("/api/state")[1]["screen"]["menu"]["items"]
+        assert items[-2:] == ["High Tile", "Lights: on"]  # the last game in the setup menu, the lights after it
+        for button, title in (("up", "Lights: on"), ("up", "High Tile"), ("select", "High Tile"),
+                              ("select", "Name for seat 1"), ("select", "Name for seat 2"),
+                              ("select", None)):  # the game, Start, P1, P2
             assert table.post("/api/button", {"button": button})[0] == 200
             table.until(lambda rt: _question(rt) == title, f"{title!r} after {button}", session=False)
         table.until(lambda r: r.game.name == "high-tile", "the match started")

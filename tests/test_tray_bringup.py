@@ -9,7 +9,7 @@ from dominotable.app.cli import main
 from dominotable.tray import bringup
 from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import default
-from dominotray import wire
+from dominotray import pins, wire
 from tray_fixtures import vtray  # noqa: F401 (fixture)
 
 GEO = default()
@@ -22,7 +22,7 @@ def lay_reference_tags(tray, pattern="checker"):
 
 def test_a_healthy_tray_passes_every_cell(vtray, capsys):
     lay_reference_tags(vtray)
-    assert main(["tray", "bringup", "--port", vtray.path]) == 0
+    assert main(["tray", "bringup", "--port", vtray.path, "--led-ms", "0"]) == 0
     out = capsys.readouterr().out
     assert "194 cells: 194 pass, 0 fail" in out
     row = next(line for line in out.splitlines() if line.startswith("r0c0 "))
@@ -36,7 +36,7 @@ def test_faults_fail_their_cells_and_name_why(vtray, capsys):
     vtray.set_coupling(GEO.cell(4, 4), 0.5)   # a detuned coil: reads its tag, but not a tile face down
     vtray.set_coupling(GEO.cell(0, 2), 0.0)   # a coil shorted across: reads nothing
     vtray.set_stuck(GEO.cell(2, 2))           # its switch stuck on: its tag answers for its block
-    assert main(["tray", "bringup", "--port", vtray.path, "--cells", "r0c0:r5c5", "--json"]) == 1
+    assert main(["tray", "bringup", "--port", vtray.path, "--cells", "r0c0:r5c5", "--json", "--led-ms", "0"]) == 1
     cells = {c["label"]: c for c in json.loads(capsys.readouterr().out)["cells"]}
     assert len(cells) == 36
     for label in ("r0c0", "r0c1", "r1c0", "r1c1"):
@@ -54,7 +54,8 @@ def test_faults_fail_their_cells_and_name_why(vtray, capsys):
 def test_slow_spi_fails_every_reader_and_a_table_names_it(vtray, capsys):
     lay_reference_tags(vtray, "checker-odd")
     vtray.set_spi_us(bringup.SPI_MAX_US + 50)
-    assert main(["tray", "bringup", "--port", vtray.path, "--tags", "checker-odd", "--cells", "r0c0:r3c3"]) == 1
+    assert main(["tray", "bringup", "--port", vtray.path, "--tags", "checker-odd", "--cells", "r0c0:r3c3",
+                 "--led-ms", "0"]) == 1
     out = capsys.readouterr().out
     assert "16 cells: 0 pass, 16 fail (r0c0: SPI 2" in out
     assert f"> {bringup.SPI_MAX_US}" in out
@@ -64,6 +65,28 @@ def test_usage_errors_exit_2_without_a_traceback(vtray, capsys):
     assert main(["tray", "bringup", "--port", vtray.path, "--tags", "r99c0"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "row 99, column 0 is off the 16x12 grid" in err
+    assert main(["tray", "bringup", "--port", vtray.path, "--led-ms", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--led-ms 5 is shorter than the tray's frame interval ({bringup.LED_MIN_MS} ms)" in err
+
+
+def test_every_led_lights_alone_along_its_chain_then_all_red_green_and_blue(vtray, capsys):
+    """The LED check, as the tray's chains latched it: each judged cell alone, white, in its chain's
+    order from the controller (the scan pad's LEDs lead chain 0), then all of them in each colour,
+    then dark."""
+    latched = []
+    vtray.chains.on_latch = lambda: latched.append(vtray.chains.lit())
+    cells = bringup.parse_cells("r0c0:r1c1", GEO) + list(GEO.pad)
+    assert main(["tray", "bringup", "--port", vtray.path, "--cells", ",".join(map(str, cells)), "--led-ms", "100"]) == 1
+    out = capsys.readouterr().out
+    assert "LED pad-left: chain 0 (GP2), LED 1, white" in out and "LED r1c0: chain 0 (GP2), LED 10, white" in out
+    cap = [v * pins.LIGHT_BRIGHTNESS // 255 for v in (255, 255, 255)]
+    shown = [lit for lit in latched if lit]  # the boot's dark frames and the last one left out
+    order = [cell for cell, _, _ in bringup.led_order(cells)]
+    assert order == [192, 193, 0, 1, 17, 16]  # serpentine: r0 left to right, r1 right to left
+    assert shown == [{cell: tuple(cap)} for cell in order] + [
+        dict.fromkeys(order, tuple(v * pins.LIGHT_BRIGHTNESS // 255 for v in rgb)) for _, rgb in bringup.PRIMARIES]
+    assert latched[-1] == {}
 
 
 def test_judging_is_by_uid_owner_and_pattern():

@@ -7,13 +7,13 @@ import sys
 from dominotable.app.cli import main
 from dominotable.app.commands.tray import parse_cell
 from dominotable.tray.geometry import default
-from tray_fixtures import until, vtray  # noqa: F401 (fixture)
+from tray_fixtures import link, until, vtray  # noqa: F401 (fixtures)
 
 
 def test_monitor_prints_decoded_frames_and_error_counts(vtray, capsys):
     assert main(["tray", "monitor", "--port", vtray.path, "--virtual-tags", "--count", "2", "--seconds", "10"]) == 0
     out = capsys.readouterr().out
-    assert "HELLO protocol 3, firmware 0.3.0, board 7669727475616c30, 194 cells, self-test failed: none" in out
+    assert "HELLO protocol 4, firmware 0.4.0, board 7669727475616c30, 194 cells, self-test failed: none" in out
     # a tray still in its boot sweep sends its boot snapshot before the requested one
     assert re.search(r"SNAPSHOT \((requested|boot)\): 194 cells, 0 tags, 0 faults", out)
     assert out.endswith("2 frames; frame errors: none\n")
@@ -73,3 +73,15 @@ def test_sim_runs_commands_from_stdin_and_a_monitor_reads_it(capsys):
     assert "error: unknown command 'bogus'; type 'help'" in lines
     assert "3-3 on r0c3 (cell 3) and r0c4 (cell 4)" in lines  # on top of the 9-9: a pile
     assert any(line.startswith("pad:  2  4  (2-4)") for line in lines)
+
+
+def test_the_sim_says_what_its_leds_show_and_the_monitor_names_an_ack(vtray, link):
+    from dominotable.app.commands.tray import sim_command
+    from dominotable.tray.describe import frame_text
+    from dominotray import pins, wire
+
+    assert sim_command(vtray, "lights") == "every LED dark"
+    link.light({0: (255, 0, 0), 193: (0, 0, 255)})
+    full = 255 * pins.LIGHT_BRIGHTNESS // 255  # the tray's cap
+    assert until(lambda: sim_command(vtray, "lights") == f"r0c0 (cell 0) #{full:02x}0000, pad-right (cell 193) #0000{full:02x}")
+    assert frame_text(wire.LIGHTS_ACK, 3, (7, wire.TAKEN), default()) == "#3   LIGHTS_ACK of LIGHTS #7: taken"

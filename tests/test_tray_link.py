@@ -185,6 +185,64 @@ def test_a_hello_with_another_protocol_version_is_refused_naming_both(tmp_path):
             TrayLink(tray.path, handshake_timeout=2).open()
 
 
+def test_a_version_3_tray_is_refused_in_one_line(tmp_path):
+    """A tray with the firmware before the lights (protocol 3): refused before anything is sent
+    to it, in one line naming both versions; the table says that line while it keeps trying."""
+    with ScriptedTray(tmp_path) as tray:
+        tray.hello = tray_hello(proto=3)
+        with pytest.raises(ProtocolMismatch) as refused:
+            TrayLink(tray.path, handshake_timeout=2).open()
+        assert str(refused.value) == f"tray at {tray.path} speaks protocol version 3, this host speaks version 4"
+        assert wire.LIGHTS not in tray.requests and wire.WATCH not in tray.requests
+        events = []
+        link = TrayLink(tray.path, on_event=events.append, handshake_timeout=0.5, backoff=(0.01, 0.05)).open(retry=True)
+        try:
+            assert not link.connected and link.lost_reason == str(refused.value)
+            assert [e.reason for e in events if e.kind == TrayEvent.LOST][:1] == [str(refused.value)]
+        finally:
+            link.close()
+
+
+def capped(red, green, blue):
+    from dominotray import pins
+    return tuple(v * pins.LIGHT_BRIGHTNESS // 255 for v in (red, green, blue))
+
+
+def test_lights_reach_the_tray_acknowledged_and_again_after_it_restarts(vtray, link):
+    link.light({5: (255, 0, 0), 193: (0, 0, 255)})
+    want = {5: capped(255, 0, 0), 193: capped(0, 0, 255)}
+    assert until(lambda: vtray.lit() == want)
+    assert link.wait_for(lambda lk: lk.lights.shown == {5: (255, 0, 0), 193: (0, 0, 255)}, WAIT)
+    latches = vtray.chains.latches
+    vtray.replug(reboot=True)  # the board restarts: it latches every LED dark, then the host's again
+    assert until(lambda: vtray.chains.latches >= latches + 2 and vtray.lit() == want)
+    link.light({})
+    assert until(lambda: vtray.lit() == {})
+
+
+def test_a_lights_frame_lost_on_the_line_is_sent_again_until_acknowledged(vtray, link):
+    vtray.to_tray.drop = 1.0  # every byte towards the tray lost
+    frames = link.lights.frames
+    link.light({7: (0, 255, 0)})
+    assert until(lambda: link.lights.frames >= frames + 3)  # sent, then again each RESEND_S
+    assert vtray.lit() == {} and link.lights.shown != link.lights.wanted
+    vtray.to_tray.drop = 0.0
+    assert until(lambda: vtray.lit() == {7: capped(0, 255, 0)})
+    assert link.wait_for(lambda lk: lk.lights.shown == {7: (0, 255, 0)}, WAIT)
+
+
+def test_the_tray_goes_dark_once_its_host_is_gone_and_when_the_link_closes(vtray, link):
+    link.light({40: (255, 255, 255)})
+    assert until(lambda: vtray.lit() == {40: capped(255, 255, 255)})
+    vtray.to_tray.drop = 1.0  # the host hangs: nothing from it reaches the tray, no refresh either
+    assert until(lambda: vtray.lit() == {}, timeout=WAIT)
+    vtray.to_tray.drop = 0.0
+    link.light({41: (255, 255, 255)})
+    assert until(lambda: vtray.lit() == {41: capped(255, 255, 255)})
+    link.close()  # the table stops: dark at once
+    assert until(lambda: vtray.lit() == {}, timeout=1.0)
+
+
 def test_a_silent_device_times_out_with_a_message(tmp_path):
     with ScriptedTray(tmp_path, answer=False) as tray:
         with pytest.raises(TrayError, match="did not answer GET_HELLO within 0.3 s"):

@@ -288,10 +288,11 @@ def test_a_castle_rock_match_against_three_bots_from_the_setup_form_to_the_final
         page.get_by_role("status").filter(has_text="drew for dealer").wait_for()
         assert form.is_hidden()
         person = PagePerson(page, "ANN", seed=4)
-        checked = False
+        checked = glowed = False
         for _ in range(400):
             if not person.step():
                 break
+            glowed = glowed or page.evaluate(GLOWING)
             if not checked and person.page.locator("#tray g.tile.face-down").count() >= 4 and person.mine:
                 checked = True  # mid-match, the racks drawn: axe, and a phone's width
                 assert not (found := violations(page)), described(found)
@@ -301,7 +302,7 @@ def test_a_castle_rock_match_against_three_bots_from_the_setup_form_to_the_final
                     box = button.bounding_box()
                     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], button.inner_text()
                 page.set_viewport_size(DESK)
-        assert checked
+        assert checked and glowed
         page.get_by_role("status").filter(has_text="Match over").wait_for()
         with Store(table.db, create=False) as store:  # a reader beside the table
             record = store.match(store.matches()[0].id)
@@ -314,6 +315,17 @@ def test_a_castle_rock_match_against_three_bots_from_the_setup_form_to_the_final
     finally:
         context.close()
         table.close()
+
+
+GLOWING = """async () => {  // a bot's step on the screen, and exactly its cells glowing under the tiles, in its colours
+  const s = await (await fetch("/api/state")).json();
+  if (!s.screen || !s.screen.seat || !s.lights.cells.length) return false;
+  const drawn = [...document.querySelectorAll("#tray g.lights circle.glow")].map((c) => `${c.dataset.cell} ${c.classList[1]}`);
+  const lit = s.lights.cells.map((c) => `${c.cell} ${c.meaning}`);
+  const cells = [...new Set(s.screen.cells)].sort();
+  return JSON.stringify(drawn.sort()) === JSON.stringify(lit.sort())
+    && JSON.stringify(s.lights.cells.map((c) => c.cell).sort()) === JSON.stringify(cells);
+}"""
 
 
 COUNT_BEEPS = """(() => {  // the page's sound, counted: every tone started on an AudioContext
@@ -389,6 +401,8 @@ def test_by_keyboard_alone_at_a_phones_width_with_sound_and_clear_tray(browser, 
         page.get_by_role("status").filter(has_text="clear the row").wait_for()
         page.wait_for_function("() => window.beeps === 1")
         assert page.get_by_role("listitem").filter(has_text="0-0 on r4c0 and r5c0").count() == 1
+        legend = page.get_by_role("list", name="The tray's lights")
+        assert legend.get_by_role("listitem").filter(has_text="red: a misplaced or unknown tile").count() == 1
 
         page.get_by_role("button", name="Clear tray").focus()
         page.keyboard.press("Enter")

@@ -117,6 +117,9 @@ def crc_ok_payload(body_and_header: bytes) -> bytes:
     ("body", crc_ok_payload(b"\x02\x00\x09\x00\x00")),              # unknown reason
     ("body", crc_ok_payload(b"\x03\x00\x01\x00\x05\x07")),          # unknown cell status
     ("body", crc_ok_payload(b"\x01\x00" + wire.encode_hello((1, 0, 0), b"id", 16, [True] * 16)[:-1])),
+    ("body", crc_ok_payload(b"\x87\x00\x00\xc2\x00\x02\x00\x01\x01\x01\x01")),  # LIGHTS: 2 lit, 1 sent
+    ("body", crc_ok_payload(b"\x87\x00\x00\xc2\x00\x01\x00\xc2\x01\x01\x01")),  # LIGHTS: cell 194 of 194
+    ("body", crc_ok_payload(b"\x05\x00\x07\x09")),                    # LIGHTS_ACK: unknown result
 ])
 def test_each_malformed_frame_is_counted_by_kind_and_the_next_frame_still_decodes(kind, bad):
     decoder = wire.Decoder()
@@ -178,6 +181,11 @@ def random_message(rng: random.Random):
         probes = [wire.Probe(True, rng.randrange(40, 200), wire.TAG, rng.randbytes(7), rng.randrange(64))
                   for _ in range(rng.randrange(1, 64))]
         return kind, wire.encode_bringup_report(40, 63, 194, 0, probes)
+    if kind == wire.LIGHTS:
+        lit = sorted(rng.sample(range(194), rng.randrange(0, 20)))
+        return kind, wire.encode_lights(194, [(cell, *rng.randbytes(3)) for cell in lit])
+    if kind == wire.LIGHTS_ACK:
+        return kind, wire.encode_lights_ack(rng.randrange(256), rng.choice([wire.TAKEN, wire.REFUSED]))
     return kind, b""
 
 

@@ -1,15 +1,20 @@
-"""The tray application: reader self-test, scanning, and the wire protocol towards the host.
+"""The tray application: reader self-test, scanning, the cells' lights, and the wire protocol
+towards the host.
 
 Hardware-free: `bus` is the reader array (the Pico's SPI + decoders, or the emulated array),
-`out(bytes)` writes to the host, `clock_ms()` is a monotonic millisecond clock. The Pico glue
-(firmware/main.py) and the host's virtual tray both drive it with `feed()` and `poll()`.
+`chains` the LED chains (dominotray/lights.py), `out(bytes)` writes to the host, `clock_ms()` is a
+monotonic millisecond clock (`lights_clock_ms()` the lights', the same on the Pico; the host's
+virtual tray, whose readers' clock is virtual, gives them the wall clock people and the host see).
+The Pico glue (firmware/main.py) and the host's virtual tray both drive it with `feed()` and
+`poll()`.
 """
 
 from dominotray import bringup, pins, wire
+from dominotray.lights import Lights, NoChains
 from dominotray.mfrc522 import DRIVE_MAX, MFRC522
 from dominotray.scanner import Scanner, grid_neighbours
 
-FW_VERSION = (0, 3, 0)
+FW_VERSION = (0, 4, 0)
 # BRINGUP_REPORT frames carry this many cells each (a 7-byte UID probe is 13 bytes)
 REPORT_CELLS = 64
 # A USB CDC write on the Pico gives up after about 500 ms when the host holds the port open
@@ -21,17 +26,25 @@ WRITE_TRIES = 3
 class TrayApp:
     def __init__(self, bus, out, clock_ms, board_id=b"emulated", fw=FW_VERSION,
                  cols=pins.COLS, rows=pins.ROWS, pad_cells=pins.PAD_CELLS,
-                 heartbeat_ms=5000, settle_ms=300, restart=None, watchdog=None, **scan_options):
+                 heartbeat_ms=5000, settle_ms=300, restart=None, watchdog=None, chains=None,
+                 light_chains=pins.LIGHT_CHAINS, lights_clock_ms=None, **scan_options):
         if cols * rows + pad_cells != bus.cells:
             raise ValueError("a %dx%d grid and %d pad cells need %d readers; the bus has %d" % (
                 cols, rows, pad_cells, cols * rows + pad_cells, bus.cells))
+        lit = sum(len(order) for _, order in light_chains)
+        if lit != bus.cells:
+            raise ValueError("the light chains reach %d cells; the tray has %d" % (lit, bus.cells))
         self.bus = bus
+        self.chains = chains or NoChains()
+        self.light_chains = light_chains
+        self.lights_clock_ms = lights_clock_ms or clock_ms
         self.out = out
         self.clock_ms = clock_ms
         self.board_id = bytes(board_id)
         self.fw = fw
         self.neighbours = grid_neighbours(cols, rows, pad_cells)
         self.cols = cols
+        self.rows = rows
         self.pad = tuple(range(cols * rows, bus.cells))
         self.heartbeat_ms = heartbeat_ms
         self.settle_ms = settle_ms
@@ -45,8 +58,10 @@ class TrayApp:
         self.boot()
 
     def boot(self):
-        """Self-test every reader, announce ourselves, and start the first sweep."""
+        """Dark lights, self-test every reader, announce ourselves, and start the first sweep."""
         self.framer = wire.Framer()
+        self.lights = Lights(self.chains, self.lights_clock_ms, self.cols, self.rows, self.light_chains)
+        self.lights.poll()  # LEDs keep their colours through a reset of the board: dark first
         self.passed = []
         tested = {}
         for cell in range(self.bus.cells):  # each init is a few transactions, whatever fails
@@ -91,7 +106,8 @@ class TrayApp:
 
     def feed(self, data):
         """Bytes from the host: act on every complete, valid request."""
-        for kind, _seq, message in self.decoder.feed(data):
+        for kind, seq, message in self.decoder.feed(data):
+            self.lights.heard()
             if kind == wire.GET_HELLO:
                 self.send_hello()
             elif kind == wire.GET_SNAPSHOT:
@@ -101,6 +117,8 @@ class TrayApp:
                     self.snapshot_wanted = True  # answered once the boot sweep is done
             elif kind == wire.RESET_READER:
                 self.reset_reader(message)
+            elif kind == wire.LIGHTS:
+                self.send(wire.LIGHTS_ACK, wire.encode_lights_ack(seq, self.lights.take(message)))
             elif kind == wire.WATCH:
                 if len(message.cells) == self.bus.cells:
                     self.scanner.watch(message.cells, message.draw)
@@ -140,9 +158,11 @@ class TrayApp:
     # --- scanning ------------------------------------------------------------------------
 
     def poll(self):
-        """One scheduler step: read one cell, then send whatever became due."""
+        """One scheduler step: read one cell, latch the lights if they changed, then send whatever
+        became due."""
         scanner = self.scanner
         scanner.step()
+        self.lights.poll()
         now = self.clock_ms()
         if scanner.changes:
             events = scanner.changes

@@ -1,4 +1,5 @@
-"""An emulated array of MFRC522 readers with NTAG213 tags, at register and FIFO level.
+"""An emulated array of MFRC522 readers with NTAG213 tags, at register and FIFO level, and the
+cells' LED chains as the LEDs would show what the firmware writes (`LightChains`).
 
 Not deployed to the Pico: tests and the host's virtual tray use it in place of the real
 bus. It speaks the same `xfer(cell, data)` SPI interface as the Pico bus in main.py, decodes
@@ -44,6 +45,7 @@ driver's own timings (guard time, no-card timeout) are in mfrc522.py with their 
 """
 
 from dominotray import mfrc522 as M
+from dominotray import pins
 
 # Timing model
 XFER_US = 65        # one SPI transaction from MicroPython: call overhead + decoder pins (assumed;
@@ -517,3 +519,35 @@ class ReaderArray:
         if all(r == first for r in replies):
             return first, False, first_coil  # identical answers (every NTAG's ATQA) superpose cleanly
         return first, True, first_coil
+
+
+class LightChains:
+    """The cells' LED chains (pins.LIGHT_CHAINS), as `Lights` writes them (dominotray/lights.py):
+    a chain's bytes, GRB per LED from the controller on, latch as soon as they are written (the
+    PIO's bit timing is the firmware tests' to check). `lit()` is what the tray shows; `on_latch`,
+    when set, is called after every latch (the host's virtual tray times them)."""
+
+    def __init__(self, layout=pins.LIGHT_CHAINS):
+        self.layout = layout
+        self.frames = [bytes(3 * len(order)) for _, order in layout]
+        self.latches = 0
+        self.on_latch = None
+
+    def write(self, chain, grb):
+        if len(grb) != len(self.frames[chain]):
+            raise ValueError("%d bytes for chain %d of %d LEDs" % (len(grb), chain, len(self.frames[chain]) // 3))
+        self.frames[chain] = bytes(grb)
+        self.latches += 1
+        if self.on_latch is not None:
+            self.on_latch()
+
+    def lit(self):
+        """{cell: (red, green, blue)} for every LED that is not dark."""
+        out = {}
+        for c in range(len(self.layout)):
+            order, frame = self.layout[c][1], self.frames[c]
+            for i in range(len(order)):
+                green, red, blue = frame[3 * i], frame[3 * i + 1], frame[3 * i + 2]
+                if red or green or blue:
+                    out[order[i]] = (red, green, blue)
+        return out

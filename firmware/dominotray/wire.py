@@ -1,4 +1,4 @@
-"""Wire protocol v3 between the tray (firmware) and the host: one codec for both sides.
+"""Wire protocol v4 between the tray (firmware) and the host: one codec for both sides.
 
 Written in the subset of Python that runs on MicroPython and CPython alike (no dataclasses,
 no typing, positional `to_bytes` arguments, bytes/bytearray only). hardware/PROTOCOL.md
@@ -13,7 +13,7 @@ try:  # CPython: the C implementation of the same CRC (CCITT, poly 0x1021, not r
 except ImportError:  # MicroPython's binascii has no crc_hqx.
     _crc_hqx = None
 
-PROTO = 3  # 2: WATCH, the STACK cell status; 3: BRINGUP and its report
+PROTO = 4  # 2: WATCH, the STACK cell status; 3: BRINGUP and its report; 4: LIGHTS and its ack
 MAX_PAYLOAD = 2048
 MAX_UID = 10  # ISO 14443 UIDs are 4, 7 or 10 bytes; NTAG213 has 7.
 # A COBS frame adds one code byte per 254 payload bytes (and one to start).
@@ -24,6 +24,7 @@ HELLO = 0x01
 SNAPSHOT = 0x02
 CHANGES = 0x03
 BRINGUP_REPORT = 0x04
+LIGHTS_ACK = 0x05
 # Host -> firmware
 GET_HELLO = 0x81
 GET_SNAPSHOT = 0x82
@@ -31,13 +32,15 @@ RESET_READER = 0x83
 RESTART = 0x84
 WATCH = 0x85
 BRINGUP = 0x86
+LIGHTS = 0x87
 
-FROM_TRAY = (HELLO, SNAPSHOT, CHANGES, BRINGUP_REPORT)
-TO_TRAY = (GET_HELLO, GET_SNAPSHOT, RESET_READER, RESTART, WATCH, BRINGUP)
+FROM_TRAY = (HELLO, SNAPSHOT, CHANGES, BRINGUP_REPORT, LIGHTS_ACK)
+TO_TRAY = (GET_HELLO, GET_SNAPSHOT, RESET_READER, RESTART, WATCH, BRINGUP, LIGHTS)
 NAMES = {
     HELLO: "HELLO", SNAPSHOT: "SNAPSHOT", CHANGES: "CHANGES", BRINGUP_REPORT: "BRINGUP_REPORT",
+    LIGHTS_ACK: "LIGHTS_ACK",
     GET_HELLO: "GET_HELLO", GET_SNAPSHOT: "GET_SNAPSHOT", RESET_READER: "RESET_READER", RESTART: "RESTART",
-    WATCH: "WATCH", BRINGUP: "BRINGUP",
+    WATCH: "WATCH", BRINGUP: "BRINGUP", LIGHTS: "LIGHTS",
 }
 
 # Cell status
@@ -48,6 +51,10 @@ STACK = 3  # two or more tags on one cell (a pile): no UID
 
 # WATCH flags
 DRAW = 0x01  # a draw from the scan pad is awaited: keep the pad hot
+
+# LIGHTS_ACK results
+TAKEN = 0  # latched at once, or at the next frame the rate allows
+REFUSED = 1  # the frame's cell count is not the tray's: nothing changed
 
 # Snapshot reasons
 REQUESTED = 0
@@ -562,6 +569,71 @@ def decode_bringup_report(body):
     return BringupReport(body[0], body[1], total, first, probes)
 
 
+class Lights:
+    """The host's LIGHTS: what every LED of the tray shows now. `lit` holds (cell, red, green, blue)
+    in cell order, each cell once; a cell not listed is dark."""
+
+    def __init__(self, cells, lit):
+        self.cells = cells  # the tray's cell count, as the host knows it
+        self.lit = lit
+
+    def __eq__(self, other):
+        return isinstance(other, Lights) and (self.cells, list(self.lit)) == (other.cells, list(other.lit))
+
+    def __repr__(self):
+        return "Lights(%d of %d cells lit)" % (len(self.lit), self.cells)
+
+
+def encode_lights(cells, lit):
+    """`lit`: (cell, red, green, blue) in cell order, at most one per cell, of `cells` in all."""
+    body = bytearray(cells.to_bytes(2, "big"))
+    body.extend(len(lit).to_bytes(2, "big"))
+    last = -1
+    for cell, red, green, blue in lit:
+        if not last < cell < cells:
+            raise WireError("body", "lit cell %d is out of order or not one of the %d cells" % (cell, cells))
+        for value in (red, green, blue):
+            if not 0 <= value <= 255:
+                raise WireError("body", "colour %r of cell %d is not 0..255" % (value, cell))
+        body.extend(cell.to_bytes(2, "big"))
+        body.append(red)
+        body.append(green)
+        body.append(blue)
+        last = cell
+    return bytes(body)
+
+
+def decode_lights(body):
+    if len(body) < 4:
+        raise WireError("body", "LIGHTS too short")
+    cells = body[0] << 8 | body[1]
+    count = body[2] << 8 | body[3]
+    if len(body) != 4 + 5 * count:
+        raise WireError("body", "LIGHTS has %d bytes for %d lit cells" % (len(body), count))
+    lit = []
+    last = -1
+    for i in range(4, len(body), 5):
+        cell = body[i] << 8 | body[i + 1]
+        if not last < cell < cells:
+            raise WireError("body", "lit cell %d is out of order or not one of the %d cells" % (cell, cells))
+        lit.append((cell, body[i + 2], body[i + 3], body[i + 4]))
+        last = cell
+    return Lights(cells, lit)
+
+
+def encode_lights_ack(seq, result):
+    return bytes((seq & 0xFF, result))
+
+
+def decode_lights_ack(body):
+    """(the LIGHTS frame's seq, TAKEN or REFUSED)."""
+    if len(body) != 2:
+        raise WireError("body", "LIGHTS_ACK body must be 2 bytes, not %d" % len(body))
+    if body[1] not in (TAKEN, REFUSED):
+        raise WireError("body", "unknown LIGHTS_ACK result %d" % body[1])
+    return body[0], body[1]
+
+
 def _decode_empty(body):
     if len(body):
         raise WireError("body", "expected an empty body, got %d bytes" % len(body))
@@ -570,14 +642,15 @@ def _decode_empty(body):
 
 _DECODERS = {
     HELLO: decode_hello, SNAPSHOT: decode_snapshot, CHANGES: decode_changes,
-    BRINGUP_REPORT: decode_bringup_report,
+    BRINGUP_REPORT: decode_bringup_report, LIGHTS_ACK: decode_lights_ack,
     GET_HELLO: _decode_empty, GET_SNAPSHOT: _decode_empty, RESET_READER: decode_reset_reader,
-    RESTART: _decode_empty, WATCH: decode_watch, BRINGUP: _decode_empty,
+    RESTART: _decode_empty, WATCH: decode_watch, BRINGUP: _decode_empty, LIGHTS: decode_lights,
 }
 
 
 def decode_body(kind, body):
-    """The message for a frame body: Hello, Snapshot, list of changes, a cell, or None."""
+    """The message for a frame body: Hello, Snapshot, list of changes, a cell, Watch, a bring-up
+    report, Lights, an ack (seq, result), or None."""
     decoder = _DECODERS.get(kind)
     if decoder is None:
         raise WireError("type", "unknown frame type 0x%02x" % kind)

@@ -12,8 +12,9 @@ import sys
 from dominotray import mfrc522 as M
 from dominotray import pins, wire
 from dominotray.app import TrayApp
-from dominotray.emulator import HALT, ReaderArray
+from dominotray.emulator import HALT, LightChains, ReaderArray
 from dominotray.layout import blocks
+from dominotray.lights import HOST_GONE_MS, LOST_COLOUR, Lights
 from dominotray.scanner import Scanner, grid_neighbours
 
 UID = b"\x04\xa1\xb2\xc3\xd4\xe5\xf6"
@@ -21,6 +22,7 @@ UID2 = b"\x04\x11\x22\x33\x44\x55\x66"
 # Most application tests use a smaller tray than the default one: it boots 4x faster.
 COLS, ROWS, PAD = 8, 6, 2
 CELLS = COLS * ROWS + PAD
+SMALL_CHAINS = ((2, bytes(range(CELLS))),)  # its LEDs on one chain, in cell order
 
 # Tests that need the stub `machine` module and MicroPython's time/micropython modules.
 MICROPYTHON_ONLY = (
@@ -29,6 +31,8 @@ MICROPYTHON_ONLY = (
     "test_ctrl_c_at_every_point_of_boot_never_stops_the_board",
     "test_the_repl_stays_only_with_the_jumper_or_bootsel_held_at_boot",
     "test_stuck_high_miso_still_reaches_hello_within_the_watchdog",
+    "test_the_pico_chains_shift_every_led_within_the_datasheet_timing",
+    "test_the_board_lights_what_the_host_asks_over_usb",
 )
 
 
@@ -69,7 +73,7 @@ def reader(cells=4):
 def booted_app(**options):
     emu = ReaderArray(CELLS)
     host = Host()
-    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD, **options)
+    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD, light_chains=SMALL_CHAINS, **options)
     run_until(app, lambda: app.booted)
     return emu, host, app
 
@@ -361,7 +365,7 @@ def test_the_drive_the_coupling_and_the_tile_decide_whether_a_tag_answers():
 def test_bringup_reports_every_cell_then_the_board_boots_again():
     emu = ReaderArray(CELLS, layout=blocks(COLS, ROWS, PAD, 2, 2))
     host = Host()
-    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD)
+    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD, light_chains=SMALL_CHAINS)
     emu.place(5, UID)
     emu.set_dead(CELLS - 1)  # the pad's reader
     host.take()
@@ -385,7 +389,7 @@ def emulator_xfer_us():
 def test_a_tray_of_blocks_sweeps_every_cell_with_one_field_per_reader():
     emu = ReaderArray(CELLS, layout=blocks(COLS, ROWS, PAD, 2, 2))
     host = Host()
-    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD)
+    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD, light_chains=SMALL_CHAINS)
     emu.place(9, UID)
     emu.place(10, UID2)
     run_until(app, lambda: app.booted)
@@ -697,6 +701,36 @@ def test_wire_watch_and_stack_round_trip():
     assert wire.decode_snapshot(wire.encode_snapshot(wire.HEARTBEAT, cells)).cells == cells
 
 
+def test_wire_lights_and_their_ack_round_trip_and_refuse_what_the_format_cannot_carry():
+    lit = [(0, 255, 0, 0), (17, 1, 2, 3), (193, 0, 0, 255)]
+    body = wire.encode_lights(194, lit)
+    assert body[:4] == b"\x00\xc2\x00\x03" and len(body) == 4 + 5 * 3
+    assert body[4:9] == b"\x00\x00\xff\x00\x00"  # cell u16, red, green, blue
+    message = wire.decode_body(wire.LIGHTS, body)
+    assert message == wire.Lights(194, lit) and message.cells == 194
+    assert wire.decode_lights(wire.encode_lights(194, [])).lit == []
+    whole = [(cell, 9, 9, 9) for cell in range(194)]  # every cell lit: still one frame
+    assert wire.decode_lights(wire.encode_lights(194, whole)).lit == whole
+    assert len(wire.frame(wire.LIGHTS, 0, wire.encode_lights(194, whole))) < wire.MAX_ENCODED
+    _raises("body", "lit cell 17 is out of order", wire.encode_lights, 194, [(17, 0, 0, 0), (17, 1, 1, 1)])
+    _raises("body", "lit cell 194 is out of order or not one of the 194", wire.encode_lights, 194, [(194, 0, 0, 0)])
+    _raises("body", "colour 256 of cell 3", wire.encode_lights, 194, [(3, 256, 0, 0)])
+    _raises("body", "LIGHTS too short", wire.decode_lights, b"\x00\xc2\x00")
+    _raises("body", "10 bytes for 2 lit cells", wire.decode_lights, b"\x00\xc2\x00\x02\x00\x01\x01\x01\x01\x00")
+    _raises("body", "lit cell 3 is out of order", wire.decode_lights,
+            b"\x00\xc2\x00\x02\x00\x05\x01\x01\x01\x00\x03\x01\x01\x01")
+    _raises("body", "lit cell 200 is out of order or not one of the 194", wire.decode_lights,
+            b"\x00\xc2\x00\x01\x00\xc8\x01\x01\x01")
+    assert wire.decode_body(wire.LIGHTS_ACK, wire.encode_lights_ack(300, wire.REFUSED)) == (44, wire.REFUSED)
+    _raises("body", "unknown LIGHTS_ACK result 2", wire.decode_lights_ack, b"\x05\x02")
+    _raises("body", "must be 2 bytes, not 1", wire.decode_lights_ack, b"\x05")
+    # each side takes only the other side's: a tray never takes an ack, a host never takes LIGHTS
+    to_tray, to_host = wire.Decoder(types=wire.TO_TRAY), wire.Decoder(types=wire.FROM_TRAY)
+    frames = wire.frame(wire.LIGHTS, 1, body) + wire.frame(wire.LIGHTS_ACK, 2, b"\x01\x00")
+    assert [k for k, _, _ in to_tray.feed(frames)] == [wire.LIGHTS] and to_tray.errors["type"] == 1
+    assert [k for k, _, _ in to_host.feed(frames)] == [wire.LIGHTS_ACK] and to_host.errors["type"] == 1
+
+
 def test_watch_of_the_wrong_size_is_ignored_and_counted():
     emu, host, app = booted_app()
     app.feed(request(wire.WATCH, wire.encode_watch(True, [1], CELLS + 1)))
@@ -765,8 +799,20 @@ def test_wire_encoders_refuse_what_the_format_cannot_carry():
     _raises("body", "3 entries for 4 cells", wire.encode_hello, (1, 0, 0), b"", 4, [True] * 3)
 
 
+def _random_lit(rng, cells=194):
+    lit = {}
+    for _ in range(rng.below(12)):
+        lit[rng.below(cells)] = (rng.below(256), rng.below(256), rng.below(256))
+    return [(cell,) + lit[cell] for cell in sorted(lit)]
+
+
 def _random_message(rng):
-    kind = wire.TO_TRAY[rng.below(4)] if rng.below(2) else wire.FROM_TRAY[rng.below(3)]
+    pick = rng.below(6)
+    if pick == 4:
+        return wire.LIGHTS, wire.encode_lights(194, _random_lit(rng))
+    if pick == 5:
+        return wire.LIGHTS_ACK, wire.encode_lights_ack(rng.below(256), rng.below(2))
+    kind = wire.TO_TRAY[rng.below(4)] if pick % 2 else wire.FROM_TRAY[rng.below(3)]
     if kind == wire.SNAPSHOT:
         choices = ((wire.EMPTY, b""), (wire.FAULT, b""), None)
         cells = [choices[rng.below(3)] or (wire.TAG, rng.bytes(7)) for _ in range(rng.below(200))]
@@ -820,7 +866,8 @@ def test_wire_corrupted_streams_never_yield_a_frame_that_was_not_sent():
         parsed = [(k, s, wire.decode_body(k, b)) for k, s, b in sent]
         for frame in got:
             assert frame in parsed, frame
-        assert len(got) + decoder.error_count() >= 1
+        if data.strip(b"\x00"):  # unless the damage left nothing but delimiters, something is seen
+            assert len(got) + decoder.error_count() >= 1
 
 
 def test_wire_decoder_never_raises_on_garbage():
@@ -895,7 +942,7 @@ def test_requests_get_hello_snapshot_and_heartbeats():
 def test_snapshot_requested_during_boot_comes_after_the_sweep():
     emu = ReaderArray(CELLS)
     host = Host()
-    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD)
+    app = TrayApp(emu, host, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD, light_chains=SMALL_CHAINS)
     app.feed(request(wire.GET_SNAPSHOT))
     run_until(app, lambda: app.booted)
     reasons = [m.reason for k, _, m in host.take() if k == wire.SNAPSHOT]
@@ -970,6 +1017,154 @@ def test_restart_and_bad_requests():
     app.restart = lambda: restarts.append(1)
     app.feed(request(wire.RESTART))
     assert restarts == [1]
+
+
+# --- lights ------------------------------------------------------------------------------
+
+def lit_app(**options):
+    """A booted small tray whose LEDs are emulated chains (one chain, in cell order)."""
+    chains = LightChains(SMALL_CHAINS)
+    emu, host, app = booted_app(chains=chains, **options)
+    host.take()
+    return emu, host, app, chains
+
+
+def lights_frame(lit, seq=0, cells=CELLS):
+    return request(wire.LIGHTS, wire.encode_lights(cells, lit), seq)
+
+
+def capped(red, green, blue):
+    return tuple(value * pins.LIGHT_BRIGHTNESS // 255 for value in (red, green, blue))
+
+
+def acks(frames):
+    return [message for kind, _seq, message in frames if kind == wire.LIGHTS_ACK]
+
+
+def test_lights_are_acknowledged_with_the_frames_sequence_and_shown_under_the_cap():
+    emu, host, app, chains = lit_app()
+    app.feed(lights_frame([(3, 255, 0, 0), (49, 0, 128, 255)], seq=41))
+    assert acks(host.take()) == [(41, wire.TAKEN)]
+    app.poll()
+    assert chains.lit() == {3: capped(255, 0, 0), 49: capped(0, 128, 255)}
+    assert max(max(c) for c in chains.lit().values()) == pins.LIGHT_BRIGHTNESS < 255
+    app.feed(lights_frame([(1, 9, 9, 9)], seq=42, cells=CELLS + 1))  # another tray's count
+    assert acks(host.take()) == [(42, wire.REFUSED)]
+    run_for(app, 100)
+    assert sorted(chains.lit()) == [3, 49]
+    app.feed(lights_frame([(2, 0, 0, 255)], seq=43))  # a frame is the whole: the rest goes dark
+    run_for(app, 100)
+    assert chains.lit() == {2: capped(0, 0, 255)} and acks(host.take()) == [(43, wire.TAKEN)]
+    app.feed(b"\x00junk\x00" + lights_frame([(4, 1, 1, 1)], seq=44)[:-3] + b"\x00")  # damaged: no ack
+    assert acks(host.take()) == [] and app.decoder.error_count() == 2
+
+
+def test_lights_latch_at_most_max_fps_and_the_newest_frame_wins():
+    emu, host, app, chains = lit_app()
+    times = []
+    chains.on_latch = lambda: times.append(emu.clock_ms())
+    for i in range(40):
+        app.feed(lights_frame([(i, 200, 200, 200)], seq=i))
+        app.poll()
+    run_for(app, 200)
+    assert len(acks(host.take())) == 40
+    assert 2 <= len(times) < 40
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert min(gaps) >= 1000 / pins.LIGHT_MAX_FPS, gaps
+    assert chains.lit() == {39: capped(200, 200, 200)}
+
+
+def idle(emu, app, ms, step=50):
+    """Let `ms` pass on the board's clock in `step`s, polling after each: the lights depend on the
+    clock alone, not on what the scan reads meanwhile."""
+    for _ in range(ms // step):
+        emu.advance_ms(step)
+        app.poll()
+
+
+def test_lights_go_dark_when_the_host_is_gone_and_a_tray_booted_without_one_blinks_lost():
+    emu, host, app, chains = lit_app()
+    app.feed(lights_frame([(5, 0, 255, 0)]))
+    idle(emu, app, HOST_GONE_MS - 500)
+    assert sorted(chains.lit()) == [5]
+    app.feed(request(wire.GET_SNAPSHOT))  # any frame says the host is there
+    idle(emu, app, HOST_GONE_MS - 500)
+    assert sorted(chains.lit()) == [5]
+    idle(emu, app, 700)
+    assert chains.lit() == {}  # the host is gone: its instruction is not left on the tray
+    # a tray that boots with no host: dark, then the tray-lost pattern blinking
+    emu = ReaderArray(CELLS)
+    chains = LightChains(SMALL_CHAINS)
+    seen = []
+    chains.on_latch = lambda: seen.append((emu.clock_ms(), chains.lit()))
+    app = TrayApp(emu, Host(), emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD, light_chains=SMALL_CHAINS,
+                  chains=chains)
+    idle(emu, app, HOST_GONE_MS + 1600)
+    booted = app.lights.booted_ms
+    assert all(lit == {} for t, lit in seen if t < booted + HOST_GONE_MS)
+    lost = {cell: capped(*LOST_COLOUR) for cell in (0, COLS - 1, CELLS - PAD - COLS, CELLS - PAD - 1, 48, 49)}
+    shown = [lit for t, lit in seen if t >= booted + HOST_GONE_MS]
+    assert shown[:4] == [lost, {}, lost, {}], shown
+    app.feed(request(wire.GET_HELLO))  # a host: the pattern stops
+    idle(emu, app, 600)
+    assert chains.lit() == {}
+
+
+def test_the_pico_chains_shift_every_led_within_the_datasheet_timing():
+    import main
+    import rp2
+
+    rp2.chains.clear()
+    chains = main.PicoChains()
+    machines = rp2.machines[-len(pins.LIGHT_CHAINS):]
+    assert [m.pin for m in machines] == [gpio for gpio, _ in pins.LIGHT_CHAINS]
+    now = [0]
+    lights = Lights(chains, lambda: now[0])
+    lit = [(0, 255, 0, 0), (63, 0, 255, 0), (64, 1, 2, 3), (191, 10, 20, 30), (192, 0, 0, 255), (193, 255, 255, 255)]
+    lights.heard()
+    assert lights.take(wire.Lights(pins.CELLS, lit)) == wire.TAKEN
+    lights.poll()
+    want = {}
+    for cell, red, green, blue in lit:
+        want[cell] = capped(red, green, blue)
+    for machine, (gpio, order) in zip(machines, pins.LIGHT_CHAINS):
+        chain = rp2.chains[gpio]
+        assert chain.errors == [], chain.errors
+        assert chain.bits == 24 * len(order)
+        for i in range(len(order)):
+            red, green, blue = want.get(order[i], (0, 0, 0))
+            assert chain.leds[i] == (green, red, blue), (gpio, i, order[i])
+        # the program's cycles: 12 a bit (1.2 us at 10 MHz, the datasheet's 1.25 us +- 0.6), three
+        # or four instructions a bit, nothing else
+        assert machine.cycles == 12 * 24 * len(order), machine.cycles
+        assert 3 * 24 * len(order) <= machine.instructions <= 4 * 24 * len(order)
+        assert len(machine.program.words) == 4
+    # a frame's end latches: the next frame is at least one frame interval later, far over Trst
+    assert lights.interval_ms * 1000 >= pins.LIGHT_RESET_US
+    lights.take(wire.Lights(pins.CELLS, [(64, 0, 0, 255), (191, 10, 20, 30)]))  # chain 2 as it was
+    before = [rp2.chains[gpio].frames for gpio, _ in pins.LIGHT_CHAINS]
+    lights.poll()
+    assert [rp2.chains[gpio].frames for gpio, _ in pins.LIGHT_CHAINS] == before  # too soon: held
+    now[0] += lights.interval_ms
+    lights.poll()
+    frames = [rp2.chains[gpio].frames - b for (gpio, _), b in zip(pins.LIGHT_CHAINS, before)]
+    assert frames == [1, 1, 0]  # only the chains that changed are written
+    assert rp2.chains[pins.LIGHT_CHAINS[1][0]].leds[0] == (0, 0, capped(0, 0, 255)[2])
+
+
+def test_the_board_lights_what_the_host_asks_over_usb():
+    import rp2
+
+    rp2.chains.clear()
+    incoming = request(wire.GET_HELLO) + lights_frame([(100, 0, 255, 0)], seq=9, cells=pins.CELLS)
+    host = run_main(board_array(), incoming, 60)
+    assert acks(host.frames) == [(9, wire.TAKEN)]
+    gpio, order = next((gpio, order) for gpio, order in pins.LIGHT_CHAINS if 100 in order)
+    chain = rp2.chains[gpio]
+    assert chain.errors == []
+    green = capped(0, 255, 0)[1]
+    assert [i for i in range(len(chain.leds)) if chain.leds[i] != (0, 0, 0)] == [list(order).index(100)]
+    assert chain.leds[list(order).index(100)] == (green, 0, 0)
 
 
 class _EmuTime:
@@ -1054,16 +1249,16 @@ class _Poll:
         return [(self.usb, 1)] if self.usb.incoming else []
 
 
-def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
+def run_main(emu, incoming, feeds):
+    """firmware/main.py's main() on the board of `emu`, the host sending `incoming` over USB, until
+    the watchdog has been fed `feeds` times; the host's end."""
     import machine
     import main
 
-    emu = board_array()
-    emu.place(100, UID)
     machine.array = emu
     main.time = _EmuTime(emu)
     host = Host()
-    usb = _Usb(b"\x00\x03junk\x00" + request(wire.GET_SNAPSHOT), host)
+    usb = _Usb(incoming, host)
 
     class Sys:
         stdin = usb
@@ -1076,7 +1271,7 @@ def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
             return _Poll(usb)
 
     main.sys, main.select = Sys, Select
-    machine.WDT.limit = 400
+    machine.WDT.limit = feeds
     try:
         main.main()
         raise AssertionError("main() returned")
@@ -1084,6 +1279,15 @@ def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
         pass
     finally:
         machine.WDT.limit = None
+    return host
+
+
+def test_main_loop_serves_the_host_over_usb_and_feeds_the_watchdog():
+    import machine
+
+    emu = board_array()
+    emu.place(100, UID)
+    host = run_main(emu, b"\x00\x03junk\x00" + request(wire.GET_SNAPSHOT), 400)
     assert machine.WDT.last.feeds == 400  # fed once per loop
     kinds = [k for k, _, _ in host.frames]
     assert kinds == [wire.HELLO, wire.SNAPSHOT, wire.SNAPSHOT], kinds
@@ -1233,7 +1437,7 @@ def test_a_write_cut_short_is_retried_or_dropped_and_costs_only_its_frame():
         host(data[:n])
         return n
 
-    app = TrayApp(emu, usb, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD)
+    app = TrayApp(emu, usb, emu.clock_ms, cols=COLS, rows=ROWS, pad_cells=PAD, light_chains=SMALL_CHAINS)
     host.take()
     budget[:] = [4, 0]  # 4 bytes of the HELLO, nothing, then the rest on the third try
     app.feed(request(wire.GET_HELLO))

@@ -44,6 +44,9 @@ ConfigError naming the key and the file, before any hardware is touched.
     password = ""
     ca = ""                # TLS: the CA file that signed the broker's certificate ("" = the system's)
     partner = ""           # another table's id: its people may take seats here (remote seats)
+    [lights]
+    level = "on"           # the cells' lights: on | dim | off (the setup menu changes it too)
+    quiet_hours = ""       # the venue's quiet hours, local time, when "on" is dimmed: "22:00-07:00"
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ from dominotable import inputs
 from dominotable.rules.errors import DominoError
 from dominotable.settings import setting
 from dominotable.ui.controls import ButtonsConfig
+from dominotable.ui.lights import LightsConfig
 from dominotable.ui.oled.display import DisplayConfig
 from dominotable.ui.web.access import split_authority
 from dominotable.venue.broker import TABLE_ID
@@ -163,6 +167,7 @@ class Config:
     storage: StorageConfig = field(default_factory=StorageConfig)
     web: WebConfig = field(default_factory=WebConfig)
     venue: VenueConfig = field(default_factory=VenueConfig)
+    lights: LightsConfig = field(default_factory=LightsConfig)
     source: Path | None = None  # the file it came from, None for the defaults
 
 

@@ -1,5 +1,5 @@
-"""The table's peripherals opened from the configuration: tray link, tag registry, display and
-buttons, real or simulated.
+"""The table's peripherals opened from the configuration: tray link, tag registry, display, buttons
+and the tray's lights, real or simulated.
 
 With no tray configured or found, the tray is the virtual one (the firmware behind a pty) with
 the virtual tag set, the display is the emulated OLED, and off a Pi the buttons are virtual,
@@ -24,6 +24,7 @@ from dominotable.tray.connect import Tray, open_tray
 from dominotable.tray.geometry import Geometry, default
 from dominotable.tray.tags import Registry
 from dominotable.ui.controls import VirtualControls, open_controls
+from dominotable.ui.lights import TrayLights
 from dominotable.ui.oled import screens
 from dominotable.ui.oled.display import Display, open_display
 from dominotable.ui.press import Press
@@ -39,6 +40,7 @@ class Hardware:
     display: Display
     controls: object  # VirtualControls or ui.pins.PinControls
     events: queue.Queue  # tray link events and button events, in arrival order
+    lights: TrayLights  # the cells' LEDs, following each screen shown
 
     @property
     def simulated(self) -> bool:
@@ -103,7 +105,7 @@ def open_hardware(cfg: Config, *, terminal: TextIO | None = None, footer: str = 
         registry = Registry.any_virtual()
     else:
         registry = Registry.load()
-    return Hardware(tray, registry, geometry, display, controls, events)
+    return Hardware(tray, registry, geometry, display, controls, events, TrayLights(tray.link, cfg.lights))
 
 
 class MockButtons:

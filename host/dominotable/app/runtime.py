@@ -239,6 +239,7 @@ class Runtime:
                 self.notice = None
         elif self.setup is not None:
             self.setup.handle(press)
+            self.hw.lights.level = self.setup.lights
             if self.setup.done:
                 self._chosen(self.setup.value)
         elif self.session is not None:
@@ -362,7 +363,7 @@ class Runtime:
         racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.racks)] for spec in games}
         strategies = {spec.engine: [spec.bot, *(s for s in spec.strategies if s != spec.bot)] for spec in games}
         self.setup = Setup([spec.engine for spec in games], self.names, racks, strategies, self._remembered(),
-                           self.partner, frozenset(spec.engine for spec in games if spec.remote))
+                           self.partner, frozenset(spec.engine for spec in games if spec.remote), self.hw.lights.level)
         self.match_id = None
         self._join()
 
@@ -450,8 +451,10 @@ class Runtime:
         return replace(screen, **said) if said else screen
 
     def _show(self) -> None:
-        """Show the frame, and tell the observers, with the one screen built for all of them."""
+        """Show the frame (the tray's lights first: they cost a write), and tell the observers, with
+        the one screen built for all of them."""
         screen = self.screen()
+        self.supervisor.run("the tray's lights", self.hw.lights.show, screen)
         self.supervisor.run("the OLED", self.hw.display.show, screens.draw(screen, self.spinner))
         for observer in self.observers:
             self.supervisor.run(getattr(observer, "part", "a front end"), observer, screen)

@@ -54,6 +54,9 @@ class RuntimePage:
         board = self.hw.board()
         return [(p.tile, p.cells) for p in board.placements] if board is not None else []
 
+    def lights(self) -> dict:
+        return self.hw.lights.state()
+
     def repairs(self) -> list[str]:
         return list(self.runtime.repairs)
 

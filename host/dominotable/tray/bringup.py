@@ -12,6 +12,11 @@ dominotray/bringup.py) and each cell is judged here against pass/fail thresholds
   tag, a stack where one tag lies, or one UID on two cells: the weaker read is the cross-read).
 
 The thresholds come from the generated pins module (hardware/data/architecture.toml).
+
+Then the LEDs (`light_each`): each cell lights white in turn, along its chain from the controller,
+then every cell red, green and blue. A person watches: a cell that stays dark, or shows another
+colour, is named by its chain and place on it (a dark LED and every one after it on its chain:
+that LED, or the data line into it).
 """
 
 from __future__ import annotations
@@ -100,6 +105,53 @@ def measure(path: str, timeout_s: float = 60.0) -> tuple[wire.Hello, int, int, l
             raise TrayError(f"tray at {path} lost: {exc}") from None
     got = "no HELLO" if hello is None else f"{len(probes)} of {total if total is not None else '?'} cells"
     raise TrayError(f"no complete bring-up report from {path} within {timeout_s:g} s ({got})")
+
+
+WHITE = (255, 255, 255)
+PRIMARIES = (("red", (255, 0, 0)), ("green", (0, 255, 0)), ("blue", (0, 0, 255)))
+LED_MIN_MS = -(-1000 // pins.LIGHT_MAX_FPS)  # a frame the tray latches before the next comes
+
+
+def led_order(cells: list[int] | None = None) -> list[tuple[int, int, int]]:
+    """(cell, chain, place on the chain from 1) along each chain from the controller: `cells` only,
+    if given."""
+    keep = None if cells is None else set(cells)
+    return [(cell, chain, i + 1) for chain, (_gpio, order) in enumerate(pins.LIGHT_CHAINS)
+            for i, cell in enumerate(order) if keep is None or cell in keep]
+
+
+def light_each(path: str, geometry: Geometry, dwell_ms: int, cells: list[int] | None = None,
+               say=print, timeout_s: float = 5.0) -> int:
+    """Light each cell (of `cells`, else every cell) white in turn for `dwell_ms`, along its chain,
+    then all of them red, green and blue for three times as long each, saying each as it lights;
+    every frame waits for the tray's LIGHTS_ACK. Returns how many frames the tray took."""
+    port = open_port(path, timeout=0.02)
+    decoder = wire.Decoder(types=wire.FROM_TRAY, parse=True)
+    framer = wire.Framer()
+    order = led_order(cells)
+
+    def show(lit: dict[int, tuple[int, int, int]], dwell: float) -> None:
+        seq = framer.seq
+        port.write(framer.frame(wire.LIGHTS, wire.encode_lights(geometry.cells, [(c, *lit[c]) for c in sorted(lit)])))
+        end = time.monotonic() + timeout_s
+        while not any(kind == wire.LIGHTS_ACK and msg[0] == seq for kind, _, msg in decoder.feed(port.read(64))):
+            if time.monotonic() > end:
+                raise TrayError(f"the tray at {path} did not acknowledge LIGHTS within {timeout_s:g} s")
+        time.sleep(dwell)
+
+    with port:
+        try:
+            port.reset_input_buffer()
+            for cell, chain, place in order:
+                say(f"LED {_short(geometry, cell)}: chain {chain} (GP{pins.LIGHT_CHAINS[chain][0]}), LED {place}, white")
+                show({cell: WHITE}, dwell_ms / 1000)
+            for name, rgb in PRIMARIES:
+                say(f"every LED checked {name}")
+                show({cell: rgb for cell, _, _ in order}, 3 * dwell_ms / 1000)
+            show({}, 0)
+        except (serial.SerialException, OSError) as exc:
+            raise TrayError(f"tray at {path} lost: {exc}") from None
+    return len(order) + len(PRIMARIES) + 1
 
 
 def _short(geometry: Geometry, cell: int) -> str:

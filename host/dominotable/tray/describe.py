@@ -37,6 +37,8 @@ def frame_text(kind: int, seq: int, msg, geometry: Geometry, registry: Registry 
     if kind == wire.CHANGES:
         return "\n".join([f"{head}: {len(msg)} change(s)"]
                          + ["      " + cell_text(c, s, u, geometry, registry) for c, s, u in msg])
+    if kind == wire.LIGHTS_ACK:
+        return f"{head} of LIGHTS #{msg[0]}: {'taken' if msg[1] == wire.TAKEN else 'REFUSED (another cell count)'}"
     return head
 
 

@@ -2,9 +2,10 @@
 every cell, and survive unplugs and a tray that contradicts itself.
 
 Opening: discard stale input, GET_HELLO, GET_SNAPSHOT, then WATCH if the host has said which
-cells its game uses (`watch()`; sent again after every reconnect and every tray restart). A
-HELLO the host cannot use is refused with the reason: another protocol version, no cells, or a
-cell count other than the tray geometry's.
+cells its game uses (`watch()`) and LIGHTS (`light()`: what the cells' LEDs show, tray/lights.py),
+both sent again after every reconnect and every tray restart. A HELLO the host cannot use is
+refused with the reason: another protocol version, no cells, or a cell count other than the tray
+geometry's.
 
 After that a reader thread applies CHANGES and SNAPSHOTs to `cells`, checking every frame
 against the session's HELLO. A serial error (the cable pulled) or a frame that contradicts the
@@ -39,6 +40,7 @@ from serial.tools import list_ports
 
 from dominotable.tray.errors import ProtocolMismatch, TrayError, TrayNotFound
 from dominotable.tray.geometry import Geometry, default
+from dominotable.tray.lights import Lights, Lit
 
 log = logging.getLogger("dominotable.tray")
 
@@ -155,6 +157,7 @@ class TrayLink:
         self._early: list = []  # frames that arrived in the same read as the handshake's snapshot
         self._watch: tuple[list[int] | None, bool] | None = None
         self._watch_sent = False  # on the current connection, to the tray as it is now
+        self.lights = Lights()
         self._say = OnceLog()
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()
@@ -182,6 +185,8 @@ class TrayLink:
 
     def close(self) -> None:
         self._stop.set()
+        if self.lights.want({}):  # the table stops: its instruction goes with it, at once
+            self._send_lights()
         self._close_serial()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
@@ -232,6 +237,18 @@ class TrayLink:
         cells, draw = self._watch
         count = self.hello.cells
         self._send(wire.WATCH, wire.encode_watch(draw, range(count) if cells is None else cells, count))
+
+    def light(self, lit: Lit) -> None:
+        """Show `lit` ({cell: (red, green, blue)}, every other cell dark) on the tray's LEDs: sent
+        at once, again until the tray acknowledges it, after every reconnect, and every second
+        while anything is lit (tray/lights.py)."""
+        if self.lights.want(lit):
+            self._send_lights()
+
+    def _send_lights(self) -> None:
+        with self._write_lock:  # framed and written together: the seq in flight is the one written
+            if self._serial is not None and self.hello is not None:
+                self._put(self.lights.frame(self._framer, self.hello.cells))
 
     def request_snapshot(self) -> None:
         self._send(wire.GET_SNAPSHOT)
@@ -287,6 +304,8 @@ class TrayLink:
             self._apply_snapshot(snapshot)
             self.connected, self.lost_reason = True, None
         self._send_watch()
+        self.lights.forget()
+        self._send_lights()
         log.info("tray %s connected at %s, %d cells, failed self-test: %s",
                  hello.board_id.hex(), path, hello.cells, hello.failed_cells() or "none")
 
@@ -295,7 +314,7 @@ class TrayLink:
         deadline = time.monotonic() + self.handshake_timeout
         ser = self._serial
         while time.monotonic() < deadline:
-            self._write(self._framer.frame(request))
+            self._send(request)
             retry = min(deadline, time.monotonic() + self.retry_interval)
             while time.monotonic() < retry:
                 try:
@@ -360,6 +379,8 @@ class TrayLink:
             if data:
                 for kind, seq, msg in self._decode(data):
                     self._frame(kind, seq, msg)
+            if self.lights.due():
+                self._send_lights()
 
     def _lost(self, reason: str, exc: Exception | None = None) -> None:
         """The link is down (or still down) for `reason`: said once per reason."""
@@ -405,6 +426,8 @@ class TrayLink:
             with self._cond:
                 self._apply_snapshot(msg)
             self._emit(TrayEvent.SNAPSHOT, list(self.cells))
+        elif kind == wire.LIGHTS_ACK:
+            self.lights.acked(*msg)
         elif kind == wire.CHANGES:
             bad = next((cell for cell, _, _ in msg if cell >= count), None)
             if bad is not None:
@@ -435,7 +458,9 @@ class TrayLink:
         with self._cond:
             self.hello = hello  # its self-test may differ
             self._cond.notify_all()
-        self._send_watch()  # a restarted tray has forgotten what the game watches
+        self._send_watch()  # a restarted tray has forgotten what the game watches, and is dark
+        self.lights.forget()
+        self._send_lights()
 
     def _apply_snapshot(self, snapshot: wire.Snapshot) -> None:
         self.cells = list(snapshot.cells)
@@ -453,15 +478,16 @@ class TrayLink:
     # --- writing ------------------------------------------------------------------------
 
     def _send(self, kind: int, body: bytes = b"") -> None:
-        self._write(self._framer.frame(kind, body))
+        with self._write_lock:  # each frame's seq once, whichever thread sends
+            self._put(self._framer.frame(kind, body))
 
-    def _write(self, data: bytes) -> None:
+    def _put(self, data: bytes) -> None:
+        """Write (the write lock held)."""
         ser = self._serial
         if ser is None:
             return  # disconnected: the reconnect will resync anyway
-        with self._write_lock:
-            try:
-                ser.write(data)
-            except (serial.SerialException, OSError, TypeError, ValueError) as exc:
-                # TypeError/ValueError: pyserial's fd was closed by the reader thread meanwhile
-                log.info("tray write failed: %s", exc)  # the reader thread notices the loss
+        try:
+            ser.write(data)
+        except (serial.SerialException, OSError, TypeError, ValueError) as exc:
+            # TypeError/ValueError: pyserial's fd was closed by the reader thread meanwhile
+            log.info("tray write failed: %s", exc)  # the reader thread notices the loss

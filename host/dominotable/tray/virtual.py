@@ -1,4 +1,5 @@
-"""The virtual tray: the firmware's TrayApp over emulated MFRC522 readers, behind a real pty.
+"""The virtual tray: the firmware's TrayApp over emulated MFRC522 readers and LED chains, behind a
+real pty.
 
 The host opens `path` (a stable symlink to the pty's slave, like the udev /dev/domino-tray)
 with pyserial exactly as it opens the Pico's /dev/ttyACM0. A background thread runs the
@@ -6,8 +7,9 @@ firmware in CPython: bytes the host writes reach `TrayApp.feed`, frames the app 
 written to the pty master. Virtual time is the emulator's clock (each SPI transaction costs
 what it would on the Pico), paced to the wall clock times `speed`.
 
-Tests and `dominotable tray sim` move tiles with place / remove / slide / hold_on_scan_pad,
-and inject faults: corrupted bytes in either direction, unplug / replug, dead readers,
+The cells' lights are the firmware's, on emulated chains (`lit()`: what the LEDs show now, as the
+chain latched it). Tests and `dominotable tray sim` move tiles with place / remove / slide /
+hold_on_scan_pad, and inject faults: corrupted bytes in either direction, unplug / replug, dead readers,
 flickering reads, CRC errors.
 """
 
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from dominotray import pins, wire
 from dominotray.app import TrayApp
-from dominotray.emulator import ReaderArray
+from dominotray.emulator import LightChains, ReaderArray
 from dominotray.layout import blocks
 
 from dominotable.rules.tiles import DominoSet, Tile
@@ -71,6 +73,10 @@ class Faults:
 BUSY_S = 0.005  # the longest the firmware thread runs without a rest
 
 
+def _wall_ms() -> int:
+    return int(time.monotonic() * 1000)
+
+
 class VirtualTray:
     def __init__(self, registry: Registry | None = None, geometry: Geometry | None = None, *,
                  speed: float = 1.0, link_dir: str | Path | None = None, board_id: bytes = b"virtual0",
@@ -86,6 +92,7 @@ class VirtualTray:
         geo = self.geometry
         self.array = ReaderArray(geo.cells, seed=seed or 12345,
                                  layout=blocks(geo.columns, geo.rows, len(geo.pad), pins.BLOCK_COLS, pins.BLOCK_ROWS))
+        self.chains = LightChains()  # the LEDs outlive a reboot of the board, as on the tray
         self.to_host = Faults(seed)
         self.to_tray = Faults(seed + 1)
         self._own_dir = link_dir is None
@@ -146,7 +153,9 @@ class VirtualTray:
     def _boot(self) -> None:
         self.app = TrayApp(self.array, self._out, self.array.clock_ms, board_id=self.board_id,
                            cols=self.geometry.columns, rows=self.geometry.rows,
-                           pad_cells=len(self.geometry.pad), restart=self._boot, **self.app_options)
+                           pad_cells=len(self.geometry.pad), restart=self._boot, chains=self.chains,
+                           lights_clock_ms=_wall_ms,  # what people see, and the host's refresh, run on it
+                           **self.app_options)
 
     def _plug(self) -> None:
         master, slave = os.openpty()
@@ -345,6 +354,12 @@ class VirtualTray:
             uids = [self.array.uids_at(c) for c in range(self.geometry.cells)]
         return [(wire.TAG, u[0]) if len(u) == 1 else (wire.STACK, b"") if u else (wire.EMPTY, b"")
                 for u in uids]
+
+    def lit(self) -> dict[int, tuple[int, int, int]]:
+        """The cells' LEDs that are not dark, as the chains latched them: {cell: (red, green, blue)},
+        each channel already under the firmware's brightness cap."""
+        with self._lock:
+            return self.chains.lit()
 
     # --- reader faults ------------------------------------------------------------------
 

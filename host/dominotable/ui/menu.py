@@ -12,6 +12,7 @@ a long select backs out of a list, a number or a question). The models:
   their name) or, for a game the tray has racks for, a bot played with real tiles, at one of
   the game's strengths, or, with a partner table configured, a person at that table (a remote
   seat, match/remote.py); `offer()` and `choose(...)` are the same choice for the page's form;
+  with `lights` (the tray's lights' setting) the game list's last item turns it: on, dim, off;
 - `describe`: a model as plain data, for the page.
 """
 
@@ -164,6 +165,8 @@ class Seat:
 
 
 START = "Start"
+LIGHTS = "lights"  # the game list's last item: the next setting of the tray's lights (ui/lights.py) ...
+LEVELS = ("on", "dim", "off")  # ... in this order
 ROUND_NUMBERS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 120, 150, 200, 250, 300, 400,
                  500, 1000)
 PERSON = "person"
@@ -188,7 +191,8 @@ class Setup(Model):
 
     def __init__(self, games: list[type], last_names: list[str] | None = None,
                  racks: dict[type, list[str]] | None = None, strategies: dict[type, list[str]] | None = None,
-                 last: Sequence[Choice] = (), partner: str = "", remote: frozenset[type] = frozenset()):
+                 last: Sequence[Choice] = (), partner: str = "", remote: frozenset[type] = frozenset(),
+                 lights: str | None = None):
         if not games:
             raise ValueError("no games to choose from")
         self.games = games
@@ -207,6 +211,7 @@ class Setup(Model):
         self.players = 0
         self.names: list[str] = []
         self.stage = "game"
+        self.lights = lights
         first = games.index(last[0].game) if last and last[0].game in games else 0
         self.current: Model = self._game_menu(first)
         self._editing = ""  # the option (or "players") being changed
@@ -262,7 +267,8 @@ class Setup(Model):
                 "seats": [{"name": s.name, "bot": s.bot and seat < len(positions), "strategy": s.strategy,
                            "remote": s.remote and game in self.remote_games}
                           for seat, s in enumerate(self.seats_for(game))]})
-        current = self.game or self.games[self.current.selected if self.stage == "game" else 0]
+        selected = self.current.selected if self.stage == "game" else 0
+        current = self.game or self.games[selected if selected < len(self.games) else 0]
         return {"games": games, "game": current.name}
 
     def choose(self, game: type, options: Mapping[str, Any], seats: Sequence[Seat]) -> Choice:
@@ -308,10 +314,18 @@ class Setup(Model):
     # -- the stages -------------------------------------------------------------------------
 
     def _game_menu(self, selected: int = 0) -> ListMenu:
-        return ListMenu("Choose a game", [g.title for g in self.games], list(self.games), selected)
+        items, values = [g.title for g in self.games], list(self.games)
+        if self.lights is not None:
+            items.append(f"Lights: {self.lights}")
+            values.append(LIGHTS)
+        return ListMenu("Choose a game", items, values, selected)
 
     def _after_game(self, menu: ListMenu) -> None:
         if menu.cancelled:
+            self._go("game", self._game_menu(menu.selected))
+            return
+        if menu.value == LIGHTS:  # the next setting, the list stays
+            self.lights = LEVELS[(LEVELS.index(self.lights) + 1) % len(LEVELS)]
             self._go("game", self._game_menu(menu.selected))
             return
         if menu.value is not self.game:

@@ -1,6 +1,7 @@
 """`dominotable tray monitor [--port ...]`: decoded tray frames, live.
 `dominotable tray sim`: a virtual tray on a pty, driven by commands on stdin.
-`dominotable tray bringup [--port ...]`: every reader and cell measured and judged."""
+`dominotable tray bringup [--port ...]`: every reader and cell measured and judged, then each
+cell's LED lit in turn for a person to watch."""
 
 from __future__ import annotations
 
@@ -50,10 +51,12 @@ def register(subparsers) -> None:
     sim.add_argument("--seed", type=int, default=0, help="seed for faults and flicker")
     sim.set_defaults(func=run_sim)
 
-    up = sub.add_parser("bringup", help="measure and judge every reader and cell (a new board)",
+    up = sub.add_parser("bringup", help="measure and judge every reader and cell, light every LED (a new board)",
                         description="Ask the tray to measure itself, then judge each cell: reader present, SPI "
                                     "transaction time, tuned (reads its reference tag), range (would read a "
-                                    "tile face down), cross-reads. Lay the reference tags first (--tags). "
+                                    "tile face down), cross-reads. Lay the reference tags first (--tags). Then "
+                                    "each cell's LED lights white in turn along its chain, and every LED red, "
+                                    "green and blue: watch for one that stays dark or shows another colour. "
                                     "Exit 0 when every judged cell passes, 1 when any fails.")
     up.add_argument("--port", default="auto", help="device path (default: /dev/domino-tray, else the Pico by USB id)")
     up.add_argument("--serial", dest="serial_number", help="the Pico's USB serial number")
@@ -64,6 +67,9 @@ def register(subparsers) -> None:
                                     "(default: every cell)")
     up.add_argument("--timeout", type=ranged(float, 1, 600, "seconds"), default=60.0,
                     help="how long to wait for the report, 1 to 600 s (default 60)")
+    up.add_argument("--led-ms", type=ranged(int, 0, 10_000, "milliseconds"), default=300,
+                    help=f"how long each LED stays lit, 0 (no LED check) or {bringup.LED_MIN_MS} to 10000 ms "
+                         "(default 300)")
     up.add_argument("--json", action="store_true", help="print the results as JSON")
     up.set_defaults(func=run_bringup)
 
@@ -124,6 +130,7 @@ SIM_HELP = """commands (cells as numbers or r<row>c<col>; facing: right, down, l
   spi US                     every SPI transaction takes US microseconds
   noise P                    flip and drop bytes towards the host with probability P each
   show                       draw what lies on the tray
+  lights                     the cells the tray's LEDs light now, and their colours
   help"""
 
 
@@ -215,6 +222,10 @@ def sim_command(tray: VirtualTray, line: str) -> str | None:
         return f"{cmd} {number:g} at {geo.label(cell)}"
     if cmd == "show":
         return Board(tray.cells(), tray.registry, geo).diagram()
+    if cmd == "lights":
+        lit = tray.lit()
+        return ", ".join(f"{geo.label(cell)} #{r:02x}{g:02x}{b:02x}" for cell, (r, g, b) in sorted(lit.items())) \
+            or "every LED dark"
     if cmd == "help":
         return SIM_HELP
     raise TrayError(f"unknown command {cmd!r}; type 'help'")
@@ -242,7 +253,11 @@ def run_bringup(args) -> int:
     geometry = default()
     expected = bringup.expected_tags(args.tags, geometry)  # bad input: TrayError, exit 2
     cells = bringup.parse_cells(args.cells, geometry) if args.cells else None
-    hello, drive, _max_drive, probes = bringup.measure(find_port(args.port, args.serial_number), args.timeout)
+    if 0 < args.led_ms < bringup.LED_MIN_MS:
+        raise TrayError(f"--led-ms {args.led_ms} is shorter than the tray's frame interval "
+                        f"({bringup.LED_MIN_MS} ms): 0 skips the LED check")
+    path = find_port(args.port, args.serial_number)
+    hello, drive, _max_drive, probes = bringup.measure(path, args.timeout)
     if len(probes) != geometry.cells:
         raise TrayError(f"the tray reports {len(probes)} cells, this host's tray has {geometry.cells}")
     results = bringup.judge(probes, drive, geometry, expected, cells)
@@ -258,4 +273,10 @@ def run_bringup(args) -> int:
         print(f"bring-up of board {hello.board_id.hex()} (firmware {'.'.join(map(str, hello.fw))}), "
               f"scanning drive {drive}, reference tags: {args.tags}")
         print(bringup.table(results))
+    if args.led_ms:
+        say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else \
+            (lambda line: print(line, flush=True))
+        say("LED check: each cell lights white in turn along its chain, then every LED red, green and blue; "
+            "note any that stays dark or shows another colour")
+        bringup.light_each(path, geometry, args.led_ms, cells, say)
     return 1 if any(r.failures for r in results) else 0

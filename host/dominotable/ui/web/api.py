@@ -50,6 +50,10 @@ class PageApi(Protocol):
     def board(self) -> list[tuple[Tile, Cells]]:
         """The tiles where the tray last reported them (shown while no match is on)."""
 
+    def lights(self) -> dict[str, Any]:
+        """What the tray's lights show with the screen just shown, their setting and their legend
+        (ui/lights.py), for the page's glow under the tiles."""
+
     def repairs(self) -> list[str]:
         """What was repaired before the table could open its store, to be said on the page."""
 

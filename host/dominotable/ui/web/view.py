@@ -6,7 +6,7 @@ the JSON of `GET /api/state` and of every WebSocket update.
 - the tray: the tiles as the table last read them, in words (`tray`, `pad`), drawn (`overlay` over
   the cells and zones named by `base`, with `layout` to find the cell under the pointer), and for
   the simulated tray's hands what lies off it (`off_tray`, with the `captured` tiles apart) and the
-  faults injected.
+  faults injected; and the tray's `lights` (ui/lights.py), glowing under the tiles.
 
 A tile lying in the rack of a seat the table plays lies face down: it goes to every viewer as its
 rack and slot, never its name, in the words, the drawing and the lists (the seat's instruction
@@ -48,6 +48,7 @@ class Shown:
     match: int | None = None
     mode: str = "setup"  # the referee's (restore, play, takeback, lost, over), or no match
     alarm: bool = False
+    lights: dict[str, Any] | None = None  # what the tray's lights show with this screen (ui/lights.py)
 
     @cached_property
     def slots(self) -> dict[frozenset[int], tuple[str, int]]:
@@ -83,7 +84,7 @@ class View:
         racks = tuple((r.seat, r.slots) for r in game.racks) if game else before.racks  # (rack tiles stay hidden)
         shown = Shown(screen=screen.to_dict(), tiles=tiles, racks=racks, zones=game.zones if game else (),
                       top=game.top if game else before.top, match=game.match if game else None,
-                      mode=game.mode if game else "setup", alarm=bool(screen.problem))
+                      mode=game.mode if game else "setup", alarm=bool(screen.problem), lights=self.api.lights())
         with self._lock:
             self._shown = shown
             self._taken(before, shown)
@@ -143,7 +144,7 @@ class View:
             "repairs": self.api.repairs(), "layout": self.layout, "base": "/tray.svg?zones=" + ",".join(shown.zones),
             "overlay": svg.overlay(self.geometry, shown.tiles, highlight=shown.screen.get("cells", ()), ghosts=ghosts,
                                    lifted=lifted, racks=shown.racks, face_down=shown.face_down, alarm=shown.alarm),
-            "oled": self._oled(),
+            "oled": self._oled(), "lights": shown.lights,
         }
 
     def _where(self, tile: Tile, cells: Cells, slot: tuple[str, int] | None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import {Controls} from "./controls.js";
 import {Sound} from "./sound.js";
 import {oledText, promptOf} from "./words.js";
 import {linkRules} from "./rules.js";
+import {drawLights, renderLegend} from "./lights.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -28,7 +29,8 @@ export class TablePage {
     this.setup = new SetupForm($("#setup"));
     this.buttons = new Controls(this);
     this.sound = new Sound($("#act-sound"));
-    this.renderers = [(s) => this.tray.render(s)]; // more parts that draw the state add themselves here
+    this.tray.layers.push((svg, s) => drawLights(svg, s.lights, s.layout)); // the tray's lights, under the tiles
+    this.renderers = [(s) => this.tray.render(s), (s) => renderLegend($("#lights-legend"), s.lights)];
   }
 
   get live() { return this.controls && this.connected && !(this.state && this.state.stopped); }

@@ -1,7 +1,8 @@
 // The tray drawn: the cells and zones (fetched once per game), the tiles as the table read them (the
 // server's overlay, replaced as it changes), and over them what the page's hands show: each place a
 // held tile may go outlined apart, the tile itself with its pips where it would land, the cells of a
-// refusal. Layers, bottom up: the cells, `lights` (lit cells glow under the tiles), the overlay, the marks.
+// refusal. Layers, bottom up: the cells, `lights` (lit cells glow under the tiles), the overlay, the marks;
+// `layers` are drawn again with each state and once the cells are fetched (lights.js's glow).
 
 import {send} from "./net.js";
 
@@ -19,17 +20,19 @@ export class TrayPicture {
     this.root = root;
     this.layout = null;
     this.shown = {base: null, overlay: null};
+    this.layers = []; // (svg, state) => draws a layer of its own
   }
 
   render(s) {
     this.layout = s.layout;
+    this.state = s;
     if (s.base !== this.shown.base) { // the cells and zones: fetched once per game
       this.shown = {base: s.base, overlay: null};
       send(s.base).then((r) => r.text()).then((picture) => {
         if (this.shown.base !== s.base) return; // another game meanwhile
-        this.root.innerHTML = picture.replace("</svg>", '<g class="lights"></g><g class="overlay"></g><g class="marks"></g></svg>');
+        this.root.innerHTML = picture.replace("</svg>", '<g class="lights" aria-hidden="true"></g><g class="overlay"></g><g class="marks"></g></svg>');
         this.shown.overlay = null;
-        this.drawOverlay(s.overlay);
+        this.drawOverlay(this.state.overlay);
       }).catch(() => { if (this.shown.base === s.base) this.shown.base = null; }); // the next update tries again
     }
     this.drawOverlay(s.overlay);
@@ -37,7 +40,9 @@ export class TrayPicture {
 
   drawOverlay(overlay) {
     const group = this.layer("overlay");
-    if (group && overlay !== this.shown.overlay) { group.innerHTML = overlay; this.shown.overlay = overlay; }
+    if (!group) return;
+    if (overlay !== this.shown.overlay) { group.innerHTML = overlay; this.shown.overlay = overlay; }
+    for (const draw of this.layers) draw(this.root.querySelector("svg"), this.state);
   }
 
   layer(name) { return this.root.querySelector(`svg > g.${name}`); }
