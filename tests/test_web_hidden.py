@@ -78,17 +78,18 @@ def named(text: str) -> set[str]:
 
 
 def leaks(message: str, face_down: dict[str, str], shown: set[str]) -> list[str]:
-    """The face-down tiles a state names outside the instruction that moves one on its bot's turn.
+    """The face-down tiles a state names outside the instruction that moves one on its bot's turn
+    (its words, the title and text, and the typed instruction the screen carries).
     A past move (the last play, a takeback's label) may name a tile the table read face up then
     (`shown`: a draw for dealer over the scan pad, say) that has since gone into a rack."""
     state = json.loads(message)
     screen = state.get("screen") or {}
     told = screen.get("text") if screen.get("text") != screen.get("last_text") else ""  # (a play screen's note: the last play)
-    said = named(f"{screen.get('title')} {told}")
+    said = named(f"{screen.get('title')} {told} {json.dumps(screen.get('instruction'))}")
     allowed = {t for t in said if face_down.get(t) == screen.get("seat") == screen.get("turn") != ""}
     before = named(json.dumps([screen.get(k) for k in ("last", "last_text", "actions")]))
     rest = {**state, "screen": {k: v for k, v in screen.items()
-                                if k not in ("title", "text", "last", "last_text", "actions")}}
+                                if k not in ("title", "text", "instruction", "last", "last_text", "actions")}}
     found = named(json.dumps(rest)) | (said - allowed) | (before - shown)
     return sorted(f"{tile} ({face_down[tile]}'s rack) in {_where(state, tile)}" for tile in found & set(face_down))
 
