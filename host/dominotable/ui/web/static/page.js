@@ -29,7 +29,8 @@ export class TablePage {
     this.setup = new SetupForm($("#setup"));
     this.buttons = new Controls(this);
     this.sound = new Sound($("#act-sound"));
-    this.tray.layers.push((svg, s) => drawLights(svg, s.lights, s.layout)); // the tray's lights, under the tiles
+    this.tray.layers.push((svg, s) => drawLights(svg, s.lights, s.layout), // the tray's lights, under the tiles
+      (svg, s) => this.tray.told(s.screen.instruction)); // where the instruction lays a tile, each place apart
     this.renderers = [(s) => this.tray.render(s), (s) => renderLegend($("#lights-legend"), s.lights)];
   }
 

@@ -124,13 +124,28 @@ export class TrayPicture {
     return group;
   }
 
-  places(targets) {
-    // each place a held tile may go, outlined apart
-    const group = this.marks("places");
+  places(targets, kind = "places") {
+    // each place a held tile may go (or the instruction lays a tile on: kind "told"), outlined apart
+    const group = this.marks(kind);
     for (const cells of targets || []) {
       const b = this.box(cells, 0.9);
       group?.append(shape("rect", {class: "place", "data-cells": cells.join(","), rx: 2.5, ...b}));
     }
+  }
+
+  told(instruction) {
+    // the places the Screen's instruction lays or slides a tile on, each outlined apart (a step's
+    // cells name a place two by two, the cell under the first-named half first)
+    const L = this.layout, places = [];
+    const touch = (a, b) => this.isPad(a) ? this.isPad(b) : Math.abs(a - b) === L.columns || (Math.abs(a - b) === 1
+      && Math.floor(a / L.columns) === Math.floor(b / L.columns));
+    for (const step of (instruction && instruction.steps) || []) {
+      if (step.do !== "lay" && step.do !== "slide") continue;
+      for (let i = 0; i + 1 < step.cells.length; i += 2) {
+        if (touch(step.cells[i], step.cells[i + 1])) places.push([step.cells[i], step.cells[i + 1]]);
+      }
+    }
+    this.places(places, "told");
   }
 
   preview(tile, cells) {
