@@ -62,6 +62,9 @@ def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE, led_path=L
         gpios["select.line_address[%d]" % i] = pin
     for i, pin in enumerate(sel["bank_address"]):
         gpios["select.bank_address[%d]" % i] = pin
+    coils = w["coils"]["select"]
+    for i, pin in enumerate(coils):
+        gpios["coils.select[%d]" % i] = pin
     for i, pin in enumerate(w["lights"]["pins"]):
         gpios["lights.pins[%d]" % i] = pin
     seen = {}
@@ -78,6 +81,10 @@ def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE, led_path=L
                 role, spi[role], spi["id"], role, allowed))
     if len(sel["bank_address"]) != 4:
         raise WiringError("a 74HC154 takes 4 address lines")
+    per_reader = block["cols"] * block["rows"]
+    if 1 << len(coils) != per_reader:
+        raise WiringError("coils.select has %d lines: a block of %d coils needs %d" % (
+            len(coils), per_reader, per_reader.bit_length() - 1))
     select = [None] * readers
     banks = set()
     for dec in w["decoder"]:
@@ -118,6 +125,7 @@ def load(path=WIRING, tray_path=TRAY, architecture_path=ARCHITECTURE, led_path=L
         "SPI_PHASE": spi["phase"], "SCK": spi["sck"], "MOSI": spi["mosi"], "MISO": spi["miso"],
         "LINE_ADDRESS": tuple(sel["line_address"]), "BANK_ADDRESS": tuple(sel["bank_address"]),
         "STROBE": sel["strobe"], "RESET": w["reset"]["pin"], "REPL_JUMPER": w["repl"]["jumper"],
+        "COIL_SELECT": tuple(coils),
         "SELECT": bytes(select),
         "LIGHT_CHAINS": chains, **light_limits(w["lights"], _toml(led_path)),
     }

@@ -59,7 +59,7 @@ def repl_requested():
 
 class PicoBus:
     """The reader array on the shared SPI bus; a reader is selected through the decoders, and
-    serves the cells of its block (`layout`, for the driver)."""
+    serves the cells of its block (`layout`, for the driver), the coil of the coil index."""
 
     cells = pins.CELLS
 
@@ -73,6 +73,8 @@ class PicoBus:
         self.address = [(bit, Pin(p, Pin.OUT, value=0)) for bit, p in enumerate(pins.LINE_ADDRESS)]
         self.address += [(4 + bit, Pin(p, Pin.OUT, value=0)) for bit, p in enumerate(pins.BANK_ADDRESS)]
         self.code = 0
+        # the coil index every cell board decodes (bit 0 first): 0 from boot, as the driver assumes
+        self.coil_lines = [Pin(p, Pin.OUT, value=0) for p in pins.COIL_SELECT]
         reset = Pin(pins.RESET, Pin.OUT, value=0)  # hard-reset every reader once
         time.sleep_ms(2)
         reset.value(1)
@@ -85,6 +87,11 @@ class PicoBus:
         left = us - time.ticks_diff(time.ticks_us(), since)
         if left > 0:
             time.sleep_us(left)
+
+    def select_coil(self, index):
+        """Put coil index % n of every reader with n coils on its network (wiring.toml [coils])."""
+        for bit, pin in enumerate(self.coil_lines):
+            pin.value((index >> bit) & 1)
 
     def xfer(self, reader, data):
         code = pins.SELECT[reader]

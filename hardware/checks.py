@@ -11,13 +11,17 @@ import tomllib
 from collections import defaultdict
 from pathlib import Path
 
+import firmware_pins
 import kicad
+from cable import BOARDS_PER_CABLE, CABLE
 
 HERE = Path(__file__).resolve().parent
+ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
 PARTS = tomllib.loads((HERE / "data" / "parts.toml").read_text())["parts"]
 PINOUTS = tomllib.loads((HERE / "data" / "pinouts.toml").read_text())
-SUPPLIES = {"+3V3", "+5V", "VSYS"}  # the positive rails a power input may sit on
+SUPPLIES = {"+3V3", "+5V", "VSYS"}  # the positive rails a power input may sit on (and FED_RAILS fed from one)
 GROUND = "GND"
+FED_RAILS = ("+3V3_", "+VSW_")  # a reader's TVDD through its 1 ohm, a block's switch rail through its feed
 _GROUND_PIN = re.compile(r"^(GND|AGND|[A-Z]?VSS\d?|EP)$")
 
 
@@ -78,7 +82,7 @@ def short_faults(net: kicad.Netlist) -> list[str]:
     shares, such as the reader's RX and its SDA/NSS/RX, merges two nets)."""
     faults = []
     for name, nodes in net.nets.items():
-        if name in SUPPLIES or name == GROUND:
+        if name in SUPPLIES or name.startswith(FED_RAILS) or name == GROUND:
             continue
         by_part = defaultdict(list)
         for node in nodes:
@@ -117,7 +121,7 @@ def power_faults(net: kicad.Netlist) -> list[str]:
             ground = bool(_GROUND_PIN.match(node.function))
             if ground and name != GROUND:
                 faults.append(f"{node.ref} pin {node.pin} ({node.function}) is a ground pin on {name}, not {GROUND}")
-            elif not ground and name not in SUPPLIES:
+            elif not ground and name not in SUPPLIES and not name.startswith(FED_RAILS):
                 faults.append(f"{node.ref} pin {node.pin} ({node.function}) is a supply pin on {name}, "
                               f"not a supply ({', '.join(sorted(SUPPLIES))})")
     return faults
@@ -290,11 +294,9 @@ def _has(found: set, ref: str, pin: str) -> bool:
     return any(r == ref and (pin == p or pin in p.split("/")) for r, p in found)
 
 
-def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] | None = None) -> list[str]:
+def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] = CABLE) -> list[str]:
     """The Pico's pins on the controller, as wiring.toml gives them to the firmware: each GPIO
     the firmware drives arrives where its function says, and no other GPIO is wired."""
-    if cable is None:
-        from circuit import CABLE as cable
     pico = _refs(net, "pico")[0]
     gpio_net = {node.function: name for name, nodes in net.nets.items() for node in nodes
                 if node.ref == pico and node.function.startswith("GP") and not name.startswith(UNCONNECTED)}
@@ -316,6 +318,10 @@ def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] | None =
     }
     for i in range(2):
         wants[(f"LINE_ADDRESS[{i}]", w["LINE_ADDRESS"][i])] = [(h, header_pin(f"A{i}")) for h in headers]
+    pad_switches = _refs(net, "coil_switch")
+    for i, gp in enumerate(w["COIL_SELECT"]):  # every board's coil index; bit 0 the pad's coil too
+        wants[(f"COIL_SELECT[{i}]", gp)] = [(h, header_pin(f"C{i}")) for h in headers] + (
+            [(sw, "IN") for sw in pad_switches] if i == 0 else [])
     for i in range(4):
         wants[(f"BANK_ADDRESS[{i}]", w["BANK_ADDRESS"][i])] = [(decoder, f"A{i}")] + (
             [(cable_dec, "AB"[i - 2])] if i >= 2 else [])
@@ -343,11 +349,18 @@ def firmware_faults(net: kicad.Netlist, w: dict, cable: tuple[str, ...] | None =
             faults.append(f"GP{w['REPL_JUMPER']} (REPL_JUMPER) is pulled up to {other} by {node.ref}: that rail is "
                           "off while USB alone powers the Pico and would force the REPL; the RP2040's own "
                           "pull-up keeps it high (architecture.toml [power_input])")
-    used = {f"GP{gp}" for (_f, gp) in wants} | {f"GP{w['MISO']}"}
+    buffers = _refs(net, "led_buffer")
+    for chain, gp in enumerate(w["LIGHT_PINS"]):
+        name = gpio_net.get(f"GP{gp}")
+        if name is None or not any(_has(reach(net, name), b, "A") for b in buffers):
+            faults.append(f"light chain {chain} is GP{gp} in wiring.toml, but it reaches no light buffer's input")
+    used = {f"GP{gp}" for (_f, gp) in wants} | {f"GP{w['MISO']}"} | {f"GP{gp}" for gp in w["LIGHT_PINS"]}
     faults += [f"the Pico's {pin} is wired (net {name}) but wiring.toml gives it no function"
                for pin, name in sorted(gpio_net.items()) if pin.split("/")[0] not in used]
     if miso is None:
         faults.append(f"MISO is GP{w['MISO']} in wiring.toml, but the Pico's GP{w['MISO']} is not connected")
+    for sw in pad_switches:  # bit 0 low: the pad's coil 0 on the network; high: its coil 1
+        faults += switch_faults(net, sw, low=net.components[sw].fields.get("Coil") == "0")
     return faults
 
 
@@ -387,12 +400,29 @@ def usb_faults(net: kicad.Netlist) -> list[str]:
     return faults
 
 
-def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] | None = None) -> list[str]:
+def switch_faults(net: kicad.Netlist, ref: str, low: bool) -> list[str]:
+    """Coil switch `ref` holds its coil's switched end on COM and puts the coil on the reader's
+    network while its control input is low (`low`) or high, shorting it the other way: the throw
+    taken then is on the coil's other end (the block's common node)."""
+    pin_net = net.pin_nets()
+    com, nc, no = (pin_net.get((ref, _pin_number(net, ref, name))) for name in ("COM", "NC", "NO"))
+    coil = next((c for c in _refs(net, "antenna") if pin_net.get((c, "1")) == com), None)
+    if coil is None:
+        return [f"{ref}'s COM holds no coil's end"]
+    common = pin_net.get((coil, "2"))
+    network, shorting = (nc, no) if low else (no, nc)
+    if shorting != common or network == common:
+        state = "low" if low else "high"
+        return [f"{ref} should put coil {coil} on its network while IN is {state} and short it otherwise: "
+                f"NC is on {nc}, NO on {no}, the coil's other end on {common}"]
+    return []
+
+
+def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] = CABLE) -> list[str]:
     """A cell board's bus: the incoming cable reaches every reader; each reader's chip select is
-    a decoder output that also enables its MISO buffer; the switch whose common pin holds coil k
-    is driven by the reader's pin D(k+1)."""
-    if cable is None:
-        from circuit import CABLE as cable
+    a decoder output that also enables its MISO buffer; the cable's coil index reaches the
+    decoder's second half, always enabled, whose output k drives the switch of coil k of every
+    block, which puts it on its network while low."""
     pin_net = net.pin_nets()
     incoming = next(r for r in _refs(net, "cable_header") if net.components[r].fields.get("Cable") == "in")
     faults = []
@@ -402,6 +432,11 @@ def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] | None = None) -> lis
         faults += [f"the cable's {signal} does not reach {r} pin {pin}" for r in readers if not _has(found, r, pin)]
     decoder = _refs(net, "line_decoder")[0]
     selects = {pin_net.get((decoder, str(n))) for n in (4, 5, 6, 7)}
+    for signal, pin in (("C0", "14"), ("C1", "13")):
+        if not _has(reach(net, pin_net[(incoming, str(cable.index(signal) + 1))]), decoder, pin):
+            faults.append(f"the cable's {signal} does not reach {decoder} pin {pin} (its second half's address)")
+    if pin_net.get((decoder, "15")) != GROUND:
+        faults.append(f"{decoder}'s second half is not always enabled (pin 15 on {pin_net.get((decoder, '15'))})")
     for r in readers:
         nss = pin_net.get((r, "24"))
         if nss not in selects:
@@ -410,31 +445,25 @@ def cell_faults(net: kicad.Netlist, cable: tuple[str, ...] | None = None) -> lis
         for buf in _refs(net, "buffer"):
             if net.components[buf].fields.get("Block") == block and pin_net.get((buf, "1")) != nss:
                 faults.append(f"{buf}, {r}'s MISO buffer, is not enabled by {r}'s chip select")
-        for sw in _refs(net, "coil_switch"):
-            if net.components[sw].fields.get("Block") != block:
-                continue
-            com, control = (pin_net.get((sw, _pin_number(net, sw, name))) for name in ("COM", "IN"))
-            coil = next((c for c in _refs(net, "antenna") if pin_net.get((c, "1")) == com), None)
-            k = int(net.components[coil].fields.get("Coil", -1)) if coil else -1
-            if control != pin_net.get((r, str(25 + k))):
-                faults.append(f"{sw} switches coil {coil} (coil {k}) but is not driven by {r}'s D{k + 1}")
+    for sw in _refs(net, "coil_switch"):
+        k = int(net.components[sw].fields.get("Coil", -1))
+        control = pin_net.get((sw, _pin_number(net, sw, "IN")))
+        if control != pin_net.get((decoder, str(12 - k))):
+            faults.append(f"{sw} switches coil {k} but is not driven by {decoder}'s output 2Y{k} (pin {12 - k})")
+        faults += switch_faults(net, sw, low=True)
     return faults
 
 
 def select_faults(cell: kicad.Netlist, controller: kicad.Netlist, w: dict,
-                  cable: tuple[str, ...] | None = None) -> list[str]:
+                  cable: tuple[str, ...] = CABLE) -> list[str]:
     """The firmware's chip-select code of each reader (wiring.toml -> SELECT = bank << 4 | line)
     selects the reader the boards wire to it, and its coil k is the cell the firmware gives coil k.
     Bank b is cell board b: the (b % 4)-th board down cable b // 4 (cable c runs along the c-th
     row of boards), whose EN0 is that cable's EN(b % 4); line n is the reader of the board's block
     n; the scan pad's reader sits on the controller's own decoder output."""
-    import circuit
     from dominotray import layout
 
-    gen_pins = circuit._gen_pins()
-    if cable is None:
-        from circuit import ARCH, BOARDS_PER_CABLE
-        from circuit import CABLE as cable
+    gen_pins = firmware_pins.gen_pins()
     board_cols, board_rows = ARCH["boards"]["cell_board_cells"]
     reader_of, coil_of = layout.blocks(w["COLS"], w["ROWS"], w["PAD_CELLS"], w["BLOCK_COLS"], w["BLOCK_ROWS"])
     boards_across = w["COLS"] // board_cols

@@ -12,14 +12,15 @@ tray's (boards times their count, and what is bought but not soldered).
 
 The boards:
 - cell (12 of them, 4 x 4 cells, 100 x 100 mm): four readers, each with its crystal, supply
-  decouplers, EMC filter and matching network (AN1445), four single-turn cell coils on the
-  top copper, each on its own SPDT analog switch (TS5A3159, from 5 V, biased at 2.5 V) that
-  puts it on the network when the reader's D1-D4 pin says so and shorts it otherwise, and a
-  tri-state buffer on the reader's MISO enabled by its
-  chip select; a 74HC139 decoding the board's enable and two line-address bits into the four
-  chip selects; a cable in and a cable out (2 x 8, 2.54 mm) whose enable lines shift by one
-  from in to out, so that identical boards in a chain each take the next enable; ESD arrays on
-  the incoming signal lines.
+  decouplers, EMC filter and matching network (AN1445), four cell coils on the top copper, each
+  on its own SPDT analog switch (TS5A3159, on the block's switch rail, biased at half of it)
+  that puts it on the network while the board's coil select for it is low and shorts it
+  otherwise, and a tri-state buffer on the reader's MISO enabled by its chip select; a 74HC139
+  decoding the board's enable and two line-address bits into the four chip selects (its first
+  half) and the coil index C0, C1 into the four coil selects (its second half); an LED under
+  each cell; a cable in and a cable out (2 x 10, 2.54 mm) whose enable lines shift by one from
+  in to out, so that identical boards in a chain each take the next enable; ESD arrays on the
+  incoming signal lines.
 - controller (1): the 5 V input (jack, polyfuse, TVS), the buck to 3.3 V, the Pico (VSYS
   from 5 V through a Schottky diode; its USB lines, at its test pads, through an ESD array), the
   bank decoder (74HC154: a board's enable), the three cables' drivers (74LVC244,
@@ -37,7 +38,6 @@ import argparse
 import builtins
 import contextlib
 import csv
-import importlib.util
 import io
 import logging
 import sys
@@ -52,24 +52,19 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import dimensions  # noqa: E402
+import firmware_pins  # noqa: E402
 import kicad  # noqa: E402
 import pcb  # noqa: E402
+from cable import BOARDS_PER_CABLE, CABLE, CABLE_SIGNALS  # noqa: E402
 
 DATA = tomllib.loads((HERE / "data" / "parts.toml").read_text())
-PARTS = DATA["parts"]
+PARTS = dimensions.fill(DATA["parts"])  # the BOM's lines name the shared dimensions
 META = DATA["meta"]
 ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
 PINOUTS = tomllib.loads((HERE / "data" / "pinouts.toml").read_text())
 BOM_COLUMNS = ["reference", "qty", "value", "mpn", "manufacturer", "unit_usd", "source"]
 POWER_NETS = ("GND", "+3V3", "+5V")  # the supplies every board shares through the cables
-
-# A cable between boards: 2 x 8, 2.54 mm, pin n carries CABLE[n - 1]. EN0 is the enable of the
-# first board down the chain; a board takes EN0 and passes EN1-EN3 on as EN0-EN2.
-CABLE = ("+5V", "+3V3", "GND", "+3V3", "SCK", "GND", "MOSI", "GND",
-         "MISO", "RST", "A0", "A1", "EN0", "EN1", "EN2", "EN3")
-CABLE_SIGNALS = ("SCK", "MOSI", "MISO", "RST", "A0", "A1", "EN0", "EN1", "EN2", "EN3")
-BOARDS_PER_CABLE = 4
-
 
 def _pf(pf: float) -> str:
     return f"{pf / 1000:g}nF" if pf >= 1000 else f"{pf:g}pF"
@@ -86,22 +81,13 @@ def _nh(nh: float) -> str:
 # bias (architecture.toml [switch]) onto each antenna node.
 _RF = ARCH["network"]
 NETWORK = {"L0": _nh(_RF["l0_nh"]), "C0": _pf(_RF["c0_pf"]), "C1": _pf(_RF["c1_pf"]), "C2": _pf(_RF["c2_pf"]),
-           "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF", "BIAS_FEED": "10k"}
+           "CRX": "1nF", "RRX": "1k", "XTAL_LOAD": "15pF", "BIAS_FEED": "10k",
+           "BIAS": f"{ARCH['switch']['bias_divider_ohm'] / 1000:g}k",
+           "RAIL_FEED": f"{ARCH['switch']['rail_feed_ohm'] / 1000:g}k"}
+WIRING_LIGHTS = tomllib.loads((HERE / "wiring.toml").read_text())["lights"]
 
 
-def _gen_pins():
-    spec = importlib.util.spec_from_file_location("gen_pins", ROOT / "firmware" / "gen_pins.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def wiring(wiring_path: Path | None = None, tray_path: Path | None = None) -> dict:
-    """The checked wiring (the Pico's pins, the chip-select codes, the decoders) and the tray's shape."""
-    gen_pins = _gen_pins()
-    values = gen_pins.load(wiring_path or gen_pins.WIRING, tray_path or gen_pins.TRAY)
-    values["decoders"] = tomllib.loads(Path(wiring_path or gen_pins.WIRING).read_text())["decoder"]
-    return values
+wiring = firmware_pins.wiring
 
 
 def part_key(symbol: str, value: str) -> str:
@@ -207,21 +193,27 @@ def prepare_skidl(libdir: Path) -> None:
 
 def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str, mosi: str, miso: str,
                  rst: str) -> None:
-    """One reader and its block's coils. `coils` gives each coil's fields (its cell on the board)."""
+    """One reader and its block's coils. `coils` gives each coil's fields (its cell on the board),
+    the net driving its switch ("Select") and whether that net low ("low") or high puts it on the
+    network (architecture.toml [switch]): the throw it takes then is the network, the other the
+    block's common node, which shorts the coil."""
     p = f"B{block}_"
     f = {"Block": block}
     n = NETWORK
+    tvdd = f"+3V3_TVDD_B{block}"  # through 1 ohm: its two ends are the test points of the reader's field current
     board.part("reader", f, I2C="GND", PVDD="+3V3", DVDD="+3V3", DVSS="GND", PVSS="GND", NRSTPD=rst,
-               MFIN="GND", MFOUT=None, SVDD="+3V3", TVSS="GND", TX1=p + "TX1", TVDD="+3V3", TX2=p + "TX2",
+               MFIN="GND", MFOUT=None, SVDD="+3V3", TVSS="GND", TX1=p + "TX1", TVDD=tvdd, TX2=p + "TX2",
                AVDD="+3V3", VMID=p + "VMID", RX=p + "RX", AVSS="GND", AUX1=None, AUX2=None, OSCIN=p + "XIN",
-               OSCOUT=p + "XOUT", IRQ=None, NSS=nss, D1=p + "SEL0", D2=p + "SEL1", D3=p + "SEL2",
-               D4=p + "SEL3", SCK=sck, MOSI=mosi, MISO=p + "MISO", EA="+3V3", EP="GND")
+               OSCOUT=p + "XOUT", IRQ=None, NSS=nss, D1=None, D2=None, D3=None, D4=None, SCK=sck, MOSI=mosi,
+               MISO=p + "MISO", EA="+3V3", EP="GND")
     board.part("xtal27", f, **{"1": p + "XIN", "3": p + "XOUT", "2": "GND", "4": "GND"})
     for node in ("XIN", "XOUT"):
         board.passive("Device:C", n["XTAL_LOAD"], p + node, "GND", f)
-    for _ in range(4):  # DVDD, AVDD, TVDD, PVDD
+    for _ in range(3):  # DVDD, AVDD, PVDD
         board.passive("Device:C", "100nF", "+3V3", "GND", f)
-    board.passive("Device:C", "4.7uF", "+3V3", "GND", f)
+    board.passive("Device:R", "1R", "+3V3", tvdd, f)
+    board.passive("Device:C", "100nF", tvdd, "GND", f)
+    board.passive("Device:C", "4.7uF", tvdd, "GND", f)
     board.passive("Device:C", "100nF", p + "VMID", "GND", f)
     for side in ("1", "2"):  # the EMC filter and matching of each side of the balanced network
         emc, ant = p + "EMC" + side, p + "ANT" + side
@@ -229,26 +221,29 @@ def reader_block(board: Board, block: int, coils: list[dict], nss: str, sck: str
         board.passive("Device:C", n["C0"], emc, "GND", f)
         board.passive("Device:C", n["C1"], emc, ant, f)
         board.passive("Device:C", n["C2"], ant, "GND", f)
-        board.passive("Device:R", n["BIAS_FEED"], p + "BIAS", ant, f)  # the coils' and switches' 2.5 V
+        board.passive("Device:R", n["BIAS_FEED"], p + "BIAS", ant, f)  # the coils' and switches' VSW / 2
     board.passive("Device:C", n["CRX"], p + "ANT1", p + "RXC", f)
     board.passive("Device:R", n["RRX"], p + "RXC", p + "RX", f)
     board.passive("Device:R", n["RRX"], p + "RX", p + "VMID", f)
-    board.passive("Device:R", "10k", "+5V", p + "BIAS", f)
-    board.passive("Device:R", "10k", p + "BIAS", "GND", f)
+    vsw = f"+VSW_B{block}"  # the block's switch rail: 5 V through the feed into the bias divider
+    board.passive("Device:R", n["RAIL_FEED"], "+5V", vsw, f)
+    board.passive("Device:C", "100nF", vsw, "GND", f)
+    board.passive("Device:R", n["BIAS"], vsw, p + "BIAS", f)
+    board.passive("Device:R", n["BIAS"], p + "BIAS", "GND", f)
     board.passive("Device:C", "100nF", p + "BIAS", "GND", f)
-    board.passive("Device:C", "100nF", "+5V", "GND", f)  # the switches' supply
     for k, coil in enumerate(coils):
-        sel, end = f"{p}SEL{k}", f"{p}COIL{k}"
-        # COM: the coil's switched end; NO (IN high): the network; NC: the common node, shorting it
-        board.part("coil_switch", f, COM=end, NO=p + "ANT1", NC=p + "ANT2", GND="GND", IN=sel, **{"V+": "+5V"})
-        board.passive("Device:R", "100k", sel, "GND", f)  # every coil shorted while the reader is reset
-        board.part("antenna", {**f, **coil}, **{"1": end, "2": p + "ANT2"})
+        end = f"{p}COIL{k}"
+        network, common = p + "ANT1", p + "ANT2"
+        throws = {"NC": network, "NO": common} if coil["low"] else {"NC": common, "NO": network}
+        board.part("coil_switch", {**f, "Coil": coil["Coil"]}, COM=end, GND="GND", IN=coil["Select"],
+                   **throws, **{"V+": vsw})
+        board.part("antenna", {**f, "Cell": coil["Cell"], "Coil": coil["Coil"]}, **{"1": end, "2": common})
     board.part("buffer", f, OE=nss, A=p + "MISO", Y=miso, GND="GND", VCC="+3V3")
     board.passive("Device:C", "100nF", "+3V3", "GND", f)
 
 
 def cable_header(board: Board, ref_field: str, names: dict[str, str]) -> None:
-    """A 2 x 8 header: pin n on the net `names` gives CABLE[n - 1] (its own name by default)."""
+    """The cable's header: pin n on the net `names` gives CABLE[n - 1] (its own name by default)."""
     board.part("cable_header", {"Cable": ref_field},
                **{str(i + 1): names.get(sig, sig) for i, sig in enumerate(CABLE)})
 
@@ -256,7 +251,7 @@ def cable_header(board: Board, ref_field: str, names: dict[str, str]) -> None:
 def esd(board: Board, nets: list[str]) -> None:
     for i in range(0, len(nets), 5):
         group = nets[i:i + 5]
-        board.part("esd", None, GND="GND", **{f"IO{j + 1}": net for j, net in enumerate(group)})
+        board.part("esd", None, GND="GND", **{f"IO{j + 1}": group[j] if j < len(group) else None for j in range(5)})
 
 
 def cell_board() -> Board:
@@ -264,24 +259,36 @@ def cell_board() -> Board:
     cols, rows = ARCH["boards"]["cell_board_cells"]
     bw, bh = ARCH["reader"]["block"]
     blocks_across = cols // bw
-    cable_header(board, "in", {})
-    cable_header(board, "out", {"EN0": "EN1", "EN1": "EN2", "EN2": "EN3", "EN3": "EN_END"})
+    cable_header(board, "in", {"LED": "LED_IN"})
+    cable_header(board, "out", {"EN0": "EN1", "EN1": "EN2", "EN2": "EN3", "EN3": "EN_END", "LED": "LED_OUT"})
     board.passive("Device:R", "10k", "EN_END", "+3V3", None)  # the last board's out: nobody enabled
     esd(board, list(CABLE_SIGNALS))
-    # 74HC139: unit 1 decodes EN0 and A0, A1 into the four chip selects; unit 2 is unused
+    # 74HC139: unit 1 decodes EN0 and A0, A1 into the four chip selects; unit 2, always enabled,
+    # decodes the coil index C0, C1 into the coil selects SEL0-SEL3 (low: coil k on its network)
     board.part("line_decoder", None, **{"1": "EN0", "2": "A0", "3": "A1", "4": "CS0", "5": "CS1", "6": "CS2",
-                                         "7": "CS3", "15": "+3V3", "14": "GND", "13": "GND", "12": None,
-                                         "11": None, "10": None, "9": None, "16": "+3V3", "8": "GND"})
+                                         "7": "CS3", "15": "GND", "14": "C0", "13": "C1", "12": "SEL0",
+                                         "11": "SEL1", "10": "SEL2", "9": "SEL3", "16": "+3V3", "8": "GND"})
     board.passive("Device:C", "100nF", "+3V3", "GND", None)
     for _ in range(2):
         board.passive("Device:C", "10uF", "+3V3", "GND", None)
     board.passive("Device:C", "10uF", "+5V", "GND", None)
     for block in range(cols // bw * rows // bh):
         br, bc = divmod(block, blocks_across)
-        coils = [{"Cell": (br * bh + r) * cols + bc * bw + c, "Coil": k}
+        coils = [{"Cell": (br * bh + r) * cols + bc * bw + c, "Coil": k, "Select": f"SEL{k}", "low": True}
                  for k, (r, c) in enumerate((r, c) for r in range(bh) for c in range(bw))]
         reader_block(board, block, coils, f"CS{block}", "SCK", "MOSI", "MISO", "RST")
+    serpentine = [r * cols + (c if r % 2 == 0 else cols - 1 - c) for r in range(rows) for c in range(cols)]
+    light_chain(board, serpentine, "LED_IN", "LED_OUT")
     return board
+
+
+def light_chain(board: Board, cells: list[int], din: str, dout: str) -> None:
+    """An LED under each of `cells`, chained in that order from `din` to `dout`, each decoupled on
+    the 5 V rail it runs from (wiring.toml [lights])."""
+    nets = [din] + [f"LED_D{cell}" for cell in cells[:-1]] + [dout]
+    for k, cell in enumerate(cells):
+        board.part("led", {"Cell": cell}, DIN=nets[k], DOUT=nets[k + 1], VDD="+5V", VSS="GND")
+        board.passive("Device:C", "100nF", "+5V", "GND", {"Cell": cell})
 
 
 # --- the controller ---------------------------------------------------------------------------------
@@ -291,6 +298,7 @@ def controller_board(w: dict) -> Board:
     gp = {n: f"GP{n}" for n in range(29)}
     sck, mosi, miso, rst = gp[w["SCK"]], gp[w["MOSI"]], gp[w["MISO"]], gp[w["RESET"]]
     line, bank = [gp[n] for n in w["LINE_ADDRESS"]], [gp[n] for n in w["BANK_ADDRESS"]]
+    coil_index = [gp[n] for n in w["COIL_SELECT"]]
     # 5 V in: jack, polyfuse, TVS (architecture.toml [power_input])
     board.part("barrel", None, **{"1": "VJACK", "2": "GND", "3": None})
     board.part("polyfuse", None, **{"1": "VJACK", "2": "+5V"})
@@ -309,7 +317,7 @@ def controller_board(w: dict) -> Board:
     # the Pico: VSYS from 5 V through a Schottky diode (USB can power it too); its own 3V3 stays its own
     board.part("schottky", None, K="VSYS", A="+5V")
     used = {w["SCK"], w["MOSI"], w["MISO"], w["STROBE"], w["RESET"], w["REPL_JUMPER"],
-            *w["LINE_ADDRESS"][:2], *w["BANK_ADDRESS"]}
+            *w["LINE_ADDRESS"][:2], *w["BANK_ADDRESS"], *w["LIGHT_PINS"], *w["COIL_SELECT"]}
     pico = {f"GP{n}": (gp[n] if n in used else None) for n in (*range(23), 26, 27, 28)}
     board.part("pico", None, VSYS="VSYS", GND="GND", AGND="GND", VBUS="VBUS", RUN=None, ADC_VREF=None,
                USB_DP="USB_DP", USB_DM="USB_DM", **{"3V3(OUT)": None, "3V3_EN": None}, **pico)
@@ -332,11 +340,11 @@ def controller_board(w: dict) -> Board:
                Y3=None, GND="GND", VCC="+3V3")
     board.passive("Device:C", "100nF", "+3V3", "GND", None)
     for c in range(cables):
-        driven = {"SCK": sck, "MOSI": mosi, "RST": rst, "A0": line[0], "A1": line[1]}
-        ins = ("1A0", "1A1", "1A2", "1A3", "2A0")
-        outs = ("1Y0", "1Y1", "1Y2", "1Y3", "2Y0")
-        pins = {"1OE": "GND", "2OE": "GND", "VCC": "+3V3", "GND": "GND",
-                "2A1": "GND", "2A2": "GND", "2A3": "GND", "2Y1": None, "2Y2": None, "2Y3": None}
+        driven = {"SCK": sck, "MOSI": mosi, "RST": rst, "A0": line[0], "A1": line[1], "C0": coil_index[0],
+                  "C1": coil_index[1]}
+        ins = ("1A0", "1A1", "1A2", "1A3", "2A0", "2A1", "2A2")
+        outs = ("1Y0", "1Y1", "1Y2", "1Y3", "2Y0", "2Y1", "2Y2")
+        pins = {"1OE": "GND", "2OE": "GND", "VCC": "+3V3", "GND": "GND", "2A3": "GND", "2Y3": None}
         for (sig, src), a, y in zip(driven.items(), ins, outs):
             pins[a], pins[y] = src, f"C{c}_{sig}_DRV"
         board.part("octal_buffer", {"Cable": c}, **pins)
@@ -346,11 +354,22 @@ def controller_board(w: dict) -> Board:
         board.part("buffer", {"Cable": c}, OE=f"C{c}_MISOEN", A=f"C{c}_MISO", Y=miso, GND="GND", VCC="+3V3")
         board.passive("Device:C", "100nF", "+3V3", "GND", None)
         board.passive("Device:R", "10k", f"C{c}_MISO", "GND", {"Cable": c})  # no board answering: 0
-        names = {sig: f"C{c}_{sig}" for sig in CABLE_SIGNALS}
+        names = {sig: f"C{c}_{sig}" for sig in (*CABLE_SIGNALS, "LED")}
         cable_header(board, str(c), names)
         esd(board, [names[s] for s in CABLE_SIGNALS])
-    # the scan pad: one reader, two coils (its D3, D4 unused)
-    coils = [{"Cell": k, "Coil": k} for k in range(ARCH["reader"]["coils_per_reader"] // 2)]
+    # the light chains: each GPIO through a 5 V buffer (the LEDs' input high is 0.7 x 5 V) and a
+    # series termination; chain pad_chain runs through the scan pad's two LEDs first
+    for c, gp_n in enumerate(w["LIGHT_PINS"]):
+        board.part("led_buffer", {"Cable": c}, OE="GND", A=gp[gp_n], Y=f"C{c}_LED_DRV", GND="GND", VCC="+5V")
+        board.passive("Device:C", "100nF", "+5V", "GND", None)
+        start = f"C{c}_LED_PAD" if c == WIRING_LIGHTS["pad_chain"] else f"C{c}_LED"
+        board.passive("Device:R", "33R", f"C{c}_LED_DRV", start, {"Cable": c})
+        if c == WIRING_LIGHTS["pad_chain"]:
+            light_chain(board, [0, 1], start, f"C{c}_LED")
+    # the scan pad: one reader, two coils; bit 0 of the coil index picks one (coil 0 on the network
+    # while it is low, coil 1 while it is high: their switches' throws are wired opposite ways)
+    coils = [{"Cell": k, "Coil": k, "Select": coil_index[0], "low": k == 0}
+             for k in range(ARCH["reader"]["coils_per_reader"] // 2)]
     reader_block(board, 0, coils, "PAD_CS", sck, mosi, miso, rst)
     return board
 
@@ -422,10 +441,14 @@ def tray_counts() -> dict[str, int]:
     return {"cell": ARCH["boards"]["cell_boards"], "controller": 1}
 
 
+TILES = 28  # a double-six set
+TAG_SETS = 2  # the set in play and a second (a spare set, or two games side by side)
+
+
 def extras() -> list[tuple[str, int]]:
     """Bought, not soldered: (parts.toml key, quantity per tray)."""
-    return [("psu", 1), ("usb_cable", 1), ("cable", ARCH["boards"]["cell_boards"]), ("jumper", 1),
-            ("tag", 2 * 28 + 4)]
+    return [("psu", 1), ("otg_cable", 1), ("cable", ARCH["boards"]["cell_boards"]), ("jumper", 1),
+            ("tag", TAG_SETS * TILES * 2 + 4), ("dot", TAG_SETS * TILES * 2 * 2), ("standoff", len(dimensions.holes()))]
 
 
 def tray_bom(boms: dict[str, list[dict]]) -> list[dict]:
@@ -492,6 +515,9 @@ def generate(w: dict, out: Path) -> Built:
         write_csv(out / f"{name}-bom.csv", built.boms[name], BOM_COLUMNS)
         pcb.write_outputs(placed, net, out)
     built.faults += checks.select_faults(built.nets["cell"], built.nets["controller"], w)
+    import ratings
+
+    built.faults += ratings.faults()
     if not built.faults:
         write_csv(out / "bom.csv", built.tray_bom, BOM_COLUMNS)
     return built

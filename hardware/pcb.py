@@ -6,9 +6,12 @@ file and a pick-and-place CSV made from the same placement.
 
 The cell board keeps its top copper for the cell coils (one per 25 mm cell, their gaps facing
 the block's reader) and carries every part on its bottom side; the controller carries its
-parts on the top beside the scan pad's two coils. Parts are packed greedily, largest first, each
-at the free spot nearest its anchor (its block's centre, its cable's header, the part it
-decouples, or the parts it shares a signal with), on a 0.2 mm occupancy grid of the courtyards.
+parts on the top beside the scan pad's two coils. The outlines, mounting holes, the parts fixed in
+place and what may lie under a loop are data/boards.toml's. The other parts are packed greedily,
+largest first, each at the free spot nearest its anchor (its block's centre, its cable's header,
+the part it decouples, or the parts it shares a signal with), on a 0.2 mm occupancy grid of the
+courtyards: never inside a loop's innermost turn, and under its turns only where nothing else
+fits.
 Routing is the next step (hardware/README.md): this placement proves that the parts fit.
 """
 
@@ -32,12 +35,12 @@ import kicad  # noqa: E402
 from kicad import Q, child, children  # noqa: E402
 
 ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
-PITCH = 25.0  # mm, tray.toml's cell pitch
+BOARDS = tomllib.loads((HERE / "data" / "boards.toml").read_text())
+PITCH = tomllib.loads((HERE / "tray.toml").read_text())["tray"]["cell_pitch_mm"]
+HOLE_FOOTPRINT = "MountingHole:MountingHole_2.2mm_M2_DIN965"
 GRID = 0.2  # mm per occupancy cell
 EDGE = 0.5  # mm kept clear of the board edge
 POWER = {"GND", "+3V3", "+5V"}
-# The controller's outline and where its fixed parts go (mm from the top-left corner).
-CONTROLLER_MM = (100.0, 80.0)
 # Where the USB ESD array goes, in the Pico's footprint frame: just outside the module at its USB
 # end, by VBUS (pin 40) and 12 mm from the test pads TP2/TP3 at (+-1, -24.3); clear of the
 # micro-USB plug, which lands on the module's centre line.
@@ -125,8 +128,27 @@ class Placed:
         return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
 
     def sides(self) -> tuple[str, ...]:
-        """The sides its courtyard blocks: a through-hole part both."""
-        return ("F", "B") if kicad.footprint(self.footprint).through_hole else (self.side,)
+        """The sides its courtyard blocks: a through-hole part both (an SMD footprint's vias, such as
+        a loop's inner end, block only their own spot: vias())."""
+        return ("F", "B") if _both_sides(self.footprint) else (self.side,)
+
+    def vias(self) -> list[tuple[float, float, float, float]]:
+        """The boxes of an SMD footprint's plated holes, which pass through to the other side."""
+        fp = kicad.footprint(self.footprint)
+        if _both_sides(self.footprint):
+            return []
+        out = []
+        for pad in fp.pads:
+            if pad.kind == "thru_hole":
+                x, y = self.to_board(pad.x, pad.y)
+                r = max(pad.width, pad.height) / 2 + 0.2
+                out.append((x - r, y - r, x + r, y + r))
+        return out
+
+
+def _both_sides(footprint: str) -> bool:
+    fp = kicad.footprint(footprint)
+    return fp.through_hole and fp.attr != "smd"
 
 
 @dataclass
@@ -136,6 +158,8 @@ class Board:
     height: float
     parts: list[Placed]
     layers: int = 2
+    holes: list[tuple[float, float]] = None  # mounting holes' centres (boards.toml)
+    hole_keepout: float = 0.0  # a hole's keep-out diameter, both sides
 
 
 # --- placement ----------------------------------------------------------------------------------------
@@ -145,7 +169,8 @@ class Grid:
 
     def __init__(self, width: float, height: float):
         self.w, self.h = int(round(width / GRID)), int(round(height / GRID))
-        self.occ = {s: np.zeros((self.h, self.w), dtype=np.int32) for s in "FB"}
+        # per side, F and B: occupied; f and b: kept free if anything else will do (under loops' turns)
+        self.occ = {s: np.zeros((self.h, self.w), dtype=np.int32) for s in "FBfb"}
         self.width, self.height = width, height
         self._sat: dict[tuple, np.ndarray] = {}
 
@@ -200,12 +225,16 @@ def _centre(footprint: str, rot: float, side: str) -> tuple[float, float]:
 
 
 def _put(grid, parts, ref, footprint, side, anchor, rotations=(0, 90)):
+    """At the free spot nearest `anchor`: clear of the loops' turns if it fits so anywhere."""
     best = None
-    for rot in rotations:
-        spot = grid.best(_size(footprint, rot), ("F", "B") if kicad.footprint(footprint).through_hole
-                         else (side,), anchor)
-        if spot and (best is None or math.dist(spot, anchor) < math.dist(best[0], anchor)):
-            best = (spot, rot)
+    sides = ("F", "B") if _both_sides(footprint) else (side,)
+    for layers in (sides + tuple(s.lower() for s in sides), sides):
+        for rot in rotations:
+            spot = grid.best(_size(footprint, rot), layers, anchor)
+            if spot and (best is None or math.dist(spot, anchor) < math.dist(best[0], anchor)):
+                best = (spot, rot)
+        if best:
+            break
     if best is None:
         raise RuntimeError(f"{ref} ({footprint}) does not fit on the board")
     (cx, cy), rot = best
@@ -272,23 +301,29 @@ def _place_cell(net: kicad.Netlist) -> Board:
         rot = {(0, 0): 0, (1, 0): 270, (1, 1): 180, (0, 1): 90}[(c % bw, r % bh)]
         p = Placed(ref, net.components[ref].footprint, x, y, rot, "F")
         grid.mark(p.box(), p.sides())
+        for via in p.vias():
+            grid.mark(via, ("F", "B"))
         parts.append(p)
+    spec = BOARDS["cell"]
+    _holes(grid, spec["holes"], spec["hole_keepout_mm"])
+    _leds(grid, parts, net, lambda cell: ((cell % cols + 0.5) * PITCH, (cell // cols + 0.5) * PITCH))
+    _fixed(grid, parts, net, spec["fixed"], "B")  # the cables' headers, between the block rows
+    _loop_keepouts(grid, parts, net)
     blocks_across = cols // bw
 
     def block_centre(block):
         br, bc = divmod(block, blocks_across)
         return ((bc + 0.5) * bw * PITCH, (br + 0.5) * bh * PITCH)
 
-    # the cables along the left and right edges, between the block rows
-    for ref in _by_key(net, "cable_header"):
-        x = 10.0 if net.components[ref].fields.get("Cable") == "in" else width - 10.0
-        _put(grid, parts, ref, net.components[ref].footprint, "B", (x, height / 2), rotations=(0,))
     incoming = next(p for p in parts if net.components[p.ref].fields.get("Cable") == "in")
 
     def anchor(ref):
         fields = net.components[ref].fields
         if "Block" in fields:
             return block_centre(int(fields["Block"]))
+        if "Cell" in fields:  # an LED's decoupler beside it
+            cell = int(fields["Cell"])
+            return ((cell % cols + 0.5) * PITCH, (cell // cols + 0.5) * PITCH + 3.0)
         if fields.get("Key") in ("esd", "line_decoder"):
             return (incoming.x + 10, incoming.y)
         return None
@@ -296,25 +331,71 @@ def _place_cell(net: kicad.Netlist) -> Board:
     rest = [r for r in net.components if r not in {p.ref for p in parts}]
     _pack(grid, parts, net, [r for r in rest if r[0] in "UYJ"], "B", anchor)
     _pack(grid, parts, net, [r for r in rest if r[0] not in "UYJ"], "B", anchor)
-    return Board("cell", width, height, parts)
+    return Board("cell", width, height, parts, holes=[tuple(h) for h in spec["holes"]],
+                 hole_keepout=spec["hole_keepout_mm"])
+
+
+def _loop_keepouts(grid, parts, net):
+    """Nothing more inside a loop's innermost turn, on either side (the parts that stay there,
+    boards.toml loop_stays, are placed before); under its turns, only what the RF model takes."""
+    for box in loop_boxes(parts, net, inner=True):
+        grid.mark(box, ("F", "B"))
+    for box in loop_boxes(parts, net):
+        grid.mark(box, ("f", "b"))
+
+
+def loop_boxes(parts, net, inner=False) -> list[tuple[float, float, float, float]]:
+    """Each placed loop's outline, or the opening inside its innermost turn."""
+    coil = ARCH["coil"]
+    h = coil["outer_mm"] / 2
+    if inner:
+        h -= coil["turns"] * coil["trace_mm"] + (coil["turns"] - 1) * coil["gap_mm"]
+    return [(p.x - h, p.y - h, p.x + h, p.y + h) for p in parts
+            if net.components[p.ref].fields.get("Key") == "antenna"]
+
+
+def _fixed(grid, parts, net, fixed, side):
+    """boards.toml's fixed parts at their spots: a part that does not fit there exactly is a fault
+    of the data (the cover's cut-outs and the RF model take them where they are written)."""
+    for key, spots in fixed.items():
+        for ref, (x, y, rot) in zip(_by_key(net, key), spots):
+            p = _put(grid, parts, ref, net.components[ref].footprint, side, (x, y), rotations=(rot,))
+            x0, y0, x1, y1 = p.box()
+            if abs((x0 + x1) / 2 - x) > GRID or abs((y0 + y1) / 2 - y) > GRID:
+                raise RuntimeError(f"{ref} ({key}) does not fit at its fixed spot ({x:g}, {y:g}) in boards.toml")
+
+
+def _holes(grid, holes, keepout):
+    for x, y in holes:
+        grid.mark((x - keepout / 2, y - keepout / 2, x + keepout / 2, y + keepout / 2), ("F", "B"))
+
+
+def _leds(grid, parts, net, centre_of):
+    """Each cell's LED on the bottom, its body in the hole under the cell's centre."""
+    for ref in _by_key(net, "led"):
+        x, y = centre_of(int(net.components[ref].fields["Cell"]))
+        p = Placed(ref, net.components[ref].footprint, x, y, 0.0, "B")
+        grid.mark(p.box(), p.sides())
+        parts.append(p)
 
 
 def _place_controller(net: kicad.Netlist) -> Board:
-    """The scan pad's two coils along the top edge, the Pico beside them (its USB end at the top
-    edge, the USB ESD array beside that end), the cable headers below, the jack at the left edge;
-    the rest packed around them. The outline is then cut to what the parts take."""
-    width, height = CONTROLLER_MM
+    """The scan pad's two coils where boards.toml puts the pad, the tall parts at their fixed spots
+    (the cover's cut-outs clear them), the USB ESD array beside the Pico's USB end; the rest packed
+    around them outside the loops, inside boards.toml's outline."""
+    spec = BOARDS["controller"]
+    width, height = spec["width_mm"], spec["height_mm"]
     grid, parts = Grid(width, height), []
+    px, py = spec["pad_at_mm"]
     for ref in _by_key(net, "antenna"):  # their open corners towards the reader below them
         k = int(net.components[ref].fields["Cell"])
-        p = Placed(ref, net.components[ref].footprint, (k + 0.5) * PITCH, PITCH / 2, 270 if k else 0, "F")
+        p = Placed(ref, net.components[ref].footprint, px + (k + 0.5) * PITCH, py + PITCH / 2, 270 if k else 0, "F")
         grid.mark(p.box(), p.sides())
         parts.append(p)
-    fixed = {"pico": [(2 * PITCH + 14.0, 27.0)], "barrel": [(8.0, height - 8.0)],
-             "cable_header": [(8.0 + 16.0 * i, height - 30.0) for i in range(3)]}
-    for key, spots in fixed.items():
-        for ref, spot in zip(_by_key(net, key), spots):
-            _put(grid, parts, ref, net.components[ref].footprint, "F", spot, rotations=(0,))
+    _holes(grid, spec["holes"], spec["hole_keepout_mm"])
+    _leds(grid, parts, net, lambda cell: (px + (cell + 0.5) * PITCH, py + PITCH / 2))
+    _loop_keepouts(grid, parts, net)
+    _fixed(grid, parts, net, spec["fixed"], "F")
     pico = next(p for p in parts if net.components[p.ref].fields.get("Key") == "pico")
     for ref in _by_key(net, "usb_esd"):
         _put(grid, parts, ref, net.components[ref].footprint, "F", pico.to_board(*USB_ESD_AT))
@@ -324,22 +405,22 @@ def _place_controller(net: kicad.Netlist) -> Board:
     def anchor(ref):
         fields = net.components[ref].fields
         if "Block" in fields:
-            return (PITCH, PITCH + 8.0)
+            return (px + PITCH, py + PITCH + 8.0)
+        if "Cell" in fields:
+            return (px + (int(fields["Cell"]) + 0.5) * PITCH, py + PITCH / 2 + 3.0)
         if "Cable" in fields and fields["Cable"] in cable_header:
             h = at[cable_header[fields["Cable"]]]
             return (h.x, h.y - 18.0)
         return None
 
     rest = [r for r in net.components if r not in at]
+    caps = [r for r in rest if "Cell" in net.components[r].fields]  # the pad LEDs' decouplers, beside them
+    _pack(grid, parts, net, caps, "B", anchor)
+    rest = [r for r in rest if r not in caps]
     _pack(grid, parts, net, [r for r in rest if r[0] in "UYDLF"], "F", anchor)
     _pack(grid, parts, net, [r for r in rest if r[0] not in "UYDLF"], "F", anchor)
-    boxes = [p.box() for p in parts]
-    x0, y0 = min(b[0] for b in boxes) - EDGE, min(b[1] for b in boxes) - EDGE
-    w = math.ceil(max(b[2] for b in boxes) + EDGE - x0)
-    h = math.ceil(max(b[3] for b in boxes) + EDGE - y0)
-    for p in parts:
-        p.x, p.y = p.x - x0, p.y - y0
-    return Board("controller", float(w), float(h), parts)
+    return Board("controller", width, height, parts, holes=[tuple(h) for h in spec["holes"]],
+                 hole_keepout=spec["hole_keepout_mm"])
 
 
 # --- checks -------------------------------------------------------------------------------------------
@@ -360,6 +441,18 @@ def placement_faults(board: Board, net: kicad.Netlist | None = None) -> list[str
             faults.append(f"{p.ref}'s courtyard ({x0:.2f}, {y0:.2f})-({x1:.2f}, {y1:.2f}) leaves the "
                           f"{board.width:g} x {board.height:g} mm outline")
         boxes.append((p, (x0, y0, x1, y1)))
+    k = board.hole_keepout / 2
+    for hx, hy in board.holes or []:
+        for p, (x0, y0, x1, y1) in boxes:
+            if x0 < hx + k and hx - k < x1 and y0 < hy + k and hy - k < y1:
+                faults.append(f"{p.ref} lies on the mounting hole at ({hx:g}, {hy:g})")
+    if net is not None:
+        stays = set(BOARDS["cell"]["loop_stays"])
+        for lx0, ly0, lx1, ly1 in loop_boxes(board.parts, net):
+            for p, (x0, y0, x1, y1) in boxes:
+                key = net.components[p.ref].fields.get("Key")
+                if key != "antenna" and key not in stays and x0 < lx1 and lx0 < x1 and y0 < ly1 and ly0 < y1:
+                    faults.append(f"{p.ref} lies under the loop at ({(lx0 + lx1) / 2:g}, {(ly0 + ly1) / 2:g})")
     boxes.sort(key=lambda b: b[1][0])
     for i, (p, a) in enumerate(boxes):
         for q, b in boxes[i + 1:]:
@@ -432,6 +525,15 @@ def kicad_pcb_text(board: Board, net: kicad.Netlist) -> str:
     for p in sorted(board.parts, key=lambda p: p.ref):
         pads = {pin: name for (ref, pin), name in pin_nets.items() if ref == p.ref}
         out.append("  " + kicad.dump(_footprint_node(p, comps[p.ref], pads, codes), 1))
+    for i, (x, y) in enumerate(board.holes or [], 1):
+        node = kicad.parse(kicad.footprint_path(HOLE_FOOTPRINT).read_text())
+        body = [c for c in node[2:] if not (isinstance(c, list) and c[0] in ("layer", "model", "tedit"))]
+        for item in body:
+            if isinstance(item, list) and item[0] == "fp_text" and item[1] == "reference":
+                item[2] = Q(f"H{i}")
+        stamp = uuid.uuid5(uuid.NAMESPACE_URL, f"dominotable/pcb/{board.name}/H{i}")
+        out.append("  " + kicad.dump(["footprint", Q(HOLE_FOOTPRINT), ["layer", Q("F.Cu")], ["tstamp", str(stamp)],
+                                      ["at", f"{x:.4f}", f"{y:.4f}"], *body], 1))
     w, h = board.width, board.height
     for a, b in (((0, 0), (w, 0)), ((w, 0), (w, h)), ((w, h), (0, h)), ((0, h), (0, 0))):
         out.append(f'  (gr_line (start {a[0]:g} {a[1]:g}) (end {b[0]:g} {b[1]:g}) (layer "Edge.Cuts") (width 0.1))')

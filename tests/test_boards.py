@@ -279,20 +279,37 @@ def test_every_footprint_is_placed_inside_the_outline_without_overlaps(built):
         assert sorted(p.ref for p in board.parts) == sorted(net.components)
         text = (out / f"{name}.kicad_pcb").read_text()
         tree = kicad.parse(text)
-        assert len(kicad.children(tree, "footprint")) == len(net.components)
+        assert len(kicad.children(tree, "footprint")) == len(net.components) + len(board.holes)
+        assert len(board.holes) >= 2  # mounting holes (boards.toml), kept clear of every part
         edges = [g for g in kicad.children(tree, "gr_line") if kicad.child(g, "layer")[1] == "Edge.Cuts"]
         assert len(edges) == 4
     # the cell board's coils on top, every other part below; planted faults are caught
     assert {p.side for p in cell.parts if result.nets["cell"].components[p.ref].fields["Key"] == "antenna"} == {"F"}
     assert {p.side for p in cell.parts if result.nets["cell"].components[p.ref].fields["Key"] != "antenna"} == {"B"}
-    # each loop's leads at its block's centre, where the reader and its switches sit
+    # each loop's outer end at its block's centre, where the reader and its switches sit (the inner
+    # end of a multi-turn loop is a via inside it, to the bottom side)
     for p in cell.parts:
         comp = result.nets["cell"].components[p.ref]
         if comp.fields["Key"] == "antenna":
             block = int(comp.fields["Block"])
             centre = (50.0 * (block % 2) + 25.0, 50.0 * (block // 2) + 25.0)
-            for pad in kicad.footprint(p.footprint).pads:
-                assert math.dist(p.to_board(pad.x, pad.y), centre) < 6.0, (p.ref, pad.number)
+            pad = next(pad for pad in kicad.footprint(p.footprint).pads if pad.number == "1")
+            assert math.dist(p.to_board(pad.x, pad.y), centre) < 6.0, (p.ref, pad.number)
+    # an LED under every cell centre, on the bottom, its body through the board
+    leds = [p for p in cell.parts if result.nets["cell"].components[p.ref].fields["Key"] == "led"]
+    assert sorted((p.x, p.y) for p in leds) == sorted(((c + 0.5) * 25.0, (r + 0.5) * 25.0)
+                                                      for r in range(4) for c in range(4))
+    assert {p.side for p in leds} == {"B"}
+    # nothing under a loop but what boards.toml keeps there (and the RF model takes): a resistor
+    # moved inside one is caught
+    stays = set(pcb.BOARDS["cell"]["loop_stays"]) | {"antenna"}
+    assert {result.nets["cell"].components[p.ref].fields["Key"] for p in cell.parts if any(
+        p.box()[0] < x1 and x0 < p.box()[2] and p.box()[1] < y1 and y0 < p.box()[3]
+        for x0, y0, x1, y1 in pcb.loop_boxes(cell.parts, result.nets["cell"]))} <= stays
+    moved = copy.deepcopy(cell)
+    r = next(p for p in moved.parts if result.nets["cell"].components[p.ref].fields["Key"] == "resistor")
+    r.x, r.y = 37.5, 40.0
+    assert f"{r.ref} lies under the loop at (37.5, 37.5)" in pcb.placement_faults(moved, result.nets["cell"])
     moved = copy.deepcopy(cell)
     a, b = moved.parts[-1], moved.parts[-2]
     a.x, a.y = b.x, b.y
@@ -311,11 +328,12 @@ def test_gerbers_and_pick_and_place_come_from_the_placement(built):
     assert top.startswith("%TF.FileFunction,Copper,L1,Top*%") and top.rstrip().endswith("M02*")
     loops = [p for p in board.parts if net.components[p.ref].fields["Key"] == "antenna"]
     assert top.count("D03*") == 2 * len(loops)  # the loops' pads: the top carries no part
-    bottom_pads = sum(len(kicad.footprint(p.footprint).pads) for p in board.parts if p.side == "B")
+    # the bottom copper: the bottom parts' copper pads (their own side's, F.Cu in the library) and
+    # every plated through-hole pad (a loop's inner end included)
     bottom = (out / "cell-gerbers" / "cell-B_Cu.gbr").read_text()
-    assert bottom.count("D03*") == bottom_pads - sum(
-        1 for p in board.parts if p.side == "B" for pad in kicad.footprint(p.footprint).pads if "F.Paste" in pad.layers
-        and "F.Cu" not in pad.layers)
+    assert bottom.count("D03*") == sum(
+        1 for p in board.parts for pad in kicad.footprint(p.footprint).pads if pad.kind != "np_thru_hole"
+        and ("*.Cu" in pad.layers or f"{'F' if p.side == 'B' else 'B'}.Cu" in pad.layers))
     assert (out / "cell-gerbers" / "cell-Edge_Cuts.gbr").read_text().count("D01*") == 4
     with open(out / "cell-pos.csv", newline="") as f:
         rows = list(csv.DictReader(f))
@@ -332,12 +350,13 @@ def test_the_loop_footprint_is_the_architectures_coil():
 
 def test_the_cost_is_computed_and_the_readme_shows_it(built):
     result, _ = built
-    figures = cost.cost(result)
+    figures = cost.costs(result)
+    assert figures["usd_per_cell_1"] <= 2.5 and figures["usd_per_cell_10"] <= 1.5  # issue 26, all in
     assert figures["total_usd"] == pytest.approx(sum(line["usd"] for line in figures["lines"]), abs=0.01)
     assert figures["usd_per_cell"] == pytest.approx(figures["total_usd"] / figures["cells"], abs=1e-3)
     items = " ".join(line["item"] for line in figures["lines"])
     for what in ("cell PCB", "cell assembly", "controller PCB", "controller assembly", "pi:", "oled:", "button:",
-                 "cover:", "psu:"):
+                 "cover:", "psu:", "pi_psu:", "otg_cable:", "frame:", "tag:", "dot:", "standoff:"):
         assert what in items, what
     readme = (HW / "README.md").read_text()
     block = readme[readme.index(cost.BEGIN) + len(cost.BEGIN):readme.index(cost.END)].strip()
@@ -358,7 +377,7 @@ def test_the_command_line_builds_everything(tmp_path):
 
 def test_the_cost_prints_as_json(built, monkeypatch, capsys):
     result, _ = built
-    monkeypatch.setattr(cost, "compute", lambda: cost.cost(result))  # the boards as the fixture built them
+    monkeypatch.setattr(cost, "compute", lambda: cost.costs(result))  # the boards as the fixture built them
     assert cost.main(["--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert set(figures) >= {"total_usd", "cells", "usd_per_cell", "lines"} and figures["cells"] == 194

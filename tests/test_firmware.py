@@ -64,10 +64,10 @@ def test_no_pin_number_is_written_outside_the_wiring_file():
     (("readers = [48]", "readers = [-1]"), "readers without a chip select: [48]"),
     (('part = "direct"', 'part = "74LVC1G139"'), "decoder U1-Y12 lists 1 outputs, a 74LVC1G139 has 4"),
     (("pins = [2, 3, 4]", "pins = [2, 3, 14]"), "GP14 is used twice: select.strobe and lights.pins[2]"),
-    (("pins = [2, 3, 4]", "pins = [2, 3, 4, 5, 8]"), "12 cell boards do not share evenly among 5 light chains"),
+    (("pins = [2, 3, 4]", "pins = [2, 3, 4, 5, 17]"), "12 cell boards do not share evenly among 5 light chains"),
     (("pad_chain = 0", "pad_chain = 3"), "lights.pad_chain = 3: there are chains 0-2"),
     (('within_board = "serpentine"', 'within_board = "rows"'), "lights.within_board = 'rows': only \"serpentine\""),
-    (("brightness = 64", "brightness = 300"), "lights.brightness = 300 is not a channel cap from 1 to 255"),
+    (("brightness = 32", "brightness = 300"), "lights.brightness = 300 is not a channel cap from 1 to 255"),
     (("max_fps = 30", "max_fps = 0"), "lights.max_fps = 0 is not a frame rate from 1 to 100"),
 ])
 def test_wiring_mistakes_are_named(tmp_path, edit, message):

@@ -103,3 +103,23 @@ def test_e_series_and_monte_carlo():
     wide = network.monte_carlo(W, values, scaled, 2.97, 5.0, tol, lambda r: abs(r["i_coil"] / nominal - 1) < 0.5, 300)
     narrow = network.monte_carlo(W, values, scaled, 2.97, 5.0, tol, lambda r: abs(r["i_coil"] / nominal - 1) < 0.01, 300)
     assert wide > 0.95 and narrow < 0.5
+
+
+def test_ngspice_agrees_with_the_hand_model_and_neumann_with_the_closed_forms():
+    """The chosen design's balanced network simulated in ngspice (Debian's package: missing, the
+    test fails naming it) at nominal and corner values, within 10 % of rf/network.py's coil
+    current, drivers' impedance and loaded Q; the loop's closed-form inductance and coupling
+    within 5 % of Neumann's integral over the footprint's copper."""
+    from rf import spice
+
+    result = spice.result()
+    assert result["simulator"].startswith("ngspice-") and len(result["cases"]) >= 4
+    assert result["max_rel_error"] <= 0.10 and result["neumann_max_rel_error"] <= 0.05
+
+
+def test_loaded_q_is_found_for_a_broad_resonance():
+    """The review's 2-turn case returned Q = 0 (its half-power points lay outside the sweep)."""
+    ant = lambda w: network.antenna_z(w, 190e-9, 1.4)  # noqa: E731
+    values = network.design(W, ant(W), 56e-9, 14.4e6, 15.0, 5.0)
+    f, q = network.loaded_q(F, values, ant, 2.97, 5.0)
+    assert 0.3 < q < 20 and 1e6 < f < 1e8

@@ -3,13 +3,15 @@ wire, judged per cell, with injected faults (a dead reader, a detuned coil, a sh
 coil switch stuck on the network, slow SPI)."""
 
 import json
+import math
 
 import pytest
 from dominotable.app.cli import main
 from dominotable.tray import bringup
 from dominotable.tray.errors import TrayError
 from dominotable.tray.geometry import default
-from dominotray import pins, wire
+from dominotray import emulator, pins, wire
+from dominotray import mfrc522 as M
 from tray_fixtures import vtray  # noqa: F401 (fixture)
 
 GEO = default()
@@ -27,7 +29,11 @@ def test_a_healthy_tray_passes_every_cell(vtray, capsys):
     assert "194 cells: 194 pass, 0 fail" in out
     row = next(line for line in out.splitlines() if line.startswith("r0c0 "))
     assert "04b00000000000 (tag expected)" in row and row.endswith("pass")
-    assert "x1." in row  # the face-down margin the range test found
+    # the face-down margin the range test found: the scanning drive over the weakest at which the
+    # emulated reference tag, face up (the RF model's field: emulator.FULL_DRIVE_MARGIN), still answers
+    weakest = math.ceil(M.DRIVE_MAX / emulator.FULL_DRIVE_MARGIN)
+    margin = pins.TX_DRIVE / weakest * bringup.FACE_DOWN
+    assert f"x{margin:.2f}" in row and margin >= bringup.MIN_MARGIN
 
 
 def test_faults_fail_their_cells_and_name_why(vtray, capsys):
@@ -41,7 +47,9 @@ def test_faults_fail_their_cells_and_name_why(vtray, capsys):
     assert len(cells) == 36
     for label in ("r0c0", "r0c1", "r1c0", "r1c1"):
         assert cells[label]["failures"] == ["reader"] and not cells[label]["present"]
-    assert cells["r4c4"]["failures"][0].startswith("range x0.") and cells["r4c4"]["read"] == "04b00000000044"
+    r4c4 = cells["r4c4"]
+    assert r4c4["failures"] == [f"range x{r4c4['face_down_margin']:.2f} < x{bringup.MIN_MARGIN:.2f}"]
+    assert cells["r4c4"]["read"] == "04b00000000044"  # a detuned coil reads its tag, short of the margin
     assert cells["r0c2"]["failures"] == ["tuned: its tag does not read"]
     for label in ("r2c3", "r3c2"):  # empty cells of the stuck switch's block read r2c2's tag
         assert cells[label]["failures"] == ["cross-read"]

@@ -10,9 +10,9 @@ ISO 14443-3 tag state machine (IDLE / READY / ACTIVE / HALT, cascade levels with
 MicroPython.
 
 Readers and coils: `layout` gives each cell's reader and its coil on that reader (None: a
-reader per cell, its coil hard-wired). A reader with several coils connects the one whose
-switch its pins D1..D4 set (TestPinEnReg / TestPinValueReg, UseIO; D(k+1) high: coil k);
-tags lie on cells, that is on coils. `xfer(reader, data)` is the SPI bus.
+reader per cell, its coil hard-wired). The coil index (`select_coil`, the two select lines of
+hardware/wiring.toml [coils]) connects coil index % n of every reader with n coils and shorts the
+others; tags lie on cells, that is on coils. `xfer(reader, data)` is the SPI bus.
 
 RF field: a tag is powered only while its coil carries the field (its reader's TxControlReg
 Tx1RFEn or Tx2RFEn, out of power-down, the coil connected) and answers nothing until
@@ -61,11 +61,13 @@ TAG_HOLD_US = 500       # a field gap the tag's state survives (an assumed figur
 # (37.74 us, MFRC522 data sheet 8.8.2). The crystal's start-up is an assumed figure (typical of
 # a 3225 fundamental crystal); the field comes on only then, so it adds to each cold read's guard.
 SOFT_PD_EXIT_US = 537.74
+SELECT_US = 20      # the coil index's two GPIO writes from MicroPython (assumed, as XFER_US)
 # Field strength (see above): a centred face-up tag at full drive has FULL_DRIVE_MARGIN times its
-# threshold field; through its tile (face down) FACE_DOWN of that. From the RF model of the chosen
-# coil (hardware/design.py; tests/test_design.py keeps them in step).
-FULL_DRIVE_MARGIN = 10.3
-FACE_DOWN = 0.24
+# threshold field; through its tile (face down) FACE_DOWN of that (the tag at the tile's
+# mid-thickness: the same). From the RF model of the chosen coil (hardware/design.py;
+# tests/test_hardware.py keeps them in step).
+FULL_DRIVE_MARGIN = 9.2
+FACE_DOWN = 1.0
 
 ATQA_NTAG = b"\x44\x00"
 SAK_DONE = 0x00     # NTAG213: UID complete, not ISO 14443-4
@@ -173,18 +175,12 @@ class Reader:
         self.fifo = []
         self.events = []  # the running command's coming (time_us, irq bits, reply, error bits)
 
-    def connected(self, coils):
-        """The cells whose coil is on this reader's network now."""
+    def connected(self, coils, index):
+        """The cells whose coil is on this reader's network now, at coil index `index`."""
         if len(self.coils) == 1:
             return self.coils
-        regs = self.regs
-        out = []
-        for k in range(len(self.coils)):
-            cell = self.coils[k]
-            on = regs[M.TEST_PIN_VALUE] & M.USE_IO and regs[M.TEST_PIN_EN] & regs[M.TEST_PIN_VALUE] & (2 << k)
-            if on or coils[cell].stuck:
-                out.append(cell)
-        return out
+        chosen = self.coils[index % len(self.coils)]
+        return [cell for cell in self.coils if cell == chosen or coils[cell].stuck]
 
 
 class Coil:
@@ -226,6 +222,8 @@ class ReaderArray:
         self.miso_stuck_high = False  # a short to 3.3 V: every byte reads 0xFF
         self.most_fields_on = 0  # the most coils with a field at once (tests may reset it)
         self._fields = 0
+        self.coil_index = 0  # what the select lines hold (the board boots with them low)
+        self.selects = 0  # how often the index moved
 
     # --- control API (tests, virtual tray, benchmark) ------------------------------------
 
@@ -325,7 +323,16 @@ class ReaderArray:
         self._rand = x
         return x / 4294967296.0
 
-    # --- the SPI bus ---------------------------------------------------------------------
+    # --- the SPI bus and the coil select lines --------------------------------------------
+
+    def select_coil(self, index):
+        """Set the coil index: every reader's field moves to its coil of that index."""
+        self.now_us += SELECT_US
+        self.selects += 1
+        self.coil_index = index
+        for reader in self.readers:
+            if len(reader.coils) > 1:
+                self._update(reader)
 
     def xfer(self, reader_index, data):
         if not 0 <= reader_index < len(self.readers):
@@ -404,16 +411,13 @@ class ReaderArray:
             if value & M.T_START_NOW and not reader.powered_down:
                 self._add_event(reader, (self.now_us + self._timer_us(reader), M.IRQ_TIMER, None, 0))
             regs[reg] = value & 0x07
-        elif reg in (M.TEST_PIN_EN, M.TEST_PIN_VALUE):
-            regs[reg] = value
-            self._update(reader)
         elif reg != M.VERSION:
             regs[reg] = value
 
     def _update(self, reader):
         """Which of the reader's coils carry its field now: every coil's field on or off."""
         live = reader.field and not reader.powered_down
-        on = reader.connected(self.coils) if live else []
+        on = reader.connected(self.coils, self.coil_index) if live else []
         if on == reader.on:
             return  # (most register writes change nothing here)
         reader.on = on
@@ -445,7 +449,7 @@ class ReaderArray:
         reader.events = []  # any new command stops the running one
         reader.rx_wait = False
         if cmd == M.CMD_SOFT_RESET:
-            reader.reset()  # TxControlReg back to antennas off, the D pins' drivers off
+            reader.reset()  # TxControlReg back to antennas off
             reader.field = False
             self._update(reader)
             self.now_us += RESET_US

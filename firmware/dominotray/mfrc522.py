@@ -8,12 +8,15 @@ names a reader; reading, waking and sleeping name a cell. `bus.xfer(reader, data
 length). On the Pico the bus is SPI plus chip-select decoders (main.py); in tests and the
 virtual tray it is the emulated array (emulator.py).
 
-Coils: a reader with several coils drives its pins D1..D4 (free in SPI mode) as outputs
-(TestPinEnReg, TestPinValueReg with UseIO: MFRC522 data sheet 9.3.4.4-9.3.4.5); D(k+1) high
-switches coil k onto the reader's network, low shorts it. At most one is on, and none while the
-reader sleeps: a shorted coil is detuned, so it does not relay a neighbour's field. Waking a cell
-switches its coil onto the network first, so the field comes up on that coil; moving an awake reader to
-another of its coils restarts the guard time (that coil's tag was unpowered).
+Coils: one coil index for the whole tray (`bus.select_coil(index)`: two GPIOs that every cell
+board's decoder turns into its coil selects, hardware/wiring.toml [coils]) puts coil index % n of
+every reader with n coils on that reader's network and shorts its others: a shorted coil is
+detuned, so it does not relay a neighbour's field, and every field that is on is on the same coil
+of its block, two cells from the next. A cell is readable when the index selects its coil
+(`selected`); waking one that it does not select moves the index first (`select`), and with it
+the field of every awake reader to that reader's coil of the new index, which restarts their
+guard times (those coils' tags were unpowered). The scanner reads the cells of one index
+together, so the index moves seldom.
 
 Register map, command set and SPI framing follow the NXP MFRC522 data sheet: an address byte
 is (reg << 1), with bit 7 set for a read; a read returns register n's value during byte n+1.
@@ -76,11 +79,6 @@ T_PRESCALER = 0x2B
 T_RELOAD_H = 0x2C
 T_RELOAD_L = 0x2D
 VERSION = 0x37
-TEST_PIN_EN = 0x33
-TEST_PIN_VALUE = 0x34
-# TestPinValueReg bit 7 UseIO: D1..D6 follow bits 1..6; TestPinEnReg bits 1..4 enable D1..D4
-USE_IO = 0x80
-SELECT_PINS = 0x1E
 # CWGsPReg: 6 bits, 0x3F the strongest field; 0x20 after reset (data sheet 9.3.3.7)
 DRIVE_MAX = 0x3F
 
@@ -186,10 +184,12 @@ class MFRC522:
         else:
             self.reader_of, self.coil_of = layout
         self.readers = max(self.reader_of) + 1 if self.reader_of else 0
-        coils = [0] * self.readers
-        for r in self.reader_of:
-            coils[r] += 1
-        self.switched = [n > 1 for n in coils]  # its coils are switched (else hard-wired)
+        self.coils = [[] for _ in range(self.readers)]  # per reader, the cell of each of its coils
+        for cell in range(len(self.reader_of)):
+            self.coils[self.reader_of[cell]].append(cell)
+        for cells in self.coils:
+            cells.sort(key=lambda c: self.coil_of[c])
+        self.coil = 0  # the coil index the bus's select lines hold (0 from the board's boot)
         self.drive = drive
         self.awake = []  # cells whose reader is out of power-down with their coil on, in the order woken
         self.woke_at = {}  # cell -> bus.ticks_us() when its field came on
@@ -229,8 +229,8 @@ class MFRC522:
         return self.read(reader, VERSION)
 
     def init(self, cell):
-        """Soft-reset and configure the reader of `cell`, leaving it in soft power-down with
-        every coil shorted; True if its VersionReg names a working part. A reader that
+        """Soft-reset and configure the reader of `cell`, leaving it in soft power-down; True if
+        its VersionReg names a working part. A reader that
         does not answer costs a few transactions, never a long poll (the boot self-test of
         every reader stays short)."""
         r = self.reader_of[cell]
@@ -253,9 +253,6 @@ class MFRC522:
         self.write(r, RF_CFG, 0x70)  # receiver gain 48 dB
         if self.drive is not None:
             self.write(r, CW_GS_P, self.drive)
-        if self.switched[r]:
-            self.write(r, TEST_PIN_VALUE, USE_IO)  # D1..D4 low: every coil shorted ...
-            self.write(r, TEST_PIN_EN, SELECT_PINS)  # ... before their drivers come on
         ok = self.read(r, T_RELOAD_L) == T_RELOAD_VALUE  # the writes took
         # The drivers stay enabled: in soft power-down the clock stops, and with it the
         # field; leaving power-down is then the one write that switches the field on.
@@ -269,31 +266,53 @@ class MFRC522:
 
     # --- power and RF field --------------------------------------------------------------
 
+    def selected(self, cell):
+        """The coil index puts this cell's coil on its reader's network."""
+        cells = self.coils[self.reader_of[cell]]
+        return cells[self.coil % len(cells)] == cell
+
+    def select(self, cell):
+        """Move the coil index to one that selects `cell` (keeping the index's higher bits for a
+        reader of fewer coils): every awake reader's field moves to its coil of the new index,
+        and that coil's guard time starts now."""
+        n = len(self.coils[self.reader_of[cell]])
+        index = self.coil - self.coil % n + self.coil_of[cell]
+        if index == self.coil:
+            return
+        self.bus.select_coil(index)
+        self.coil = index
+        now = self.bus.ticks_us()
+        awake = self.awake
+        for i in range(len(awake)):
+            old = awake[i]
+            r = self.reader_of[old]
+            cells = self.coils[r]
+            new = cells[index % len(cells)]
+            if new != old:
+                self.woke_at[new] = max(now, self.woke_at.pop(old))
+                awake[i] = new
+                self._on[r] = new
+
     def wake(self, cell):
-        """Close the cell's coil switch and leave soft power-down: the clock restarts and the
-        field comes on at that coil. The guard time runs from now, while the scanner reads
-        other readers. A reader awake for another of its coils moves its field here."""
+        """Move the coil index to the cell's coil if it selects another, and leave soft
+        power-down: the clock restarts and the field comes on at that coil. The guard time runs
+        from now, while the scanner reads other readers."""
+        if not self.selected(cell):
+            self.select(cell)
         if cell in self.woke_at:
             return
         r = self.reader_of[cell]
-        other = self._on.get(r)
-        if other is not None:
-            del self.woke_at[other]
-            self.awake.remove(other)
-        if self.switched[r]:
-            self.write(r, TEST_PIN_VALUE, USE_IO | 2 << self.coil_of[cell])
-        self.woke_at[cell] = self.bus.ticks_us() + (0 if other is not None else WAKE_US)
+        self.woke_at[cell] = self.bus.ticks_us() + WAKE_US
         self.awake.append(cell)
         self._on[r] = cell
-        if other is None:
-            # One write leaves power-down and arms the transceiver, which then waits for
-            # StartSend (data sheet 10.3.1.8): the read needs no command write of its own.
-            self.write(r, COMMAND, CMD_TRANSCEIVE)
-            self._waiting[r] = 0
+        # One write leaves power-down and arms the transceiver, which then waits for StartSend
+        # (data sheet 10.3.1.8): the read needs no command write of its own.
+        self.write(r, COMMAND, CMD_TRANSCEIVE)
+        self._waiting[r] = 0
 
     def sleep(self, cell):
-        """Soft power-down (clock, receiver and field off) and every coil shorted; a
-        reader awake for another of its coils stays so."""
+        """Soft power-down: clock, receiver and field off (the coil stays where the index puts
+        it: with no field it carries nothing). A reader awake for another of its coils stays so."""
         r = self.reader_of[cell]
         other = self._on.get(r)
         if other is not None and other != cell:
@@ -303,8 +322,6 @@ class MFRC522:
             self.awake.remove(cell)
             del self._on[r]
         self.write(r, COMMAND, POWER_DOWN)
-        if self.switched[r]:
-            self.write(r, TEST_PIN_VALUE, USE_IO)
 
     def _forget(self, reader):
         cell = self._on.pop(reader, None)

@@ -12,8 +12,10 @@ Scheduling: five rings of cells, each read in turn, share the reads by stride sc
 so that each ring's cells come round in proportion to its aimed-at period. A cell is in
 the first ring that takes it:
 - pad (`periods[0]`): the scan pad, while the host awaits a draw;
-- hot (`periods[1]`): empty cells next to a tile (where the next tile will go) and cells
-  that changed in the last `recent_ms`;
+- hot (`periods[1]`): where the next tile will go and what changed: the empty black cells of
+  the grid as a chessboard (a tile always covers one black and one white cell) next to a tile
+  or next to an empty white cell next to a tile, and cells that changed in the last
+  `recent_ms` (a tile found on its black half makes its white neighbours pending: below);
 - occupied (`periods[2]`): cells holding a tag or a stack (to see a removal soon);
 - watched (`periods[3]`): the cells the current game uses (the host's WATCH; every cell
   until it says);
@@ -32,11 +34,16 @@ that their guard times run meanwhile (`idle_lookahead` once the tray has been qu
 and columns both) never have their fields on together, so neighbouring antennas never
 couple. The rings are ordered so that consecutive cells lie `field_spacing` apart.
 
-A reader serving a block of cells (the driver's `reader_of`) has one field, on one coil at a
-time. Its cells come one after another in the rings, blocks ordered so that consecutive
-readers lie `field_spacing` apart, and the plan holds `lookahead` readers' worth of cells: once
-a cell is read, the field moves on to the reader's next planned cell (one SPI write, its guard
-time running while others are read) instead of the reader sleeping and waking again.
+A reader serving a block of cells (the driver's `reader_of`) has one field, on the coil the
+tray's one coil index selects (the driver's `selected`, `select`): every awake reader's field is
+on the same coil of its block. The scan goes by phases, one coil index each: the stride
+scheduling picks among the rings' cells of that index only (each ring keeps its place per
+index, and a ring with none on it keeps its share for its own phase), as many as the index's
+cells ask for over one hot period (each ring's cells on it over the ring's period; at least
+`phase_min`), so that the phases come round about once a hot period. The plan holds one phase's
+cells; once they are read the index moves on, and with it every awake field (restarting their
+guard times). A reader read keeps its field until its place is wanted: the next index may put
+it on a planned cell of its own.
 """
 
 from dominotray.mfrc522 import EMPTY, FAULT, GARBLED, STACK, TAG
@@ -71,15 +78,20 @@ class Scanner:
     def __init__(self, driver, neighbours, clock_ms, usable, cols=None, pad=(),
                  confirm_present=2, confirm_absent=6, periods=(60, 100, 250, 400, 450), recent_ms=500,
                  max_retries=6, lookahead=12, field_spacing=2, full_read_every=8, idle_ms=30000,
-                 idle_lookahead=8, batch=2):
+                 idle_lookahead=8, batch=2, phase_min=4):
         self.driver = driver
         self._reader_of = getattr(driver, "reader_of", None)  # cells sharing a reader share its field
-        self._coils = 1  # the most cells a reader serves
+        self._coil_of = getattr(driver, "coil_of", None)
+        self._selected = getattr(driver, "selected", None)  # the coil index selects the cell
+        self._coils = 1  # the most cells a reader serves: the coil indices the scan cycles through
+        self._on = None  # per cell, a bit per coil index that puts its coil on its reader's network
         if self._reader_of is not None:
             counts = {}
             for r in self._reader_of:
                 counts[r] = counts.get(r, 0) + 1
             self._coils = max(counts.values()) if counts else 1
+            self._on = bytes(sum(1 << k for k in range(self._coils) if k % counts[r] == self._coil_of[c])
+                             for c, r in enumerate(self._reader_of))
         self.neighbours = neighbours
         self.clock_ms = clock_ms
         self.cells = len(neighbours)
@@ -95,6 +107,9 @@ class Scanner:
         self.idle_ms = idle_ms
         self.idle_lookahead = idle_lookahead
         self.batch = batch  # cells read together, their WUPAs overlapping on air
+        self.phase_min = phase_min  # the fewest cells planned on one coil index before the next's
+        self._index = 0  # the coil index the schedule picks cells of
+        self._picks = 0  # cells picked on it
         self._active_at = clock_ms()  # the last change, or the host's last WATCH
         self.spacing = field_spacing
         self.full_read_every = full_read_every
@@ -106,6 +121,9 @@ class Scanner:
         self._changed_at = {}  # cell -> clock_ms of its last reported change
         self._row = [c // self.cols for c in range(self.cells)]
         self._col = [c % self.cols for c in range(self.cells)]
+        # the grid as a chessboard: a tile covers one black cell and one white (row + column even:
+        # black); the pad's cells count as black
+        self._black = bytes(c >= self.playing or (self._row[c] + self._col[c]) % 2 == 0 for c in range(self.cells))
         self._order = sorted(range(self.cells), key=self._order_key)
         self._rank = bytearray(self.cells) if self.cells < 256 else [0] * self.cells
         for i in range(self.cells):
@@ -113,7 +131,7 @@ class Scanner:
         self._mask = None  # watched cells (a bytes mask), None: every cell
         self._draw = False
         self._rings = [[], [], [], [], []]  # pad, hot, occupied, watched, rest
-        self._at = [0, 0, 0, 0, 0]
+        self._at = [[0] * self._coils for _ in range(5)]  # per ring, a position per coil index
         self._pass = [0.0, 0.0, 0.0, 0.0, 0.0]
         self._v = 0.0
         self.plan = []  # the next cells of the schedule; their readers may be awake already
@@ -139,7 +157,7 @@ class Scanner:
         s = self.spacing
         if self._coils == 1:
             return ((row % s) * s + col % s) << 12 | cell
-        # reader-major: a block's cells together, blocks field_spacing apart (in blocks)
+        # coil-major: the cells of one coil index together, blocks field_spacing apart (in blocks)
         first = self._reader_of.index(self._reader_of[cell])
         r0, c0 = divmod(first, self.cols)
         bh = bw = 1
@@ -148,7 +166,7 @@ class Scanner:
         while first + bh * self.cols < self.playing and self._reader_of[first + bh * self.cols] == self._reader_of[first]:
             bh += 1
         sr, sc = -(-s // bh), -(-s // bw)
-        return (((r0 // bh) % sr) * sc + (c0 // bw) % sc) << 20 | first << 8 | cell - first
+        return (self._coil_of[cell] << 4 | ((r0 // bh) % sr) * sc + (c0 // bw) % sc) << 16 | first
 
     def near(self, a, b):
         """Too close to have both fields on: one reader's cells, within field_spacing on the
@@ -186,11 +204,19 @@ class Scanner:
             else:
                 hot.add(cell)
         state = self.state
+        neighbours = self.neighbours
+        black = self._black
         for cell in range(self.cells):
             if state[cell][0] == TAG:
-                for near in self.neighbours[cell]:
-                    if state[near][0] == EMPTY:
+                for near in neighbours[cell]:
+                    if state[near][0] != EMPTY:
+                        continue
+                    if black[near]:
                         hot.add(near)
+                    else:  # a tile on it has its other half on a black neighbour: reading those finds it
+                        for far in neighbours[near]:
+                            if state[far][0] == EMPTY:
+                                hot.add(far)
         mask = self._mask
         usable = self.usable
         rings = [[], [], [], [], []]
@@ -209,16 +235,29 @@ class Scanner:
         rank = self._rank
         for i in range(5):
             old = self._rings[i]
+            if rings[i] and not old and self._pass[i] < self._v:
+                self._pass[i] = self._v  # a ring that was empty joins now, without a backlog
             if rings[i] != old:
                 # Carry on from where the old ring was: its next cell, or the one after it.
-                at = self._at[i]
-                mark = rank[old[at]] if at < len(old) else len(rank)
                 new = rings[i]
-                at = 0
-                while at < len(new) and rank[new[at]] < mark:
-                    at += 1
-                self._at[i] = at
+                for k in range(self._coils):
+                    at = self._at[i][k]
+                    mark = rank[old[at]] if at < len(old) else len(rank)
+                    at = 0
+                    while at < len(new) and rank[new[at]] < mark:
+                        at += 1
+                    self._at[i][k] = at
         self._rings = rings
+        counts = self._counts = [[0] * self._coils for _ in range(5)]  # per ring, its cells per coil index
+        for i in range(5):
+            for c in rings[i]:
+                for k in range(self._coils):
+                    if self._on is None or self._on[c] >> k & 1:
+                        counts[i][k] += 1
+        # a phase's length: what its index's cells ask for over one hot period (the rings' cells
+        # over their periods), so that the phases come round about once a hot period
+        self._phase_len = [max(self.phase_min, int(self.periods[1] * sum(
+            self._counts[i][k] / self.periods[i] for i in range(5)) + 0.999)) for k in range(self._coils)]
 
     def _expired(self):
         now = self.clock_ms()
@@ -227,8 +266,31 @@ class Scanner:
                 return True
         return False
 
+    def _due(self, i, index):
+        """Ring i's next cell of coil index `index` from that index's position (wrapping round
+        once), or None. With several coil indices, not one planned already: the plan holds one
+        index's cells, and a second read of one at once would find what the first did."""
+        ring = self._rings[i]
+        at = self._at[i][index]
+        for _ in range(len(ring)):
+            if at >= len(ring):
+                at = 0
+                if self._expired():  # a new round: "recently changed" cells leave the hot ring
+                    self._rebuild()  # (a change of state or of the host's WATCH rebuilds at once)
+                    ring = self._rings[i]
+                    if not ring:
+                        return None
+            cell = ring[at]
+            if self._on is None or self._on[cell] >> index & 1 and (self._coils == 1 or cell not in self.plan):
+                self._at[i][index] = at + 1
+                return cell
+            at += 1
+        return None
+
     def _pick(self):
-        """The next cell of the schedule (stride scheduling over the rings), or None."""
+        """The next cell of the schedule, or None: stride scheduling over the rings, among the
+        cells of one coil index at a time. The plan holds one index's cells alone (its phase's
+        length of them); once they are read, the next index's come."""
         if not self.sweeps:
             order = self._order
             for _ in range(self.cells):
@@ -236,28 +298,25 @@ class Scanner:
                 self._boot_i += 1
                 if cell in self._unswept and cell not in self.plan:
                     return cell
-        best = -1
-        for i in range(5):
-            if self._rings[i]:
-                if self._pass[i] < self._v:
-                    self._pass[i] = self._v
-                if best < 0 or self._pass[i] < self._pass[best]:
-                    best = i
-        if best < 0:
-            return None
-        ring = self._rings[best]
-        self._v = self._pass[best]
-        self._pass[best] += self.periods[best] / len(ring)
-        if self._at[best] >= len(ring):
-            self._at[best] = 0
-            if self._expired():  # a new round: "recently changed" cells leave the hot ring
-                self._rebuild()  # (a change of state or of the host's WATCH rebuilds at once)
-                ring = self._rings[best]
-                if not ring:
-                    return self._pick()
-        cell = ring[self._at[best]]
-        self._at[best] += 1
-        return cell
+        for _ in range(self._coils + 1):
+            index = self._index
+            if self._picks < self._phase_len[index]:
+                # the ring furthest behind first (a ring without cells on this index keeps its
+                # place for its own)
+                rings = [i for i in range(5) if self._counts[i][index]]
+                rings.sort(key=lambda i: self._pass[i])
+                for i in rings:
+                    cell = self._due(i, index)
+                    if cell is not None:
+                        self._v = self._pass[i]
+                        self._pass[i] += self.periods[i] / len(self._rings[i])
+                        self._picks += 1
+                        return cell
+            if self.plan:
+                return None  # the planned cells of this index first
+            self._index = (index + 1) % self._coils
+            self._picks = 0
+        return None
 
     def _next(self):
         if self.pending:
@@ -285,25 +344,35 @@ class Scanner:
         return self.idle_lookahead
 
     def _prewake(self, cell):
-        """Fields: none near `cell` while it is read; wake the planned readers that may."""
+        """Fields: none near `cell` while it is read; wake the planned readers that may. A reader
+        awake for no waiting cell keeps its field until its place is wanted: the coil index may
+        move it onto a cell of its own that is planned, without a wake."""
         driver = self.driver
         limit = self.awake_limit()
         reader_of = self._reader_of
+        selected = self._selected
+        if selected is not None and not selected(cell):
+            driver.select(cell)  # before waking others: they wake on the new index
         for other in list(driver.awake):
             if other != cell and self.near(other, cell) and not (reader_of and reader_of[other] == reader_of[cell]):
-                driver.sleep(other)  # (a reader awake for another of its cells moves its field instead)
+                driver.sleep(other)
         while len(self.plan) < limit * self._coils:
             nxt = self._pick()
             if nxt is None:
                 break
             self.plan.append(nxt)
+        waiting = self.pending + self.plan
         awake = driver.awake
+        idle = [c for c in awake if c != cell and c not in waiting]  # the places that may be wanted
+        while len(awake) + (cell not in awake) > limit:  # the limit fell (the tray went quiet)
+            later = [c for c in reversed(waiting) if c in awake and c != cell]
+            driver.sleep(idle.pop() if idle else later[0])
         busy = set(reader_of[c] for c in awake) if reader_of else ()  # a reader's one field
         busy_cell = reader_of[cell] if reader_of else None
-        for nxt in self.pending + self.plan:  # the cells waiting for a re-read first
-            if len(awake) >= limit:
-                break
+        for nxt in waiting:  # the cells waiting for a re-read first
             if reader_of and (reader_of[nxt] in busy or reader_of[nxt] == busy_cell):
+                continue
+            if selected is not None and not selected(nxt):
                 continue
             if nxt == cell or nxt in awake or self.near(nxt, cell):
                 continue
@@ -311,6 +380,10 @@ class Scanner:
                 if self.near(nxt, other):
                     break
             else:
+                if len(awake) + (cell not in awake) >= limit:  # the cell read wakes too
+                    if not idle:
+                        break
+                    driver.sleep(idle.pop(0))
                 driver.wake(nxt)
                 if reader_of:
                     busy.add(reader_of[nxt])
@@ -344,7 +417,8 @@ class Scanner:
                 driver.sleep(c)
             raise
         for c in batch:
-            self._move_on(c)
+            if self._coils == 1:  # (a reader of several coils keeps its field for the next index)
+                driver.sleep(c)
             self.reads += 1
             unswept = self._unswept
             unswept.discard(c)
@@ -352,16 +426,6 @@ class Scanner:
                 self.sweeps += 1
                 self._unswept = set(x for x in range(self.cells) if self.usable[x])
         return cell
-
-    def _move_on(self, cell):
-        """Move the reader's field to its next planned cell, or let it sleep."""
-        reader_of = self._reader_of
-        if self._coils > 1:
-            for nxt in self.plan:
-                if nxt != cell and reader_of[nxt] == reader_of[cell]:
-                    self.driver.wake(nxt)
-                    return
-        self.driver.sleep(cell)
 
     def _known(self, cell):
         """The UID a presence check confirms on this visit, or None for a full read."""

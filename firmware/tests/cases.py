@@ -337,7 +337,25 @@ def test_a_block_reader_has_one_field_on_one_coil_and_moving_it_restarts_the_gua
     assert emu.now_us - start >= M.FIELD_GUARD_US  # coil 3's tag was unpowered: a whole guard time
     driver.sleep(3)
     assert emu.fields_on() == [] and emu.awake() == []
-    assert driver.read(0, M.TEST_PIN_VALUE) == M.USE_IO  # asleep: every switch open
+
+
+def test_one_coil_index_moves_the_field_of_every_awake_reader():
+    # two blocks side by side: cells 0 1 | 2 3 over 4 5 | 6 7, coil k at the same place in each
+    emu = ReaderArray(8, layout=blocks(4, 2, 0, 2, 2))
+    driver = M.MFRC522(emu, drive=40)
+    assert driver.init(0) and driver.init(2)
+    emu.place(5, UID)
+    driver.wake(0)
+    driver.wake(2)
+    assert emu.fields_on() == [0, 2] and emu.coil_index == 0 and not driver.selected(6)
+    driver.wake(5)  # coil 3: the index moves, and reader 1's field with it, two cells from reader 0's
+    assert emu.coil_index == 3 and driver.awake == [5, 7] and emu.fields_on() == [5, 7]
+    start = emu.now_us
+    assert driver.read_uid(5) == (M.TAG, UID)
+    assert emu.now_us - start >= M.FIELD_GUARD_US - 100  # coil 3's tag powers up from the move
+    driver.sleep(5)
+    driver.sleep(7)
+    assert emu.fields_on() == [] and emu.selects == 1
 
 
 def test_a_switch_stuck_closed_lets_its_tag_answer_for_the_block():
@@ -354,7 +372,7 @@ def test_the_drive_the_coupling_and_the_tile_decide_whether_a_tag_answers():
     emu, driver = block_reader()
     emu.place(0, UID, face_down=True)
     assert driver.read_uid(0) == (M.TAG, UID)  # the scanning drive reads through the tile
-    driver.set_drive(0, 10)
+    driver.set_drive(0, 4)  # a sixteenth of full drive: short of the tag's threshold
     driver.sleep(0)
     assert driver.read_uid(0, UID) == (M.EMPTY, b"")
     driver.set_drive(0, M.DRIVE_MAX)
@@ -500,11 +518,13 @@ def test_rings_pad_hot_occupied_watched_and_rest():
     _boot(scanner)
     scanner.watch(bytes([1] * 8 + [0] * 4 + [1, 1]), draw=False)
     pad, hot, occupied, watched, rest = [sorted(r) for r in scanner._rings]
-    assert pad == [] and hot == [1, 2, 4, 7, 9, 10] and occupied == [5, 6]
-    assert watched == [0, 3, 12, 13] and rest == [8, 11]
+    # hot: the black cells (row + column even) a tile laid beside 5 and 6 would cover: 2, 7 and 10
+    # beside them, 0 and 8 beside their white neighbours 1, 4 and 9
+    assert pad == [] and hot == [0, 2, 7, 8, 10] and occupied == [5, 6]
+    assert watched == [1, 3, 4, 12, 13] and rest == [9, 11]
     scanner.watch(None, draw=True)
     assert sorted(scanner._rings[0]) == [12, 13]
-    assert sorted(scanner._rings[3]) == [0, 3, 8, 11]
+    assert sorted(scanner._rings[3]) == [1, 3, 4, 9, 11]
 
 
 def test_each_ring_comes_round_in_proportion_to_its_period():
@@ -515,8 +535,9 @@ def test_each_ring_comes_round_in_proportion_to_its_period():
     counts = [0] * 14
     for _ in range(2000):
         counts[scanner.step()] += 1
-    per_visit = [counts[12], counts[1], counts[5], counts[0], counts[8]]
-    # pad every 10, hot every 20, occupied every 40, watched every 80, rest every 160
+    per_visit = [counts[12], counts[2], counts[5], counts[3], counts[11]]
+    # pad every 10, hot every 20 (2: black, beside 1, which is beside the tag on 5), occupied every 40,
+    # watched every 80 (3: white, not beside a tag), rest every 160
     for faster, slower in zip(per_visit, per_visit[1:]):
         assert 1.6 <= faster / slower <= 2.5, per_visit
     assert min(counts) > 0
@@ -978,7 +999,7 @@ def test_cells_beside_the_layout_are_read_more_often_and_all_are_swept():
     app.driver.read_many = counting
     app.feed(request(wire.WATCH, wire.encode_watch(True, range(CELLS), CELLS)))
     run_for(app, 3000)
-    beside = counts[1 * COLS + 2]
+    beside = counts[1 * COLS + 3]  # a black cell beside the tile: a tile laid there covers one
     far = counts[5 * COLS + 7]
     assert far >= 10 and min(counts) >= 10
     assert beside >= 3 * far, (beside, far)  # periods 100 ms and 400 ms

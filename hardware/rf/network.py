@@ -107,23 +107,30 @@ def solve(omega, values, ant_of, v_tx, r_tx):
 
 
 def loaded_q(f0, values, ant_of, v_tx, r_tx):
-    """f0 over the -3 dB bandwidth of the coil current (the loaded Q)."""
-    peak_f, peak = f0, 0.0
-    steps = 400
-    lo, hi = 0.5 * f0, 1.6 * f0
-    curve = []
-    for i in range(steps + 1):
-        f = lo + (hi - lo) * i / steps
-        cur = solve(2 * math.pi * f, values, ant_of, v_tx, r_tx)["i_coil"]
-        curve.append((f, cur))
-        if cur > peak:
-            peak, peak_f = cur, f
-    half = peak / math.sqrt(2)
-    below = [f for f, c in curve if f < peak_f and c < half]
-    above = [f for f, c in curve if f > peak_f and c < half]
-    if not below or not above:
-        return peak_f, 0.0  # broader than the sweep: Q under ~1
-    return peak_f, peak_f / (min(above) - max(below))
+    """(peak frequency, loaded Q): the coil current's peak over its -3 dB bandwidth. The peak is
+    searched on a log scale around f0 and each half-power point found by bisection, however broad
+    the resonance (a low-Q loop's points lie far from f0); ValueError if the current has no
+    half-power point on a side (no resonance: a monotonic response)."""
+    def cur(f):
+        return solve(2 * math.pi * f, values, ant_of, v_tx, r_tx)["i_coil"]
+
+    grid = [f0 * 10 ** (k / 200) for k in range(-400, 401)]  # f0 / 100 .. 100 f0
+    peak_f = max(grid, key=cur)
+    half = cur(peak_f) / math.sqrt(2)
+
+    def edge(direction):
+        f = peak_f
+        while cur(f) >= half:
+            f *= 1.02 ** direction
+            if not f0 / 1000 < f < f0 * 1000:
+                raise ValueError("the coil current has no half-power point: no resonance to take a Q from")
+        a, b = f / 1.02 ** direction, f
+        for _ in range(60):
+            mid = (a + b) / 2
+            a, b = (mid, b) if cur(mid) >= half else (a, mid)
+        return (a + b) / 2
+
+    return peak_f, peak_f / (edge(1) - edge(-1))
 
 
 def rounded(values, series=E12):

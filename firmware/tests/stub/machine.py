@@ -3,6 +3,7 @@
 Only the physical edge is faked: pin levels are remembered, and SPI transfers go to the
 emulated reader array (`array`, set by the test) for whichever reader the 74HC154 decoder
 pins currently select, as on the board. With no reader selected MISO reads 0x00 (pull-down).
+The coil index pins set the array's coil index, as the cell boards' decoders do.
 """
 
 from dominotray import pins
@@ -25,7 +26,7 @@ class Pin:
         self.gpio = gpio
         self.pull = pull
         if value is not None:
-            levels[gpio] = 1 if value else 0
+            self._drive(value)
 
     def value(self, level=None):
         _point()
@@ -33,7 +34,12 @@ class Pin:
             if self.gpio in grounded:
                 return 0
             return levels.get(self.gpio, 1 if self.pull == Pin.PULL_UP else 0)
+        self._drive(level)
+
+    def _drive(self, level):
         levels[self.gpio] = 1 if level else 0
+        if self.gpio in pins.COIL_SELECT and array is not None:
+            array.select_coil(sum(levels.get(g, 0) << bit for bit, g in enumerate(pins.COIL_SELECT)))
 
 
 def selected_reader():
