@@ -34,7 +34,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from dominotable.games import catalog
-from dominotable.store.storage import SCHEMA_VERSION, Store
+from dominotable.match.replay import replay
+from dominotable.store.records import Change
+from dominotable.store.schema import SCHEMA_VERSION
+from dominotable.store.storage import Store
 
 PYTHON = sys.executable
 URL = re.compile(r"the table page: (http://\S+/)")
@@ -129,7 +132,7 @@ class Lab:
             for ply in range(1, 7):
                 move = next(iter(game.legal_moves()))
                 game.push(move)
-                store.commit(match_id, ply - 1, [str(move)])
+                store.commit(match_id, Change(ply - 1, (str(move),)))
         return path
 
     def namespace(self, script: str) -> tuple[str, ...]:
@@ -261,7 +264,7 @@ def disk_full_inside(lab: Lab) -> Row:
     replays = False
     try:
         with Store(db, create=False) as store:
-            game = store.resume(store.matches()[0].id)
+            game = replay(store.match(store.matches()[0].id))
         got.append(f"store: {len(game.moves)} moves, they replay")
         replays = final is not None and len(game.moves) == final.get("moves") and game.scores == [
             s["points"] for s in final.get("scores", [])]

@@ -29,6 +29,7 @@ import time
 
 from dominotable.games import catalog
 from dominotable.sim.bots.shared import random_bot
+from targets import Targets
 
 DOUBLES = "doubles-in-the-boneyard"
 
@@ -117,6 +118,7 @@ def main() -> None:
     args = parser.parse_args()
     kernels: dict[str, float] = {}
     engines: dict[str, float] = {}
+    targets = Targets()
     for name in args.games:
         cls = catalog.engine(name)
         kernel = catalog.spec(name).playout
@@ -132,7 +134,8 @@ def main() -> None:
             moves, hands = median_of(results)
             line = f"{name} ({cls.default_players} players, {way}): median {moves:,.0f} moves/s, {hands:,.0f} hands/s"
             if way == "kernel":
-                line += f"; {moves / engines[name]:.2f}x the engine (target 3x)"
+                targets.check(f"{name} kernel", moves / engines[name] if moves else None, lambda x: x >= 3)
+                line += f"; {moves / engines[name]:.2f}x the engine (target 3x: {targets.said(f'{name} kernel')})"
                 kernels[name] = moves
             elif way == "engine":
                 engines[name] = moves
@@ -150,8 +153,10 @@ def main() -> None:
             if DOUBLES in kernels:
                 line += f", Doubles kernel {kernels[DOUBLES] / moves:.2f}x it"
                 if run is dominoes_run:
-                    line += " (target 1.5x)"
+                    targets.check("kernel vs dominoes", kernels[DOUBLES] / moves if moves else None, lambda x: x >= 1.5)
+                    line += f" (target 1.5x: {targets.said('kernel vs dominoes')})"
             print(line, flush=True)
+    targets.done()
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import damage  # noqa: E402 (the tests' damage kinds)
+from dominotable.match.replay import replay  # noqa: E402
 from dominotable.store.recovery import recover  # noqa: E402
 from dominotable.store.storage import Store  # noqa: E402
 
@@ -53,7 +54,7 @@ def whole(moves: dict[int, list[str]], found: dict[int, list[str]]) -> int:
 
 def ours(path: Path, moves: dict[int, list[str]]) -> tuple[int, int, float, float]:
     start, cpu = time.perf_counter(), time.process_time()
-    salvage = recover(path)
+    salvage = recover(path, replay)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     with Store(path) as store:
         found = {r.id: store.match(r.id).moves for r in store.matches() if r.damaged is None}

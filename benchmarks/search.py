@@ -19,7 +19,9 @@ import time
 
 from dominotable.games import catalog
 from dominotable.sim.bots.shared import play_out
+from dominotable.sim.stats import percentile
 from dominotable.tray.geometry import default
+from targets import Targets
 
 TARGET_MS = 200
 
@@ -42,6 +44,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=2)
     parser.add_argument("--tray", action="store_true", help="matches bound to the tray, as at the table")
     args = parser.parse_args()
+    targets = Targets()
     for name in args.games:
         spec = catalog.spec(name)
         spent: list[float] = []
@@ -54,10 +57,14 @@ def main() -> None:
             seats = [timed(spec.strategies["search"](random.Random(f"{i}:{k}")), spent) if (k + i) % 2 == 0
                      else spec.strategies["greedy"](random.Random(f"{i}:{k}")) for k in range(game.players)]
             play_out(game, seats)
-        spent.sort()
-        p95 = spent[min(len(spent) - 1, int(0.95 * len(spent)))]
-        print(f"{name}{' on the tray' if args.tray else ''}: {len(spent)} search moves, median {statistics.median(spent):.1f} ms, p95 {p95:.1f} ms, "
-              f"max {spent[-1]:.1f} ms (target {TARGET_MS} ms)", flush=True)
+        where = f"{name}{' on the tray' if args.tray else ''}"
+        p95 = percentile(spent, 0.95)
+        targets.check(where, p95, lambda ms: ms <= TARGET_MS)
+        figures = (f"median {statistics.median(spent):.1f} ms, p95 {p95:.1f} ms, max {max(spent):.1f} ms" if spent
+                   else "nothing timed")
+        print(f"{where}: {len(spent)} search moves, {figures} (target {TARGET_MS} ms: {targets.said(where)})",
+              flush=True)
+    targets.done()
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from dominotable.games import catalog
+from dominotable.match.replay import replay
 from dominotable.sim.bots.shared import play_out, random_bot
 from dominotable.store.storage import Store
 
@@ -41,7 +42,7 @@ def main() -> None:
                 store.append_move(match_id, ply, notation)
                 times.append(time.perf_counter() - start)
             start = time.perf_counter()
-            store.resume(match_id)
+            replay(store.match(match_id))
             resume = time.perf_counter() - start
     times.sort()
     print(f"append_move x{len(times)}: median {statistics.median(times) * 1000:.2f} ms, "

@@ -26,6 +26,8 @@ import threading
 import time
 from pathlib import Path
 
+from targets import Targets
+
 CONFIG = '[tray]\nport = "none"\n[display]\nterminal = false\n'
 
 
@@ -86,9 +88,14 @@ def main() -> None:
             medians.append(median)
             peaks.append(peak)
     page = f", the page served to {args.clients} clients" if args.clients else ""
-    print(f"dominotable run (simulated, demo match{page}), {args.runs} runs: resident memory median "
-          f"{statistics.median(medians):.1f} MB, peak {max(peaks):.1f} MB "
-          f"(target < 80 MB: {'met' if max(peaks) < 80 else 'NOT met'}; ratio {max(peaks) / 80:.2f})")
+    targets = Targets()
+    peak = max(peaks) if peaks else None
+    targets.check("peak_rss", peak, lambda mb: mb < 80)
+    figures = f"median {statistics.median(medians):.1f} MB, peak {peak:.1f} MB" if peaks else "not measured"
+    ratio = f"; ratio {peak / 80:.2f}" if peaks else ""
+    print(f"dominotable run (simulated, demo match{page}), {args.runs} runs: resident memory {figures} "
+          f"(target < 80 MB: {targets.said('peak_rss')}{ratio})")
+    targets.done()
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from dominotray import pins, wire
 from dominotray.app import TrayApp
 from dominotray.emulator import XFER_US, ReaderArray
 from dominotray.layout import blocks
+from targets import Targets
 
 GEO = default()
 TARGETS_MS = {"anywhere": 500, "beside": 150, "pad": 150, "removal": 300, "removal_pad": 300,
@@ -229,8 +230,14 @@ def main():
         parser.error(f"--layouts takes {', '.join(LAYOUTS)}")
     results = {layout: {f"{spi_us:g}": figures(run(args.trials, args.quiet_trials, args.seed, spi_us, layout))
                         for spi_us in speeds} for layout in layouts}
+    targets = Targets()
+    for layout, by_speed in results.items():
+        for speed, result in by_speed.items():
+            for key, limit in TARGETS_MS.items():
+                targets.check(f"{layout} {speed} us {key}", result.get(f"p95_{key}_ms"), lambda ms: ms <= limit)
     if args.json:
         print(json.dumps(results, indent=1, sort_keys=True))
+        targets.done()
         return
     print(f"{args.trials} trials per kind, virtual time of the emulated tray (datasheet timings); p50 / p95 ms")
     print("| layout | SPI us | " + " | ".join(k.replace("_", " ") for k in TARGETS_MS) + " |")
@@ -243,9 +250,10 @@ def main():
                     mark = "" if result[f"met_{key}"] else " NOT met"
                     cells.append(f"{result[f'p50_{key}_ms']:.0f} / {result[f'p95_{key}_ms']:.0f}{mark}")
                 else:
-                    cells.append("-")
+                    cells.append("not measured")
             print(f"| {layout} | {speed} | " + " | ".join(cells) + " |")
     print("targets p95: " + ", ".join(f"{k.replace('_', ' ')} <= {v} ms" for k, v in TARGETS_MS.items()))
+    targets.done()
 
 if __name__ == "__main__":
     main()

@@ -47,10 +47,12 @@ def password_file(tables: tuple[str, ...]) -> str:
 
 
 class Mosquitto:
-    def __init__(self, folder: Path, tables: tuple[str, ...] = (), autosave: int = 60, tls: tuple[Path, Path] | None = None):
+    def __init__(self, folder: Path, tables: tuple[str, ...] = (), autosave: int = 60,
+                 tls: tuple[Path, Path] | None = None, log: tuple[str, ...] = ("all",)):
         """A broker whose users are the venue and `tables` (password: the table id + "-secret");
         `autosave`: seconds between saves (a kill -9 loses what came since); `tls`: (certificate,
-        key) files: the listener takes TLS only."""
+        key) files: the listener takes TLS only; `log`: the log types written (every message's,
+        for the tests; a benchmark logs what deploy/mosquitto/mosquitto.conf does)."""
         self.scheme = "mqtts" if tls else "mqtt"
         need_mosquitto()
         self.folder = folder
@@ -64,7 +66,8 @@ class Mosquitto:
             *(["user root"] if root else []),  # as root it would switch to the mosquitto user
             "persistence true", f"persistence_location {folder}/", f"autosave_interval {autosave}",
             "max_queued_messages 200000", "max_queued_bytes 0", "set_tcp_nodelay true",
-            f"log_dest file {folder}/mosquitto.log", "log_type all", "per_listener_settings true",
+            f"log_dest file {folder}/mosquitto.log", *(f"log_type {kind}" for kind in log),
+            "per_listener_settings true",
             f"listener {self.port} 127.0.0.1", "allow_anonymous false",
             f"password_file {passwords}", f"acl_file {ACL}",
             *([f"certfile {tls[0]}", f"keyfile {tls[1]}"] if tls else []), ""]))

@@ -17,6 +17,8 @@ A step is one rule (`RULES`, weighted), made with a `random.Random`:
   problem, the setup menu walked to the configured match, a notice read;
 - bot: a bot seat's instruction done in another order, partly, or wrongly;
 - capture: a Castle Rock capture taken off tile by tile in any order, or partly;
+- offered: a person lays a held tile on a place the page offers for it (GET /api/targets), as a
+  person who trusts the page's outlines does;
 - lay, lift, slide, drop (a tile dropped onto a neighbour: a stack), pad: stray hands;
 - takeback: the tray put back to the position before the last move, then select;
 - buttons, menu: presses, the in-game menu's items;
@@ -42,6 +44,9 @@ and checked (`Tally`):
 - light_mismatches: the tray's LEDs (the virtual tray's emulated chains, as the firmware latched
   them) do not come to show the lights of the runtime's screen now (ui/lights.py's, under the
   tray's brightness cap), while the tray is plugged in and the link up.
+- offered_refused: a tile laid on a place the page offered for it that the table refuses (no move
+  placing it is committed, or a problem is shown), or a move so committed that the table asks
+  back at the next settle (issue 28: what the page offers, the judge accepts, and never asks back).
 """
 
 from __future__ import annotations
@@ -67,6 +72,7 @@ from dominotable.app.runtime import Runtime
 from dominotable.app.web import serve
 from dominotable.games import catalog
 from dominotable.match.position import Position, Undo
+from dominotable.match.replay import replay
 from dominotable.match.status import Mode
 from dominotable.reading.reader import Refusal
 from dominotable.rules.errors import DominoError
@@ -75,11 +81,11 @@ from dominotable.rules.moves import Pass
 from dominotable.rules.seat_view import unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.memtray import MemoryTray
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 from dominotable.tray.errors import TrayError
-from dominotable.ui.controls import ButtonsConfig
+from dominotable.ui.buttons import ButtonsConfig
 from dominotable.ui.menu import WHEEL, Choice, ListMenu, NameEntry, NumberChoice
 from dominotable.ui.oled.display import DisplayConfig
 from dominotable.ui.screen import ScreenKind
@@ -98,7 +104,7 @@ WAY_OUT = ", or resign"  # a bot's turn the table cannot make: only the way out 
 IDLE = 25  # progress steps in a row with nothing to do before the match counts as stuck
 PROBLEMS = ("Fix the tray", "Check the tray", "Take back?", "Restore the table", "Set up the table", "Not recorded")
 COUNTS = ("crashes", "illegal_commits", "store_mismatches", "screen_mismatches", "stuck_prompts",
-          "unintended_commits", "light_mismatches")
+          "unintended_commits", "light_mismatches", "offered_refused")
 LIGHTS_S = 1.0  # the longest the tray's LEDs may take to show a screen's lights (a lost frame is resent in 0.3 s)
 
 
@@ -124,7 +130,7 @@ SETTINGS = {
 }
 
 RULES = {  # rule -> weight
-    "progress": 40, "bot": 8, "capture": 4, "lay": 7, "lift": 5, "slide": 4, "drop": 2, "pad": 2,
+    "progress": 40, "bot": 8, "capture": 4, "offered": 6, "lay": 7, "lift": 5, "slide": 4, "drop": 2, "pad": 2,
     "takeback": 5, "buttons": 4, "menu": 3, "unplug": 2, "noise": 2, "store": 2, "page": 3, "restore": 3,
 }
 
@@ -409,7 +415,7 @@ class Chaos:
 
     def racks(self) -> dict[int, object]:
         r = self.referee
-        if r is None or r.seats is None:
+        if r is None:
             return {}
         return r.seats.racks
 
@@ -430,7 +436,7 @@ class Chaos:
 
     def hands(self, game):
         r = self.referee
-        if r is not None and r.seats is not None:
+        if r is not None:
             return r.seats.hands.on(game)
         return self.spec.hands_for(game, self.geometry)
 
@@ -565,7 +571,7 @@ class Chaos:
         """A legal move for the seat to move, made as a person makes it (the game's hands)."""
         r = self.referee
         game = r.game.copy()
-        if r.seats is not None and r.seats.plays(game.current_player) and not game.awaiting():
+        if r.seats.plays(game.current_player) and not game.awaiting():
             self.idle += 1
             if self.idle >= IDLE:
                 self.idle = 0
@@ -816,7 +822,7 @@ class Chaos:
             return self.rule_progress(rng)
         game = r.game.copy()
         takes = [m for m in game.legal_moves() if m.taken()]
-        if not takes or (r.seats is not None and r.seats.plays(game.current_player)):
+        if not takes or r.seats.plays(game.current_player):
             return self.rule_progress(rng)
         tiles = list(rng.choice(takes).taken())
         after = game.copy()
@@ -832,6 +838,53 @@ class Chaos:
             if rng.random() < 0.5:
                 self.settle()
         return "took " + " ".join(map(str, tiles))
+
+    # -- a person who trusts the page's outlines ------------------------------------------------
+
+    def rule_offered(self, rng: random.Random) -> str:
+        """A tile from off the tray (not a bot's rack), held over the page: laid on a place the page
+        offers for it, then the table settles and, after a pause, settles again: the move placing it
+        is committed and nothing is asked back."""
+        r = self.referee
+        if r is None or r.status.mode != Mode.PLAY or self.unplugged or self.noisy or self.store_refuses:
+            return self.rule_progress(rng)
+        racked = self.rack_tiles()
+        tiles = [t for t in self._off_tray() if t not in racked]
+        rng.shuffle(tiles)
+        for tile in tiles[:6]:
+            status, answer = self.get(f"/api/targets?tile={tile.a}-{tile.b}")
+            if status >= 500:
+                self.tally.add("crashes", f"GET /api/targets?tile={tile}: {status} {answer}")
+            offered = answer.get("targets") if status == 200 else None
+            if offered:
+                return self._lay_offered(tile, tuple(rng.choice(offered)), rng)
+        return self.rule_progress(rng)
+
+    def _lay_offered(self, tile: Tile, cells: tuple[int, int], rng: random.Random) -> str:
+        r = self.referee
+        before = len(r.game.moves)
+        label = f"{tile} on {self.geometry.label(cells[0])}-{self.geometry.label(cells[1])}"
+        if not self.apply(Action(ActionKind.PLACE, tile, cells), page=rng.random() < 0.5):
+            return f"offered {label}: the tray refused the step"
+        self.settle()
+        r = self.referee
+        made = r is not None and any(m.placed() == tile for m in r.game.moves[before:])
+        if made and r.status.mode == Mode.OVER:
+            return f"laid {label} as offered: the match is over"
+        if r is None or not made or r.status.problem or r.status.mode != Mode.PLAY:
+            shown = self.rt.screen()
+            self.tally.add("offered_refused", f"{label} offered, then not taken: {shown.title!r} {shown.text!r}"
+                                              + self._context())
+            return f"laid {label} as offered: refused"
+        self.wait(PROMPT_AFTER_MS / 1000)
+        r = self.referee
+        if r is not None and r.status.mode != Mode.OVER and (
+                r.status.problem or r.status.mode == Mode.TAKEBACK or not any(m.placed() == tile for m in r.game.moves)):
+            shown = self.rt.screen()
+            self.tally.add("offered_refused", f"{label} offered and taken, then asked back: {shown.title!r} "
+                                              f"{shown.text!r}" + self._context())
+            return f"laid {label} as offered: asked back"
+        return f"laid {label} as offered"
 
     # -- stray hands ------------------------------------------------------------------------------
 
@@ -1168,10 +1221,10 @@ class Chaos:
         before, and the tiles of the position written lay on the board the table judged."""
         real = self.store.commit
 
-        def commit(match_id, keep, moves, *more, **options):
-            real(match_id, keep, moves, *more, **options)
+        def commit(match_id, change):
+            real(match_id, change)
             try:
-                self._committed(match_id, keep, list(moves))
+                self._committed(match_id, change.keep, list(change.moves))
             except Exception as exc:  # the harness's own bug must not pass for the table's
                 self.tally.note("harness", "".join(traceback.format_exception(exc)))
 

@@ -48,7 +48,7 @@ class Table(Protocol):
         """Note the moment: "play" (the last act of a legal play), "capture" (the last tile of
         a capture left), "fixed" (a wrong tray put right), "confirm" (a takeback confirmed)."""
 
-    def until(self, done: Callable[[object], bool], what: str) -> None:
+    def expect(self, done: Callable[[object], bool], what: str) -> None:
         """Wait until `done(controller)`."""
 
     def press(self, name: str) -> None: ...
@@ -180,7 +180,7 @@ def brief_lift(t: Table, plan: Plan, committed: Callable[[object], bool]) -> Gam
     if last is None:
         return None
     plain(t, plan)
-    t.until(committed, "the move committed")
+    t.expect(committed, "the move committed")
     t.sleep(t.rng.uniform(0.05, 0.3))
     t.act(lift(last.tile), f"lift {last.tile}", MOVING)
     t.sleep(t.rng.uniform(0.2, 3.0))
@@ -273,21 +273,21 @@ def out_of_turn(t: Table, plan: Plan, other: Plan | None, committed: Callable[[o
         return None
     wrong = _placing(other)
     t.act(put(wrong.tile, wrong.cells[:2]), f"lay {wrong.tile} out of turn", LEGAL)
-    t.until(committed, f"{wrong.tile} taken as a move")
+    t.expect(committed, f"{wrong.tile} taken as a move")
     t.sleep(t.rng.uniform(0.3, 1.0))
     t.act(lift(wrong.tile), f"lift {wrong.tile}", MOVING)
     if t.rng.random() < 0.5:
-        t.until(lambda c: c.status.mode == "takeback", "Take back? offered")
+        t.expect(lambda c: c.status.mode == "takeback", "Take back? offered")
         t.sleep(t.rng.uniform(0.2, 0.6))
         t.mark("confirm")
         t.press("select")
         undone = len(other.game.moves) + len(other.moves) - 1
-        t.until(lambda c: c.status.mode == "play" and len(c.game.moves) == undone, "the takeback")
+        t.expect(lambda c: c.status.mode == "play" and len(c.game.moves) == undone, "the takeback")
         plain(t, plan)
     else:
         t.sleep(t.rng.uniform(0.2, 0.6))
         plain(t, plan, mark=False)
-        t.until(lambda c: c.status.mode == "takeback" and c.status.instead, "take back and play instead? offered")
+        t.expect(lambda c: c.status.mode == "takeback" and c.status.instead, "take back and play instead? offered")
         t.sleep(t.rng.uniform(0.2, 0.6))
         t.mark("confirm")
         t.press("select")

@@ -92,7 +92,7 @@ class Crowd(TableBots):
     def mark(self, kind: str) -> None:
         self.record.note("mark", kind)
 
-    def until(self, done, what: str) -> None:
+    def expect(self, done, what: str) -> None:
         self._wait(done, what)
 
     def press(self, name: str) -> None:
@@ -237,9 +237,10 @@ class Crowd(TableBots):
         if last is None:
             return None
         tiles = {p.tile: p.cells for p in plan.board.placements}
+        covered = {cell for cells in tiles.values() for cell in cells}
         spots = [last.cells[:2], last.cells[1::-1]]
         slots = getattr(plan.reader, "slots", [])
-        if len(slots) > 16:
+        if len(slots) > 16 and not covered & set(slots[16]):  # the second band's first slot, when free
             spots.append(slots[16])
         free = [t for t in plan.game.dset.tiles if t not in tiles]
         self.rng.shuffle(free)
@@ -315,17 +316,19 @@ def _match(record: Record, game_name: str, seed: int, trials: int, settle_ms: in
 
 
 def _watch_store(store: Store, record: Record) -> None:
-    append, take_back = store.append_move, store.take_back
+    """Every change the committer writes (store.commit), noted once it is on disk: each move
+    taken back, then each move made."""
+    commit = store.commit
 
-    def appended(match_id, ply, notation):
-        append(match_id, ply, notation)
-        record.note("commit", (ply, notation))
+    def committed(match_id, change):
+        last = store.move_count(match_id)
+        commit(match_id, change)
+        for ply in range(last, change.keep, -1):
+            record.note("takeback", ply)
+        for ply, notation in enumerate(change.moves, change.keep + 1):
+            record.note("commit", (ply, notation))
 
-    def taken_back(match_id, ply):
-        take_back(match_id, ply)
-        record.note("takeback", ply)
-
-    store.append_move, store.take_back = appended, taken_back
+    store.commit = committed
 
 
 def _watch_screens(runtime: Runtime, record: Record) -> None:

@@ -12,8 +12,9 @@ from dominotable.app.demo import demo_choice, play
 from dominotable.app.hardware import open_hardware
 from dominotable.app.runtime import Runtime
 from dominotable.store.storage import Store
-from dominotable.ui.controls import ButtonsConfig
+from dominotable.ui.buttons import ButtonsConfig
 from dominotable.ui.oled.display import DisplayConfig
+from polling import WAIT, until
 
 SETTLE_MS = 20
 SPEED = 20.0
@@ -82,6 +83,23 @@ class ThreadedTable:
     @property
     def referee(self):
         return self.runtime.session.referee
+
+    patience = WAIT  # seconds `reaches` waits unless told
+
+    def reaches(self, predicate, what: str, timeout: float | None = None) -> None:
+        """Wait until `predicate()` holds, asked under the runtime's lock after each of its steps;
+        AssertionError naming `what` and what the table shows (or why its thread stopped)."""
+        def held() -> bool:
+            if self.error is not None:
+                raise AssertionError(f"the table stopped while waiting for {what}") from self.error
+            return bool(predicate())
+
+        until(held, timeout or self.patience, what=what, shows=self._shows, condition=self.runtime.changed)
+
+    def _shows(self) -> str:
+        with self.runtime.lock:
+            screen = self.runtime.screen()
+        return f"{screen.kind} {screen.title!r} {screen.text!r}"
 
     def close(self):
         if self.runtime is not None:

@@ -21,6 +21,7 @@ from broker import Mosquitto
 from dominotable.app.hardware import Hardware
 from dominotable.app.runtime import Runtime
 from dominotable.games import catalog
+from dominotable.match.status import Mode
 from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.tiles import DominoSet
 from dominotable.sim.memtray import MemoryTray
@@ -38,6 +39,10 @@ from dominotable.ui.press import Press
 from dominotable.venue.link import VenueLink
 
 SETTLE_MS = 400
+# Seconds the fake clock moves to pass the settle time: a binary fraction, so that its sums stay
+# exact. Steps of 0.4 s drifted: most of them, from 100.0 on, were a hair under 400 ms apart, so a
+# board was not judged when the crew moved on, depending on how long it had waited before.
+PAST_SETTLE = 0.5
 PUT = re.compile(r"^put (\d+)-(\d+) .*?(r\d+c\d+)-(r\d+c\d+)")
 TAKE = re.compile(r"^take (.+) off the row")
 NAMES = ["ANN", "CAT", "BOB", "DAN"]  # ANN and BOB at table t1, CAT and DAN at t2: turns alternate tables
@@ -49,10 +54,6 @@ class MemoryLink:
 
     def __init__(self, tray: MemoryTray):
         self.tray = tray
-
-    @property
-    def cells(self):
-        return self.tray.cells()
 
     def watch(self, cells=None, *, draw: bool = False) -> None:
         pass
@@ -83,7 +84,8 @@ class Table:
         self.hw = Hardware(Tray(link), self.layout.registry, self.geometry, display, controls, self.events,
                            TrayLights(link))
         self.runtime = Runtime(self.hw, self.store, SETTLE_MS, seed=seed, choice=choice, clock=lambda: self.now)
-        self.runtime.partner = partner
+        self.runtime.partner.table = partner
+        self._changed(TrayEvent.SNAPSHOT)  # the tray as the link's handshake reads it
         self.link: VenueLink | None = None
         self.connect()
         self.runtime.start()
@@ -114,8 +116,9 @@ class Table:
     def board(self):
         return self.layout.board()
 
-    def _changed(self) -> None:
-        self.events.put(Event(TrayEvent.CHANGES))
+    def _changed(self, kind: TrayEvent = TrayEvent.CHANGES) -> None:
+        """The tray as a link's event carries it after a change."""
+        self.events.put(Event(kind, None, tuple(self.layout.cells())))
 
     def put(self, tile, cells) -> None:
         self.layout.place(tile, tuple(cells))
@@ -139,11 +142,20 @@ class Table:
         """Handle what is queued (the tray, the buttons, what the link heard)."""
         self.runtime.step(0)
 
-    def settle(self) -> None:
-        """Until the table has judged what lies on the tray."""
+    def settle(self, timeout: float = 10.0) -> None:
+        """Until the table has judged what lies on the tray (the loop may first handle what the link
+        heard meanwhile: one step handles one thing)."""
         self.pump()
-        self.now += SETTLE_MS / 1000
+        self.now += PAST_SETTLE
         self.pump()
+        deadline = time.monotonic() + timeout
+        while (session := self.runtime.session) is not None and session.referee.status.mode not in (Mode.LOST, Mode.OVER):
+            judged = session.referee.tracker.judged
+            if judged is not None and judged.cells == self.layout.board().cells:
+                return
+            assert time.monotonic() < deadline, f"{self.name}: the tray was not judged"
+            self.now += PAST_SETTLE
+            self.pump()
 
     def screen(self):
         return self.runtime.screen()

@@ -154,16 +154,16 @@ class Person:
             self.t.unpad()
             self.t.settle()
         elif ("lay out the starting row" in text or "clear the row" in text or "clear the tray" in text
+              or "gather the tiles" in text
               or ("choose who leads" in text and any(not self.in_rack(c) for c in self.t.tiles().values()))):
             self.deal(text)
         elif "lay your tiles left on the tray" in text and self.mine:
             self.show()
         elif screen.kind == "prompt" and screen.title == "Hint":
             self.capture(screen)
-        elif screen.bot and screen.seat != screen.turn and not screen.text.startswith("after ") \
-                and self.follow(screen.bot):
+        elif screen.bot and screen.seat != screen.turn and self.follow(screen.bot):
             pass  # a bot's rack, while someone else is to move
-        elif screen.turn == self.t.names[self.me] or f": after {self.t.names[self.me]}: " in screen.bot:
+        elif screen.turn == self.t.names[self.me]:
             self.my_turn(screen)
         elif screen.bot and self.follow(screen.bot):
             pass
@@ -215,7 +215,8 @@ class Person:
     def my_turn(self, screen) -> None:
         if self.t.game.name == "broadway":
             return self.broadway_turn()
-        finished = f": after {self.t.names[self.me]}: " in screen.bot or "end turn" in screen.text
+        said = screen.instruction  # the person's turn: placed once it lays no tile
+        finished = said is not None and said.seat == self.me and not any(s.do == "lay" for s in said.steps)
         if not finished:
             hands = catalog.hands_for(self.t.game.copy(), self.geo)
             tile = self.rng.choice(self.mine)
@@ -233,10 +234,7 @@ class Person:
             self.hints += 1
             self.t.menu("Hint")
             return
-        if screen.bot:
-            assert self.follow(screen.bot), screen.bot
-        else:
-            self.t.menu("End turn", confirm=True)
+        self.t.menu("End turn", confirm=True)
 
     # -- what the person remembers of the table (it outlives a crash of the table) ----------------
 
@@ -378,7 +376,7 @@ class PtyTable(ThreadedTable):
         super().__init__(db, choice, seed=seed, **options)
         self.geometry = self.vtray.geometry
         self.buttons = self.hw.buttons()
-        self.timeout = timeout
+        self.patience = timeout
 
     @property
     def names(self):
@@ -413,25 +411,10 @@ class PtyTable(ThreadedTable):
     def unpad(self):
         self.vtray.take_off_scan_pad()
 
-    def until(self, predicate, what):
-        import time
-
-        deadline = time.monotonic() + self.timeout
-        rt = self.runtime
-        with rt.changed:
-            while not predicate():
-                if self.error is not None:
-                    raise AssertionError(f"the table stopped while waiting for {what}") from self.error
-                if time.monotonic() > deadline:
-                    screen = rt.session.screen()
-                    raise AssertionError(f"waited for {what}; the table shows {screen.kind} {screen.title!r} "
-                                         f"{screen.text!r}")
-                rt.changed.wait(0.02)
-
     def settle(self):
         """Until the table has judged exactly what lies on the tray."""
         cells = self.vtray.cells()
-        self.until(lambda: (judged := self.referee.tracker.judged) is not None and judged.cells == cells,
+        self.reaches(lambda: (judged := self.referee.tracker.judged) is not None and judged.cells == cells,
                    "the tray judged")
 
     def screen(self):
@@ -441,14 +424,14 @@ class PtyTable(ThreadedTable):
     def press(self, *buttons):
         for button in buttons:
             self.buttons.press(button)
-        self.until(lambda: self.hw.events.empty(), "the buttons handled")
+        self.reaches(lambda: self.hw.events.empty(), "the buttons handled")
         with self.runtime.lock:  # the loop has handled them once it gives the lock back
             pass
 
     def menu(self, item, confirm=False):
         self.press("long-select")
-        self.until(lambda: self.runtime.session.menu is not None, "the menu")
+        self.reaches(lambda: self.runtime.session.menu is not None, "the menu")
         items = self.screen().menu.items
         index = next(i for i, label in enumerate(items) if label.startswith(item))
         self.press(*["down"] * index, "select", *(["up", "select"] if confirm else []))
-        self.until(lambda: self.runtime.session.menu is None, "the menu closed")
+        self.reaches(lambda: self.runtime.session.menu is None, "the menu closed")

@@ -104,3 +104,18 @@ def play_through(game: Game, reader: Reader, tray: SimTray, choose, limit: int =
         after = reader.judge(tray.board())
         assert after.same, f"after {move}: {after}\n{tray.board()}"
     raise AssertionError("the game did not end")
+
+
+def judge_of(game: Game, geometry=None):
+    """The judge of a table of people alone playing `game` (match/judge.py), and the position it
+    judges: what a match core test asks about a board without a whole referee."""
+    from dominotable.match.judge import Judge
+    from dominotable.match.position import Position
+    from dominotable.match.seats import SeatKind, TableSeats
+
+    geometry = geometry or default()
+    spec = catalog.spec(game)
+    names = [f"P{seat + 1}" for seat in range(game.players)]
+    seats = TableSeats((), (SeatKind.HUMAN,) * game.players, names, game.seed, spec.hands_for(game, geometry), {})
+    judge = Judge(spec.reader_for(game, geometry), seats, lambda seat: names[seat], spec.cells(geometry))
+    return judge, Position(game, {})

@@ -4,7 +4,9 @@
   way past the seal) is called in match/committer.py alone;
 - the table never asks which game it plays: outside a game's own files (its engine and kernel in
   rules/games/, its spec in games/, its reader, hands and bots), no code tests an engine's type or
-  names a game.
+  names a game;
+- one instruction, decided once (issue 28): the presenter reads it from the status and never asks
+  the match to work one out, and nothing but the prompt voice puts a seat's instruction in words.
 """
 
 import ast
@@ -52,6 +54,16 @@ def test_a_match_at_the_table_has_a_sealed_engine(tmp_path):
     ahead = referee.game.copy()
     ahead.push(move)  # a copy is for looking ahead
     assert referee.game.moves == [] and ahead.moves == [move]
+
+
+def test_the_presenter_never_asks_the_match_for_an_instruction():
+    """The referee's `instruction()` walked down into the seats on every frame; the judge decides
+    the instruction once per board, and the presenter reads it from the status."""
+    calls = sorted({rel for rel, tree in sources() for node in ast.walk(tree)
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "instruction"})
+    assert calls == []
+    assert "instruction()" not in (PACKAGE / "ui" / "presenter.py").read_text()
 
 
 def test_no_code_outside_a_games_own_files_asks_which_game_it_is():

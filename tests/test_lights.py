@@ -24,8 +24,8 @@ from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.press import Press
 from dominotable.ui.screen import Game, Rack, Screen, ScreenKind
 from dominotray import pins
+from polling import until
 from table_seats import PLACE, RACK, TAKE, Person, PtyTable, slot_numbers
-from tray_fixtures import until
 
 NAMES = ["ANN", "West bot", "North bot", "East bot"]
 GEO = default()
@@ -165,7 +165,7 @@ def test_a_castle_rock_match_against_three_bots_lights_every_bot_step_and_no_fre
                                                         dict.fromkeys((1, 2, 3), "")), seed=5)
     vtray = table.vtray
     try:
-        table.until(lambda: table.referee.tracker.judged is not None, "the first board")
+        table.reaches(lambda: table.referee.tracker.judged is not None, "the first board")
         person = Person(table, 0, seed=1, first_column=1)  # the row from column 1: room at its closed end
         steps = free = hints = fixed = 0
         while True:

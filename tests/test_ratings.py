@@ -2,8 +2,8 @@
 the Boneyard, two-player teams for Broadway; abandoned and unfinished matches count for
 nobody; names are one player whatever their case."""
 
-from dominotable.store.ratings import rate
-from dominotable.store.storage import MatchRecord
+from dominotable.store.records import MatchRecord
+from dominotable.views.ratings import rate
 
 
 def match(id_, game, names, sides, winners, ending="played", finished=True):

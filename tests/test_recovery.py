@@ -14,8 +14,10 @@ import damage
 import pytest
 from dominotable.app import cli
 from dominotable.app.runtime import Runtime
+from dominotable.match.replay import replay
+from dominotable.store.errors import DamagedDatabase, StorageError
 from dominotable.store.recovery import open_for_table, read_records
-from dominotable.store.storage import DamagedDatabase, StorageError, Store
+from dominotable.store.storage import Store
 from dominotable.ui.oled import screens
 from dominotable.ui.press import Press
 from table_match import SETTLE_MS, open_table
@@ -54,7 +56,7 @@ def test_a_damaged_file_is_moved_aside_and_its_readable_matches_recovered(record
     assert "is damaged" in err and "`dominotable run` moves it aside" in err and len(err.splitlines()) == 1
     assert path.read_bytes() == damaged_bytes  # only `run` repairs
 
-    store, repairs = open_for_table(path)
+    store, repairs = open_for_table(path, replay)
     with store:
         aside = sorted(p for p in tmp_path.glob("table.sqlite3.damaged-*") if not p.name.endswith(("-wal", "-shm")))
         assert len(aside) == 1 and aside[0].read_bytes() == damaged_bytes  # kept, byte for byte
@@ -85,7 +87,7 @@ def test_random_bytes_are_refused_but_a_damaged_file_from_before_the_id_is_recov
     path, _ = damaged_copy(recorded, tmp_path, "random")
     before = path.read_bytes()
     with pytest.raises(StorageError, match="is not a dominotable database: it is not an SQLite file"):
-        open_for_table(path)
+        open_for_table(path, replay)
     assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["table.sqlite3"]
     old = tmp_path / "old.sqlite3"
     shutil.copy(recorded[0], old)
@@ -95,7 +97,7 @@ def test_random_bytes_are_refused_but_a_damaged_file_from_before_the_id_is_recov
     db.commit()
     db.close()
     damage.damage(old, "schema")
-    store, repairs = open_for_table(old)
+    store, repairs = open_for_table(old, replay)
     with store:
         assert f"Recovered {MATCHES} of {MATCHES}" in repairs[0]
 
@@ -117,7 +119,7 @@ def test_records_are_read_without_the_schema_or_any_index(recorded, tmp_path):
 def test_rows_of_every_other_table_go_back_with_their_match(tmp_path, monkeypatch):
     """Bot seats, racks and hints come back with their match, and so do the rows of a table the
     recovery does not know by name (a later feature's): each is read by its shape in the schema."""
-    from dominotable.store import storage
+    from dominotable.store import schema as storage
 
     later = "CREATE TABLE notes (match_id INTEGER NOT NULL REFERENCES matches(id), note TEXT NOT NULL, stamp REAL);"
     monkeypatch.setattr(storage, "UPGRADES", {**storage.UPGRADES, storage.SCHEMA_VERSION + 1: later})
@@ -131,7 +133,7 @@ def test_rows_of_every_other_table_go_back_with_their_match(tmp_path, monkeypatc
         store.db.executemany("INSERT INTO notes VALUES (?, ?, ?)", [(m, f"note {m}", m / 2) for m in moves])
         before = store.match(3)
     damage.damage(path, "index")
-    store, repairs = open_for_table(path)
+    store, repairs = open_for_table(path, replay)
     with store:
         assert "Recovered 10 of 10" in repairs[0]
         after = store.match(3)
@@ -145,7 +147,7 @@ def test_rows_of_every_other_table_go_back_with_their_match(tmp_path, monkeypatc
 def test_an_undamaged_file_is_left_alone(recorded, tmp_path):
     path, _ = damaged_copy(recorded, tmp_path, "truncated")
     shutil.copy(recorded[0], path)
-    store, repairs = open_for_table(path)
+    store, repairs = open_for_table(path, replay)
     store.close()
     assert repairs == [] and list(tmp_path.glob("*.damaged-*")) == []
 
@@ -154,7 +156,7 @@ def test_the_oled_says_the_database_was_repaired_until_a_button_is_pressed(recor
     path, _ = damaged_copy(recorded, tmp_path, "page")
     hw, frames = open_table()
     try:
-        store, repairs = open_for_table(path)
+        store, repairs = open_for_table(path, replay)
         with store:
             runtime = Runtime(hw, store, SETTLE_MS, repairs=repairs).start()
             assert runtime.repairs == repairs  # the data a web page can show too

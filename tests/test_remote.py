@@ -15,14 +15,15 @@ from pathlib import Path
 from broker import mosquitto  # noqa: F401
 from dominotable.match import opening
 from dominotable.match.position import Play
+from dominotable.match.replay import replay
 from dominotable.match.seats import SeatKind
 from dominotable.rules.games.castle_rock.engine import CastleRock
 from dominotable.store import partners
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.geometry import default
 from dominotable.ui.menu import Setup
+from polling import until
 from table_remote import AT_T2, NAMES, Crew, Table, pair, play
-from tray_fixtures import until
 from venue_fixtures import Venue, venue  # noqa: F401
 
 
@@ -143,7 +144,7 @@ def test_a_takeback_is_the_moving_tables_and_the_other_follows(tmp_path, mosquit
         crews[1].step()  # CAT places at t2
         assert len(t2.game.moves) == end + 1 and t2.game.current_player == 1
         cat = t2.game.moves[-1]
-        t1.menu("Take back end", confirm=True)
+        t1.menu("Take back End turn", confirm=True)
         assert len(t1.game.moves) == end - 1
         assert until(lambda: (t2.pump(), len(t2.game.moves) == end - 1)[1], 10)  # CAT's placement went too
         assert t2.screen().text == "waiting for ANN at table t1" and cat.placed() in t2.tiles()
@@ -253,6 +254,8 @@ def test_the_partners_events_are_applied_once_and_in_order(tmp_path):
     stored with the commit that heard it."""
     geo = default()
     host_store, guest_store = Store(tmp_path / "t1.db"), Store(tmp_path / "t2.db")
+    for store in (host_store, guest_store):
+        store.publish()  # tables with a partner have a venue (app/venue.py)
     game = CastleRock(players=4, options={"hands": 1}, seed=3, observed=True)
     kinds = [SeatKind.REMOTE if s in AT_T2 else SeatKind.HUMAN for s in range(4)]
     host = opening.start(host_store, game, NAMES, geo, kinds, partner="t2")

@@ -14,9 +14,11 @@ import time
 import pytest
 from dominotable.app import cli
 from dominotable.games import catalog
+from dominotable.match.replay import replay
 from dominotable.sim.bots.shared import play_out, random_bot
-from dominotable.store.ratings import rate
-from dominotable.store.storage import StorageError, Store, replay
+from dominotable.store.errors import StorageError
+from dominotable.store.storage import Store
+from dominotable.views.ratings import rate
 
 SHORT = {"castle-rock": {"hands": 1}, "broadway": {"hands": 1}, "doubles-in-the-boneyard": {"target": 50}}
 
@@ -70,7 +72,7 @@ def test_moves_are_committed_as_appended_and_resume_rebuilds_exactly(tmp_path):
     cut_off = store.match(store.unfinished())
     assert cut_off.id == match_id and cut_off.names == ["Ann", "Bob", "Cy"]
     assert cut_off.moves == [str(m) for m in game.moves[:half]]
-    resumed = store.resume(match_id)
+    resumed = replay(store.match(match_id))
     assert resumed.options == twin.options and resumed.seed == game.seed
     assert state_of(resumed) == state_of(twin)
     for move in game.moves[half:]:
@@ -130,7 +132,7 @@ def test_a_move_that_does_not_replay_is_named(tmp_path):
     store.append_move(match_id, 2, str(first))  # the same tile again
     reason = game.why_illegal(first)
     with pytest.raises(Exception, match=rf"move 2 \({first}\).*{reason}"):
-        store.resume(match_id)
+        replay(store.match(match_id))
 
 
 def test_unfinished_is_none_once_every_match_is_finished(tmp_path):
@@ -178,7 +180,7 @@ def _append_until_killed(path, match_id, script, write_fd):
     status = 1
     try:
         store = Store(path)
-        game = store.resume(match_id)
+        game = replay(store.match(match_id))
         os.write(write_fd, b"resumed\n")
         for notation in script[len(game.moves):]:
             game.push_notation(notation)
@@ -214,7 +216,7 @@ def test_kill_9_at_random_points_loses_no_committed_move(tmp_path):
             recorded = len(moves)
         # the last restart played the match to its end, exactly as without the kills
         with Store(path) as store:
-            resumed = store.resume(match_id)
+            resumed = replay(store.match(match_id))
         assert resumed.scores == game.scores and resumed.winners() == game.winners() and resumed.is_over()
 
 
@@ -328,7 +330,7 @@ def test_history_of_a_match_played_at_the_table(tmp_path, capsys, name):
 
 def test_leaderboard_command(db, capsys):
     """Per game, the openskill ratings of app/ratings.py (tests/test_ratings.py checks them)."""
-    from dominotable.store.ratings import rate
+    from dominotable.views.ratings import rate
 
     code, out, _ = run(capsys, "leaderboard", "--db", str(db))
     assert code == 0
@@ -410,7 +412,7 @@ def test_a_bots_strength_is_kept_with_its_seat_and_a_version_1_file_gains_its_co
     """Each bot seat's strategy is stored with the seat; a file of schema version 1 (before the
     strengths) is upgraded, and its bots play on at the game's own strategy."""
     from dominotable.match import opening
-    from dominotable.store.storage import SCHEMA_VERSION
+    from dominotable.store.schema import SCHEMA_VERSION
     from dominotable.tray.geometry import default
 
     path = tmp_path / "t.db"

@@ -24,16 +24,13 @@ from pathlib import Path
 import pytest
 from dominotable.app.cli import main
 from dominotable.games import catalog
+from dominotable.match.replay import replay
+from dominotable.store.errors import DatabaseInUse, StorageError, StoreUnavailable
+from dominotable.store.lock import TableLock
+from dominotable.store.records import Change
 from dominotable.store.recovery import open_for_table
-from dominotable.store.storage import (
-    APPLICATION_ID,
-    SCHEMA_VERSION,
-    DatabaseInUse,
-    StorageError,
-    Store,
-    StoreUnavailable,
-    TableLock,
-)
+from dominotable.store.schema import APPLICATION_ID, SCHEMA_VERSION
+from dominotable.store.storage import Store
 
 DOMINOTABLE = [sys.executable, "-m", "dominotable"]
 
@@ -55,7 +52,7 @@ def moves(seed=1, count=12):
 def recorded(path: Path, count=12) -> int:
     with Store(path) as store:
         match_id = store.start_match(game(), ["Ann", "Bob"])
-        store.commit(match_id, 0, moves(count=count))
+        store.commit(match_id, Change(0, tuple(moves(count=count))))
     return match_id
 
 
@@ -152,7 +149,7 @@ def test_another_programs_database_or_file_is_refused_and_left_byte_for_byte(tmp
     before = digest(tmp_path)
     for path in files:
         with pytest.raises(StorageError, match=f"{path} is not a dominotable database: it is "):
-            open_for_table(path)
+            open_for_table(path, replay)
         with pytest.raises(StorageError, match="is not a dominotable database|is damaged"):
             Store(path, create=False)
     assert digest(tmp_path) == before
@@ -186,7 +183,7 @@ def test_a_database_written_before_versions_is_upgraded_and_replays_the_same(tmp
         assert store.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert store.match(match_id).moves == moves()
-        assert [str(m) for m in store.resume(match_id).moves] == moves()
+        assert [str(m) for m in replay(store.match(match_id)).moves] == moves()
 
 
 def test_a_database_of_a_newer_dominotable_is_refused_and_left_alone(tmp_path, capsys):
@@ -243,13 +240,13 @@ def test_a_full_database_refuses_the_write_whole_keeps_going_and_loses_nothing(t
     all_moves = moves(count=40)
     with Store(path) as store:
         match_id = store.start_match(game(), ["Ann", "Bob"])
-        store.commit(match_id, 0, all_moves[:2])
+        store.commit(match_id, Change(0, tuple(all_moves[:2])))
         pages = store.db.execute("PRAGMA page_count").fetchone()[0]
         store.db.execute(f"PRAGMA max_page_count = {pages}")
         ply, refused = 2, None
         while refused is None and ply < len(all_moves):
             try:  # what the bot seats hold grows: the file must grow with it
-                store.commit(match_id, ply, all_moves[ply:ply + 2], holds={"pad": "x" * 1500 * ply})
+                store.commit(match_id, Change(ply, tuple(all_moves[ply:ply + 2]), {"pad": "x" * 1500 * ply}))
                 ply += 2
             except StoreUnavailable as exc:
                 refused = exc
@@ -258,23 +255,26 @@ def test_a_full_database_refuses_the_write_whole_keeps_going_and_loses_nothing(t
         assert not store.db.in_transaction and not store.writable()
         store.db.execute(f"PRAGMA max_page_count = {pages + 100}")
         assert store.writable()
-        store.commit(match_id, ply, all_moves[ply:ply + 2])
+        store.commit(match_id, Change(ply, tuple(all_moves[ply:ply + 2])))
     with Store(path) as store:
-        assert [str(m) for m in store.resume(match_id).moves] == all_moves[:ply + 2]
+        assert [str(m) for m in replay(store.match(match_id)).moves] == all_moves[:ply + 2]
 
 
 CHILD = textwrap.dedent("""
     import json, os, sys
     sys.path[:0] = [{tests!r}]
     from test_store_guard import game, moves
-    from dominotable.store.storage import Store, StoreUnavailable
+    from dominotable.match.replay import replay
+    from dominotable.store.errors import StoreUnavailable
+    from dominotable.store.records import Change
+    from dominotable.store.storage import Store
     folder = sys.argv[1]
     path = os.path.join(folder, "table.db")
     report = {{}}
     all_moves = moves(count=60)
     store = Store(path)
     match_id = store.start_match(game(), ["Ann", "Bob"])
-    store.commit(match_id, 0, all_moves[:2])
+    store.commit(match_id, Change(0, tuple(all_moves[:2])))
     filler = os.path.join(folder, "filler")
     fd = os.open(filler, os.O_WRONLY | os.O_CREAT)  # the rest of the disk, as a log or photos would take it
     try:
@@ -286,7 +286,7 @@ CHILD = textwrap.dedent("""
     ply = 2
     while ply < 50:
         try:
-            store.commit(match_id, ply, all_moves[ply:ply + 2], holds={{"pad": "y" * 3000}})
+            store.commit(match_id, Change(ply, tuple(all_moves[ply:ply + 2]), {{"pad": "y" * 3000}}))
             ply += 2
         except StoreUnavailable as exc:
             report["refused"] = str(exc)
@@ -295,11 +295,11 @@ CHILD = textwrap.dedent("""
     report["writable_full"] = store.writable()
     os.unlink(filler)
     report["writable_freed"] = store.writable()
-    store.commit(match_id, ply, all_moves[ply:ply + 2])
+    store.commit(match_id, Change(ply, tuple(all_moves[ply:ply + 2])))
     ply += 2
     store.close()
     with Store(path) as again:
-        report["replayed"] = [str(m) for m in again.resume(match_id).moves] == all_moves[:ply]
+        report["replayed"] = [str(m) for m in replay(again.match(match_id)).moves] == all_moves[:ply]
     print(json.dumps(report))
 """)
 
@@ -330,10 +330,10 @@ def test_a_lock_held_past_the_busy_timeout_is_unavailable_and_then_clears(tmp_pa
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         with pytest.raises(StoreUnavailable, match=f"the database {path} is busy: another program holds it locked"):
-            store.commit(match_id, 2, moves(count=4)[2:])
+            store.commit(match_id, Change(2, tuple(moves(count=4)[2:])))
         assert not store.writable()
         other.execute("ROLLBACK")
         other.close()
         assert store.writable()
-        store.commit(match_id, 2, moves(count=4)[2:])
+        store.commit(match_id, Change(2, tuple(moves(count=4)[2:])))
         assert store.match(match_id).moves == moves(count=4)

@@ -5,8 +5,9 @@ store takes it again; nothing committed is lost."""
 
 import pytest
 from dominotable.match import judge as judge_module
+from dominotable.match.replay import replay
 from dominotable.rules.games.castle_rock.engine import place
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.screen import ScreenKind
 from table_helpers import T, cr9, with_tiles
@@ -285,3 +286,41 @@ def test_regression_a_match_the_store_cannot_start_is_a_notice_not_a_fault(tmp_p
             assert rt.session is not None and [m.game for m in store.matches()] == ["broadway"]
     finally:
         hw.close()
+
+
+def test_the_tag_set_follows_the_hello_that_finally_succeeds(tmp_path):
+    """Was: a table whose first handshake failed (a SNAPSHOT of 150 cells after a HELLO of 194)
+    handshook again, but read the virtual tray's own tags with the enrolled set, none of them
+    known: "unknown tag 04565406030500 at r0c2". The set is the one the HELLO that succeeded names."""
+    from dominotable.app.config import Config, TrayConfig
+    from dominotable.app.hardware import open_hardware
+    from dominotable.app.runtime import Runtime
+    from dominotable.rules.tiles import Tile
+    from dominotable.tray.tags import Half, virtual_uid
+    from dominotable.ui.buttons import ButtonsConfig
+    from dominotable.ui.oled.display import DisplayConfig
+    from dominotray import wire
+    from polling import until
+    from scripted_tray import CELLS, ScriptedTray
+
+    tile = Tile(3, 5)
+    with ScriptedTray(tmp_path) as tray:
+        tray.cells = tray.cells[:150]
+        hw = open_hardware(Config(tray=TrayConfig(port=tray.path), display=DisplayConfig(terminal=False),
+                                  buttons=ButtonsConfig(pin_factory="virtual")))
+        try:
+            assert hw.tray.link.hello is None and len(hw.registry) == 0  # not heard yet: the enrolled set, empty
+            with Store(tmp_path / "t.db") as store:
+                rt = Runtime(hw, store, 20).start()
+                laid = [(wire.EMPTY, b"")] * CELLS
+                laid[2], laid[3] = (wire.TAG, virtual_uid(Half(tile, 0))), (wire.TAG, virtual_uid(Half(tile, 1)))
+                tray.cells = laid  # the next handshake succeeds, with the tile on r0c2-r0c3
+
+                def read() -> bool:
+                    rt.step(0.02)
+                    return rt.board is not None and rt.tray_lost is None
+
+                assert until(read), f"the table never read the tray back: {rt.tray_lost}"
+                assert rt.board.problems() == [] and [p.tile for p in rt.board.placements] == [tile]
+        finally:
+            hw.close()

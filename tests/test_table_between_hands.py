@@ -74,11 +74,11 @@ def test_db8_1_a_leftover_of_the_last_game_is_never_the_next_lead(seed):
     leader = game.side_names()[game.current_player]
     assert game.awaiting() == "deal" and len(tray.tiles) == 21
     verdict = reader.judge(tray.board())
-    assert verdict.same and verdict.note == f"game 2: clear the tray (21 tiles); then {leader} leads"
+    assert verdict.same and verdict.note == f"game 2: gather the tiles (21 left); then {leader} leads"
     pauses = cleared_one_by_one(reader, tray)
     for verdict in pauses[:-1]:  # one tile left included: a note, never a play
-        assert verdict.same and verdict.note.startswith("game 2: clear the tray (")
-    assert pauses[-2].note == f"game 2: clear the tray (1 tiles); then {leader} leads"
+        assert verdict.same and verdict.note.startswith("game 2: gather the tiles (")
+    assert pauses[-2].note == f"game 2: gather the tiles (1 left); then {leader} leads"  # issue 28: "(1 tiles)"
     assert pauses[-1].moves == (DEAL,)
     game.push(DEAL)
     assert reader.judge(tray.board()).same
@@ -114,7 +114,7 @@ def test_db8_5_the_first_draw_for_the_lead_waits_for_a_clear_tray():
     reader = catalog.reader_for(game, tray.geometry)
     tray.lay("2-3", 5, 7)
     verdict = reader.judge(tray.board())
-    assert verdict.pending and verdict.problem.startswith("clear the tray (1 tiles): the doubles drawn for the lead")
+    assert verdict.pending and verdict.problem.startswith("clear the tray (1 tile): the doubles drawn for the lead")
     tray.take("2-3")
     assert reader.judge(tray.board()).same
 
@@ -149,7 +149,7 @@ def test_bw11_5_a_leftover_5_5_is_never_the_next_hands_lead(seed):
     five = game.dset.parse("5-5")
     pauses = cleared_one_by_one(reader, tray, keep=five)
     assert all(v.same and v.note.endswith("for the deal (rule BW-11.5)") for v in pauses[1:])
-    assert pauses[-1].note == "hand 2 on 5-5: clear the tray (1 tile) for the deal (rule BW-11.5)"
+    assert pauses[-1].note == "hand 2 on 5-5: gather the tiles (1 left) for the deal (rule BW-11.5)"
     assert [label for label, _ in reader.button_moves(tray.board())] == []
     assert reader.expected() == "hand 2: an empty tray; who leads 5-5 is chosen with the buttons"  # not a guess
     tray.take(five)
@@ -258,3 +258,37 @@ def test_regression_bw11_5_a_last_hand_tile_where_a_rack_would_lie_is_cleared_to
     game.push(DEAL)
     assert not any(isinstance(move, Reveal) for _, move in reader.button_moves(tray.board()))
     assert "clear the tray (1 tile), then choose who leads" in reader.judge(tray.board()).note
+
+
+def test_regression_db_tiles_just_shown_can_be_taken_back_until_the_next_step(tmp_path):
+    """Issue 28, Why 5: at the end of a Doubles game the tiles a player shows are scored at once;
+    lifting the just-shown tiles (3 players, seed 8714, target 50) said "clear the tray", never
+    "Take back?". Lifted right after, they are the show's takeback; the tray cleared on from there
+    withdraws the offer (the next step)."""
+    game = DoublesInTheBoneyard(players=3, options={"target": 50}, seed=8714, observed=True)
+    reader, tray = first_hand(game, 8714, until=lambda g: bool(g.moves) and isinstance(g.moves[-1], Reveal)
+                              and g.moves[-1].word == "show")
+    shown, before = game.moves[-1], [str(m) for m in game.moves[:-1]]
+    table = table_at(tmp_path, game, tray.tiles)
+    assert table.session.referee.status.mode == "play"
+    for tile in shown.tiles:
+        table.layout.apply(Action(ActionKind.REMOVE, tile))
+    table.show()
+    assert table.screen.title == "Take back?", (table.screen.title, table.screen.text)
+    assert table.screen.text == f"take back the tiles shown ({' and '.join(map(str, shown.tiles))})? press select"
+    table.press("select")
+    assert [str(m) for m in table.session.referee.game.moves] == before and table.stored() == before
+
+
+def test_the_hand_over_card_says_who_scored_what_then_gather_the_tiles(tmp_path):
+    """Issue 28, Why 5: the next deal came with no word of the hand just over. Between hands the
+    table shows what each side scored in it, then the step before any deal: gather the tiles."""
+    game = Broadway(options={"hands": 2}, seed=7, observed=True)
+    reader, tray = first_hand(game, 7, until=lambda g: g.awaiting() == "deal")
+    table = table_at(tmp_path, game, tray.tiles)
+    screen = table.screen
+    names = table.session.referee.seating.side_names(game)
+    gained = [now for now in game.scores]  # the first hand: from nothing
+    assert screen.title == "Hand over" and screen.instruction.scored == tuple(gained)
+    assert screen.text.startswith(f"{names[0]} scored {gained[0]}, {names[1]} {gained[1]} (points); hand 2 on ")
+    assert f"gather the tiles ({len(tray.tiles)} left) for the deal" in screen.text

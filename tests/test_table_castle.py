@@ -355,12 +355,12 @@ def test_cr10_8_observed_new_hand_waits_for_the_old_row_to_go():
     old = game.last_hand().row
     for k, tile in enumerate(old):  # the old row, still on the tray
         layout.place(tile, column(k % 16, band=k // 16))
-    assert reader.judge(layout.board()).note == (f"new hand: clear the row ({len(old)} tiles), then lay out the "
-                                                 f"starting row (4 tiles)")
+    assert reader.judge(layout.board()).note == (f"new hand: gather the tiles ({len(old)} left), then lay out the "
+                                                 f"starting row (4 tiles) (rule CR-10.12)")
     for tile in old[:-4]:
         layout.apply(Action(ActionKind.REMOVE, tile))
     verdict = reader.judge(layout.board())  # four leftovers: never the new row
-    assert verdict.same and verdict.note.startswith("new hand: clear the row (4 tiles)")
+    assert verdict.same and verdict.note.startswith("new hand: gather the tiles (4 left)")
     layout.apply_all(hands_of(reader).setup(layout.board()))
     assert layout.tiles == {} and reader.judge(layout.board()).moves == (DEAL,)  # rule CR-11.5
     game.push(DEAL)
@@ -381,3 +381,34 @@ def test_cr10_2_a_tile_stood_past_a_gap_is_at_the_open_end():
     assert verdict.moves == (place(T("1-4")),)
     game.push(verdict.moves[0])
     assert reader.judge(with_tiles(layout, t1_4=column(3)).board()).same
+
+
+def test_regression_cr10_12_the_deal_waits_for_the_captured_tiles_too():
+    """Issue 28, Why 5: a hand ended with its row captured; the next deal was recorded in the same
+    second (the row bands were empty) and a bot's rack was asked for "2 tiles from the boneyard"
+    while all 28 tiles still lay on the tray. The deal waits for every tile of the last hand,
+    counted: "gather the tiles (N left)" (CR-10.12)."""
+    game = CastleRock(players=2, seed=3, observed=True)
+    game.push(game.parse_move("lots 0-1 6-6"))
+    while not game.awaiting() == "deal":
+        game.push(next(m for m in game.legal_moves()))
+    reader = catalog.reader_for(game, GEO)
+    layout = MemoryTray(REGISTRY, GEO)
+    captures = sorted(GEO.zone("captures"))
+    layout.place(T("2-5"), (captures[0], captures[1]))  # a captured tile, beside the empty row bands
+    assert reader.judge(layout.board()).note == ("new hand: gather the tiles (1 left), then lay out the starting "
+                                                 "row (4 tiles) (rule CR-10.12)")
+    layout.apply(Action(ActionKind.REMOVE, T("2-5")))
+    assert reader.judge(layout.board()).moves == (DEAL,)
+
+
+def test_regression_cr10_13_the_row_lifted_on_the_last_turn_says_end_turn_first():
+    """Issue 28, Why 5: on Castle Rock's last turn of a hand, lifting the row (to gather it) was
+    refused with "put 1-4 3-4 0-6 back ... (rule CR-5.3)", never saying End turn comes first."""
+    game = CastleRock.from_position("row: 1-6 0-6 0-0 2-3\nP1:\nP2:\nplaced\nboneyard:\ncaptured: 12 12")
+    reader, layout = laid(game)
+    for tile in ("1-6", "0-6", "0-0"):
+        layout.apply(Action(ActionKind.REMOVE, T(tile)))
+    problem = reader.judge(layout.board()).problem
+    assert problem.startswith("End turn first: every tile is played, and End turn scores the hand (rule CR-10.13); "
+                              "put "), problem

@@ -15,7 +15,7 @@ from dominotable.rules.moves import Pass
 from dominotable.sim.bots.shared import greedy_bot, random_bot
 from dominotable.tray.action import Action, ActionKind
 from dominotray import wire
-from table_sim import SimTray, hands_of, play_through, read_draw
+from table_sim import SimTray, hands_of, judge_of, play_through, read_draw
 
 
 @pytest.fixture
@@ -163,7 +163,7 @@ def test_a_finished_game_asks_for_a_clear_tray():
         game.push(move)
     verdict = reader.judge(tray.board())
     leader = game.side_names()[game.current_player]
-    assert verdict.same and verdict.note.startswith("game 2: clear the tray (")
+    assert verdict.same and verdict.note.startswith("game 2: gather the tiles (")
     assert verdict.note.endswith(f"then {leader} leads")
     assert reader.expected() == f"game 2: an empty tray; {leader} leads"
     for tile in list(tray.tiles):
@@ -281,7 +281,6 @@ def test_an_end_of_the_line_lifted_is_not_shown_for_the_hands_nor_a_fault_for_th
     """Found by the chaos test: with a tile at an end of the line lifted, the hands raised KeyError
     planning the next play (a bot's instruction, the page's targets for a held tile). The tray
     does not show the position: NotShown (a DominoError), and no targets."""
-    from dominotable.match.targets import Targets
     from dominotable.rules.games.doubles_boneyard.engine import Play
     from dominotable.sim.hands.base import NotShown
 
@@ -300,5 +299,5 @@ def test_an_end_of_the_line_lifted_is_not_shown_for_the_hands_nor_a_fault_for_th
     hands = catalog.hands_for(game, tray.geometry)
     with pytest.raises(NotShown, match=f"{end}, an end of the line, is not on the tray"):
         hands.actions(plays[0], tray.board())
-    targets = Targets(catalog.reader_for(game, tray.geometry), hands)
-    assert targets.of(game, tray.board(), plays[0].tile) == ()
+    judge, position = judge_of(game, tray.geometry)
+    assert judge.targets.of(position, tray.board(), plays[0].tile) == ()

@@ -13,9 +13,11 @@ from dominotable.app.cli import main
 from dominotable.app.config import load as load_config
 from dominotable.app.demo import demo_choice
 from dominotable.app.runtime import Runtime
+from dominotable.match.replay import replay
 from dominotable.match.status import Mode
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.geometry import default as default_geometry
+from polling import until
 from table_match import SETTLE_MS, SHORT, ThreadedTable, bot_match, open_table
 
 GAMES = sorted(set(SHORT) - {"castle-rock-solitaire"})  # the solitaire: through the demo command below
@@ -50,24 +52,14 @@ class Table(ThreadedTable):
     def session(self):
         return self.runtime.session
 
-    def until(self, predicate, what, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        while True:
-            with self.runtime.lock:
-                if predicate(self.session):
-                    return
-                screen = self.session.screen()
-            if time.monotonic() > deadline:
-                raise AssertionError(f"waited for {what}; the table shows {screen.kind} {screen.title!r} {screen.text!r}")
-            time.sleep(0.01)
-
     def prompt(self, *words):
-        self.until(lambda s: s.screen().kind == "prompt" and all(w in s.screen().text for w in words),
-                   f"a prompt naming {words}")
+        self.reaches(lambda: self.session.screen().kind == "prompt"
+                     and all(w in self.session.screen().text for w in words), f"a prompt naming {words}")
         return self.session.screen().text
 
     def moves(self, n):
-        self.until(lambda s: len(s.referee.game.moves) == n and s.referee.status.mode == Mode.PLAY and s.screen().kind == "play", f"{n} moves")
+        self.reaches(lambda: len(self.session.referee.game.moves) == n and self.session.referee.status.mode == Mode.PLAY
+                     and self.session.screen().kind == "play", f"{n} moves")
 
 
 
@@ -86,7 +78,7 @@ def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
     after the prompt pause, without the alarm (the moved tile may be judged while it is away:
     a tile lifted off the closed end is a capture no captures can complete, an alarm)."""
     t, geo = solitaire, default_geometry()
-    t.until(lambda s: s.referee.status.mode == Mode.PLAY, "the empty row accepted")
+    t.reaches(lambda: t.session.referee.status.mode == Mode.PLAY, "the empty row accepted")
     row = sorted(geo.zone("castle-row"))
     top = [c for c in row if geo.coords(c)[0] == 4]  # the row's upper cells, left to right
     alarms = t.session.referee.status.alarms
@@ -105,13 +97,13 @@ def test_illegal_physical_actions_are_prompted_and_recovered(solitaire):
     t.tray.place(f"{deck[3].a}-{deck[3].b}", top[3], "right")  # lying flat across the row
     t.prompt(str(deck[3]))
     t.tray.remove(deck[3])
-    t.until(lambda s: s.screen().kind == "play", "the prompt cleared")
+    t.reaches(lambda: t.session.screen().kind == "play", "the prompt cleared")
 
     t.tray.remove(first)  # a tile moved inside the row: the first one put after the third
     t.tray.place(f"{first.a}-{first.b}", top[4], "down")
     t.prompt(str(first))
     t.tray.slide(f"{first.a}-{first.b}", top[0], "down")
-    t.until(lambda s: s.screen().kind == "play", "the row put back")
+    t.reaches(lambda: t.session.screen().kind == "play", "the row put back")
 
     assert len(t.session.referee.game.moves) == 3 and t.stored_moves() == 3
     assert alarms + 1 <= t.session.referee.status.alarms <= alarms + 2
@@ -124,17 +116,18 @@ def test_unplugged_mid_turn_and_replugged_the_game_is_intact(solitaire):
     t = solitaire
     geo = default_geometry()
     top = [c for c in sorted(geo.zone("castle-row")) if geo.coords(c)[0] == 4]
-    t.until(lambda s: s.referee.status.mode == Mode.PLAY, "the empty row accepted")
+    t.reaches(lambda: t.session.referee.status.mode == Mode.PLAY, "the empty row accepted")
     deck = t.session.referee.game.deck().tiles
     for i in range(2):
         t.tray.place(f"{deck[i].a}-{deck[i].b}", top[i], "down")
     t.moves(2)
     lost_frames = len(t.frames.images)
     t.tray.unplug()
-    t.until(lambda s: s.referee.status.mode == Mode.LOST and s.screen().kind == "lost", "the tray lost")
+    t.reaches(lambda: t.session.referee.status.mode == Mode.LOST and t.session.screen().kind == "lost", "the tray lost")
     t.tray.place(f"{deck[2].a}-{deck[2].b}", top[2], "down")
-    time.sleep(0.3)  # the spinner turns; nothing is judged while the tray is away
-    assert len(t.session.referee.game.moves) == 2
+    lost_screen = len(t.frames.images)
+    t.reaches(lambda: len(t.frames.images) >= lost_screen + 2, "the spinner turned twice")  # the table looking
+    assert len(t.session.referee.game.moves) == 2  # nothing is judged while the tray is away
     t.tray.replug(reboot=True)
     t.moves(3)
     assert [str(m).split()[-1] for m in t.session.referee.game.moves] == [str(deck[i]) for i in range(3)]
@@ -190,10 +183,12 @@ def test_run_without_a_terminal_plays_a_bot_match_on_the_simulator_and_ends(caps
     assert "missing.toml does not exist" in capsys.readouterr().err
 
 
-def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
+def test_power_on_setup_and_new_match_with_the_three_buttons(tmp_path):
     """From power-on with the buttons only (gpiozero mock pins): choose the first game, go up
-    to Start, accept the prefilled names, play; then menu -> Resign -> Yes ends the match
-    (recorded as resigned), and select opens the setup menu again with the names kept."""
+    to Start, accept the prefilled names, play; while the table waits for the draw for dealer
+    nobody is to move, so the menu offers no Resign and no Hint (issue 28); menu -> New match ->
+    Yes ends the match (recorded as abandoned), and select opens the setup menu again with the
+    names kept."""
     from dominotable.games import catalog
     hw, frames = open_table()
     buttons = hw.buttons()
@@ -202,11 +197,10 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
             runtime = Runtime(hw, store, SETTLE_MS, seed=4).start()
             assert runtime.setup is not None and runtime.setup.current.title == "Choose a game"
 
-            def press(*names, settle=0.0):
+            def press(*names):
                 for name in names:
-                    buttons.press(name)
-                end = time.monotonic() + settle
-                while not hw.events.empty() or time.monotonic() < end:
+                    buttons.press(name)  # queued by the time it returns (the mock pins call back at once)
+                while not hw.events.empty():
                     runtime.step(0.01)
 
             first = catalog.GAMES[0].engine
@@ -219,16 +213,15 @@ def test_power_on_setup_resign_and_new_match_with_the_three_buttons(tmp_path):
                 assert runtime.setup.stage == "name"
                 press("select")  # "P1", ... prefilled: one select accepts
             assert runtime.setup is None and runtime.session is not None
-            press(settle=0.3)  # the empty tray settles: the new match's position
-            assert runtime.session.referee.status.mode == "play"
+            # the empty tray settles: the new match's position
+            assert until(lambda: runtime.step(0.01) or runtime.session.referee.status.mode == "play")
             assert list(runtime.session.referee.seating.names) == [f"P{i + 1}" for i in range(first.default_players)]
             match_id = runtime.match_id
             press("long-select")
             items = runtime.session.menu.model.items
-            press(*["down"] * items.index("Resign"), "select", "up", "select")
-            assert runtime.session.referee.status.mode == "over"
-            assert store.match(match_id).result["ending"] == "resigned"
-            press("select")
+            assert "Resign" not in items and "Hint" not in items
+            press(*["down"] * items.index("New match"), "select", "up", "select")
+            assert store.match(match_id).result["ending"] == "abandoned"
             assert runtime.setup is not None and runtime.setup.last_names == runtime.names
             assert frames.images and hw.display.sent == len(frames.images) + 1  # + the "Starting" frame
     finally:

@@ -139,7 +139,8 @@ def test_bug4_a_dead_reader_outside_the_games_cells_is_a_warning(tmp_path):
     table = cr9(tmp_path, placed=None)
     table.layout.extra[GEO.cell(11, 15)] = (wire.FAULT, b"")
     table.show()
-    assert table.screen.kind == "play" and table.screen.text == "reader r11c15 (cell 191) dead (not used by this game)"
+    assert table.screen.kind == "play" and table.screen.warning == "reader r11c15 dead (not used by this game)"
+    assert table.screen.text.endswith(". Reader r11c15 dead (not used by this game)")  # after the turn's words
     table.play(place(T("1-4")))
     assert table.stored() == ["1-4"] and table.session.referee.status.alarms == 0
 
@@ -151,14 +152,13 @@ def test_bug4_a_dead_reader_inside_is_named_and_read_around(tmp_path):
     dead = GEO.cell(4, 12)
     table.layout.extra[dead] = (wire.FAULT, b"")
     table.show()
-    assert table.screen.text == "reader r4c12 (cell 76) dead: play around it"
+    assert table.screen.text.endswith(". Reader r4c12 dead: play around it")
     table.play(place(T("1-4")))
     assert table.stored() == ["1-4"]
     table.layout.tiles[T("5-5")] = (GEO.cell(5, 12), dead)  # 5-5 stood on the dead reader's column
     table.show()
     assert table.screen.title == "Check the tray"
-    assert table.screen.text == ("the reader at r4c12 (cell 76) does not answer: move the tile at r5c12 (cell 92) off it, "
-                                 "or mend the reader")
+    assert table.screen.text == "the reader at r4c12 does not answer: move the tile at r5c12 off it, or mend the reader"
 
 
 def test_bug5_a_tile_in_the_second_band_while_the_first_has_room(tmp_path):
@@ -222,7 +222,7 @@ def test_a_lift_seen_late_still_offers_take_back_and_play_instead(tmp_path):
     table.show(with_tiles(row, t2_2=column(3), t3_3=column(4)))
     assert table.stored() == ["2-2", "end", "3-3"]
     table.show(with_tiles(row, t3_3=column(4)))
-    assert table.screen.text == "take back 2-2 end 3-3 and play 3-3 instead? press select"
+    assert table.screen.text == "take back 2-2, End turn and 3-3 and play 3-3 instead? press select"
     assert table.session.referee.status.alarms == 0
     table.press("select")
     assert table.stored() == ["3-3"] and table.game.current_player == 0 and table.screen.kind == "play"

@@ -16,7 +16,8 @@ import time
 
 import table_match
 from dominotable.app.demo import choose
-from dominotable.store.storage import Store, replay
+from dominotable.match.replay import replay
+from dominotable.store.storage import Store
 
 GAME = "castle-rock-solitaire"
 SEED = 11

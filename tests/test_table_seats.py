@@ -18,21 +18,23 @@ import time
 import pytest
 from dominotable.games import catalog
 from dominotable.match import opening
+from dominotable.match.replay import replay
+from dominotable.reading import prompts
 from dominotable.rules.games.castle_rock.engine import CastleRock, place
 from dominotable.rules.seat_view import hand_size, seat_view, unseen
 from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.turn import decide
 from dominotable.sim.memtray import MemoryTray
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
 from dominotable.ui.menu import Choice, Setup
 from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
 from dominotable.ui.session import Session
+from polling import until
 from table_helpers import ROW, rigged
 from table_seats import PLACE, TAKE, Person, PtyTable, SessionTable
-from tray_fixtures import until
 
 NAMES = ["ANN", "West bot", "North bot", "East bot"]
 BOTS = (1, 2, 3)
@@ -59,7 +61,7 @@ def play_at(table: PtyTable, seat: int) -> tuple[Person, object, set[str]]:
     """A person at `seat` plays the match at the pty table to its end: the person, the final
     game and the titles of the screens seen on the way."""
     try:
-        table.until(lambda: table.referee.tracker.judged is not None, "the first board")
+        table.reaches(lambda: table.referee.tracker.judged is not None, "the first board")
         person = Person(table, seat, seed=1)
         shown = set()
         while person.step():
@@ -182,8 +184,9 @@ def test_a_castle_rock_match_against_three_bots_session(tmp_path):
 
 def test_the_turn_line_and_the_prompt_speak_with_one_voice(tmp_path):
     """Issue 18: on every screen of a match against three bots, a seat told what to do is the seat
-    the turn line names, or the prompt says how it stands to the turn ("after ANN: ...", a title
-    naming only its rack); nobody's turn while a draw is awaited; a rack's slots said plainly."""
+    the turn line names, or the title names only its rack; nobody's turn while a draw is awaited; a
+    rack's slots said plainly. Issue 28: a bot's step never shows while the person is still to move
+    (it was "after ANN: ..."): the person's own turn does, up to "then End turn"."""
     table = SessionTable(tmp_path, castle_rock(hands=1), NAMES, BOTS)
     table.settle()
     person = Person(table, 0, seed=3)
@@ -198,19 +201,21 @@ def test_the_turn_line_and_the_prompt_speak_with_one_voice(tmp_path):
         if game.awaiting():
             assert screen.turn == ""  # the table waits for a draw or the starting row: nobody's turn
         if screen.seat:
-            assert (screen.turn in ("", screen.seat) or screen.text.startswith(f"after {screen.turn}: ")
-                    or screen.title == f"{screen.seat}'s rack"), (screen.turn, screen.title, screen.text)
+            assert screen.turn in ("", screen.seat) or screen.title == f"{screen.seat}'s rack", \
+                (screen.turn, screen.title, screen.text)
             assert "slots 1" not in screen.text or "slots 1 and" in screen.text or "slots 1-" in screen.text
         if screen.title.endswith("'s rack"):
             racks.add(screen.title)
         if not person.step():
             break
-    assert len(racks) == 3 and any(s.text.startswith("after ANN: ") for s in screens)
+    assert len(racks) == 3 and not any("after ANN" in s.text for s in screens)
+    assert any(s.turn == "ANN" and s.title == "ANN" and s.text.startswith("take any captures") and s.text.endswith("; then End turn")
+               for s in screens)
     assert screens[-1].kind == "over" and screens[-1].turn == ""
     p = table.session.referee.position.copy()
     p.holds = {1: p.holds[1]}
     p.holds[1].rack = {2: Tile(3, 5)}
-    assert table.session.referee.seats.expected(p) == "West bot's tiles face down in slot 2"
+    assert prompts.racks_held(table.session.referee.seats.expected(p)) == "West bot's tiles face down in slot 2"
 
 
 def test_wrong_slot_wrong_end_and_lying_flat_are_prompted_and_put_right(tmp_path, monkeypatch):
@@ -288,7 +293,8 @@ def test_the_hint_for_the_worked_example_is_the_whole_row(tmp_path):
     session.referee.hint()
     screen = session.screen()
     assert screen.title == "Hint"
-    assert screen.text == "take x4-4 x2-4 x0-6+0-0+0-4 x1-1 x1-6+1-5+1-4: 9 tiles, the whole row"
+    assert screen.text == ("take 4-4, then 2-4, then 0-6, 0-0 and 0-4, then 1-1, then 1-6, 1-5 and 1-4: 9 tiles, "
+                           "the whole row")  # issue 28: it said "take x4-4 x2-4 x0-6+0-0+0-4 ..."
     assert sorted(screen.take) == sorted(str(t) for t in ROW("6-1 6-0 0-0 4-2 4-4 4-0 1-1 5-1 4-1"))
     hints = store.match(session.referee.seating.match_id).hints
     assert [(h["ply"], h["seat"], h["hint"]) for h in hints] == [(0, 0, screen.text)]
@@ -317,7 +323,7 @@ def host(db: str, state: str) -> None:
     person writes down where every tile lies (tiles outlive the process: after the crash they
     still lie there) and the parent kills the process."""
     table = PtyTable(db, Choice(CastleRock, CastleRock.Options(hands=1), 4, NAMES, STRENGTHS), seed=5)
-    table.until(lambda: table.referee.tracker.judged is not None, "the first board")
+    table.reaches(lambda: table.referee.tracker.judged is not None, "the first board")
     person = Person(table, 0, seed=1)
     while person.step():
         known = {seat: hold.rack for seat, hold in table.referee.position.holds.items()}
@@ -544,7 +550,7 @@ def test_broadway_a_blocked_hand_shows_the_bots_tiles_from_their_racks(tmp_path)
         assert not p.holds[seat].rack and p.holds[seat].spent  # no longer the bot's hand, still in its rack
     assert sorted(shown) == [s for s in (0, 1, 3) if held[s]]
     notes = seats.short(p)
-    assert all(n.what.startswith("hand over: take the tiles out of slot") for n in notes)
+    assert all(prompts.said(n, geo).startswith("hand over: take the tiles out of slot") for n in notes)
     assert [n.who for n in notes] == [BW_NAMES[seat] for seat in sorted(shown)]
     assert seats.read(p, tray.board())[1] is None  # still there: not a problem, a step
     for seat in shown:
@@ -568,7 +574,7 @@ def test_the_solitaire_hint_is_the_solvers_next_step():
         move = solver(game)
         shown = catalog.spec(game).hint(game)
         if isinstance(move, Capture):
-            assert shown.take == move.tiles and shown.text.startswith(f"take {move}:")
+            assert shown.take == move.tiles and shown.text.startswith(f"take {prompts.listed(move.tiles)}:")
         else:
             assert shown.text == "draw the next tile" and not shown.take
         kinds.add(type(move).__name__)
@@ -626,7 +632,6 @@ def test_while_a_bots_capture_is_pending_the_menu_offers_no_move_of_its_turn(tmp
     would have ended the bot's turn without it. A seat the table plays makes its own button moves,
     so while it is to move the menu (OLED and page alike) offers none: only taking back, a hint,
     resigning and a new match."""
-    from dominotable.match import actions
 
     game = CastleRock(players=4, options={"hands": 1}, seed=124645435, observed=True)
     table = SessionTable(tmp_path, game, NAMES, BOTS)
@@ -638,7 +643,7 @@ def test_while_a_bots_capture_is_pending_the_menu_offers_no_move_of_its_turn(tmp
         said = table.screen().bot
         if referee.seats.plays(referee.game.current_player) and TAKE.match(said.partition(": ")[2]):
             pending += 1
-            offered = actions.available(referee)
+            offered = referee.actions()
             assert not [a for a in offered if a.kind == "move"], [a.label for a in offered]
             assert referee.button_moves(), "the engine would take a move of the buttons here"
     assert pending, "no bot capture came"
@@ -911,7 +916,8 @@ def test_regression_against_three_bots_a_pass_is_refused_while_a_tile_the_racks_
     them the tiles that fitted then (BW-10.3). Later a bot's own tile was one the engine could no
     longer place in its hand, the bot's turn could not be made and the table waited with nothing
     asked. With three bots the racks tell the person's hand (no tile is left to draw): the pass is
-    refused, naming the rule, and nothing is stored (BW-11.8, BW-6.1)."""
+    refused, naming the rule, and nothing is stored (BW-11.8, BW-6.1). Issue 28: it is not even
+    offered (Pass only where it can act), and the person's turn says where a tile goes instead."""
     from dominotable.rules.games.broadway.engine import Broadway, Place
 
     names = ["ANN", "East bot", "South bot", "West bot"]
@@ -926,7 +932,12 @@ def test_regression_against_three_bots_a_pass_is_refused_while_a_tile_the_racks_
     while not (table.game.current_player == 0 and table.game.tableau().order and not table.screen().bot and fits()):
         person.step()
     moves = [str(m) for m in table.game.moves]
-    table.menu("pass", confirm=True)
+    referee = table.session.referee
+    assert "pass" not in [a.label for a in referee.actions()] and "or pass" not in table.screen().text
+    assert table.screen().text.startswith("put a tile on ")
+    refused = referee.seats.why_not(referee.position, referee.game.parse_move("pass"))
+    assert refused is not None and refused.rule == "BW-6.1" and "may not pass" in str(refused)
+    referee.button_move(referee.game.parse_move("pass"))  # the page's old button, pressed all the same
     screen = table.screen()
     assert screen.title == "Not now" and "BW-6.1" in screen.text and "may not pass" in screen.text, screen.text
     assert [str(m) for m in table.game.moves] == moves and not table.game.state.barred[0]
@@ -955,9 +966,10 @@ def test_regression_a_bots_tile_the_engine_rules_out_is_said_not_waited_on():
     p = Position(game, {1: Hold({}, {}, {}), 2: Hold({4: five.tile}, {}, {}, Plan(2, len(moves), (five,))),
                         3: Hold({}, {}, {})})
     assert game.current_player == 2 and not game.is_legal(five)
-    said = steps.instruction(seats, p, tray.board())
+    said = steps.waited(seats, p, tray.board())
     assert said is not None and said.who == "South bot"
-    assert said.what.startswith("5-5 is ruled out (rule BW-10.3: ") and "take back" in said.what
+    what = prompts.said(said, seats.geometry)
+    assert what.startswith("5-5 is ruled out (rule BW-10.3: ") and "take back" in what
 
 
 def test_regression_between_broadway_hands_the_bots_deal_waits_for_the_tray_to_be_gathered():
@@ -979,11 +991,11 @@ def test_regression_between_broadway_hands_the_bots_deal_waits_for_the_tray_to_b
     game, seats, tray = _broadway_against_three_bots(moves, 1356164813)
     p = Position(game, {seat: Hold({}, {}, {}) for seat in (1, 2, 3)})
     assert game.awaiting() == "deal" and len(tray.tiles) == 28  # the tableau and the 1-1 shown
-    assert steps.instruction(seats, p, tray.board()) is None
-    assert "clear the tray (28 tiles) for the deal" in seats.hands.reader.on(game.copy()).judge(tray.board()).note
+    assert steps.waited(seats, p, tray.board()) is None
+    assert "gather the tiles (28 left) for the deal" in seats.hands.reader.on(game.copy()).judge(tray.board()).note
     game.push(DEAL)
-    said = steps.instruction(seats, p, MemoryTray(Registry.virtual(game.dset), seats.geometry).board())
-    assert str(said) == "East bot: 7 tiles from the boneyard, face down, into slots 1-7"
+    said = steps.waited(seats, p, MemoryTray(Registry.virtual(game.dset), seats.geometry).board())
+    assert (said.who, prompts.said(said, seats.geometry)) == ("East bot", "7 tiles from the boneyard, face down, into slots 1-7")
 
 
 def test_regression_a_bots_instruction_waits_while_a_tile_lies_on_another(tmp_path):
@@ -1036,8 +1048,8 @@ def test_regression_broadways_tableau_may_grow_over_the_side_of_the_tray_where_a
                         3: Hold({}, {}, {})})
     rows = [seats.geometry.coords(c)[0] for cells in tray.tiles.values() for c in cells]
     assert max(rows) - min(rows) + 1 == 10 and game.is_legal(four)
-    said = steps.instruction(seats, p, tray.board())
-    assert str(said) == "East bot: slot 2 (4-4) -> r0c7-r1c7"
+    said = steps.waited(seats, p, tray.board())
+    assert (said.who, prompts.said(said, seats.geometry)) == ("East bot", "slot 2 (4-4) -> r0c7-r1c7")
 
 
 def test_regression_a_broadway_tile_that_fits_only_beside_a_rack_is_laid_there():
@@ -1090,9 +1102,10 @@ def test_regression_in_a_match_recorded_before_the_room_a_bots_tile_with_no_room
     p = Position(game, {1: Hold({3: zero.tile}, {}, {}, Plan(1, len(moves), (zero,))), 2: Hold({}, {}, {}),
                         3: Hold({}, {}, {})})
     assert game.is_legal(zero) and all(m.tile == zero.tile for m in game.legal_moves())
-    said = steps.instruction(seats, p, tray.board())
-    assert said is not None and said.who == "East bot" and said.what.startswith("no room on the tray for 0-0 (")
-    assert "12 deep" in said.what and said.what.endswith("take back a move, or resign")
+    said = steps.waited(seats, p, tray.board())
+    what = prompts.said(said, seats.geometry)
+    assert said is not None and said.who == "East bot" and what.startswith("no room on the tray for 0-0 (")
+    assert "12 deep" in what and what.endswith("take back a move, or resign")
 
 
 def test_broadway_at_the_table_is_bound_to_the_tray_off_the_bots_racks(tmp_path):
@@ -1186,7 +1199,8 @@ def test_regression_a_bots_captures_taken_in_another_grouping_leave_a_plan_the_r
 
     p = position(["x1-1", "x0-6", "x4-6+2-6+1-6", "end"])
     problem, plans = seats.vet(p, [parse("x1-1"), parse("x2-6+0-6+1-6")], tray.board())
-    assert problem is not None and problem.startswith("put 2-6, 0-6 and 1-6 back: West bot takes them another way")
+    assert problem is not None and prompts.fixed(problem, geo).startswith(
+        "put 2-6, 0-6 and 1-6 back: West bot takes them another way")
     assert plans == []
 
     p = position(["x0-6", "x1-1", "x4-6+2-6+1-6", "end"])
@@ -1274,7 +1288,9 @@ def test_regression_a_bots_own_tile_is_never_exposed():
     expose = Expose(3, tile)
     assert game.is_legal(expose) and any(m == expose for _, m in seats.hands.reader.on(game.copy()).button_moves(
         seats.without_racks(tray.board())[0]))
-    assert seats.read(p.copy(), tray.board())[1] == "West bot's rack: put the tile from slot 6 back, face down"
+    assert prompts.fixed(seats.read(p.copy(), tray.board())[1], seats.geometry) == (
+        "take the tile off the scan pad and put it back in slot 6 of West bot's rack, face down: a bot's tile "
+        "is never shown (rule BW-11.4)")  # issue 28, Why 3b: it said to choose 'expose' instead
     assert str(seats.why_not(p, expose)) == ("rule BW-11.4: 3-6 lies in West bot's rack: a bot's tile is never "
                                              "exposed, put it back in slot 6")
 
@@ -1295,3 +1311,45 @@ def test_regression_against_three_bots_a_pass_waits_while_a_bots_rack_is_not_ful
     short = full.copy()
     del short.holds[1].rack[7]
     assert "a pass waits until every bot's rack is full again" in str(seats.why_not(short, Pass()))
+
+
+def test_regression_the_racks_lead_only_once_every_bots_rack_is_full():
+    """Issue 28, Why 3b: the lead was recorded before every bot's rack was full: `lead S` right after
+    South's rack was filled, West's dealt 20 s later (seed 3, hand 1). The racks decide who leads
+    once every bot's rack is full (BW-11.5): until then no lead is made, then the one they say."""
+    from dominotable.rules.hidden import Reveal
+
+    game, seats, tray = _broadway_against_three_bots([], 3)
+    racks = {1: ["2-6", "1-6", "2-3", "0-2", "0-1", "0-6", "1-2"], 2: ["6-6", "3-6", "1-3", "5-6", "2-2", "4-5", "3-3"],
+             3: ["0-3", "2-5", "0-0", "4-4", "1-1", "1-5", "4-6"]}
+    board = tray.board()
+    assert seats.traceless(_racked(game, {1: racks[1], 2: racks[2], 3: racks[3][:3]}), board)[0] is None
+    assert seats.traceless(_racked(game, {1: racks[1], 2: racks[2]}), board)[0] is None  # West's not dealt
+    assert seats.traceless(_racked(game, racks), board)[0] == Reveal("lead", (), "S")
+
+
+def test_regression_who_leads_is_offered_whoever_the_engine_guesses_is_to_move(tmp_path):
+    """Issue 28, Why 3c: Broadway against bots stuck on "choose who leads with the buttons" with no
+    lead offered, when the deal the engine guessed gave the double to a bot (about half the runs):
+    the buttons were not offered while a bot was "to move". A reveal is the table's to make: the
+    leads the racks allow are offered (two people, two bots, the double in no rack: either person)."""
+    from dominotable.rules.games.broadway.engine import Broadway
+
+    names = ["ANN", "East bot", "CAT", "West bot"]
+    for seed in range(1, 40):  # a deal the engine guesses with a bot to move
+        game = Broadway(options={"hands": 1}, seed=seed, observed=True)
+        if game.current_player in (1, 3):
+            break
+    table = SessionTable(tmp_path, game, names, (1, 3))
+    table.settle()
+    referee = table.session.referee
+    double = referee.game.hand_info().double
+    pile = [t for t in referee.game.dset.tiles if t is not double]
+    for seat in (1, 3):  # the racks dealt, the double in neither
+        for k, slot in enumerate(referee.seats.racks[seat].slots):
+            table.put(pile.pop(), slot)
+    table.settle()
+    assert referee.game.awaiting() == "lead" and referee.game.current_player in (1, 3)
+    assert "choose who leads" in table.screen().text
+    leads = [a.label for a in referee.actions() if a.kind == "move"]
+    assert leads == ["North leads", "South leads"], leads

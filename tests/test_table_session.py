@@ -5,6 +5,7 @@ import random
 
 import pytest
 from dominotable.games import catalog
+from dominotable.match.replay import replay
 from dominotable.rules.games.castle_rock.engine import END, CastleRock, place
 from dominotable.rules.games.castle_rock.solitaire import (
     CastleRockSolitaire,
@@ -156,9 +157,10 @@ def test_moves_are_committed_before_the_screen_changes(tmp_path):
     seen = []
     commit = table.store.commit
 
-    def spy(match_id, keep, moves, holds=None, **rest):
-        seen.append(("before-commit", keep, list(moves), table.session.screen().last, len(table.game.moves)))
-        commit(match_id, keep, moves, holds, **rest)
+    def spy(match_id, change):
+        seen.append(("before-commit", change.keep, list(change.moves), table.session.screen().last,
+                     len(table.game.moves)))
+        commit(match_id, change)
         seen.append(("committed", Store(table.store.path, create=False).move_count(match_id)))
 
     table.store.commit = spy
@@ -211,15 +213,22 @@ def test_end_turn_and_its_takeback_through_the_menu(tmp_path):
     taken back from the menu too."""
     table = cr9(tmp_path, placed=None)
     table.play(place(T("1-4")))
-    assert "end turn" in table.screen.text
-    table.press("long-select")
-    assert table.screen.menu.items == ["End turn", "Hint", "Resign", "New match", "Back to the game"]
+    assert table.screen.text.startswith("take any captures among r4c")  # the turn's way on, where the eyes are
+    assert table.screen.text.endswith("; then End turn")
+    table.press("long-select")  # the takeback right after the move (issue 28), named as the prompt names it
+    assert table.screen.menu.items == ["End turn", "Take back 1-4", "Hint", "Resign", "New match", "Back to the game"]
     table.press("long-select")
     table.menu("End turn")
     assert table.stored() == ["1-4", "end"] and table.game.current_player == 1
-    assert (table.screen.turn, table.screen.text) == ("P2", "P1 ended the turn")
-    table.menu("Take back end")
+    assert table.screen.turn == "P2" and str(table.screen.last) == "P1 ended the turn"
+    table.menu("Take back End turn")  # its button's words, not the notation ("end")
     assert table.stored() == ["1-4"] and table.game.current_player == 0
+    assert str(table.screen.last) == "taken back: P1 ended the turn"
+    table.menu("Take back 1-4")  # right after the move, the tray still showing it: lift it, then play on
+    assert table.stored() == [] and table.screen.title == "Take back"
+    assert table.screen.text == "take 1-4 off the tray: 1-4 is taken back" and table.session.referee.status.alarms == 0
+    table.show(with_tiles(table.layout, t1_4=None))
+    assert table.stored() == [] and table.screen.kind == "play" and table.screen.text.startswith("put a tile ")
 
 
 def test_resume_waits_for_the_restored_table(tmp_path):
@@ -270,7 +279,7 @@ def test_resign_ends_the_match(tmp_path):
     table.menu("Resign")
     record = table.store.match(table.session.referee.seating.match_id)
     assert record.result == {"ending": "resigned", "scores": [0, 0], "winners": [1]}
-    assert table.screen.kind == "over" and table.screen.title == "P1 resigned"
+    assert table.screen.kind == "over" and table.screen.title == "P1 resigned: won by P2"  # issue 28: the winner named
     table.press("select")
     assert table.session.referee.wants_new_match
 
@@ -315,7 +324,7 @@ def test_whole_hand_from_bot_actions_ends_with_the_engines_scores(tmp_path, obse
     assert table.game.scores == ref.scores
     record = table.store.match(table.session.referee.seating.match_id)
     assert record.result["scores"] == ref.scores and record.result["winners"] == ref.winners()
-    assert Store(table.store.path, create=False).resume(table.session.referee.seating.match_id).scores == ref.scores
+    assert replay(Store(table.store.path, create=False).match(table.session.referee.seating.match_id)).scores == ref.scores
     assert table.screen.kind == "over" and table.screen.title.startswith("Won by ")
 
 
@@ -450,10 +459,10 @@ def test_regression_a_lifted_hand_ending_tile_offers_its_takeback(tmp_path):
             table.act(*actions)
         else:
             table.menu(next(label for label, m in table.session.referee.button_moves() if m == move))
-    assert "clear the tray" in table.screen.text
+    assert "gather the tiles" in table.screen.text
     last = table.game.moves[-1]
     table.act(Action(ActionKind.REMOVE, last.placed()))
-    assert table.screen.title == "Take back?" and str(last) in table.screen.text
+    assert table.screen.title == "Take back?" and table.screen.text == f"take back {last.placed()}? press select"
     other, cells = next(iter(table.layout.tiles.items()))
     table.act(Action(ActionKind.REMOVE, other))  # clearing on: no takeback
     assert table.screen.title != "Take back?" and table.game.moves[-1] == last

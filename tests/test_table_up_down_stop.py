@@ -17,7 +17,7 @@ from dominotable.rules.games.up_down_stop.engine import (
 )
 from dominotable.sim.bots.shared import greedy_bot, random_bot
 from dominotable.sim.hands.base import NoRoom
-from table_sim import SimTray, hands_of, play_through
+from table_sim import SimTray, hands_of, judge_of, play_through
 
 
 def table(seed=5, observed=False, moves=(), **options):
@@ -278,7 +278,6 @@ def test_the_end_of_a_column_lifted_is_not_shown_for_the_hands_nor_a_fault_for_t
     """Found by the chaos test: with the tile at the end of a column lifted, the hands raised
     KeyError planning the next tile on it (a plan, the page's targets for a held tile). The tray
     does not show the position (UDS-10.3): NotShown, a DominoError, and no targets."""
-    from dominotable.match.targets import Targets
     from dominotable.sim.hands.base import NotShown
     from dominotable.tray.action import Action, ActionKind
 
@@ -293,8 +292,8 @@ def test_the_end_of_a_column_lifted_is_not_shown_for_the_hands_nor_a_fault_for_t
     tray.apply(Action(ActionKind.REMOVE, game.dset.parse("2-4")))
     with pytest.raises(NotShown, match="2-4, the end of column 1 that 3-5 goes on, is not on the tray"):
         hands.actions(move, tray.board())
-    targets = Targets(catalog.reader_for(game, tray.geometry), hands)
-    assert targets.of(game, tray.board(), move.tile) == ()
+    judge, position = judge_of(game, tray.geometry)
+    assert judge.targets.of(position, tray.board(), move.tile) == ()
 
 
 def test_a_column_lying_low_in_its_zone_slides_up_whole_and_each_next_tile_reads_back():

@@ -15,7 +15,7 @@ import sys
 import termios
 import time
 
-from tray_fixtures import until
+from polling import until
 
 REDRAW = re.compile(r"\x1b\[(\d+)F\x1b\[J")
 
@@ -30,9 +30,11 @@ class Terminal:
         os.close(slave)
         self.out = ""
 
-    def read_until(self, text: str, timeout: float = 20.0) -> None:
+    def read_until(self, text: str, timeout: float = 20.0, shown=None) -> None:
+        """Read what the program writes until `text` is in it (or `shown(out)` holds)."""
+        shown = shown or (lambda out: text in out)
         deadline = time.monotonic() + timeout
-        while text not in self.out:
+        while not shown(self.out):
             if time.monotonic() > deadline:
                 raise AssertionError(f"never showed {text!r}; got {self.out[-3000:]!r}")
             try:
@@ -42,10 +44,8 @@ class Terminal:
 
     def keys_read(self, timeout: float = 20.0) -> None:
         """Wait until the program reads keys one by one (cbreak: no echo, no line editing)."""
-        deadline = time.monotonic() + timeout
-        while termios.tcgetattr(self.master)[3] & termios.ECHO:
-            assert time.monotonic() < deadline, "the keyboard never started"
-            time.sleep(0.02)
+        cbreak = until(lambda: not termios.tcgetattr(self.master)[3] & termios.ECHO, timeout)
+        assert cbreak, "the keyboard never started"
 
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
@@ -84,9 +84,10 @@ def test_the_page_address_stays_under_the_oled_and_o_without_a_browser_prints_it
         term.read_until("the table page: http://127.0.0.1:")
         url = re.search(r"the table page: (http://127\.0\.0\.1:\d+/)", term.out)[1]
         term.keys_read()
-        for key in "ssw":  # the setup menu moves: redraws
+        for key in "ssw":  # the setup menu moves: a redraw each
+            drawn = len(REDRAW.findall(term.out))
             term.type(key)
-            time.sleep(0.2)
+            term.read_until("a redraw", shown=lambda out: len(REDRAW.findall(out)) > drawn)
         term.type("o")
         term.read_until(f"no web browser to open here: open {url} in one")
         term.type("q")

@@ -6,7 +6,8 @@ by the match core, shown on the OLED and the page, with no change anywhere else.
 import pytest
 from dominotable.app.demo import TableBots
 from dominotable.games import catalog
-from dominotable.store.storage import Store, replay
+from dominotable.match.replay import replay
+from dominotable.store.storage import Store
 from dominotable.ui.oled import screens
 from toy_game import SPEC, HighTile
 from web_table import LiveTable
@@ -37,10 +38,10 @@ def test_a_toy_game_registered_from_its_own_files_plays_on_the_tray_the_page_and
                               ("select", "Name for seat 1"), ("select", "Name for seat 2"),
                               ("select", None)):  # the game, Start, P1, P2
             assert table.post("/api/button", {"button": button})[0] == 200
-            table.until(lambda rt: _question(rt) == title, f"{title!r} after {button}", session=False)
-        table.until(lambda r: r.game.name == "high-tile", "the match started")
+            table.reaches(lambda rt: _question(rt) == title, f"{title!r} after {button}", session=False)
+        table.reaches(lambda r: r.game.name == "high-tile", "the match started")
         bots = TableBots(table.runtime, seed=3).start()
-        table.until(lambda r: r.game.is_over(), "the match played out", timeout=20)
+        table.reaches(lambda r: r.game.is_over(), "the match played out", timeout=20)
         bots.stop()
         shown = table.get("/api/state")[1]
         with Store(tmp_path / "t.db", create=False) as store:  # a reader beside the table

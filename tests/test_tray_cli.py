@@ -7,7 +7,8 @@ import sys
 from dominotable.app.cli import main
 from dominotable.app.commands.tray import parse_cell
 from dominotable.tray.geometry import default
-from tray_fixtures import link, until, vtray  # noqa: F401 (fixtures)
+from polling import until
+from tray_fixtures import link, vtray  # noqa: F401 (fixtures)
 
 
 def test_monitor_prints_decoded_frames_and_error_counts(vtray, capsys):

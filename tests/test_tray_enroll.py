@@ -11,7 +11,8 @@ from dominotable.tray.errors import EnrollError, TagConflict
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Half, Registry
 from dominotray import wire
-from tray_fixtures import link, until, vtray  # noqa: F401 (fixtures)
+from polling import until
+from tray_fixtures import link, vtray  # noqa: F401 (fixtures)
 
 SEEN = (wire.TAG, b"\x04\x01\x02\x03\x04\x05\x06")
 NONE = (wire.EMPTY, b"")

@@ -14,10 +14,11 @@ from dominotable.tray.link import TrayEvent, TrayLink
 from dominotable.tray.tags import Half
 from dominotable.tray.virtual import VirtualTray
 from dominotray import wire
+from polling import WAIT, until
 from scripted_tray import BOARD, ScriptedTray
 from scripted_tray import hello as tray_hello
 from scripted_tray import snapshot as tray_snapshot
-from tray_fixtures import WAIT, count, link, until, vtray  # noqa: F401 (fixtures)
+from tray_fixtures import count, link, vtray  # noqa: F401 (fixtures)
 
 SLOW = 6  # virtual ms per wall ms: the firmware thread is mostly idle
 
@@ -347,12 +348,14 @@ def test_a_speed_the_cpu_cannot_give_runs_fast_but_rests_as_long_as_it_runs(tmp_
             rests.append(time.monotonic() - start)
 
     with VirtualTray(speed=1000, link_dir=tmp_path) as tray:
+        (emulator,) = [t for t in threading.enumerate() if t.name == "virtual-tray"]
+        cpu = time.pthread_getcpuclockid(emulator.ident)  # its own CPU time: what the machine's load leaves it
         monkeypatch.setattr(virtual.time, "sleep", rest)
-        wall0, virt0 = time.monotonic(), tray.array.clock_ms()
+        wall0, cpu0, virt0 = time.monotonic(), time.clock_gettime(cpu), tray.array.clock_ms()
         sleep(1)
-        wall = time.monotonic() - wall0
-        rested, speed = sum(rests) / wall, (tray.array.clock_ms() - virt0) / 1000 / wall
-    assert rested > 0.3 and speed > 2, (rested, speed)
+        wall, ran = time.monotonic() - wall0, time.clock_gettime(cpu) - cpu0
+        rested, speed = sum(rests) / wall, (tray.array.clock_ms() - virt0) / 1000 / ran
+    assert rested > 0.3 and speed > 2, (rested, speed)  # speed: virtual seconds per second it ran
 
 
 # --- a tray that contradicts its HELLO (issue 17): a lost link and a fresh HELLO, never an exit,
@@ -463,9 +466,19 @@ def test_a_mid_stream_hello_with_protocol_9_is_refused_and_retried_with_backoff(
     # lost_reason is set before the LOST event reaches the listener: wait for both
     assert link.wait_for(lambda lk: lk.lost_reason == refused and watched.reasons()[-1:] == [refused], WAIT)
     assert not link.connected
+    waits = []  # what the link waits before each try: its backoff, whatever the machine's load
+
+    class Recorded(threading.Event):
+        def wait(self, timeout=None):
+            waits.append(timeout)
+            return super().wait(timeout)
+
+    link._stop = Recorded()
     tries = tray.asked(wire.GET_HELLO)
-    time.sleep(0.3)
-    assert 2 <= tray.asked(wire.GET_HELLO) - tries <= 12  # backoff up to 50 ms: not a busy loop
+    assert until(lambda: tray.asked(wire.GET_HELLO) >= tries + 8 and len(waits) >= 7)  # it keeps trying
+    # more slowly: each wait twice the one before, up to 50 ms (not a busy loop)
+    assert all(abs(later - min(2 * before, 0.05)) < 1e-9 for before, later in zip(waits, waits[1:])), waits
+    assert waits[-1] == 0.05, waits
     tray.hello = tray_hello()
     back(watched)
 

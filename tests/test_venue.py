@@ -14,11 +14,13 @@ import threading
 
 import pytest
 from broker import Mosquitto, mosquitto  # noqa: F401
+from dominotable.store import outbox
+from dominotable.store.storage import Store
 from dominotable.venue.broker import Broker
 from dominotable.venue.link import VenueLink
 from dominotable.venue.store import VenueStore
-from tray_fixtures import until
-from venue_fixtures import Venue, postgres, same_matches, tables, venue  # noqa: F401
+from polling import until
+from venue_fixtures import Venue, play_match, postgres, same_matches, tables, venue  # noqa: F401
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 
@@ -43,12 +45,47 @@ def test_the_outbox_numbers_each_change_in_the_same_transaction(tmp_path, mosqui
     assert (aside["kind"], aside["seq"], aside["why"]) == ("aside", 2, "a test")
 
 
+def test_without_a_venue_no_outbox_rows_accumulate(tmp_path):
+    """Was: every change went into the outbox whether the table had a venue or not, so the outbox
+    of a table without one grew with every move, forever."""
+    with Store(tmp_path / "t1.sqlite3") as store:
+        play_match(store, PLAYERS[:2], seed=1)
+        play_match(store, PLAYERS[:3], seed=2, moves=7)
+        assert [len(store.matches()), outbox.count(store.db)] == [2, 0]
+        assert store.db.execute("SELECT count(*) FROM outbox_matches").fetchone() == (0,)
+
+
+def test_a_venue_first_configured_hears_the_tables_stored_history_once(tmp_path, mosquitto, tables, venue):
+    """The matches played before the table had a venue (finished, unfinished, set aside) reach it
+    when one is first configured, each once, with their moves and results; later starts tell it
+    nothing more of them, and what the table plays next goes as ever."""
+    with Store(tmp_path / "t1.sqlite3") as store:
+        before = [play_match(store, PLAYERS[:2], seed=1), play_match(store, PLAYERS[:3], seed=2, moves=7),
+                  play_match(store, PLAYERS[1:3], seed=3, moves=4)]
+        store.set_aside(before[2], "its moves no longer replay (a test)")
+        assert outbox.count(store.db) == 0
+    (t1,) = tables()  # the table's next start, now with a venue
+    t1.played = list(before)
+    t1.connect()
+    venue.start()
+    venue.wait_until_kept([t1])
+    same_matches(venue, [t1])
+    assert {r.table_match: r.damaged for r in venue.store.matches()}[before[2]]
+    numbered = t1.events()
+    with Store(tmp_path / "t1.sqlite3", lock=False) as again:
+        assert again.publish() == 0  # told once: the next start tells it nothing
+    t1.play(PLAYERS[:2], seed=4)
+    venue.wait_until_kept([t1])
+    same_matches(venue, [t1])
+    assert t1.events() > numbered
+
+
 def test_events_reach_the_venue_once_and_the_scoreboard_shows_them(mosquitto, tables, venue):
     t1, t2 = (t.connect() for t in tables(2))
     venue.start()
     t1.play(["Ann", "Bob"], seed=1)
     t2.play(["ann", "Cat"], seed=2)  # the same Ann, spelt otherwise at another table
-    venue.wait_for([t1, t2])
+    venue.wait_until_kept([t1, t2])
     same_matches(venue, [t1, t2])
     assert [p["name"] for p in venue.get("/api/players")] == ["Ann", "Bob", "Cat"]
     assert until(lambda: [p["name"] for p in t1.link.players] == ["Ann", "Bob", "Cat"])  # for the table's setup
@@ -68,9 +105,9 @@ def test_a_table_goes_on_after_its_outbox_emptied(mosquitto, tables, venue):
     t1 = tables()[0].connect()
     venue.start()
     t1.play(PLAYERS[:2], seed=21, moves=10)
-    venue.wait_for([t1])
+    venue.wait_until_kept([t1])
     t1.play(PLAYERS[:2], seed=22, moves=10)
-    venue.wait_for([t1], timeout=1.5)  # sooner than the link would send anything again
+    venue.wait_until_kept([t1], timeout=1.5)  # sooner than the link would send anything again
     same_matches(venue, [t1])
 
 
@@ -98,7 +135,7 @@ def test_the_broker_down_at_start(tmp_path, tables, mosquitto):
     mosquitto.start()
     v = Venue(tmp_path / "venue.sqlite3", mosquitto).start()
     try:
-        v.wait_for([t1])
+        v.wait_until_kept([t1])
         same_matches(v, [t1])
     finally:
         v.stop()
@@ -113,7 +150,7 @@ def test_the_broker_restarted_mid_match(mosquitto, tables, venue):
     t1.play(PLAYERS[:2], seed=5)
     t2.play(PLAYERS[2:4], seed=6)
     mosquitto.start()
-    venue.wait_for([t1, t2])
+    venue.wait_until_kept([t1, t2])
     same_matches(venue, [t1, t2])
 
 
@@ -123,7 +160,7 @@ def test_the_broker_killed_mid_run(mosquitto, tables, venue):
     t1, t2 = (t.connect() for t in tables(2))
     venue.start()
     t1.play(PLAYERS[:2], seed=7)
-    venue.wait_for([t1])
+    venue.wait_until_kept([t1])
     venue.stop()
     t1.play(PLAYERS[:2], seed=8)
     t2.play(PLAYERS[1:3], seed=9)
@@ -131,7 +168,7 @@ def test_the_broker_killed_mid_run(mosquitto, tables, venue):
     mosquitto.kill()
     mosquitto.start()
     venue.start()
-    venue.wait_for([t1, t2])
+    venue.wait_until_kept([t1, t2])
     same_matches(venue, [t1, t2])
 
 
@@ -153,7 +190,7 @@ def test_the_broker_killed_while_delivering(mosquitto, tables, venue):
     t1.play(PLAYERS[:2], seed=11)
     stop.set()
     thread.join()
-    venue.wait_for([t1])
+    venue.wait_until_kept([t1])
     same_matches(venue, [t1])
 
 
@@ -166,7 +203,7 @@ def test_events_published_while_the_venue_is_away_wait_at_the_broker(mosquitto, 
     t1.play(PLAYERS[:2], seed=12)
     assert until(lambda: t1.link.sent == t1.events() and not t1.link._venue_listens)
     venue.start()
-    venue.wait_for([t1])
+    venue.wait_until_kept([t1])
     same_matches(venue, [t1])
     assert t1.link.sent == t1.events()  # each sent once: the broker kept them for the venue
 
@@ -179,10 +216,10 @@ def test_a_table_offline_for_a_whole_match_then_back(tmp_path, mosquitto, tables
     venue.start()
     t1.play(PLAYERS[:2], seed=13)
     t2.play(PLAYERS[2:4], seed=14)
-    venue.wait_for([t2])
+    venue.wait_until_kept([t2])
     assert t1.pending() == t1.events()
     t1.connect()  # back
-    venue.wait_for([t1, t2])
+    venue.wait_until_kept([t1, t2])
     same_matches(venue, [t1, t2])
 
 
@@ -196,7 +233,7 @@ def test_twenty_tables_publishing_at_once(mosquitto, tables, venue):
         thread.start()
     for thread in threads:
         thread.join()
-    venue.wait_for(twenty, timeout=40)
+    venue.wait_until_kept(twenty, timeout=40)
     same_matches(venue, twenty)
     (board,) = venue.get("/api/leaderboard")
     assert sorted(p["matches"] for p in board["players"]) == [8, 8, 8, 8, 8]  # each of five played eight
@@ -298,7 +335,7 @@ def test_a_venue_in_postgresql_behind_the_broker(postgres, mosquitto, tables):
     v = Venue(postgres.fresh("league"), mosquitto).start()
     try:
         t1.play(PLAYERS[:2], seed=18)
-        v.wait_for([t1])
+        v.wait_until_kept([t1])
         same_matches(v, [t1])
         assert v.get("/api/leaderboard")[0]["players"][0]["matches"] == 1
     finally:
@@ -324,7 +361,7 @@ def test_tables_and_the_venue_over_tls(tmp_path):
         v.ca = str(cert)
         v.start()
         table.play(PLAYERS[:2], seed=19)
-        v.wait_for([table])
+        v.wait_until_kept([table])
         same_matches(v, [table])
         v.stop()
         untrusted = VenueLink(table.path, "t1", Broker.parse(broker.url("t1")), retry=(0.1, 0.5)).start()

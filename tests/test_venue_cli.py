@@ -14,7 +14,7 @@ from broker import free_port, mosquitto  # noqa: F401
 from dominotable.app import config
 from dominotable.app.cli import main
 from dominotable.app.config import ConfigError
-from tray_fixtures import until
+from polling import until
 
 
 def api(port: int, path: str):

@@ -31,7 +31,7 @@ def picture(table):
 
 
 def test_state_names_game_turn_scores_tray_and_pad(table):
-    table.until(lambda c: c.status.mode in (Mode.PLAY, Mode.RESTORE), "the match started")
+    table.reaches(lambda c: c.status.mode in (Mode.PLAY, Mode.RESTORE), "the match started")
     status, state = table.get("/api/state")
     assert status == 200
     screen = state["screen"]
@@ -45,7 +45,7 @@ def test_state_names_game_turn_scores_tray_and_pad(table):
 def test_the_trays_cells_and_zones_are_fetched_apart_from_the_updates(table):
     """The state names the drawing of the cells and the game's zones (it changes once a game),
     and the updates carry only what changes with a play."""
-    table.until(lambda c: c.status.mode in (Mode.PLAY, Mode.RESTORE), "the match started")
+    table.reaches(lambda c: c.status.mode in (Mode.PLAY, Mode.RESTORE), "the match started")
     state = table.get("/api/state")[1]
     assert "svg" not in state and state["screen"]["game"]["zones"]
     status, picture = table.get(state["base"])
@@ -59,7 +59,7 @@ def test_the_trays_cells_and_zones_are_fetched_apart_from_the_updates(table):
 
 
 def test_oled_png_is_the_frame_the_display_was_sent(table):
-    table.until(lambda c: True, "the table")
+    table.reaches(lambda c: True, "the table")
     status, body = table.get("/oled.png")
     assert status == 200
     image = Image.open(io.BytesIO(body))
@@ -70,7 +70,7 @@ def test_oled_png_is_the_frame_the_display_was_sent(table):
 def test_a_tile_placed_and_taken_through_the_api_reaches_the_settled_board(table):
     status, answer = table.post("/api/tray", {"action": "place", "tile": "5-3", "cells": [100, 101]})
     assert (status, answer) == (200, {"ok": True})
-    table.until(lambda c: c.tracker.settled is not None and c.tracker.settled.at(100) is not None, "the tile read")
+    table.reaches(lambda c: c.tracker.settled is not None and c.tracker.settled.at(100) is not None, "the tile read")
     status, state = table.get("/api/state")
     assert {"tile": "3-5", "cells": [101, 100], "text": "3-5 on r6c5 and r6c4"} in state["tray"]  # the 5 on 100
     assert "3-5" not in state["off_tray"]
@@ -78,10 +78,10 @@ def test_a_tile_placed_and_taken_through_the_api_reaches_the_settled_board(table
     assert table.vtray.tiles()[table.vtray.dominoes.parse("3-5")] == (116, 117)
     assert table.post("/api/tray", {"action": "remove", "tile": "3-5"})[0] == 200
     assert table.post("/api/tray", {"action": "pad", "tile": "6-6"})[0] == 200
-    table.until(lambda c: c.tracker.settled is not None and c.tracker.settled.on_pad() is not None, "the tile on the pad")
+    table.reaches(lambda c: c.tracker.settled is not None and c.tracker.settled.on_pad() is not None, "the tile on the pad")
     assert table.get("/api/state")[1]["pad"] == "6-6"
     assert table.post("/api/tray", {"action": "unpad", "tile": "6-6"})[0] == 200
-    table.until(lambda c: c.tracker.settled is not None and c.tracker.settled.on_pad() is None and not c.tracker.settled.placements,
+    table.reaches(lambda c: c.tracker.settled is not None and c.tracker.settled.on_pad() is None and not c.tracker.settled.placements,
                 "the tray empty again")
 
 
@@ -120,9 +120,9 @@ MALFORMED = [
 
 
 def test_every_malformed_request_gets_a_400_naming_it_and_changes_nothing(table):
-    table.until(lambda c: True, "the table")
+    table.reaches(lambda c: True, "the table")
     assert table.post("/api/tray", {"action": "place", "tile": "0-0", "cells": [40, 24]})[0] == 200
-    table.until(lambda c: c.tracker.settled is not None and c.tracker.settled.at(40) is not None, "0-0 read on r2c8")
+    table.reaches(lambda c: c.tracker.settled is not None and c.tracker.settled.at(40) is not None, "0-0 read on r2c8")
     for path, body, words in MALFORMED:
         before = picture(table)
         status, answer = table.post(path, body)
@@ -230,21 +230,21 @@ def test_faults_through_the_api_reach_the_table(tmp_path):
     is a warning naming its cell, marked on the page; noise and flicker are set."""
     table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", options={})
     try:
-        table.until(lambda c: c.status.mode == Mode.PLAY, "the match started")
+        table.reaches(lambda c: c.status.mode == Mode.PLAY, "the match started")
         assert table.post("/api/fault", {"fault": "unplug"}) == (200, {"ok": True})
-        table.until(lambda c: c.status.mode == Mode.LOST, "the tray lost")
+        table.reaches(lambda c: c.status.mode == Mode.LOST, "the tray lost")
         state = table.get("/api/state")[1]
         assert state["faults"]["unplugged"] and state["screen"]["game"]["mode"] == "lost" and "not answering" in state["screen"]["text"]
         assert table.post("/api/fault", {"fault": "replug"})[0] == 200
-        table.until(lambda c: c.status.mode == Mode.PLAY, "the tray back")
+        table.reaches(lambda c: c.status.mode == Mode.PLAY, "the tray back")
 
         cell = table.vtray.geometry.cell(2, 3)
         assert table.post("/api/fault", {"fault": "dead", "cell": cell})[0] == 200
-        table.until(lambda c: c.status.warning is not None and "r2c3" in c.status.warning, "the dead reader reported")
+        table.reaches(lambda c: c.status.warning is not None and "r2c3" in c.status.warning, "the dead reader reported")
         state = table.get("/api/state")[1]
         assert cell in state["screen"]["cells"] and state["faults"]["dead"] == [cell] and "r2c3" in state["screen"]["warning"]
         assert table.post("/api/fault", {"fault": "alive", "cell": cell})[0] == 200
-        table.until(lambda c: c.status.warning is None, "the reader revived")
+        table.reaches(lambda c: c.status.warning is None, "the reader revived")
 
         assert table.post("/api/fault", {"fault": "noise", "probability": 0.001})[0] == 200
         assert table.post("/api/fault", {"fault": "flicker", "cell": 5, "probability": 0.2})[0] == 200

@@ -41,13 +41,13 @@ def test_the_setup_form_starts_the_match_the_menu_would_and_a_restart_remembers_
             assert got == status and why in answer["error"], (body, answer)
         assert table.get("/api/state")[1]["screen"]["menu"] == before  # nothing changed
         assert table.post("/api/setup", GOOD) == (200, {"ok": True})
-        table.until(lambda r: r.game.name == "castle-rock", "the match the form chose")
+        table.reaches(lambda r: r.game.name == "castle-rock", "the match the form chose")
         seating = table.referee.seating
         assert seating.names == ("ANN", "West bot", "Norah", "East bot")
         assert dict(seating.strategies) == {1: "greedy", 2: "search", 3: "random"}
         assert table.post("/api/setup", GOOD)[0] == 409  # a match is on
         assert table.post("/api/action", {"action": "new-match"}) == (200, {"ok": True})
-        table.until(lambda rt: rt.setup is not None, "the setup open again", session=False)
+        table.reaches(lambda rt: rt.setup is not None, "the setup open again", session=False)
     finally:
         table.close()
     table = LiveTable(db, game=None)  # a restart: the setup starts as the last match was
@@ -63,21 +63,29 @@ def test_the_setup_form_starts_the_match_the_menu_would_and_a_restart_remembers_
         menu = table.get("/api/state")[1]["screen"]["menu"]  # and so does the OLED's menu
         assert menu["items"][menu["selected"]] == "Castle Rock"
         table.hw.buttons().press(Press.SELECT)
-        table.until(lambda rt: rt.setup.stage == "options", "the options", session=False)
+        table.reaches(lambda rt: rt.setup.stage == "options", "the options", session=False)
         assert "hands: 1" in table.get("/api/state")[1]["screen"]["menu"]["items"]
     finally:
         table.close()
 
 
 def test_the_actions_are_the_in_game_menus_and_each_applies_exactly_when_offered(tmp_path):
-    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock", players=2, options={"hands": 1}, seed=3)
+    """Issue 28: while nobody is to move (Castle Rock's draw for dealer) neither Hint nor Resign is
+    offered; a solitaire's first turn offers its hint, resigning and a new match."""
+    drawing = LiveTable(tmp_path / "d.sqlite3", "castle-rock", players=2, options={"hands": 1}, seed=3)
     try:
-        table.until(lambda r: r.status.mode == Mode.PLAY, "the match on")
+        drawing.reaches(lambda r: r.status.mode == Mode.PLAY, "the match on")
+        assert [a["action"] for a in drawing.get("/api/state")[1]["screen"]["actions"]] == ["new-match"]
+    finally:
+        drawing.close()
+    table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", seed=3)
+    try:
+        table.reaches(lambda r: r.status.mode == Mode.PLAY and r.tracker.judged is not None, "the match on")
         with table.runtime.lock:
             offered = table.referee.actions()
         shown = table.get("/api/state")[1]["screen"]["actions"]
         assert [(a["action"], a["label"]) for a in shown] == [(a.kind, a.label) for a in offered]
-        assert [a["action"] for a in shown] == ["hint", "resign", "new-match"]  # the dealer draw: no End turn yet
+        assert [a["action"] for a in shown] == ["hint", "resign", "new-match"]  # nothing laid yet: no takeback
         assert next(a for a in shown if a["action"] == "resign")["ask"].endswith("resign the match?")
         status, answer = table.post("/api/action", {"action": "take-back"})
         assert status == 409 and answer["error"] == "take-back does not apply now; what does: Hint, Resign, New match"
@@ -89,7 +97,7 @@ def test_the_actions_are_the_in_game_menus_and_each_applies_exactly_when_offered
         with table.runtime.lock:
             table.runtime.session.on_button(Press.LONG_SELECT)  # the OLED's menu open: the page's choice closes it
         assert table.post("/api/action", {"action": "resign"}) == (200, {"ok": True})
-        table.until(lambda r: r.status.mode == Mode.OVER, "resigned")
+        table.reaches(lambda r: r.status.mode == Mode.OVER, "resigned")
         assert table.runtime.session.menu is None
         state = table.shows(lambda s: s["screen"]["kind"] == "over", "the match over")
         assert [a["action"] for a in state["screen"]["actions"]] == ["new-match"]
@@ -107,7 +115,7 @@ def test_clear_tray_takes_every_tile_off_the_virtual_tray(tmp_path):
         assert table.get("/api/state")[1]["clearable"] is True
         assert table.post("/api/tray", {"action": "clear"}) == (200, {"ok": True})
         assert table.vtray.tiles() == {}
-        table.until(lambda r: r.tracker.settled is not None and not r.tracker.settled.placements, "the tray read empty")
+        table.reaches(lambda r: r.tracker.settled is not None and not r.tracker.settled.placements, "the tray read empty")
         state = table.get("/api/state")[1]
         assert state["tray"] == [] and state["pad"] is None and state["clearable"] is False and len(state["off_tray"]) == 28
     finally:
@@ -119,11 +127,11 @@ def test_a_held_tiles_targets_are_where_laying_it_reads_as_a_legal_move(tmp_path
     on a target is committed as the move."""
     table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", seed=2)
     try:
-        table.until(lambda r: r.tracker.judged is not None, "the table's first look at the tray")
+        table.reaches(lambda r: r.tracker.judged is not None, "the empty tray judged")
         from dominotable.app.demo import TableBots
 
-        TableBots(table.runtime, seed=2).one_move()  # the starting row laid out
-        table.until(lambda r: r.status.mode == Mode.PLAY, "the match on")
+        TableBots(table.runtime, seed=2).one_move()  # the first tile drawn and laid
+        table.reaches(lambda r: r.status.mode == Mode.PLAY, "the match on")
         state = table.get("/api/state")[1]
         tile = state["off_tray"][0]
         with table.runtime.lock:
@@ -136,11 +144,11 @@ def test_a_held_tiles_targets_are_where_laying_it_reads_as_a_legal_move(tmp_path
         assert sorted(list(reversed(c)) for c in turned) == sorted(answer["targets"])
         with table.runtime.lock:
             assert table.referee.game.moves == moves  # nothing pushed on the live engine
-            cached = table.referee._targets._known
+            cached = table.referee.judge.targets._known
         assert any(str(t) == tile for t in cached)
         assert table.get("/api/targets?tile=7-7")[0] == 400
         assert table.post("/api/tray", {"action": "place", "tile": tile, "cells": [first, second]})[0] == 200
-        table.until(lambda r: len(r.game.moves) == len(moves) + 1, "the tile laid on its target taken as a move")
+        table.reaches(lambda r: len(r.game.moves) == len(moves) + 1, "the tile laid on its target taken as a move")
         assert table.referee.game.moves[-1].placed() == table.referee.game.dset.parse(tile)
     finally:
         table.close()

@@ -122,9 +122,9 @@ def test_a_doubles_place_is_listed_once_and_each_place_is_outlined_apart(page, t
     blob; the dragged tile was drawn without its pips."""
     table = LiveTable(tmp_path / "t.sqlite3", "castle-rock-solitaire", seed=2)
     try:
-        table.until(lambda r: r.tracker.judged is not None, "the table's first look at the tray")
+        table.reaches(lambda r: r.tracker.judged is not None, "the table's first look at the tray")
         TableBots(table.runtime, seed=2).one_move()  # the starting row laid out
-        table.until(lambda r: r.status.mode == Mode.PLAY, "the match on")
+        table.reaches(lambda r: r.status.mode == Mode.PLAY, "the match on")
         hands = opened(page, table)
         double, found = a_double_with_places(table)
         places = {frozenset(cells) for cells in found}
@@ -222,7 +222,7 @@ def test_each_place_is_named_by_what_it_does(page, tmp_path):
     the game's own words and the score it changes ("at the left end"), then where it is."""
     table = LiveTable(tmp_path / "t.sqlite3", "doubles-in-the-boneyard", seed=1)
     try:
-        table.until(lambda r: r.tracker.judged is not None, "the table's first look at the tray")
+        table.reaches(lambda r: r.tracker.judged is not None, "the table's first look at the tray")
         bots = TableBots(table.runtime, seed=1)
         named = None
         for _ in range(30):

@@ -135,7 +135,7 @@ def test_a_bots_face_down_tiles_are_never_named_to_the_page(tmp_path):
             seen += 1
 
     try:
-        table.until(lambda: table.referee.tracker.judged is not None, "the first board")
+        table.reaches(lambda: table.referee.tracker.judged is not None, "the first board")
         person = Person(table, 0, seed=1)
         before = hidden(table)
         racked = set()
@@ -151,7 +151,7 @@ def test_a_bots_face_down_tiles_are_never_named_to_the_page(tmp_path):
         status, _ = _call(urllib.request.Request(url + "/api/action", data=b'{"action": "new-match"}', method="POST",
                                                  headers={"Content-Type": "application/json", **staff}))
         assert status == 200
-        table.until(lambda: table.runtime.setup is not None, "the setup open")
+        table.reaches(lambda: table.runtime.setup is not None, "the setup open")
         poll(at_end, hidden(table))  # New match: the last match's racks still hidden
         assert polls > 100 and seen > 100, (polls, seen)
         assert not found, "\n".join(found[:20])

@@ -21,7 +21,7 @@ from dominotable.store.storage import Store
 from dominotable.tray.action import Action, ActionKind
 from dominotable.ui.oled import screens
 from PIL import Image
-from tray_fixtures import until
+from polling import until
 from web_table import LiveTable, lan_address
 
 TOKEN = "staff-only-7"
@@ -112,7 +112,7 @@ def test_castle_rock_hand_by_dragging_tiles_with_an_illegal_capture_and_its_reco
         screenshot(page, "table-page.png", tmp_path)
 
         hands.do(Action(ActionKind.PLACE, tile, cells))  # put back where it stood
-        table.until(lambda r: r.status.problem is None, "the row put right")
+        table.reaches(lambda r: r.status.problem is None, "the row put right")
         page.locator("#prompt-box:not(.problem)").wait_for(timeout=10_000)
         assert len(table.referee.game.moves) == moves
 
@@ -179,14 +179,14 @@ def test_broadway_placement_turned_the_wrong_way_is_refused_naming_the_seat(page
         assert len(table.referee.game.moves) == moves
 
         hands.do(Action(ActionKind.SLIDE, tile, right))  # turned on the page: r while dragging
-        table.until(lambda r: len(r.game.moves) == moves + 1 and r.status.problem is None, "the placement taken")
+        table.reaches(lambda r: len(r.game.moves) == moves + 1 and r.status.problem is None, "the placement taken")
         page.locator("#prompt-box:not(.problem)").wait_for(timeout=10_000)
 
         page.keyboard.press("m")  # the buttons on the keys: m holds select, the in-game menu opens
         page.locator("#prompt-title", has_text="Menu").wait_for(timeout=10_000)
         page.keyboard.press("w")  # up from the first item: the last one, Back
         page.keyboard.press("Enter")
-        table.until(lambda c: table.runtime.session.menu is None, "the menu closed")
+        table.reaches(lambda c: table.runtime.session.menu is None, "the menu closed")
         assert len(table.referee.game.moves) == moves + 1
     finally:
         table.close()
@@ -198,16 +198,15 @@ def test_scoreboard_follows_a_bots_match_live_and_escapes_names(page, tmp_path):
         page.goto(table.url + "/scores")
         page.locator("#live-title", has_text="Castle Rock").wait_for()
         seen = set()
-        bots = TableBots(table.runtime, seed=3).start()
-        try:
-            deadline = time.monotonic() + 60
-            while not table.referee.game.is_over():
-                assert time.monotonic() < deadline and bots.error is None, bots.error
-                seen.add((tuple(page.locator("#live-scores .points").all_inner_texts()),
-                          page.locator("#live-turn").inner_text(), page.locator("body").get_attribute("data-moves")))
-                time.sleep(0.05)
-        finally:
-            bots.stop()
+        bots = TableBots(table.runtime, seed=3)
+        while not table.referee.game.is_over():  # in step: the page caught up with each move before the next
+            with table.runtime.lock:
+                made = len(table.referee.game.moves)
+            page.wait_for_function("(n) => document.body.dataset.moves === n", arg=str(made))
+            seen.add((tuple(page.locator("#live-scores .points").all_inner_texts()),
+                      page.locator("#live-turn").inner_text(), page.locator("body").get_attribute("data-moves")))
+            bots.one_move()
+            assert bots.error is None, bots.error
         final = [str(s) for s in table.referee.game.scores]
         page.locator("#live-scores .points").first.wait_for()
         page.wait_for_function("(want) => [...document.querySelectorAll('#live-scores .points')]"

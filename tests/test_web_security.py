@@ -18,6 +18,7 @@ import json
 import os
 import re
 import resource
+import select
 import signal
 import socket
 import subprocess
@@ -31,6 +32,7 @@ import pytest
 from dominotable.ui.web import push
 from dominotable.ui.web.access import WRONG_TOKENS
 from dominotable.web.guard import CONNECTIONS, HEADER_TIMEOUT, RESERVED_FDS
+from polling import until
 from web_table import LiveTable, lan_address
 
 TOKEN = "staff-only-7"
@@ -113,10 +115,15 @@ def ws(url: str, headers: dict | None = None, count: int = 1, meanwhile=None):
 
 def no_websockets(table) -> None:
     """Wait until the server has let go of the WebSockets closed before (it does so as their close arrives)."""
-    deadline = time.monotonic() + 5
-    while table.server.clients:
-        assert time.monotonic() < deadline, "WebSockets left open"
-        time.sleep(0.02)
+    assert until(lambda: not table.server.clients), "WebSockets left open"
+
+
+def answers(url: str) -> bool:
+    """Whether the table answers a request now (a connection it cannot hold yet is closed)."""
+    try:
+        return send(url, "GET", "/api/state")[0] == 200
+    except OSError:
+        return False
 
 
 def test_cross_site_posts_are_refused_csrf(table):
@@ -286,15 +293,16 @@ def test_one_machine_holds_four_websockets_and_32_connections(lan):
     host, port = lan_address(), lan.server.port
     held = [socket.create_connection((host, port)) for _ in range(32)]
     try:
-        time.sleep(0.2)
+        for sock in held:  # each answered, so each is one the server holds (kept alive)
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: %s:%d\r\n\r\n" % (host.encode(), port))
+            assert sock.recv(12).startswith(b"HTTP/1.1 200"), "a connection within the limit was refused"
         extra = socket.create_connection((host, port))
         assert _closed(extra, wait=2)  # closed at once
         extra.close()
     finally:
         for sock in held:
             sock.close()
-    time.sleep(0.2)
-    assert send(lan.url, "GET", "/api/state")[0] == 200
+    assert until(lambda: answers(lan.url)), "the table never answered again"  # once it saw the 32 go
 
 
 def test_all_websockets_together_are_limited(table, monkeypatch, caplog):
@@ -365,18 +373,16 @@ def test_1100_slow_connections_at_a_file_limit_of_1024_are_dropped_without_trace
             except BlockingIOError:
                 pass
             slow.append(sock)
-            if n % 50 == 49:
-                time.sleep(0.02)  # let the server accept (a full accept queue only holds the rest back)
-        time.sleep(0.3)
+            if n % 50 == 49:  # a full accept queue would hold the rest back: each 50 taken (connected) first
+                assert until(lambda: connected(slow[-50:])), "the table stopped accepting"
         for sock in slow:
             try:
                 sock.send(b"GET / HT")
             except OSError:  # already closed by the table: more than it holds
                 pass
-        deadline = time.monotonic() + 5
-        while (refused := sum(1 for sock in slow if _closed(sock))) < 600 and time.monotonic() < deadline:
-            time.sleep(0.1)  # (on a busy machine the table may still be accepting)
-        assert refused >= 600, refused  # the table holds at most 400, whatever the file limit lets in
+        refused = lambda: sum(1 for sock in slow if _closed(sock))  # noqa: E731
+        # the table holds at most 400, whatever the file limit lets in
+        assert until(lambda: refused() >= 600), refused()
         deadline = time.monotonic() + HEADER_TIMEOUT + 10
         while True:
             try:
@@ -407,6 +413,14 @@ def test_1100_slow_connections_at_a_file_limit_of_1024_are_dropped_without_trace
     lines = [line for line in err.splitlines() if line.strip()]
     assert any("web: connections refused" in line for line in lines), lines
     assert len(lines) <= 10, lines  # a line now and then, not one per connection
+
+
+def connected(socks: list[socket.socket]) -> bool:
+    """Whether each of these connections is through: its handshake done (room in the accept queue), or refused."""
+    poller = select.poll()
+    for sock in socks:
+        poller.register(sock, select.POLLOUT)
+    return len(poller.poll(0)) == len(socks)
 
 
 def _closed(sock: socket.socket, wait: float = 0.0) -> bool:

@@ -1,13 +1,10 @@
 """Fixtures shared by the tray tests: a virtual tray behind a real pty, and a link to it."""
 
-import time
-
 import pytest
 from dominotable.tray.link import TrayLink
 from dominotable.tray.virtual import VirtualTray
 
 SPEED = 24    # virtual ms per wall ms: a boot sweep of 194 readers (~1.5 s virtual) takes ~0.1 s
-WAIT = 10.0   # deadline for conditions that normally hold within milliseconds
 
 
 @pytest.fixture
@@ -26,13 +23,3 @@ def link(vtray):
 
 def count(events, kind):
     return sum(1 for e in events if e.kind == kind)
-
-
-def until(predicate, timeout=WAIT):
-    """Poll `predicate` until it holds or the deadline passes; returns whether it held."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True

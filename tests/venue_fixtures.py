@@ -21,12 +21,13 @@ from broker import Mosquitto, free_port
 from dominotable.games import catalog
 from dominotable.sim.bots.shared import greedy_bot
 from dominotable.store import outbox
-from dominotable.store.storage import Store, TableLock
+from dominotable.store.lock import TableLock
+from dominotable.store.storage import Store
 from dominotable.venue.broker import Broker
 from dominotable.venue.link import VenueLink
 from dominotable.venue.server import VenueServer
 from dominotable.venue.store import VenueStore
-from tray_fixtures import until
+from polling import until
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 SHORT = {"castle-rock": {"hands": 1}}  # one hand: a match of about sixty moves
@@ -53,6 +54,7 @@ class SimTable:
         if store is None or store.db is None:
             store = self._local.store = Store(self.path, lock=False)
             store.db.execute("PRAGMA synchronous=OFF")  # a test's table: no fsync per move
+            store.publish()  # a table with a venue (app/venue.py)
             self._stores.append(store)
         return store
 
@@ -72,23 +74,9 @@ class SimTable:
 
     def play(self, names: list[str], seed: int = 0, moves: int | None = None, game: str = "castle-rock",
              takeback: bool = True) -> int:
-        """A match of `game` by greedy bots (`moves`: only that many, left unfinished), with one
-        move taken back and made again along the way; its id."""
-        cls = catalog.engine(game)
-        match = cls(players=len(names), seed=seed, options=SHORT.get(game))
-        match_id = self.store.start_match(match, names)
-        bot = greedy_bot(random.Random(seed))
-        while not match.is_over() and (moves is None or len(match.moves) < moves):
-            move = bot(match)
-            match.push(move)
-            self.store.append_move(match_id, len(match.moves), str(move))
-            if takeback and len(match.moves) == 3:
-                self.store.take_back(match_id, 3)
-                self.store.append_move(match_id, 3, str(move))
-            if self.link is not None:
-                self.link.wake()
-        if match.is_over():
-            self.store.finish(match_id, match)
+        """A match played at this table (`play_match`), the link nudged after each move; its id."""
+        match_id = play_match(self.store, names, seed, moves, game, takeback,
+                              self.link.wake if self.link is not None else None)
         self.played.append(match_id)
         return match_id
 
@@ -107,6 +95,29 @@ class SimTable:
             except sqlite3.ProgrammingError:
                 pass  # another thread's: closed when it goes
         self.lock.release()
+
+
+def play_match(store: Store, names: list[str], seed: int = 0, moves: int | None = None, game: str = "castle-rock",
+               takeback: bool = True, moved=None) -> int:
+    """A match of `game` by greedy bots recorded in `store` (`moves`: only that many, left
+    unfinished), with one move taken back and made again along the way, `moved()` after each
+    move; its id."""
+    cls = catalog.engine(game)
+    match = cls(players=len(names), seed=seed, options=SHORT.get(game))
+    match_id = store.start_match(match, names)
+    bot = greedy_bot(random.Random(seed))
+    while not match.is_over() and (moves is None or len(match.moves) < moves):
+        move = bot(match)
+        match.push(move)
+        store.append_move(match_id, len(match.moves), str(move))
+        if takeback and len(match.moves) == 3:
+            store.take_back(match_id, 3)
+            store.append_move(match_id, 3, str(move))
+        if moved is not None:
+            moved()
+    if match.is_over():
+        store.finish(match_id, match)
+    return match_id
 
 
 class Venue:
@@ -140,7 +151,7 @@ class Venue:
         counts = self.store.counts()
         return counts == {"events": expected, "waiting": 0} and all(t.pending() == 0 for t in tables)
 
-    def wait_for(self, tables: list[SimTable], timeout: float = WAIT) -> None:
+    def wait_until_kept(self, tables: list[SimTable], timeout: float = WAIT) -> None:
         assert until(lambda: self.has(tables), timeout), (
             f"the venue has {self.store.counts()}, the tables numbered {sum(t.events() for t in tables)} events; "
             f"still in their outboxes: {[t.pending() for t in tables]}")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 import urllib.error
 import urllib.request
 
@@ -15,6 +14,7 @@ from dominotable.app.config import WebConfig
 from dominotable.app.demo import demo_choice
 from dominotable.app.web import serve
 from dominotable.ui.menu import Choice
+from polling import WAIT, until
 from table_match import SETTLE_MS, SHORT, ThreadedTable
 
 
@@ -22,11 +22,12 @@ class LiveTable(ThreadedTable):
     def __init__(self, db, game: str | None = "castle-rock", players: int | None = None, options: dict | None = None,
                  seed: int = 1, names: list[str] | None = None, host: str = "127.0.0.1", token: str = "",
                  hosts: tuple[str, ...] = (), origins: tuple[str, ...] = (), settle_ms: int = SETTLE_MS,
-                 stop_when_over: bool = False, repairs: list[str] | None = None):
-        """`game`: the match to start; None: the setup menu first."""
+                 stop_when_over: bool = False, repairs: list[str] | None = None, bots: tuple[int, ...] = ()):
+        """`game`: the match to start; None: the setup menu first; `bots`: the seats the table plays
+        (with the game's own strategy)."""
         choice = None if game is None else demo_choice(game, players, SHORT[game] if options is None else options)
         if names is not None:
-            choice = Choice(choice.game, choice.options, choice.players, names)
+            choice = Choice(choice.game, choice.options, choice.players, names, dict.fromkeys(bots, ""))
         self.server = None
 
         def with_page(runtime):
@@ -37,30 +38,23 @@ class LiveTable(ThreadedTable):
         here = "127.0.0.1" if host in ("0.0.0.0", "127.0.0.1") else host
         self.url = f"http://{here}:{self.server.port}"
 
-    def until(self, predicate, what: str, timeout: float = 10.0, session: bool = True):
+    def reaches(self, predicate, what: str, timeout: float | None = None, session: bool = True) -> None:
         """Wait until `predicate(referee)` (with `session=False`: `predicate(runtime)`)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            with self.runtime.lock:
-                if not session and predicate(self.runtime):
-                    return
-                if session and self.runtime.session is not None and predicate(self.referee):
-                    return
-            if time.monotonic() > deadline:
-                raise AssertionError(f"waited for {what}; the table shows {self.get('/api/state')[1].get('screen')!r}")
-            time.sleep(0.01)
+        runtime = self.runtime
+        super().reaches(lambda: predicate(runtime) if not session else
+                        runtime.session is not None and predicate(runtime.session.referee), what, timeout)
 
-    def shows(self, predicate, what: str, timeout: float = 10.0) -> dict:
+    def shows(self, predicate, what: str, timeout: float = WAIT) -> dict:
         """Wait until the page's /api/state satisfies `predicate` (what the page shows, not the
         referee: a change made off the loop, such as a hint worked out, is shown a step later)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            state = self.get("/api/state")[1]
-            if predicate(state):
-                return state
-            if time.monotonic() > deadline:
-                raise AssertionError(f"waited for the page to show {what}; it shows {state.get('screen')!r}")
-            time.sleep(0.01)
+        seen: list[dict] = []
+
+        def shown() -> bool:
+            seen[:] = [self.get("/api/state")[1]]
+            return predicate(seen[0])
+
+        until(shown, timeout, what=f"the page to show {what}", shows=lambda: seen[0].get("screen"))
+        return seen[0]
 
     def get(self, path: str, base: str | None = None):
         return _call(urllib.request.Request((base or self.url) + path))

@@ -63,7 +63,7 @@ import platformdirs
 from dominotable import inputs
 from dominotable.rules.errors import DominoError
 from dominotable.settings import setting
-from dominotable.ui.controls import ButtonsConfig
+from dominotable.ui.buttons import ButtonsConfig
 from dominotable.ui.lights import LightsConfig
 from dominotable.ui.oled.display import DisplayConfig
 from dominotable.ui.web.access import split_authority

@@ -15,18 +15,26 @@ import threading
 import time
 from collections.abc import Callable
 
+from dominotable.app.config import VenueConfig
+from dominotable.app.hardware import Hardware
+from dominotable.app.runtime import Runtime
+from dominotable.app.venue import start_link, stop_link
 from dominotable.games import catalog
 from dominotable.match.status import Mode
 from dominotable.rules.game import Game, Move
 from dominotable.sim.hands.base import Hands, fitting, physical_board
 from dominotable.sim.hands.base import perform as perform_actions
 from dominotable.sim.memtray import MemoryTray
+from dominotable.store.storage import Store
 from dominotable.tray.action import Action
 from dominotable.tray.board import Board
 from dominotable.tray.virtual import VirtualTray
 from dominotable.ui.menu import Choice
 from dominotable.ui.press import Press
 from dominotable.ui.transcript import Transcript
+
+BOT_LONG_PRESS = 0.25  # how long the bots hold select to open the menu (people: 0.8 s)
+DRAIN = 10.0  # seconds a demo waits, at its end, for the venue to store its events
 
 
 def choose(game: Game, seed: int, strategy: str = "greedy") -> Move:
@@ -100,7 +108,7 @@ class TableBots:
         nothing while the table is not waiting for a move (a menu, the tray lost)."""
         with self.runtime.lock:
             session = self.runtime.session
-            if session is None or not _ready(session) or session.referee.seats is not None:
+            if session is None or not _ready(session) or session.referee.seats.playing:
                 return  # a match with bot seats: a person does what the screen says for the bots
         try:
             self._turn()
@@ -214,6 +222,30 @@ def watch(runtime, db, explicit_db: bool, seed: int, transcript: bool, server=No
 
         server.publish()  # the pages open on it say that the table has stopped
         wait_for_signal()
+
+
+def demo_match(hw: Hardware, store: Store, choice: Choice, settle_ms: int, seed: int, *, db, explicit_db: bool,
+               transcript: bool, repairs: list[str], venue: tuple[VenueConfig, str | None, str | None],
+               serve: Callable[[Runtime], object] | None = None) -> None:
+    """A bots' demo match of `choice` at the simulated table `hw`, recorded in `store` (the
+    database `db`): the table's page served by `serve(runtime)` if given, the match published to
+    `venue` ([venue] section, broker, table id) if it has a broker; played to its end (`watch`),
+    then the venue given DRAIN seconds to store it. The page and the link are stopped however it
+    ends (the hardware is the caller's)."""
+    runtime = Runtime(hw, store, settle_ms, seed=seed, choice=choice, stop_when_over=True, demo=True,
+                      repairs=repairs)
+    server = link = None
+    try:
+        server = serve(runtime) if serve is not None else None
+        link = start_link(runtime, *venue)
+        watch(runtime, db, explicit_db, seed, transcript, server)
+        stop_link(link, DRAIN)
+        link = None
+    finally:
+        if link is not None:
+            link.stop()
+        if server is not None:
+            server.stop()
 
 
 def transcribe(runtime) -> None:

@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
+from dominotray import wire
+
 from dominotable.app.config import Config
 from dominotable.rules.tiles import DominoSet
 from dominotable.tray.board import Board
@@ -46,10 +48,16 @@ class Hardware:
     def simulated(self) -> bool:
         return self.tray.virtual is not None
 
-    def board(self) -> Board | None:
-        """The tray as the link last saw it; None while it has never been read."""
-        cells = self.tray.link.cells
+    def board(self, cells) -> Board | None:
+        """The tray as `cells` (a link event's) show it; None while it has never been read."""
         return Board(cells, self.registry, self.geometry) if cells else None
+
+    def greeted(self, hello: wire.Hello | None) -> None:
+        """The tray's handshake succeeded with `hello`: its tags are read with the set that HELLO
+        names from now on (a tray that failed its first handshake is known only now). The built-in
+        virtual tray's set is the one it was made with."""
+        if hello is not None and self.tray.virtual is None:
+            self.registry = tag_set(hello)
 
     def buttons(self) -> VirtualControls | MockButtons | None:
         """Something that presses the buttons (`press(name)`) when they are not real ones."""
@@ -99,13 +107,15 @@ def open_hardware(cfg: Config, *, terminal: TextIO | None = None, footer: str = 
     except BaseException:
         display.close()
         raise
-    if tray.virtual is not None:
-        registry = virtual_registry
-    elif tray.link.hello is not None and tray.link.hello.virtual:  # `dominotable tray sim`
-        registry = Registry.any_virtual()
-    else:
-        registry = Registry.load()
+    registry = virtual_registry if tray.virtual is not None else tag_set(tray.link.hello)
     return Hardware(tray, registry, geometry, display, controls, events, TrayLights(tray.link, cfg.lights))
+
+
+def tag_set(hello: wire.Hello | None) -> Registry:
+    """The tags a tray that says `hello` carries: a tray whose HELLO says it is virtual (`dominotable
+    tray sim` in another terminal) the virtual set of any size, a real one (or one not heard from
+    yet: its first handshake failed) the enrolled tags."""
+    return Registry.any_virtual() if hello is not None and hello.virtual else Registry.load()
 
 
 class MockButtons:
@@ -116,12 +126,16 @@ class MockButtons:
         self._lock = threading.Lock()
 
     def press(self, name: str) -> None:
-        """A short press of up, down or select; "long-select" holds select past the long-press time."""
+        """A short press of up, down or select; "long-select" holds select until the controls
+        took it as held (past the long-press time, however late their hold thread runs)."""
         button = self.controls.buttons["select" if name == "long-select" else name]
         pin = button.pin
         with self._lock:
             pin.drive_low()
-            time.sleep(button.hold_time + 0.1 if name == "long-select" else 0.005)
+            time.sleep(button.hold_time if name == "long-select" else 0.005)
+            given_up = time.monotonic() + 10  # controls that never take it (closed): released all the same
+            while name == "long-select" and not self.controls.long_held and time.monotonic() < given_up:
+                time.sleep(0.005)
             pin.drive_high()
             time.sleep(0.03)  # past the debounce time before the next press
 

@@ -2,10 +2,12 @@
 around the setup menu and a Session; every frame the session (or the menu) shows goes to the
 display, which sends it only if it changed.
 
-Threads only queue events (the tray link's reader thread, gpiozero's button callbacks); the loop
-alone touches the session, so the session stays plain single-threaded logic. Tray events that
-arrive together are read as one board: the session judges the tray as it is now, not every
-intermediate frame.
+Other threads only send the loop typed messages (its inbox, app/inbox.py: the tray link's events,
+gpiozero's button presses, the page's choices and actions, what the venue link heard of the
+partner table); the loop alone touches the session, so the session stays plain single-threaded
+logic. The board the match judges is the one the tray's event carried; tray events that arrive
+together are read as one board: the latest, the tray as it is now, not every intermediate frame.
+Time is the injected clock's.
 
 From power-on: an unfinished match in the database resumes (the session first asks for the
 table to be restored); otherwise the setup menu chooses game, options, players and names, each
@@ -15,12 +17,8 @@ in-game menu offers (`act`). A
 match that no longer replays is set aside (marked damaged) rather than keeping the table from
 starting; that, and any repair of the database itself (`repairs`), is said on the screen until
 a button is pressed. When a match ends its final screen stays until select, which opens the
-setup menu again (names prefilled).
-
-With a partner table (match/remote.py; app/venue.py wires the link), the link's thread posts what
-it hears (`post`): the partner's events go to the match (`hear`), and its invitation to a match
-with seats here is joined (`invited`) as soon as the table is free: the setup menu open, or a
-match over. Whether the partner can be heard is the match's to say (`Hearing.unreachable`).
+setup menu again (names prefilled). With a partner table, its events and invitations are
+app/partner.py's.
 """
 
 from __future__ import annotations
@@ -33,7 +31,9 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from dominotable.app import inbox, partner
 from dominotable.app.hardware import Hardware
+from dominotable.app.partner import Invitation, Partner, PartnerEvent
 from dominotable.app.supervisor import Supervisor
 from dominotable.games import catalog
 from dominotable.match import actions, opening
@@ -42,8 +42,9 @@ from dominotable.match.seats import SeatKind
 from dominotable.match.status import Mode
 from dominotable.rules.errors import DominoError
 from dominotable.rules.tiles import Tile
-from dominotable.store import partners
-from dominotable.store.storage import Store, StoreUnavailable
+from dominotable.store.errors import StoreUnavailable
+from dominotable.store.storage import Store
+from dominotable.tray.board import Board
 from dominotable.tray.link import Event, TrayEvent
 from dominotable.ui.menu import Choice, Message, Seat, Setup
 from dominotable.ui.oled import screens
@@ -91,11 +92,11 @@ class Runtime:
         self.spinner = 0  # the "tray lost" spinner's frame
         self._game_cells: frozenset[int] = frozenset()  # the current match's, for the tray's WATCH
         self.observers: list[Callable[[Screen], None]] = []  # front ends told of each screen shown (under the lock)
-        self.supervisor = Supervisor()
+        self.supervisor = Supervisor(clock)
         self.tray_lost: str | None = None  # why the tray link is down, while it is
+        self._cells: tuple | None = None  # the tray as the last event that carried it showed it
         self.venue = None  # the link to the venue (app/venue.py), where the table has one
-        self.partner = ""  # the table whose people may take seats here (remote seats), if any
-        self.invitation: dict | None = None  # the partner's match to join once this table is free
+        self.partner = Partner(store)  # the table whose people may take seats here, and its invitation
         self._venue_said: str | None = None
         self.link = ""  # the scoreboard's address for phones, once the page is served
         self._faulted = False  # a part of the match failed since the last frame: the notice is to be shown
@@ -123,27 +124,28 @@ class Runtime:
 
     def stop(self) -> None:
         self._stop.set()
-        self.hw.events.put(None)  # wake the loop
+        self.send(inbox.Stop())  # wake the loop
 
-    def post(self, fn: Callable[[], object]) -> None:
-        """Run `fn` in the loop (any thread; returns at once): how other threads touch the match."""
-        self.hw.events.put(fn)
+    def send(self, message: inbox.Message) -> None:
+        """Queue `message` for the loop (any thread; returns at once): how other threads reach the match."""
+        self.hw.events.put(message)
 
     @property
     def stopped(self) -> bool:
         return self._stop.is_set()
 
     def run(self, timeout: float | None = None) -> None:
-        """Handle events until `stop()` (or the match's end with stop_when_over, or `timeout`)."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+        """Handle messages until `stop()` (or the match's end with stop_when_over, or `timeout`
+        seconds of the clock)."""
+        deadline = None if timeout is None else self.clock() + timeout
         while not self._stop.is_set():
-            if deadline is not None and time.monotonic() > deadline:
+            if deadline is not None and self.clock() > deadline:
                 raise TimeoutError(f"the table did not finish within {timeout:g} s")
             self.step(TICK)
 
     def step(self, wait: float) -> None:
-        """Wait up to `wait` seconds for events, handle everything queued, tick, show."""
-        items = []
+        """Wait up to `wait` seconds for messages, handle everything queued, tick, show."""
+        items: list[inbox.Message] = []
         try:
             items.append(self.hw.events.get(timeout=wait))
             while True:
@@ -151,43 +153,42 @@ class Runtime:
         except queue.Empty:
             pass
         with self.lock:
-            dirty = any(item is not None for item in items)
-            board_changed = False
+            dirty = any(not isinstance(item, inbox.Stop) for item in items)
+            board = None  # the latest board the tray's events carried, not judged yet
             for item in items:
-                if item is None:
-                    continue
-                if isinstance(item, Event):
-                    if item.kind in (TrayEvent.LOST, TrayEvent.BACK):
-                        if board_changed:  # judge what came before the loss first
-                            self._match(self._board)
-                            board_changed = False
-                        why = f" ({item.detail})" if item.detail else ""
-                        self.tray_lost = LOST + why if item.kind == TrayEvent.LOST else None
-                        if self.session is not None:
-                            self._match(self.session.on_tray, item.kind)
-                    else:
-                        board_changed = True
-                elif isinstance(item, Choice):
-                    self._match(self._chosen, item)
-                elif isinstance(item, Press):
-                    self._match(self._button, item)
-                elif callable(item):
-                    self._match(item)
-                else:
-                    self._match(self._act, item)
-            if board_changed:
-                self._match(self._board)
+                match item:
+                    case Event(kind=TrayEvent.SNAPSHOT | TrayEvent.CHANGES):
+                        board = item.cells
+                    case Event():  # the link lost, or back: what came before it is judged first
+                        if board is not None:
+                            self._match(self._board, board)
+                            board = None
+                        self._tray(item)
+                    case Press():
+                        self._match(self._button, item)
+                    case Choice():
+                        self._match(self._chosen, item)
+                    case inbox.Act():
+                        self._match(self._act, item.action)
+                    case PartnerEvent():
+                        self._match(self.partner.hear, self.session.referee if self.session else None, item)
+                    case Invitation():
+                        self._match(self._invited, item)
+                    case inbox.Stop():
+                        pass
+            if board is not None:
+                self._match(self._board, board)
             if self.session is not None:
                 dirty |= bool(self._match(self.session.tick))
                 if self.session is not None:
                     self._match(self._after_session)
-            spinner = int(time.monotonic() * 8)
+            spinner = int(self.clock() * 8)
             if spinner != self.spinner and self.tray_lost is not None:
                 dirty = True
             if self.venue is not None and str(self.venue.state) != self._venue_said:
                 dirty = True
             if self.session is not None:
-                dirty |= bool(self._match(self._reach))
+                dirty |= bool(self._match(partner.reach, self.session.referee, self.venue))
             dirty, self._faulted = dirty or self._faulted, False
             self.spinner = spinner
             if dirty:  # a frame costs a Pillow drawing even when the display then drops it
@@ -222,10 +223,28 @@ class Runtime:
 
     # --- events ------------------------------------------------------------------------------
 
-    def _board(self) -> None:
-        board = self.hw.board()
+    def _tray(self, event: Event) -> None:
+        """The tray link lost (its reason said until it is back), or back from a HELLO whose
+        tag set the tray's tags are read with from now on."""
+        if event.kind == TrayEvent.BACK:
+            self.supervisor.run("the tag registry", self.hw.greeted, event.detail)
+        why = f" ({event.detail})" if event.kind == TrayEvent.LOST and event.detail else ""
+        self.tray_lost = LOST + why if event.kind == TrayEvent.LOST else None
+        if self.session is not None:
+            self._match(self.session.on_tray, event.kind)
+
+    def _board(self, cells: tuple | None) -> None:
+        """The tray as an event carried it (None: as the last one did), to the match."""
+        if cells is not None:
+            self._cells = cells
+        board = self.board
         if self.session is not None and board is not None:
             self.session.on_board(board)
+
+    @property
+    def board(self) -> Board | None:
+        """The tray as the last event that carried it showed it; None before the tray was read."""
+        return self.hw.board(self._cells)
 
     def _watch(self) -> None:
         """Tell the tray which cells the game uses, and whether it awaits a draw over the pad (a
@@ -272,7 +291,7 @@ class Runtime:
             if self.setup is None:
                 raise DominoError("a match is on: end it with New match first, then choose the next one")
             choice = self.setup.choose(catalog.engine(game), options, seats)
-        self.hw.events.put(choice)
+        self.send(choice)
         return choice
 
     def offer(self) -> dict:
@@ -299,7 +318,7 @@ class Runtime:
             if action is None:
                 now = ", ".join(a.label for a in offered) or "none (no match is on)"
                 raise DominoError(f"{kind}{' ' + move if move else ''} does not apply now; what does: {now}")
-        self.hw.events.put(action)
+        self.send(inbox.Act(action))
         return action
 
     def _after_session(self) -> None:
@@ -312,49 +331,25 @@ class Runtime:
 
     # --- the partner table -------------------------------------------------------------------
 
-    def hear(self, table: str, event: dict) -> None:
-        """An event of the partner `table`: for the match, if it is the one on the table; else the
-        end of one over here (its last events, heard after its final screen was put away)."""
-        referee = self.session.referee if self.session is not None else None
-        partner = referee.partner if referee is not None else None
-        if partner is not None and (partner.table, partner.uid) == (table, event.get("uid")):
-            referee.hear(event)
-        elif isinstance(event.get("uid"), str) and isinstance(event.get("seq"), int) and event.get("kind") in (
-                "hand", "ended"):
-            self.store.heard_late(event["uid"], event["seq"], event["kind"] == "ended")
-
-    def invited(self, invitation: dict) -> None:
-        """The partner's match with seats here: joined now if the table is free, else once it is."""
-        if invitation.get("table") != self.partner or self.demo:
-            return  # only the partner named in the configuration may seat people here
-        if partners.by_uid(self.store.db, str(invitation.get("uid"))) is None:
-            self.invitation = invitation
+    def _invited(self, invitation: Invitation) -> None:
+        """The partner's match with seats here: joined now if the table is free, else once it is
+        (a demo joins nothing)."""
+        if not self.demo:
+            self.partner.invited(invitation)
             self._join()
 
     def _join(self) -> None:
         free = self.setup is not None or (self.session is not None and self.session.referee.status.mode == Mode.OVER)
-        if self.invitation is None or not free:
+        if self.partner.waiting is None or not free:
             return
-        invitation, self.invitation = self.invitation, None
         try:
-            referee = opening.join(self.store, invitation, self.hw.geometry, self._table())
+            referee = self.partner.join(self.hw.geometry, self._table())
         except DominoError as exc:
-            self.notice = Message("Cannot join", f"table {invitation.get('table')}'s match: {exc}")
+            self.notice = Message("Cannot join", str(exc))
             return
         self.setup = None
         self._attach(Session(referee))
-        log.info("joined table %s's match %s", invitation.get("table"), invitation.get("uid"))
-
-    def _reach(self) -> bool:
-        """Tell the match whether its partner can be heard; whether that changed."""
-        hearing = self.session.referee.hearing
-        if hearing is None:
-            return False
-        partner = hearing.partner
-        why = self.venue.partner_state(partner.table, partner.uid) if self.venue is not None else \
-            "this table has no venue broker"
-        changed, hearing.unreachable = why != hearing.unreachable, why
-        return changed
+        log.info("joined table %s's match %s", referee.partner.table, referee.partner.uid)
 
     # --- matches -----------------------------------------------------------------------------
 
@@ -363,7 +358,7 @@ class Runtime:
         racks = {spec.engine: [rack.name for rack in self.hw.geometry.racks(spec.racks)] for spec in games}
         strategies = {spec.engine: [spec.bot, *(s for s in spec.strategies if s != spec.bot)] for spec in games}
         self.setup = Setup([spec.engine for spec in games], self.names, racks, strategies, self._remembered(),
-                           self.partner, frozenset(spec.engine for spec in games if spec.remote), self.hw.lights.level)
+                           self.partner.table, frozenset(spec.engine for spec in games if spec.remote), self.hw.lights.level)
         self.match_id = None
         self._join()
 
@@ -393,7 +388,7 @@ class Runtime:
         kinds = [SeatKind.BOT if seat in choice.bots else SeatKind.REMOTE if seat in choice.remote else SeatKind.HUMAN
                  for seat in range(len(choice.names))]
         self._attach(Session(opening.start(self.store, game, choice.names, self.hw.geometry, kinds, self._table(),
-                                           demo=self.demo, strategies=choice.bots, partner=self.partner or None)))
+                                           demo=self.demo, strategies=choice.bots, partner=self.partner.table or None)))
 
     def _resume_unfinished(self) -> bool:
         """Resume the latest unfinished match; one that no longer replays is set aside instead."""
@@ -425,7 +420,7 @@ class Runtime:
         self._game_cells = referee.spec.cells(self.hw.geometry)
         if self.tray_lost is not None:  # lost before the match began (during the setup, say)
             session.on_tray(TrayEvent.LOST)
-        self._board()
+        self._board(None)
         self._watch()
 
     # --- the display -------------------------------------------------------------------------

@@ -2,16 +2,16 @@
 or `[venue] broker`), told of every frame the table shows (its live state, and a nudge to look
 at the outbox), and stopped with the table after a short wait for the venue to store what is
 left (what is not stays in the outbox for the next start). With a partner table (`--partner` or
-`[venue] partner`), what the link hears of it (its events, its invitations) goes to the runtime's
-loop, which alone touches the match."""
+`[venue] partner`), what the link hears of it (its events, its invitations) is sent to the
+runtime's loop as typed messages (app/partner.py), since the loop alone touches the match."""
 
 from __future__ import annotations
 
-import functools
 import sys
 from typing import Any
 
 from dominotable.app.config import VenueConfig
+from dominotable.app.partner import Invitation, PartnerEvent
 from dominotable.venue.broker import Broker, BrokerError, table_id
 from dominotable.venue.link import VenueLink
 
@@ -32,10 +32,15 @@ def start_link(runtime, cfg: VenueConfig, broker: str | None = None, table: str 
         raise BrokerError(f"a table at the venue on {address} needs its id: --table ID or [venue] table")
     if partner and table_id(partner) == name:
         raise BrokerError(f"table {name} cannot be its own partner: name another table (--partner)")
+    told = runtime.store.publish()  # from now on every change is told; the matches from before, once
+    if told:
+        print(f"venue: table {name} tells the venue the {told} match{'es' * (told != 1)} it has not heard of yet",
+              flush=True)
     link = VenueLink(runtime.store.path, table_id(name), address)
-    runtime.venue, runtime.partner = link, partner or ""  # its state on the OLED and the page
-    link.on_partner = lambda source, event: runtime.post(functools.partial(runtime.hear, source, event))
-    link.on_invite = lambda event: runtime.post(functools.partial(runtime.invited, event))
+    runtime.venue, runtime.partner.table = link, partner or ""  # its state on the OLED and the page
+    runtime.store.outbox.told.append(link.wake)  # each commit's events go at once, not after the frame
+    link.on_partner = lambda source, event: runtime.send(PartnerEvent(source, event))
+    link.on_invite = lambda event: runtime.send(Invitation(event))
     link.start()
     def observe(screen) -> None:
         link.show(live_state(screen))

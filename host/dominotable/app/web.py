@@ -51,7 +51,7 @@ class RuntimePage:
         self.runtime.observers.append(observe)
 
     def board(self) -> list:
-        board = self.hw.board()
+        board = self.runtime.board
         return [(p.tile, p.cells) for p in board.placements] if board is not None else []
 
     def lights(self) -> dict:

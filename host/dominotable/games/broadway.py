@@ -14,9 +14,10 @@ from dominotable.tray.geometry import Geometry
 
 
 def words(before: Game, move: Move, names: Sequence[str]) -> str:
-    """Seats are named by their players, never by their letters."""
+    """Seats are named by their players, never by their letters; a tile by its name, as the takeback
+    and every prompt name it ("5-6", not the pips in the order laid: issue 28)."""
     if isinstance(move, Place):
-        return f"{who(before, names)} laid {move.pips[0]}-{move.pips[1]}"
+        return f"{who(before, names)} laid {move.tile}"
     if isinstance(move, Expose):
         return f"{names[move.seat]} exposed {move.tile}"
     return shared_words(before, move, names)

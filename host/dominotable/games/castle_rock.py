@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from dominotable.games.spec import GameSpec, Hint, listed, shared_words, who, with_search
+from dominotable.games.spec import GameSpec, Hint, shared_words, who, with_search
+from dominotable.reading.prompts import counted, listed
 from dominotable.reading.castle_rock import CastleRockReader, CastleRockSolitaireReader
 from dominotable.rules.game import Game, Move
 from dominotable.rules.games.castle_rock.capture import MIDDLE, Capture, analyse
@@ -23,8 +24,10 @@ ZONES = ("castle-row", "castle-row-2", "captures")
 
 
 def captures(steps: Sequence[Move], clears: bool = False) -> Hint:
+    """A capture plan in words, one capture after another ("take 4-4, then 2-4, then 0-6, 0-0 and
+    0-4: 5 tiles"), never the notation (issue 28)."""
     take = tuple(t for step in steps for t in step.taken())
-    text = f"take {' '.join(str(s) for s in steps)}: {len(take)} tile{'s' * (len(take) != 1)}"
+    text = f"take {', then '.join(listed(step.taken()) for step in steps)}: {counted(len(take), 'tile')}"
     return Hint(text + (", the whole row" if clears else ""), take)
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
+from dominotable.reading.prompts import listed
 from dominotable.reading.reader import Reader
 from dominotable.rules.game import Game
 from dominotable.rules.hidden import Reveal, made_by
@@ -61,12 +62,6 @@ def who(game: Game, names: Sequence[str], move: Move | None = None) -> str:
     names, or the table's), or of the seat to move."""
     seat = game.current_player if move is None else made_by(game, move)
     return names[seat] if seat is not None and seat < len(names) else "the table"
-
-
-def listed(items: Sequence[object]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    words = [str(item) for item in items]
-    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def shared_words(before: Game, move: Move, names: Sequence[str]) -> str:
@@ -211,7 +206,14 @@ class GameSpec:
         if hand is None and game.observed:
             return Hint("the table cannot see your tiles, so it has no hint")
         turn = decide(game, seat, hand if hand is not None else game.hands()[seat], seed, self.strategy())
-        return Hint(" then ".join(str(m) for m in turn) or "pass")
+        return Hint(f"the bots would play: {self.say(game, turn, game.side_names())}" if turn else "pass")
+
+    def hints(self, game: Game, hand: Sequence[Tile] | None = None) -> bool:
+        """Whether `hint` can say anything for the player to move now: a game's own hint, or the
+        bots' choice where the player's tiles are known (Hint is offered only where it can act)."""
+        if game.is_over() or game.awaiting() or game.current_player is None:
+            return False
+        return self.own_hint is not no_hint_of_its_own or hand is not None or not game.observed
 
 
 STRENGTHS = {"random": "easy", "greedy": "normal", "search": "hard"}  # a bot's strategy as a person calls it

@@ -14,10 +14,12 @@ from collections.abc import Callable, Sequence
 
 from dominotable.match.last_play import LastPlay
 from dominotable.match.position import Effect, Play, Position, Undo
+from dominotable.reading.prompts import listed, named
 from dominotable.rules.game import Game
 from dominotable.rules.hidden import made_by
 from dominotable.rules.moves import Move
 from dominotable.rules.outcome import Termination
+from dominotable.store.records import Change
 from dominotable.store.storage import Store
 
 Say = Callable[[Game, Sequence[Move]], str]  # moves from a position, in plain words (GameSpec.say)
@@ -36,8 +38,9 @@ class Committer:
         """Write `effects`, then make them; the last play they make (who, what, points), if any."""
         live = self.live
         after = live.copy()
-        last = LastPlay(self.seat_name(live.game.current_player), "put back " + " ".join(map(str, revised)),
-                        None) if revised else None
+        who = self.seat_name(live.game.current_player)
+        last = LastPlay(who, "put back " + " ".join(map(str, revised)), None,
+                        f"{who} put back {listed(named(m) for m in revised)}") if revised else None
         seat = before = start = None
         played: list = []
         for effect in effects:
@@ -52,9 +55,8 @@ class Committer:
         holds = after.holds_dict() if after.holds_dict() != live.holds_dict() else None
         hand = live.game.hands_played()
         ended = {"hand": hand, "scores": list(after.game.scores)} if after.game.hands_played() != hand else None
-        heard = after.heard
-        self.store.commit(self.match_id, keep, new[keep:], holds, after=ended,
-                          heard=(heard.seq, list(heard.moves), heard.ended) if heard != live.heard else None)
+        self.store.commit(self.match_id, Change(keep, tuple(new[keep:]), holds, ended,
+                                                after.heard if after.heard != live.heard else None))
         with live.game.changing():
             for effect in effects:
                 live.apply(effect)
@@ -68,10 +70,16 @@ class Committer:
         return last
 
     def take_back(self, count: int = 1) -> LastPlay:
-        """Take back the last `count` moves."""
+        """Take back the last `count` moves; the last play says so in the game's words ("taken back:
+        CAT laid 6-5"), the notation kept for the record."""
         undone = self.live.game.moves[-count:]
+        before = self.live.game.copy()
+        for _ in undone:
+            before.pop()
         self.commit([Undo()] * count)
-        return LastPlay(self.seat_name(self.live.game.current_player), f"took back {' '.join(map(str, undone))}", None)
+        words = f"taken back: {self.say(before, undone)}" if self.say is not None else ""
+        return LastPlay(self.seat_name(self.live.game.current_player), f"took back {' '.join(map(str, undone))}", None,
+                        words)
 
     def resign(self, seat: int) -> LastPlay:
         game = self.live.game

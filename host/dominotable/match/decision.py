@@ -5,9 +5,10 @@ A Decision is one of:
 - `Commit`: these effects (moves, a seat's rack read, a plan), then what the tray shows after them
   (`then`: a Wait, a Prompt, or an offer to take back);
 - `Prompt`: a fix to ask for, naming tile, cell and rule; `pending` when hands may still be
-  making it legal (prompted only if the tray stays so), `restore` while the tray must be made to
-  show the stored position;
-- `Wait`: the tray shows the position; `note`: what the table waits for, if anything;
+  making it legal (prompted only if the tray stays so: meanwhile the instruction stands),
+  `restore` while the tray must be made to show the stored position;
+- `Wait`: the tray shows the position; `instruction`: what the table waits for, and whom from
+  (reading/instruction.py), if anyone;
 - `TakeBack`: offer to take back to the position before `undo` (and play `instead` there).
 
 Every decision also carries what the judge read on the way (`Reading`): the board without the
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 
 from dominotable.match.position import Effect
 from dominotable.reading.draw import PadDraw
+from dominotable.reading.instruction import Instruction
 from dominotable.rules.game import Move
 from dominotable.tray.board import Board
 
@@ -35,7 +37,7 @@ class Reading:
 
 @dataclass(frozen=True)
 class Wait:
-    note: str | None = None
+    instruction: Instruction | None = None
     reading: Reading = field(default_factory=Reading, compare=False)
 
 
@@ -46,6 +48,8 @@ class Prompt:
     cells: tuple[int, ...] = ()
     pending: bool = False
     restore: bool = False
+    instruction: Instruction | None = None  # while pending: what the table waits for meanwhile
+    undone: bool = False  # the tray still shows moves taken back with the button
     reading: Reading = field(default_factory=Reading, compare=False)
 
 

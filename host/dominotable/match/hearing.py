@@ -11,7 +11,7 @@ from dominotable.match.committer import Committer
 from dominotable.match.remote import Partner
 from dominotable.match.status import Mode, Notice, Status
 from dominotable.rules.outcome import Termination
-from dominotable.store.storage import StoreUnavailable
+from dominotable.store.errors import StoreUnavailable
 
 
 class Hearing:

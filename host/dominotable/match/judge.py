@@ -22,24 +22,36 @@ what it decides.
   heard are made as far as the tray shows them done (the most of them after which the tray
   reads as the position, or as our next moves), in the partner's own notation; none is read
   off the tray in other words, and none is taken back here (only its table takes it back).
+- What the table then waits for, and from whom, is decided here once (steps.py): the step of a
+  seat the table plays, what the reader notes, or the turn of the person to move, its places
+  those the judge accepts (targets.py). A seat's problem is put in words by the prompt voice.
+- `probe(live, board)`: a board with a held tile laid on it, judged as a fresh tray and no
+  further than the moves it shows (no moves the seats make without a trace after them, no plan,
+  no instruction): what a place offered for the tile must pass (targets.py).
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from itertools import takewhile
+from dataclasses import dataclass, field, replace
 
 from dominotray import wire
 
-from dominotable.match.decision import Commit, Decision, Prompt, Reading, TakeBack, Wait
+from dominotable.match import steps
+from dominotable.match.decision import Commit, Decision, Prompt, Reading, Wait
 from dominotable.match.position import Effect, Play, Position, Undo
 from dominotable.match.seats import TableSeats
+from dominotable.match.takebacks import Takebacks
+from dominotable.match.targets import Targets
+from dominotable.reading import prompts
 from dominotable.reading.draw import PadDraw
+from dominotable.reading.instruction import Do, Fix, Instruction, Step, Wrong
 from dominotable.reading.reader import Reader, Verdict, in_motion
 from dominotable.rules.game import Game, Move
 from dominotable.rules.hidden import DEAL
+from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board, Status
 
 
@@ -54,89 +66,208 @@ class Context:
     instead: tuple[Move, ...] = ()  # ... and the moves it would play instead
     before: dict | None = None  # tile -> cells on the board judged before
     draw: PadDraw | None = None  # the draw over the scan pad read so far
+    undone: tuple[Move, ...] = ()  # moves taken back with the button that the tray may still show
+
+
+@dataclass
+class Case:
+    """One judgement under way: the judge's copy of the position, the board, and what the stages
+    have found so far (the effects to commit, the reader's verdict, the draw)."""
+
+    p: Position  # the judge's copy: the stages make their effects on it
+    board: Board  # the whole tray, dead readers read as empty cells
+    warning: str | None  # a dead reader the table reads around
+    area: Board  # the board without the racks of the seats the table plays
+    ctx: Context
+    probe: bool = False  # a held tile's place asked by targets.py: no further than the moves shown
+    effects: list[Effect] = field(default_factory=list)
+    verdict: Verdict = Verdict()
+    draw: PadDraw | None = None
+    revised: tuple[Move, ...] = ()
+
+    def made(self, effect: Effect) -> None:
+        _make(self.p, self.effects, effect)
 
 
 class Judge:
-    def __init__(self, reader: Reader, seats: TableSeats | None, seat_name: Callable[[int], str], cells: frozenset[int]):
+    def __init__(self, reader: Reader, seats: TableSeats, seat_name: Callable[[int], str], cells: frozenset[int]):
+        """`seats`: the seats the table plays (none played: a TableSeats without racks or partner)."""
         self.reader = reader
         self.seats = seats
         self.seat_name = seat_name
         self.cells = cells  # the cells the game uses: a dead reader elsewhere is only a note
+        self.targets = Targets(self, seats.hands, lambda board: seats.without_racks(board)[0])
+        self.takebacks = Takebacks(reader, seats)
 
     def judge(self, live: Position, board: Board, ctx: Context) -> Decision:
-        p = live.copy()
-        board, warning, dead = self._readable(board)
+        return self._judge(live, board, ctx, probe=False)
+
+    def probe(self, live: Position, board: Board) -> Decision:
+        """`board` judged as a fresh tray, no further than the moves it shows (the module's doc)."""
+        return self._judge(live, board, Context(), probe=True)
+
+    def _judge(self, live: Position, board: Board, ctx: Context, probe: bool) -> Decision:
+        """The stages in order, each a decision or None to go on: the tray's own faults, the racks,
+        the position to restore, a tile replacing the last move's, the moves read and made, and
+        what the tray then shows."""
+        readable, warning, dead = self._readable(board)
         if dead is not None:
             return Prompt("Check the tray", *dead, reading=Reading(warning=warning))
-        problems = board.problems()
-        if problems:
-            return Prompt("Check the tray", problems[0].message, problems[0].cells, pending=in_motion(board),
-                          reading=Reading(warning=warning))
-        effects: list[Effect] = []
-        area, racks = board, None
-        if self.seats is not None:
-            area, racks, dealt = self.seats.read(p, board)
-            effects += dealt
-        if racks is not None:
-            reading = Reading(area, warning, ctx.draw, self._buttons(p.game, area))
-            then = self.restore(p, racks, ctx.resumed) if ctx.restoring else Prompt("Fix the tray", racks)
-            return _decided(effects, then, reading=reading)
-        verdict, draw = self._read(p.game, area, ctx.draw)
-        reading = Reading(area, warning, draw, self._buttons(p.game, area))
-        if ctx.restoring and not verdict.same and not (verdict.moves and all(m == DEAL for m in verdict.moves)):
-            # (a match resumed between hands with the tray already cleared goes on with the deal)
-            return _decided(effects, self.restore(p, verdict.problem, ctx.resumed), reading=reading)
-        verdict, revised = self._revise(p, area, verdict, ctx, effects)
-        where = {q.tile: q.cells for q in area.placements}
-        if verdict.moves and ctx.fresh and ((ctx.offered is not None and not ctx.instead)
-                                             or self._replaced(p.game, ctx.before or {}, where)):
-            # the last move's tile left first (its takeback was offered), or another tile now stands
-            # where it lay: the new tiles replace it, once confirmed
-            offer = self._offer(p, area, board)
-            if offer is not None and offer.instead:
-                return _decided(effects, offer, revised, reading)
-        partner = self.seats.partner if self.seats is not None else None
+        case = Case(live.copy(), readable, warning, readable, ctx, probe)
+        return (self._faults(case) or self._racks(case) or self._restoring(case) or self._undoing(case)
+                or self._replacing(case) or self._moves(case) or self._settled(case))
+
+    # -- the stages -------------------------------------------------------------------------------
+
+    def _faults(self, case: Case) -> Decision | None:
+        """A board's own faults (a tag in two cells, a half without its partner): pending while they
+        may be hands at work."""
+        problems = case.board.problems()
+        if not problems:
+            return None
+        return Prompt("Check the tray", problems[0].message, problems[0].cells, pending=in_motion(case.board),
+                      reading=Reading(warning=case.warning))
+
+    def _racks(self, case: Case) -> Decision | None:
+        """The racks read apart from the game: the tiles newly laid in them (effects), a problem with
+        one (while restoring, the restore prompt)."""
+        case.area, wrong, dealt = self.seats.read(case.p, case.board)
+        case.effects += dealt
+        if wrong is None:
+            return None
+        problem = self._fixed(case, wrong)
+        then = (self.restore(case.p, problem, case.ctx.resumed, len(case.board.placements)) if case.ctx.restoring
+                else Prompt("Fix the tray", problem, wrong.cells))
+        return _decided(case.effects, then, reading=self._reading(case, case.ctx.draw))
+
+    def _restoring(self, case: Case) -> Decision | None:
+        """While the tray must first show the stored position, anything else is the restore prompt
+        (a match resumed between hands with the tray already cleared goes on with the deal)."""
+        case.verdict, case.draw = self._read(case.p.game, case.area, case.ctx.draw)
+        verdict = case.verdict
+        if not case.ctx.restoring or verdict.same or (verdict.moves and all(m == DEAL for m in verdict.moves)):
+            return None
+        return _decided(case.effects, self.restore(case.p, verdict.problem, case.ctx.resumed,
+                                                   len(case.board.placements)), reading=self._reading(case, case.draw))
+
+    def _undoing(self, case: Case) -> Decision | None:
+        """Moves taken back with the button while the tray still shows them are not read again: the
+        tray is asked to show the position before them (their tiles lifted, or put back)."""
+        undone = case.ctx.undone
+        moves = [str(m) for m in case.verdict.moves[:len(undone)]]
+        if not undone or moves != [str(m) for m in undone]:
+            return None
+        where = {q.tile: q.cells for q in case.area.placements}
+        cells = tuple(c for m in undone if m.placed() is not None for c in where.get(m.placed(), ()))
+        text = prompts.taken_back(undone, self.takebacks.named(case.p.game, undone, case.area))
+        return _decided(case.effects, Prompt("Take back", text, cells, undone=True), reading=self._reading(case, case.draw))
+
+    def _replacing(self, case: Case) -> Decision | None:
+        """Moves read past the reader's provisional ones are read again from before them (`_revise`);
+        then, if the last move's tile left first (its takeback was offered) or another tile now stands
+        where it lay, the new tiles replace it, once confirmed: the takeback and the moves instead."""
+        ctx, p = case.ctx, case.p
+        case.verdict, case.revised = self._revise(p, case.area, case.verdict, ctx, case.effects)
+        where = {q.tile: q.cells for q in case.area.placements}
+        if not (case.verdict.moves and ctx.fresh and ((ctx.offered is not None and not ctx.instead)
+                                                       or self.takebacks.replaced(p.game, ctx.before or {}, where))):
+            return None
+        offer = self.takebacks.offer(p, case.area, case.board)
+        if offer is None or not offer.instead:
+            return None
+        return _decided(case.effects, offer, case.revised, self._reading(case, case.draw))
+
+    def _moves(self, case: Case) -> Decision | None:
+        """Make the moves the tray shows, with the moves the seats the table plays make without a
+        trace between them (an end of turn, a pass, a reveal its racks make), and the partner table's
+        moves heard as far as the tray shows them done; the board is read again after each, so one
+        decision says what the board means. A decision here: a move read that is not what a seat the
+        table plays was told to make, or the partner's move the tray does not show."""
+        p, area, partner = case.p, case.area, self.seats.partner
+        # Every pass makes moves or ends the loop: the moves read off the tray (each places or takes
+        # tiles of the area, so a tray's reading runs out after one pass per tile on it), the partner's
+        # moves heard, or the moves without a trace between them (one pass before the first reading and
+        # one after the last). The bound only guards against a reader that reads moves from a tray
+        # without end.
         for _ in range(len(area.placements) + 2):
             if p.game.is_over():
                 break
             if partner is not None and partner.to_move(p.game):
-                if not self._theirs(p, area, effects):
-                    return _decided(effects, self._waiting(p, area, verdict), revised,
-                                    Reading(area, warning, None, self._buttons(p.game, area)))
-                verdict, draw = self._read(p.game, area, None)
+                if not self._theirs(p, area, case.effects):
+                    return _decided(case.effects, self._waiting(case), case.revised, self._reading(case, None))
+                case.verdict, case.draw = self._read(p.game, area, None)
                 continue
-            if not verdict.moves:  # the seats' moves that leave no trace, then the tray again
-                if not (verdict.same and self._traceless(p, area, effects)):
+            if not case.verdict.moves:
+                if case.probe or not (case.verdict.same and self._traceless(p, area, case.effects)):
                     break
             else:
-                if self.seats is not None:
-                    wrong, plans = self.seats.vet(p, verdict.moves, area)
-                    if wrong is not None:
-                        return _decided(effects, Prompt("Fix the tray", wrong), revised, reading)
-                    for plan in plans:
-                        _make(p, effects, plan)
-                for move in verdict.moves:
-                    _make(p, effects, Play(move))
-                draw = None
-            verdict, draw = self._read(p.game, area, draw)
-        reading = Reading(area, warning, draw, self._buttons(p.game, area))
+                wrong, plans = self.seats.vet(p, case.verdict.moves, area)
+                if wrong is not None:
+                    return _decided(case.effects, Prompt("Fix the tray", self._fixed(case, wrong), wrong.cells),
+                                    case.revised, self._reading(case, case.draw))
+                for plan in plans:
+                    case.made(plan)
+                for move in case.verdict.moves:
+                    case.made(Play(move))
+                case.draw = None
+            case.verdict, case.draw = self._read(p.game, area, case.draw)
+        return None
+
+    def _settled(self, case: Case) -> Decision:
+        """What the tray shows once every move is made: the match over; the position (a wait, or
+        the takeback of a hand-ending tile lifted right after it ended the hand); else a takeback on
+        offer or the problem. The seat to move's plan is recorded with it."""
+        p, area, verdict, ctx = case.p, case.area, case.verdict, case.ctx
+        reading = self._reading(case, case.draw)
         if p.game.is_over():
-            return Commit(tuple(effects), None, revised, reading)
+            return Commit(tuple(case.effects), None, case.revised, reading)
         if verdict.same:
-            then = Wait(verdict.note)
-            if verdict.note is not None and ctx.fresh and draw is None and self._lifted_last(p.game, area):
-                # the hand-ending tile lifted right after it ended the hand: its takeback, not a
-                # tile cleared away (the reader awaits the clearing; clearing on withdraws the offer)
-                offer = self._offer(p, area, board)
+            then = Wait(self._instruction(case, verdict.note))
+            if verdict.note is not None and ctx.fresh and case.draw is None and self.takebacks.lifted_last(p.game, area):
+                # the hand-ending tile (or the tiles just shown) lifted right after: its takeback, not
+                # tiles cleared away (the reader awaits the clearing; clearing on withdraws the offer)
+                offer = self.takebacks.offer(p, area, case.board, noted=True)
                 then = offer if offer is not None and not offer.instead else then
         else:
-            offer = self._offer(p, area, board) if ctx.fresh and draw is None and not verdict.moves else None
-            then = offer or Prompt("Fix the tray", verdict.problem or "", verdict.cells, pending=verdict.pending)
-        if self.seats is not None:
-            _, plan = self.seats.turn(p, area)
-            if plan is not None:
-                _make(p, effects, plan)
-        return _decided(effects, then, revised, reading)
+            offer = self.takebacks.offer(p, area, case.board) if ctx.fresh and case.draw is None and not verdict.moves else None
+            then = offer or Prompt("Fix the tray", verdict.problem or "", verdict.cells, pending=verdict.pending,
+                                   instruction=self._instruction(case) if verdict.pending else None)
+        _, plan = self.seats.turn(p, area) if not case.probe else ((), None)
+        if plan is not None:
+            case.made(plan)
+        return _decided(case.effects, then, case.revised, reading)
+
+    def _instruction(self, case: Case, note: str | None = None) -> Instruction | None:
+        """What the table waits for now: the step of a seat the table plays first, else what the
+        reader notes (a draw over the scan pad: the pad's cells), else the turn of the person to move."""
+        if case.probe:
+            return None
+        p, area = case.p, case.area
+        said = steps.waited(self.seats, p, area)
+        if said is None and note:
+            pad = tuple(area.geometry.pad) if case.draw is not None else ()
+            between = p.game.awaiting() == "deal"  # the hand over: what each side scored in it comes first
+            said = Instruction(None, "", (Step(Do.NOTE, cells=pad, label=note),),
+                               scored=_hand_scored(p.game) if between else ())
+        return said or steps.person(self.seats, p, area, self.reader,
+                                    lambda tiles: self.targets.places(p, case.board, tiles))
+
+    def _fixed(self, case: Case, wrong: Wrong) -> str:
+        """A seat's problem in words, with what the seat does instead: its move as its instruction
+        says it; a partner's, its next step heard (without the tile it has not played)."""
+        p, area = case.p, case.area
+        told = wrong.told
+        if wrong.move is not None:
+            told = steps.told(self.seats, p, wrong.seat, wrong.move, area)
+        elif wrong.fix == Fix.NOT_PLAYED:
+            told = steps.remote_step(self.seats, p, _without(area, wrong.tiles[0]))
+        elif wrong.fix == Fix.NOT_AS_PARTNER:
+            told = steps.remote_step(self.seats, p, area)
+        return prompts.fixed(replace(wrong, told=told), area.geometry)
+
+    def _reading(self, case: Case, draw: PadDraw | None) -> Reading:
+        buttons = self._buttons(case.p.game, case.area) if not case.probe else ()
+        return Reading(case.area, case.warning, draw, buttons)
 
     # -- the parts ------------------------------------------------------------------------------
 
@@ -147,7 +278,10 @@ class Judge:
         if not dead:
             return board, None, None
         geometry = board.geometry
-        label = geometry.label
+
+        def label(cell: int) -> str:
+            return prompts.name(geometry, cell)
+
         inside = [c for c in dead if c in self.cells]
         named = ", ".join(label(c) for c in dead)
         warning = (f"reader {named} dead: play around it" if inside
@@ -184,7 +318,7 @@ class Judge:
         """A problem read past the reader's provisional moves, read again from before them."""
         game = p.game
         count = self.reader.on(game.copy()).provisional() if verdict.problem is not None and not ctx.restoring else 0
-        if not count or not self._ours(game, count):
+        if not count or not self.takebacks.ours(game, count):
             return verdict, ()
         before = game.copy()
         undone = tuple([before.pop() for _ in range(count)][::-1])
@@ -214,18 +348,24 @@ class Judge:
             _make(p, effects, Play(move))
         return done > 0
 
-    def _waiting(self, p: Position, area: Board, verdict: Verdict) -> Wait | Prompt:
+    def _waiting(self, case: Case) -> Wait | Prompt:
         """The partner is to move and the tray does not show its next move: a wait (the
         instruction, or the notice that the table waits, says what is awaited), or what to undo."""
+        p, area, verdict = case.p, case.area, case.verdict
         if verdict.problem is not None:
-            return Prompt("Fix the tray", verdict.problem, verdict.cells, pending=verdict.pending)
+            return Prompt("Fix the tray", verdict.problem, verdict.cells, pending=verdict.pending,
+                          instruction=self._instruction(case) if verdict.pending else None)
         wrong = self.seats.astray(p, verdict.moves, self.seats.partner.plan(p), area) if verdict.moves else None
-        return Wait() if wrong is None else Prompt("Fix the tray", wrong)
+        if wrong is None:
+            return Wait(self._instruction(case))
+        return Prompt("Fix the tray", self._fixed(case, wrong), wrong.cells)
 
     def _traceless(self, p: Position, area: Board, effects: list[Effect]) -> bool:
         """Make the seats' moves that leave no trace on the tray; whether there were any."""
         made = False
-        while self.seats is not None and not p.game.is_over():
+        # Each pass makes one move without a trace; they stop at the first move that needs the tray or
+        # a person, and a round of passes only ends the hand (a blocked hand is scored, then the deal waits)
+        while not p.game.is_over():
             move, plan = self.seats.traceless(p, area)
             if plan is not None:
                 _make(p, effects, plan)
@@ -235,86 +375,22 @@ class Judge:
             made = True
         return made
 
-    def _lifted_last(self, game: Game, area: Board) -> bool:
-        """Whether the tile the last move placed is off the tray."""
-        tile = game.moves[-1].placed() if game.moves else None
-        return tile is not None and all(q.tile is not tile for q in area.placements)
-
-    def _replaced(self, game: Game, before: dict, where: dict) -> bool:
-        """Whether another tile lies where the last move's tile lay on the board judged before."""
-        tile = getattr(game.moves[-1], "tile", None) if game.moves else None
-        cells = set(before.get(tile, ()))
-        return tile not in where and any(cells & set(spot) for spot in where.values())
-
-    def _offer(self, p: Position, area: Board, board: Board) -> TakeBack | None:
-        """The last move, if the tray shows exactly the position before it (no note of something
-        still awaited there); the last moves and the moves read instead, if a tile they placed has
-        left the tray and it shows other legal moves from the position before them (a tile lifted
-        and another laid before the table saw the lift). Provisional moves are never offered: the
-        tray revises them by itself; nor is a seat's placement whose tile it is told to take off
-        next (its capture begun), unless the tile is back in its rack (`board`: the whole tray)."""
-        game = p.game
-        if self.reader.on(game.copy()).provisional():
-            return None
-        on_tray = {q.tile for q in area.placements}
-        if self.seats is not None and game.moves and game.moves[-1].placed() not in {q.tile for q in board.placements}:
-            turn, _ = self.seats.turn(p, area)
-            if game.moves[-1].placed() in {t for m in takewhile(lambda m: m.taken(), turn) for t in m.taken()}:
-                return None
-        for depth in (1, 2, 3):
-            if len(game.moves) < depth or not self._ours(game, depth):
-                return None
-            before = game.copy()
-            undone = tuple(reversed([before.pop() for _ in range(depth)]))
-            reader = self.reader.on(before)
-            verdict = reader.judge(area)
-            if depth == 1 and verdict.same and verdict.note is None:
-                return self._offering(game, undone, (), area)
-            if verdict.moves and verdict.moves != undone and (depth == 1 or len(verdict.moves) < depth) \
-                    and any(getattr(m, "tile", None) not in on_tray for m in undone if hasattr(m, "tile")):
-                return self._offering(game, undone, verdict.moves, area)
-        return None
-
-    def _offering(self, game: Game, undo, instead, area: Board) -> TakeBack:
-        played = f" and play {' '.join(map(str, instead))} instead" if instead else ""
-        text = f"take back {' '.join(map(str, undo))}{played}? press select"
-        return TakeBack(undo, instead, self.reader.on(game.copy()).in_tray_terms(text, area))
-
-    def takeback_candidate(self, live: Position, board: Board) -> Move | None:
-        """The last move, if the tray shows the position before it: what the menu offers to take back."""
-        game = live.game.copy()
-        if not game.moves or not self._ours(game, 1):
-            return None
-        if self.seats is not None:
-            board = self.seats.without_racks(board)[0]
-        move = game.pop()
-        return move if self.reader.on(game).judge(board).same else None
-
-    def _ours(self, game: Game, count: int) -> bool:
-        """Whether this table made the last `count` moves (the partner's it never takes back)."""
-        partner = self.seats.partner if self.seats is not None else None
-        if partner is None:
-            return True
-        before = game.copy()
-        undone = [before.pop() for _ in range(count)]
-        for move in reversed(undone):
-            if partner.theirs(before, move):
-                return False
-            before.push(move)
-        return True
-
     def clears(self, live: Position, board: Board) -> bool:
         """Whether the tray reads as the position again (or as legal moves from it): a problem's
         prompt goes before the settle time; nothing is committed before it."""
-        return (board.is_valid() and self.seats is None and self.reader.pad_draw() is None
+        return (board.is_valid() and not self.seats.playing and self.reader.pad_draw() is None
                 and self.reader.on(live.game.copy()).judge(board).problem is None)
 
-    def restore(self, p: Position, problem: str | None, resumed: bool) -> Prompt:
-        """What the tray must show before play (re)starts."""
+    def restore(self, p: Position, problem: str | None, resumed: bool, lying: int = 0) -> Prompt:
+        """What the tray must show before play (re)starts; a new match's tray that is not clear
+        (`lying` tiles on it, racks too) is first cleared, the tiles counted (issue 28: it named the
+        first leftover as a misplaced tile of the new match)."""
         reader = self.reader.on(p.game.copy())
         if not resumed:
+            if problem and lying and not p.game.moves:
+                problem = f"clear the tray: {prompts.counted(lying, 'tile')} from the last match"
             return Prompt("Set up the table", problem or reader.expected(), restore=True)
-        racks = self.seats.expected(p) if self.seats is not None else ""
+        racks = prompts.racks_held(self.seats.expected(p))
         text = f"{reader.expected()}" + (f"; {racks}" if racks else "")
         return Prompt("Restore the table", text + (f" ({problem})" if problem and racks else ""), restore=True)
 
@@ -334,3 +410,22 @@ def _decided(effects: list[Effect], then, revised: tuple[Move, ...] = (), readin
 
 def _with_reading(then, reading: Reading):
     return replace(then, reading=reading)
+
+
+def _hand_scored(game: Game) -> tuple[int, ...]:
+    """What each side scored in the hand just over: the scores now less those when the hand before
+    it was over (or at the start), asked of a copy taken back move by move."""
+    before = game.copy()
+    # each pass takes a move back: the moves run out at the match's start
+    while before.moves:
+        before.pop()
+        if before.awaiting() == "deal":
+            break
+    return tuple(now - then for now, then in zip(game.scores, before.scores))
+
+
+def _without(board: Board, tile) -> Board:
+    """`board` with `tile` taken off."""
+    tray = MemoryTray.of(board)
+    tray.apply(Action(ActionKind.REMOVE, tile))
+    return tray.board()

@@ -16,11 +16,12 @@ from dominotable.match.judge import Judge
 from dominotable.match.position import Heard, Hold, Position
 from dominotable.match.referee import Referee, Table
 from dominotable.match.remote import Partner
+from dominotable.match.replay import replay
 from dominotable.match.seating import Seating
 from dominotable.match.seats import SeatKind, TableSeats
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
-from dominotable.store.storage import Store, replay
+from dominotable.store.storage import Store
 from dominotable.tray.geometry import Geometry
 
 
@@ -107,11 +108,9 @@ def _referee(store: Store, spec: GameSpec, game: Game, seating: Seating, geometr
     def seat_name(seat: int | None) -> str:
         return seating.seat_name(game, seat)
 
-    seats = None
-    if holds:
-        seats = TableSeats(geometry.racks(spec.racks), seating.kinds, seating.names, game.seed,
-                           spec.hands_for(game, geometry),
-                           {seat: spec.strategy(name) for seat, name in seating.strategies.items()}, partner=partner)
+    seats = TableSeats(geometry.racks(spec.racks) if spec.racks else (), seating.kinds, seating.names, game.seed,
+                       spec.hands_for(game, geometry),
+                       {seat: spec.strategy(name) for seat, name in seating.strategies.items()}, partner=partner)
     judge = Judge(spec.reader_for(game, geometry), seats, seat_name, spec.cells(geometry))
     names = [seat_name(seat) for seat in range(game.players)]
 

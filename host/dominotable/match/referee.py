@@ -8,9 +8,9 @@
   each with what laying it there does, in words.
 - `hear(event)`: an event of the partner table, in a match two tables play (hearing.py, remote.py).
 
-What the table says now is `status` (status.py); what a person must do for a seat the table
-plays is `instruction()`. A board goes down once (tracker -> judge -> committer) and the screen
-is read from the status and the position on the way back up.
+What the table says now is `status` (status.py), with the instruction the judge decided: what the
+table waits for and whom from. A board goes down once (tracker -> judge -> committer) and the
+screen is read from the status and the position on the way back up.
 """
 
 from __future__ import annotations
@@ -21,21 +21,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dominotable.games.spec import GameSpec, who
-from dominotable.match.actions import Action, available
+from dominotable.match.actions import Action, ButtonMove, NewMatch, Resign, ShowHint, TakeBack
 from dominotable.match.committer import Committer
-from dominotable.match.decision import Commit
+from dominotable.match.decision import Commit, Prompt
 from dominotable.match.hearing import Hearing
 from dominotable.match.judge import Context, Judge
 from dominotable.match.position import Play, Position
 from dominotable.match.remote import Partner
 from dominotable.match.seating import Seating
 from dominotable.match.status import Mode, Notice, Status
-from dominotable.match.steps import Said, instruction
-from dominotable.match.targets import Cells, Targets
+from dominotable.match.targets import Cells
 from dominotable.match.tracker import Tracker
+from dominotable.reading.prompts import listed
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
-from dominotable.store.storage import StoreUnavailable
+from dominotable.store.errors import StoreUnavailable
 from dominotable.tray.board import Board
 
 
@@ -57,13 +57,10 @@ class Referee:
         self.tracker = Tracker(table.settle_ms, table.prompt_after_ms, table.clock)
         self.status = Status(table.on_alarm)
         self.area: Board | None = None  # the last board judged that could be read, without the racks
-        self.readable = False  # whether the board last judged could be read (not a stack, a dead reader)
         self.wants_new_match = False
         partner = self.partner
         self.hearing = Hearing(partner, committer, self.status) if partner is not None else None
         self._before_lost = Mode.RESTORE
-        hands = self.seats.hands if self.seats is not None else spec.hands_for(self.game, judge.reader.geometry)
-        self._targets = Targets(judge.reader, hands)
         if self.game.is_over():
             self.status.over(self.result_title())
         else:
@@ -76,7 +73,7 @@ class Referee:
     @property
     def partner(self) -> Partner | None:
         """The other table, in a match two tables play."""
-        return self.seats.partner if self.seats is not None else None
+        return self.seats.partner
 
     @property
     def game(self) -> Game:
@@ -100,7 +97,8 @@ class Referee:
             return True
         held = self.tracker.held_due()
         if held is not None:
-            self.status.notice, self.status.problem = Notice(held.title, held.text), held.text
+            status = self.status
+            status.notice, status.problem, status.instruction = Notice(held.title, held.text), held.text, None
             return True
         return False
 
@@ -119,11 +117,12 @@ class Referee:
         offered = status.mode == Mode.TAKEBACK
         decision = self.judge.judge(self.position, board, Context(
             status.mode == Mode.RESTORE, self.seating.resumed, fresh, status.undo if offered else None,
-            status.instead if offered else (), tracker.where, tracker.draw))
+            status.instead if offered else (), tracker.where, tracker.draw, status.undone))
+        if not (isinstance(decision, Prompt) and decision.undone):
+            status.undone = ()  # the tray no longer shows the moves taken back
         reading = decision.reading
         status.warning, tracker.draw, status.buttons = reading.warning, reading.draw, reading.buttons
-        self.readable = reading.area is not None
-        if self.readable:
+        if reading.area is not None:
             self.area, tracker.where = reading.area, {p.tile: p.cells for p in reading.area.placements}
         then = decision
         if isinstance(decision, Commit):
@@ -167,16 +166,21 @@ class Referee:
     # -- the players' choices -------------------------------------------------------------------
 
     def take_back(self) -> None:
-        """Undo the last move (or, answering an offer, every move it named)."""
+        """Undo the last move (or, answering an offer, every move it named). Taken back with the
+        button while the tray still shows it, the move is not read again: the tray is asked to show
+        the position before it (`Status.undone`, judge.py's `_undoing`)."""
         status = self.status
-        count = len(status.undo) if status.mode == Mode.TAKEBACK and status.undo else 1
+        offered = status.mode == Mode.TAKEBACK and status.undo
+        count = len(status.undo) if offered else 1
+        undone = tuple(self.game.moves[-count:])
         status.last, self.tracker.draw = self.committer.take_back(count), None
         status.play()
+        status.undone = () if offered else undone
         self._again()
 
     def button_move(self, move: Move) -> None:
         problem = self.game.why_illegal(move)
-        if problem is None and self.seats is not None:
+        if problem is None:
             problem = self.seats.why_not(self.position, move)
         if problem is not None:
             reader = self.judge.reader.on(self.game.copy())
@@ -190,9 +194,12 @@ class Referee:
         self._again()
 
     def resign(self) -> None:
+        """The seat to move resigns; "Match over" names who won by it (issue 28)."""
         seat = self.game.current_player
+        winners = self.game.resign(seat if seat is not None else 0).winners  # asked: the outcome it would be
         self.status.last = self.committer.resign(seat if seat is not None else 0)
-        self.status.over(f"{self.seating.seat_name(self.game, seat)} resigned")
+        self.status.over(f"{self.seating.seat_name(self.game, seat)} resigned" + (f": {self._won(winners)}"
+                                                                               if winners else ""))
 
     def abandon(self) -> None:
         """New match: an unfinished match is recorded as abandoned (no winners)."""
@@ -204,7 +211,7 @@ class Referee:
     def hint(self) -> None:
         """Show a hint for the player to move, and record that one was asked for."""
         seat = self.game.current_player
-        hand = self.position.holds[seat].hand() if self.seats is not None and self.seats.plays(seat) else None
+        hand = self.position.holds[seat].hand() if self.seats.plays(seat) else None
         hint = self.spec.hint(self.game, hand, self.game.seed)
         self.committer.hinted(seat, hint.text)
         self.status.show_hint(hint.text, hint.take)
@@ -212,7 +219,30 @@ class Referee:
     # -- questions ------------------------------------------------------------------------------
 
     def actions(self) -> list[Action]:
-        return available(self)
+        """The actions that apply now. A seat the table plays makes its own button moves (the table
+        makes them once its turn is done on the tray), so none is offered while it is to move, but
+        a reveal is the table's to make whoever is to move (who leads: the one the racks allow is
+        offered, BW-11.5); nor, while a seat at the partner table is to move, a hint or resigning
+        (that is for its table). A button move the racks rule out is not offered."""
+        mode, board = self.status.mode, self.tracker.board
+        if mode in (Mode.OVER, Mode.RESTORE, Mode.LOST):
+            return [NewMatch()]
+        actions: list[Action] = []
+        if self.game.awaiting() or not self.seats.plays(self.game.current_player):
+            actions += [ButtonMove(move, label) for label, move in self.button_moves()
+                        if self.seats.why_not(self.position, move) is None]
+        last = self.judge.takebacks.takeback(self.position, self.area)  # right after every move (issue 28)
+        if mode == Mode.TAKEBACK:
+            move = self.status.undo[-1]
+            actions.append(TakeBack(move, last[1] if last is not None and last[0] == move else ""))
+        elif last is not None:
+            actions.append(TakeBack(*last))
+        theirs = self.partner is not None and self.partner.to_move(self.game)
+        nobody = self.game.awaiting() is not None  # a reveal awaited (a deal, a draw): nobody's turn
+        seat = self.game.current_player
+        hand = self.position.holds[seat].hand() if self.seats.plays(seat) and seat in self.position.holds else None
+        hint = [ShowHint()] if not theirs and self.spec.hints(self.game, hand) else []
+        return actions + hint + ([] if theirs or nobody else [Resign()]) + [NewMatch()]
 
     def button_moves(self) -> list[tuple[str, Move]]:
         """The moves the buttons may make on the tray as last judged (none while restoring or after
@@ -220,20 +250,22 @@ class Referee:
         return [] if self.status.mode in (Mode.OVER, Mode.RESTORE) else list(self.status.buttons)
 
     def targets(self, tile: Tile) -> tuple[Cells, ...]:
-        """Where laying `tile` on the tray as last judged reads as a legal move (none while the
-        tray is being set up, or lost, or the match is over)."""
-        if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or self.area is None:
+        """Where laying `tile` on the tray as it lies now is a move the judge accepts (none while
+        the tray is being set up, or lost, or the match is over)."""
+        board = self.tracker.board
+        if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
             return ()
-        return self._targets.of(self.game, self.area, tile)
+        return self.judge.targets.of(self.position, board, tile)
 
     def places(self, tile: Tile) -> tuple[tuple[Cells, str], ...]:
         """Each place of `targets(tile)` with what laying the tile there does, in the game's own
         words without the mover, and the score it changes ("on column 2, up to 4, tiles left out
         21 to 20"; "at the right end, points 0 to 10"), or "" where they say no more than the tile."""
-        if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or self.area is None:
+        board = self.tracker.board
+        if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
             return ()
         out = []
-        for cells, moves in self._targets.places(self.game, self.area, tile).items():
+        for cells, moves in self.judge.targets.doing(self.position, board, tile).items():
             game, said, names = self.game.copy(), [], self.seating.names
             for move in moves:
                 before = game.copy()
@@ -246,17 +278,10 @@ class Referee:
             out.append((cells, ", ".join(s for s in said if s)))
         return tuple(out)
 
-    def takeback_candidate(self, board: Board) -> Move | None:
-        return self.judge.takeback_candidate(self.position, board)
-
-    def instruction(self) -> Said | None:
-        """What a person must do now for a seat the table plays; nothing while the tray cannot be
-        read (a step said for the tray as it lay before would be followed from where it lies now)."""
-        if self.seats is None or self.status.mode != Mode.PLAY or self.area is None or not self.readable:
-            return None
-        return instruction(self.seats, self.position, self.area)
-
     def result_title(self) -> str:
         winners = self.game.winners()
+        return "W" + self._won(winners)[1:] if winners else "Match over"
+
+    def _won(self, winners) -> str:
         names = self.seating.side_names(self.game)
-        return ("Won by " + ", ".join(names[w] for w in winners)) if winners else "Match over"
+        return "won by " + listed(names[w] for w in winners)

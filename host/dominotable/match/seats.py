@@ -18,11 +18,13 @@ changing anything but the Position it is given, which is the judge's copy:
 - `vet(p, moves)`: why moves read off the tray are not the turns the seats were told to make;
 - `traceless(p)`: a move the table makes itself (the end of a bot's turn, a pass, a reveal its
   rack makes);
-- `short(p)`: what the racks wait for;
+- `short(p)`: what the racks wait for, as instructions;
 - `why_not(p, move)`: why the hand the racks leave a person rules out their pass (a tile of it
   fits).
 
-What a person must do for a seat, in words, is steps.py's.
+The seats answer with values: a problem is a `Wrong` (reading/instruction.py) naming the fix, the
+tiles, slots and cells, and the move the seat makes instead; what a person must do for a seat is
+steps.py's, and the words are the prompt voice's (reading/prompts.py).
 """
 
 from __future__ import annotations
@@ -33,11 +35,9 @@ from enum import StrEnum
 
 from dominotray import wire
 
-from dominotable.match import steps
 from dominotable.match.position import Deal, Plan, Position
 from dominotable.match.remote import Partner
-from dominotable.match.steps import Said, both, slots
-from dominotable.reading.prompts import span
+from dominotable.reading.instruction import Do, Fix, Instruction, Step, Wrong
 from dominotable.rules.errors import DominoError, IllegalMove
 from dominotable.rules.game import Game, Move
 from dominotable.rules.moves import Pass
@@ -46,8 +46,6 @@ from dominotable.rules.tiles import Tile
 from dominotable.sim.bots.shared import Strategy
 from dominotable.sim.bots.turn import decide
 from dominotable.sim.hands.base import Hands
-from dominotable.sim.memtray import MemoryTray
-from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board, Placement
 from dominotable.tray.geometry import Rack
 
@@ -82,6 +80,12 @@ class TableSeats:
         hands.keep_clear(frozenset(self._cells))
         self._decided: dict[tuple, list[Move]] = {}  # the last turns worked out (`_decide`)
 
+    @property
+    def playing(self) -> bool:
+        """Whether the table plays any seat (without, it is the null seats: every question has the
+        answer of a table of people alone)."""
+        return bool(self.racks or self.remote)
+
     def plays(self, seat: int | None) -> bool:
         """Whether the table plays `seat` (a bot, its tiles in a rack, or a remote seat)."""
         return seat in self.racks or seat in self.remote
@@ -91,6 +95,8 @@ class TableSeats:
     def without_racks(self, board: Board) -> tuple[Board, dict[int, dict[int, Tile]], Placement | None]:
         """The board without the racks, the tiles in each rack's slots, and a tile lying on a rack
         in no slot."""
+        if not self._cells:  # no rack: the board as it is
+            return board, {}, None
         cells = list(board.cells)
         found: dict[int, dict[int, Tile]] = {seat: {} for seat in self.racks}
         stray: Placement | None = None
@@ -106,15 +112,14 @@ class TableSeats:
                 cells[c] = (wire.EMPTY, b"")
         return Board(cells, board.registry, board.geometry), found, stray
 
-    def read(self, p: Position, board: Board) -> tuple[Board, str | None, list[Deal]]:
+    def read(self, p: Position, board: Board) -> tuple[Board, Wrong | None, list[Deal]]:
         """The board without the racks, the first problem with a rack (None if they hold what they
         should), and the tiles newly laid in them (applied to `p`)."""
         rest, found, stray = self.without_racks(board)
         dealt: list[Deal] = []
         if stray is not None:
             seat = self._cells[next(c for c in stray.cells if c in self._cells)]
-            return rest, (f"lay the tile on {span(self.geometry, stray.cells)} in one slot of "
-                          f"{self.names[seat]}'s rack, or take it off the rack"), dealt
+            return rest, Wrong(Fix.STRAY, self.names[seat], cells=tuple(stray.cells)), dealt
         on_table = {q.tile for q in rest.placements}
         for seat in self.racks:
             problem = self._check(p, seat, found[seat], on_table, rest, dealt)
@@ -123,28 +128,33 @@ class TableSeats:
         return rest, None, dealt
 
     def _check(self, p: Position, seat: int, rack: dict[int, Tile], on_table: set[Tile], board: Board,
-               dealt: list[Deal]) -> str | None:
+               dealt: list[Deal]) -> Wrong | None:
         hold, name = p.holds[seat], self.names[seat]
+
+        def wrong(fix: Fix, *slots: int, **more) -> Wrong:
+            return Wrong(fix, name, slots=slots, cells=self.slot_cells(seat, slots), **more)
+
         for slot, tile in list(hold.spent.items()):
             if rack.get(slot) is not tile:
                 dealt.append(Deal(seat, slot, None))
                 p.apply(dealt[-1])
         playing = self._playing(p, seat, board)
+        pad = board.on_pad()
         for slot, tile in sorted(hold.rack.items()):
             if rack.get(slot) is tile:
                 continue
             moved = next((k for k, t in rack.items() if t is tile), None)
             if moved is not None:
-                return f"{name}'s rack: move the tile in slot {moved} back to slot {slot}"
+                return wrong(Fix.SWAPPED, moved, slot)
+            if pad is not None and pad.tile is tile:  # a bot shows nothing (BW-11.4): its tile slipped
+                return Wrong(Fix.OFF_PAD, name, slots=(slot,), cells=tuple(pad.cells) + self.slot_cells(seat, [slot]))
             if tile is playing:
                 if tile in on_table:
                     continue  # on its way to where the seat plays it
-                return (f"{name}: put the tile from slot {slot} where the table says, and let it be read "
-                        f"before the rest of the turn")
+                return wrong(Fix.UNREAD, slot)
             if tile in on_table and playing is not None:
-                return (f"{name}'s rack: put the tile from slot {slot} back, face down; "
-                        f"{name} plays the tile in slot {hold.slot(playing)}")
-            return f"{name}'s rack: put the tile from slot {slot} back, face down"
+                return wrong(Fix.RETURN, slot, hold.slot(playing))
+            return wrong(Fix.RETURN, slot)
         game = p.game
         short = hand_size(game, seat) - len(hold.rack)
         for slot, tile in sorted(rack.items()):
@@ -153,12 +163,12 @@ class TableSeats:
             if hold.played.get(len(game.moves)) == (slot, tile):
                 continue  # back where the last move took it from: a takeback
             if short <= 0:
-                return f"take the tile out of slot {slot} of {name}'s rack: {name} holds {_tiles(len(hold.rack))}"
+                return wrong(Fix.EXTRA, slot, count=len(hold.rack))
             free = self.free_slots(p, seat)[0]
             if slot != free:
-                return f"{name}'s rack: put that tile in slot {free}, the next free slot"
+                return Wrong(Fix.NEXT_SLOT, name, slots=(free,), cells=self.slot_cells(seat, [slot, free]))
             if tile not in unseen(game) or any(tile in h.rack.values() for h in p.holds.values()):
-                return f"take {tile} out of {name}'s rack: it is already in play"
+                return wrong(Fix.IN_PLAY, slot, tiles=(tile,))
             dealt.append(Deal(seat, slot, tile))
             p.apply(dealt[-1])
             short -= 1
@@ -173,7 +183,7 @@ class TableSeats:
         """The cells of `seat`'s rack slots (numbered from 1)."""
         return tuple(c for k in slots for c in self.racks[seat].slots[k - 1])
 
-    def short(self, p: Position) -> list[Said]:
+    def short(self, p: Position) -> list[Instruction]:
         """What the racks wait for: tiles dealt or drawn to a seat not yet in its rack, a finished
         hand's tiles still in one. The deal waits for the last hand's tiles to be gathered off the
         tray: they are the boneyard it is dealt from (in Broadway every tile is on the tray)."""
@@ -182,21 +192,18 @@ class TableSeats:
         for seat in self.racks:
             hold = p.holds[seat]
             if hold.spent:
-                notes.append(Said(self.names[seat], f"hand over: take the tiles out of {slots(hold.spent)}",
-                                  self.slot_cells(seat, hold.spent), rack=True))
-                continue
-            missing = hand_size(p.game, seat) - len(hold.rack)
-            if missing > 0 and not gathering:
-                free = self.free_slots(p, seat)[:missing]
-                tiles = "a tile" if missing == 1 else f"{missing} tiles"
-                notes.append(Said(self.names[seat], f"{tiles} from the boneyard, face down, into {slots(free)}",
-                                  self.slot_cells(seat, free), rack=True))
+                step = Step(Do.EMPTY, slots=tuple(sorted(hold.spent)))
+            else:
+                missing = hand_size(p.game, seat) - len(hold.rack)
+                if missing <= 0 or gathering:
+                    continue
+                step = Step(Do.DEAL, slots=tuple(self.free_slots(p, seat)[:missing]), count=missing)
+            notes.append(Instruction(seat, self.names[seat], (step,), table=True))
         return notes
 
-    def expected(self, p: Position) -> str:
-        """For "restore the table": each rack, by slot (its tiles stay hidden)."""
-        return "; ".join(f"{self.names[seat]}'s tiles face down in {slots(h.rack)}"
-                         for seat, h in p.holds.items() if h.rack)
+    def expected(self, p: Position) -> dict[str, tuple[int, ...]]:
+        """For "restore the table": each rack's name and the slots its tiles lie in (hidden)."""
+        return {self.names[seat]: tuple(sorted(h.rack)) for seat, h in p.holds.items() if h.rack}
 
     # -- the turn -------------------------------------------------------------------------------
 
@@ -270,7 +277,8 @@ class TableSeats:
         turn, a pass: the table makes it); or a reveal the racks make (who leads, tiles left)."""
         game = p.game
         if game.awaiting():
-            return self.hands.on(game.copy()).rack_reveal(self._complete(p), board), None
+            complete = self._complete(p)
+            return self.hands.on(game.copy()).rack_reveal(complete, board, len(complete) == len(self.racks)), None
         turn, plan = self.turn(p, board)
         return (turn[0] if turn and not turn[0].placed() and not turn[0].taken() else None), plan
 
@@ -325,7 +333,7 @@ class TableSeats:
             return IllegalMove(f"{self.names[owner]}'s rack does not hold {tile}", "BW-11.4", tile)
         return None
 
-    def vet(self, p: Position, moves: Sequence[Move], board: Board) -> tuple[str | None, list[Plan]]:
+    def vet(self, p: Position, moves: Sequence[Move], board: Board) -> tuple[Wrong | None, list[Plan]]:
         """Why the moves read off the tray are not the turns the seats were told to make, and the
         plans they make or reorder (a seat's captures taken in another order: its turn goes on
         from the tray's)."""
@@ -348,16 +356,16 @@ class TableSeats:
             p.game.push(move)
         return None, plans
 
-    def not_made(self, p: Position, move: Move) -> str:
+    def not_made(self, p: Position, move: Move) -> Wrong:
         """What to undo of `move`, the partner's, read off the tray before the partner made it."""
         who = self.partner.waited(p.game, self.names)
         if move.placed() is not None:
-            return f"take {move.placed()} off: {who} has not played it"
+            return Wrong(Fix.NOT_PLAYED, who, (move.placed(),))
         if move.taken():
-            return f"put {both(move.taken())} back: {who} has not taken {'it' if len(move.taken()) == 1 else 'them'}"
-        return f"wait for {who}"
+            return Wrong(Fix.NOT_TAKEN, who, tuple(move.taken()))
+        return Wrong(Fix.WAIT, who)
 
-    def astray(self, p: Position, moves: Sequence[Move], plan: Sequence[Move], board: Board) -> str | None:
+    def astray(self, p: Position, moves: Sequence[Move], plan: Sequence[Move], board: Board) -> Wrong | None:
         """Why `moves`, read off the tray while the partner is to move, are not (a start on) its
         `plan`; None if they may be: its captures being taken off one by one, or a tile of ours
         laid before the end of the partner's turn is heard (it is read again then)."""
@@ -372,36 +380,40 @@ class TableSeats:
             if not plan and (tile is not None or wrong):
                 return self.not_made(p, move)
             if tile is not None and tile not in placed:
-                told = steps.remote_step(self, p, _without(board, tile))
-                return f"take {tile} off" + (f"; {told}" if told is not None else f": {who} has not played it")
+                return Wrong(Fix.NOT_PLAYED, who, (tile,))  # told: the partner's next step, without the tile
             if wrong:
-                return f"put {both(wrong)} back: {who} takes {both(taken) if taken else 'nothing'}"
+                return Wrong(Fix.PUT_BACK, who, tuple(wrong), taken=tuple(taken))
             if tile is None and not move.taken() and plan and str(move) != str(plan[0]):
-                told = steps.remote_step(self, p, board)  # a reveal laid otherwise (a starting row)
-                return f"not as at table {self.partner.table}" + (f"; {told}" if told is not None else "")
+                return Wrong(Fix.NOT_AS_PARTNER, f"table {self.partner.table}")  # a reveal laid otherwise (a row)
             game.push(move)
         return None
 
-    def _differs(self, p: Position, seat: int, move: Move, wanted: list[Move], board: Board) -> str | None:
+    def _differs(self, p: Position, seat: int, move: Move, wanted: list[Move], board: Board) -> Wrong | None:
         name = self.names[seat]
         if not wanted:
-            return f"{name}'s rack is not ready: " + "; ".join(str(n) for n in self.short(p))
+            short = self.short(p)
+            return Wrong(Fix.NOT_READY, name, slots=short[0].slots if short else (),
+                         told=short[0] if short else None)
         if str(move) == str(wanted[0]):
             return None
         planned = [t for m in wanted for t in m.taken()]
+        tile = move.placed()
+
+        def wrong(fix: Fix, tiles, told: bool = True, **more) -> Wrong:
+            return Wrong(fix, name, tuple(tiles), seat=seat, move=wanted[0] if told else None, **more)
+
         if move.taken() and set(move.taken()) <= set(planned):
             if _within_one(wanted, move) or self._regrouped(p, wanted, move) is not None:
                 return None  # the same captures, taken in another order
-            return f"put {both(move.taken())} back: {name} takes them another way: {steps.told(self, p, seat, wanted[0], board)}"
-        tile, told = move.placed(), steps.told(self, p, seat, wanted[0], board)
+            return wrong(Fix.OTHER_WAY, move.taken())
         if tile is not None and wanted[0].placed() is tile:
-            return f"{name} plays {tile} elsewhere: {told}"  # the wrong end, or turned round
+            return wrong(Fix.ELSEWHERE, (tile,))  # the wrong end, or turned round
         if tile is not None:
-            return f"take {tile} off: {name} {'plays ' + told if wanted[0].placed() else 'places no tile now'}"
+            return wrong(Fix.TAKE_OFF, (tile,), told=wanted[0].placed() is not None)
         if move.taken():
-            wrong = [t for t in move.taken() if t not in planned]
-            return f"put {both(wrong)} back: {name} takes " + (both(planned) if planned else "nothing")
-        return f"{name} does not do that now: {told}"
+            return wrong(Fix.PUT_BACK, [t for t in move.taken() if t not in planned], told=False,
+                         taken=tuple(planned))
+        return wrong(Fix.NOT_NOW, ())
 
     def _reorder(self, p: Position, seat: int, wanted: list[Move], move: Move) -> Plan:
         plan = p.holds[seat].plan
@@ -419,7 +431,10 @@ class TableSeats:
         after its captures; None if the row no longer lets them be taken."""
         after = p.game.copy()
         after.push(move)
-        left = {t for m in wanted for t in m.taken()} - set(move.taken())
+        # the planned tiles still on the row: not this move's, nor any an earlier reading took (a
+        # capture begun alone stays in the plan, provisional, until the whole is read)
+        gone = {t for m in after.moves for t in m.taken()}
+        left = {t for m in wanted for t in m.taken()} - gone
         captures = _captures(after, frozenset(left))
         return None if captures is None else captures + [m for m in wanted if not m.taken()]
 
@@ -444,20 +459,9 @@ def _captures(game: Game, left: frozenset[Tile]) -> list[Move] | None:
     return None
 
 
-def _without(board: Board, tile: Tile) -> Board:
-    """`board` with `tile` taken off."""
-    tray = MemoryTray.of(board)
-    tray.apply(Action(ActionKind.REMOVE, tile))
-    return tray.board()
-
-
 def _fits(hands: Hands, move: Move, board: Board) -> bool:
     try:
         hands.actions(move, board)
     except DominoError:  # no room for it, or the tray does not show the position (hands at work)
         return False
     return True
-
-
-def _tiles(count: int) -> str:
-    return "1 tile" if count == 1 else f"{count} tiles"

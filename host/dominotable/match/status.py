@@ -1,7 +1,7 @@
-"""What the table says now: the mode of play, the notice the players must read instead of the play
-pages, the problem the tray shows (and the cells it is about), a takeback on offer, a dead reader
-played around, the last play, the hint on show. The referee sets it from each decision; the
-presenter reads it.
+"""What the table says now: the mode of play, what the table waits for and whom from (the
+instruction the judge decided), the notice the players must read instead, the problem the tray
+shows (and the cells it is about), a takeback on offer, a dead reader played around, the last
+play, the hint on show. The referee sets it from each decision; the presenter reads it.
 
 A problem that hands may still be making legal (`Prompt.pending`) is never alarmed: the tracker
 holds it, and it shows only if the tray stays so. Any other problem sounds the alarm once, when
@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from dominotable.match.decision import Prompt, TakeBack, Wait
 from dominotable.match.last_play import LastPlay
+from dominotable.reading.instruction import Instruction
 from dominotable.rules.game import Move
 
 
@@ -33,7 +34,6 @@ class Notice:
 
     title: str
     text: str
-    note: bool = False  # what the table notes in play (not a problem): a seat's next step comes first
 
 
 class Status:
@@ -41,9 +41,11 @@ class Status:
         self.on_alarm = on_alarm
         self.mode = Mode.RESTORE
         self.notice: Notice | None = None
+        self.instruction: Instruction | None = None  # what the table waits for in play, from whom
         self.problem: str | None = None  # the problem the tray shows now (the runtime may hold the LED on)
         self.problem_cells: tuple[int, ...] = ()
         self.undo: tuple[Move, ...] = ()  # every move a takeback on offer would undo, the last move last
+        self.undone: tuple[Move, ...] = ()  # moves taken back with the button the tray may still show
         self.instead: tuple[Move, ...] = ()  # ... and the moves the tray shows in their place
         self.warning: str | None = None  # a dead reader the table reads around
         self.buttons: tuple[tuple[str, Move], ...] = ()  # the moves the buttons may make now, labelled
@@ -56,21 +58,20 @@ class Status:
         self._refusal: Notice | None = None  # a choice the store refused, said until select ...
         self._under_refusal: Notice | None = None  # ... over this
 
-    def play(self, note: str | None = None) -> None:
+    def play(self, instruction: Instruction | None = None) -> None:
         self.mode = Mode.PLAY
         self.problem, self.problem_cells, self.undo, self.instead = None, (), (), ()
-        self.hint = None
-        self.notice = Notice("At the table", note, note=True) if note else None
+        self.hint, self.notice, self.instruction = None, None, instruction
 
     def show(self, then: Wait | Prompt | TakeBack, fresh: bool) -> Prompt | None:
         """Show what a decision says the tray shows; a pending prompt is handed back to be held."""
         if isinstance(then, Wait):
-            self.play(then.note)
+            self.play(then.instruction)
         elif isinstance(then, TakeBack):
             self.undo, self.instead, self.mode, self.problem = then.undo, then.instead, Mode.TAKEBACK, None
-            self.notice = Notice("Take back?", then.text)
+            self.notice, self.instruction = Notice("Take back?", then.text), None
         elif then.restore:
-            self.notice = Notice(then.title, then.text)
+            self.notice, self.instruction = Notice(then.title, then.text), None
         else:
             return self.prompt(then, fresh)
         return None
@@ -79,6 +80,7 @@ class Status:
         self.problem_cells = prompt.cells
         if self.mode == Mode.TAKEBACK:
             self.mode, self.undo, self.instead = Mode.PLAY, (), ()
+        self.instruction = prompt.instruction if prompt.pending else None
         if prompt.pending:  # hands at work: quiet, and prompted only if the tray stays like this
             if self.mode == Mode.PLAY:
                 self.notice = None

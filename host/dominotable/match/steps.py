@@ -1,106 +1,158 @@
-"""What a person must do for a seat the table plays, in words short enough for the OLED: the next
-step of its turn ("slot 2 (3-5) -> upright at the open end, r4c6-r5c6", then "take 2-4 and 4-4
-off the row"), else a tile its rack waits for, else, while a person may still end a turn that the
-next seat's placement ends (CR-10.5), that seat's step "after ANN: ...". For a seat at the
-partner table (match/remote.py) it is the next step of the moves heard from there, a tile from
-this table's boneyard named by its pips ("put 3-5 upright at the open end, r4c7-r5c7"). Each step
-names the cells and rack slots it is about, for a front end to mark. Everything is asked of copies.
+"""What the table waits for next, as the typed instruction (reading/instruction.py), asked of
+copies:
+
+- for a seat the table plays (`waited`): the next step of its turn (a tile from a rack slot to its
+  cells, then the captures to take off), else tiles its rack waits for; for a seat at the partner
+  table (match/remote.py), the next step of the moves heard from there, a tile from this table's
+  boneyard named by its pips. A step is only said once the table waits for it: never while a
+  person is still to move (their turn may end in more than one way);
+- for the person to move (`person`): the whole turn up to how it finishes, "put a tile upright at
+  the open end (r4c4-r5c4); take any captures; then End turn", any tile where the table cannot
+  see the person's hand, its places outlined (the places the judge accepts: targets.py).
+
+Each step names the cells and rack slots it is about, for a front end to mark and the lights to
+light; the words are the prompt voice's (reading/prompts.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import takewhile
-from typing import TYPE_CHECKING, NamedTuple
 
 from dominotable.match.position import Position
+from dominotable.match.seats import TableSeats
+from dominotable.match.targets import Place
+from dominotable.reading import prompts
+from dominotable.reading.instruction import Do, Instruction, Step
+from dominotable.reading.reader import Reader
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game, Move
+from dominotable.rules.tiles import Tile
 from dominotable.sim.hands.base import NoRoom
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.board import Board
 
-if TYPE_CHECKING:
-    from dominotable.match.seats import TableSeats
+Places = Callable[[Sequence[Tile]], tuple[Place, ...]]  # where any of these tiles may be laid (targets.py)
 
 
-class Said(NamedTuple):
-    """One instruction for a seat the table plays: whose (the OLED's title) and what to do."""
-
-    who: str
-    what: str
-    cells: tuple[int, ...] = ()  # the cells and rack slots it is about
-    rack: bool = False  # only the seat's rack is concerned (tiles into it or out of it), not its turn
-
-    def __str__(self) -> str:
-        return f"{self.who}: {self.what}"
-
-
-def instruction(seats: TableSeats, p: Position, board: Board) -> Said | None:
+def waited(seats: TableSeats, p: Position, board: Board) -> Instruction | None:
     """The one thing a person must do now for a seat the table plays."""
     if seats.partner is not None and seats.partner.to_move(p.game):
         return remote_step(seats, p, board)
-    said = _next_step(seats, p, board)
-    if said is not None:
-        return said
-    notes = seats.short(p)
-    if notes:
-        return notes[0]
-    end = seats.implied(p)
-    if end is None:
+    return _next_step(seats, p, board) or next(iter(seats.short(p)), None)
+
+
+def person(seats: TableSeats, p: Position, board: Board, reader: Reader, places: Places) -> Instruction | None:
+    """The turn of the person to move, up to how it finishes: a tile laid (any tile the person may
+    hold, on the places some tile of theirs may take: as the tray lies, or once tiles are slid or
+    put aside to make room), the captures it may open, the button that ends the turn; another way
+    to lay, Pass or another button move the reader offers, instead."""
+    game = p.game
+    seat = game.current_player
+    if seat is None or game.is_over() or game.awaiting() or seats.plays(seat):
         return None
-    who = seats.names[p.game.current_player]
-    after = p.copy()
-    after.game.push(end)
-    said = _next_step(seats, after, board) if not after.game.is_over() and not seats.short(after) else None
-    return said._replace(what=f"after {who}: {said.what}") if said is not None else None
+    held = {t for hold in p.holds.values() for t in hold.rack.values()} | {q.tile for q in board.placements}
+    laying = [m for m in game.legal_moves() if m.placed() is not None and m.placed() not in held]
+    buttons = [(label, move) for label, move in reader.on(game.copy()).button_moves(board)
+               if seats.why_not(p, move) is None]  # not those the racks rule out (BW-11.5, BW-11.8)
+    todo: list[Step] = []
+    ways: list[tuple[Step, ...]] = []  # other ways to lay a tile
+    after = game
+    if laying:
+        ways = _ways(seats, p, board, places([m.placed() for m in laying]))
+        if ways:
+            todo += ways.pop(0)
+            after = game.copy()
+            after.push(laying[0])
+    if todo or any(m.taken() for m in game.legal_moves()):
+        if not after.is_over() and after.current_player == seat and any(m.taken() for m in after.legal_moves()):
+            todo.append(Step(Do.TAKE, cells=_takeable(game, board) if after is game else ()))
+    finish = [label for label, move in reader.on(after.copy()).button_moves(board) if move in reader.implied]
+    if finish and (todo or after is game):
+        todo.append(Step(Do.PRESS, label=finish[0]))
+    elif todo and after is not game and todo[-1].do == Do.LAY:
+        todo.append(Step(Do.DONE))  # laying the tile ends the turn
+    instead = ways + [(Step(Do.PRESS, label=label),) for label, move in buttons if move not in reader.implied]
+    if not todo and not instead:
+        return None
+    if not todo:
+        todo, instead = list(instead[0]), instead[1:]
+    return Instruction(seat, seats.names[seat], tuple(todo), tuple(instead))
 
 
-def told(seats: TableSeats, p: Position, seat: int, move: Move, board: Board) -> str:
-    """`move` as the instruction says it (its engine notation if it leaves no trace)."""
+def _ways(seats: TableSeats, p: Position, board: Board, found: Sequence[Place]) -> list[tuple[Step, ...]]:
+    """The ways to lay any tile: on the places free as the tray lies first, then each set of tiles
+    to move first (slid, or put aside) and the places that makes (UDS-10.4 to 10.6, BW-11.1)."""
+    lay = seats.hands.place
+    firsts = list(dict.fromkeys(place.first for place in found))
+    firsts.sort(key=bool)  # nothing to move first, first
+    ways = []
+    for first in firsts:
+        cells = tuple(c for place in found if place.first == first for c in place.cells)
+        ways.append((*_say(seats, p, None, list(first), board), Step(Do.LAY, cells=cells, place=lay)))
+    return ways
+
+
+def _takeable(game: Game, board: Board) -> tuple[int, ...]:
+    """The cells of the tiles some capture may take now."""
+    where = {q.tile: q.cells for q in board.placements}
+    tiles = dict.fromkeys(t for m in game.legal_moves() for t in m.taken())
+    return tuple(c for t in tiles for c in where.get(t, ()))
+
+
+def told(seats: TableSeats, p: Position, seat: int, move: Move, board: Board) -> Instruction:
+    """`move` as the instruction says it, every step of it (a capture: the tiles it takes, whatever
+    the tray shows now; a move without a trace: its button)."""
     hands = seats.hands.on(p.game.copy())
+    if move.taken() and move.placed() is None:
+        return Instruction(seat, seats.names[seat], (Step(Do.TAKE, tuple(move.taken()), place=hands.taking),), table=True)
     try:
         said = _say(seats, p, seat, hands.actions(move, board), board)
     except DominoError:
         said = []
-    return "; then ".join(what for what, _ in said) or str(move)
+    if not said:
+        label = next((label for label, m in hands.reader.button_moves(board) if m == move), str(move))
+        said = [Step(Do.PRESS, label=label)]
+    return Instruction(seat, seats.names[seat], tuple(said), table=True)
 
 
-def remote_step(seats: TableSeats, p: Position, board: Board) -> Said | None:
+def remote_step(seats: TableSeats, p: Position, board: Board) -> Instruction | None:
     """The first step here of the partner table's moves heard and not yet made (none for what the
     tray does not show: an end of turn, the draw for dealer held over the host's scan pad)."""
     partner = seats.partner
-    game, shown = p.game.copy(), board
+    game = p.game.copy()
     for move in partner.plan(p):
         try:
-            actions = [a for a in seats.hands.on(game.copy()).actions(move, shown)
+            actions = [a for a in seats.hands.on(game.copy()).actions(move, board)
                        if a.kind not in (ActionKind.PAD, ActionKind.UNPAD)]
         except DominoError:  # no room to show it: nothing to say
             return None
-        said = _say(seats, p, None, actions, shown)
+        said = _say(seats, p, None, actions, board)
         if said:
-            return Said(partner.who(game, seats.names), *said[0])
+            seat = None if game.awaiting() else game.current_player
+            return Instruction(seat, partner.who(game, seats.names), said[:1], table=True)
         game.push(move)
     return None
 
 
-def _next_step(seats: TableSeats, p: Position, board: Board) -> Said | None:
+def _next_step(seats: TableSeats, p: Position, board: Board) -> Instruction | None:
     seat = p.game.current_player
     turn, _ = seats.turn(p, board)
     if not turn:
         return None
+    name = seats.names[seat]
     said = _say(seats, p, seat, _actions(seats, p, seat, turn, board), board)
     if said:
-        return Said(seats.names[seat], *said[0])
+        return Instruction(seat, name, said[:1], table=True)
+    what = turn[0].placed() or turn[0]
     problem = p.game.why_illegal(turn[0])
     if problem is not None:  # the engine rules the seat's own move out (BW-10.3: a person's pass was wrong)
-        return Said(seats.names[seat], f"{turn[0].placed() or turn[0]} is ruled out ({problem}): take back to "
-                                       f"the move that ruled it out, or resign")
+        return Instruction(seat, name, (Step(Do.NOTE, label=prompts.ruled_out(what, problem)),), table=True)
     try:
         seats.hands.on(p.game.copy()).actions(turn[0], board)
     except NoRoom as exc:  # its only moves need more tray than the racks leave (BW-11.6)
-        return Said(seats.names[seat], f"no room on the tray for {turn[0].placed() or turn[0]} ({exc}): "
-                                       f"take back a move, or resign")
+        return Instruction(seat, name, (Step(Do.NOTE, label=prompts.no_room(what, exc)),), table=True)
     except DominoError:  # the tray is not as the position: hands at work
         pass
     return None
@@ -128,6 +180,7 @@ def _steps(seats: TableSeats, game: Game, run: list[Move], board: Board) -> tupl
     the reader reads the whole once it is off)."""
     order = [t for m in run for t in m.taken()]
     start = game.copy()
+    # Each pass either returns or pops one of the game's moves: the moves run out
     while True:
         after = start.copy()
         try:
@@ -145,19 +198,21 @@ def _steps(seats: TableSeats, game: Game, run: list[Move], board: Board) -> tupl
         return made, after
 
 
-def _say(seats: TableSeats, p: Position, seat: int | None, actions: list[Action], board: Board
-         ) -> list[tuple[str, tuple[int, ...]]]:
-    """`actions` as instructions, one step each with its cells: tiles taken one after another in
-    one step, and tiles slid by one offset (the tableau moved back onto the tray) in one step."""
-    steps, taking, sliding = [], [], []
+def _say(seats: TableSeats, p: Position, seat: int | None, actions: list[Action], board: Board) -> list[Step]:
+    """`actions` as steps, each with its cells: tiles taken one after another in one step, and
+    tiles slid by one offset (the tableau moved back onto the tray) in one step."""
+    steps: list[Step] = []
+    taking: list[Tile] = []
+    sliding: list[Action] = []
     where = {q.tile: q.cells for q in board.placements}
     hands, hold = seats.hands, p.holds.get(seat)
     for action in [*actions, None]:
         if taking and (action is None or action.kind != ActionKind.REMOVE):
-            steps.append((f"take {both(taking)} {hands.taking}", tuple(c for t in taking for c in where.get(t, ()))))
+            steps.append(Step(Do.TAKE, tuple(taking), tuple(c for t in taking for c in where.get(t, ())),
+                              place=hands.taking))
             taking = []
         if sliding and (action is None or action.kind != ActionKind.SLIDE):
-            steps.append(_slides(seats, sliding, board))
+            steps += _slides(seats, sliding, board)
             sliding = []
         if action is None:
             break
@@ -168,21 +223,18 @@ def _say(seats: TableSeats, p: Position, seat: int | None, actions: list[Action]
             sliding.append(action)
         elif action.kind == ActionKind.PLACE:
             slot = hold.slot(tile) if hold is not None else None
-            if slot is not None:
-                steps.append((f"slot {slot} ({tile}) -> {hands.where(action)}",
-                               seats.slot_cells(seat, [slot]) + tuple(action.cells)))
-            else:
-                steps.append((f"put {tile} {hands.where(action)}", tuple(action.cells)))
+            steps.append(Step(Do.LAY, (tile,), tuple(action.cells), (slot,) if slot is not None else (),
+                              place=hands.place))
         elif action.kind == ActionKind.PAD:
-            steps.append((f"hold {tile} over the scan pad", tuple(board.geometry.pad)))
+            steps.append(Step(Do.PAD, (tile,), tuple(board.geometry.pad)))
     return steps
 
 
-def _slides(seats: TableSeats, slides: list[Action], board: Board) -> tuple[str, tuple[int, ...]]:
-    """Tiles moved by one offset as one step ("slide every tile 2 right, 1 up"), else each."""
+def _slides(seats: TableSeats, slides: list[Action], board: Board) -> list[Step]:
+    """Tiles moved by one offset as one step (a column slid up its zone; every tile on the tray, the
+    tableau slid back onto it: every tile 2 right, 1 up), else a step each."""
     geo = seats.geometry
     where = {q.tile: q.cells for q in board.placements}
-    cells = tuple(c for a in slides for c in a.cells)
     offsets = set()
     for action in slides:
         old = where.get(action.tile)
@@ -190,24 +242,8 @@ def _slides(seats: TableSeats, slides: list[Action], board: Board) -> tuple[str,
             break
         (r0, c0), (r1, c1) = geo.coords(min(old)), geo.coords(min(action.cells))
         offsets.add((r1 - r0, c1 - c0))
-    if len(offsets) == 1 and len(slides) == len(where):
-        dr, dc = offsets.pop()
-        moves = [f"{abs(dc)} {'right' if dc > 0 else 'left'}"] * bool(dc) + \
-                [f"{abs(dr)} {'down' if dr > 0 else 'up'}"] * bool(dr)
-        return f"slide every tile {', '.join(moves)} (rule BW-11.1)", cells
-    return "; then ".join(f"slide {a.tile} {seats.hands.where(a)}" for a in slides), cells
-
-
-def slots(numbers) -> str:
-    numbers = sorted(numbers)
-    if len(numbers) == 1:
-        return f"slot {numbers[0]}"
-    if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 2:
-        return f"slots {numbers[0]}-{numbers[-1]}"
-    return "slots " + both(numbers)
-
-
-def both(items) -> str:
-    """"a", "a and b", "a, b and c"."""
-    names = [str(t) for t in items]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(offsets) == 1 and len(slides) > 1:
+        cells = tuple(c for a in slides for c in a.cells)
+        every = len(slides) == len(where)
+        return [Step(Do.SLIDE, tuple(a.tile for a in slides), cells, by=offsets.pop(), rule="BW-11.1" if every else "")]
+    return [Step(Do.SLIDE, (a.tile,), tuple(a.cells)) for a in slides]

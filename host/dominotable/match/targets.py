@@ -1,17 +1,24 @@
-"""Where a tile held over the tray may go: the cells where laying it reads as a legal move, for a
-front end to mark while someone holds the tile. Asked of copies (the engine's, the tray's); the
-live position is never touched.
+"""Where a tile held over the tray may go: the cells where laying it is a move the judge accepts,
+for a front end to mark while someone holds the tile, and the places the instruction outlines for
+the person to move. Asked of copies; the live position is never touched.
 
 The candidates are where the game's hands would lay the tile for each legal move placing it (now,
-or once the move the next placement implies is made: Castle Rock's end of a turn), each way round;
-a candidate is kept only if the reader, judging the tray with the tile laid there, reads legal
-moves from it, and is kept with those moves (what laying the tile there does). The answers are
-kept for the position they were asked about.
+or once the move the next placement implies is made: Castle Rock's end of a turn), each way round.
+A candidate is kept only if the judge itself, asked about the tray as it lies now with the tile
+laid there (`probe`), commits a move placing the tile, says nothing is wrong, and, asked again
+about the same tray once that is committed, still says nothing is wrong: what the page offers,
+the judge accepts, and what it accepts it never asks back; each place is kept with the moves the
+judge committed there (what laying the tile there does). The answers are kept for the position
+and the tray they were asked about.
 """
 
 from __future__ import annotations
 
-from dominotable.reading.reader import Reader
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, Protocol
+
+from dominotable.match.decision import Commit, Decision, Prompt, TakeBack
+from dominotable.match.position import Play, Position, Undo
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game, Move
 from dominotable.rules.tiles import Tile
@@ -23,65 +30,137 @@ from dominotable.tray.board import Board
 Cells = tuple[int, int]  # the cell under the tile's first-named half, then the other's
 
 
+class Place(NamedTuple):
+    """Where a tile may be laid: its cells, once the steps `first` are made (none: as the tray lies);
+    `tile`: the first tile the hands lay there."""
+
+    first: tuple[Action, ...]
+    cells: Cells
+    tile: Tile
+
+
+class Probe(Protocol):
+    """The judge, as targets ask it (judge.py)."""
+
+    def probe(self, live: Position, board: Board) -> Decision: ...
+
+
 class Targets:
-    def __init__(self, reader: Reader, hands: Hands):
-        self.reader = reader
+    def __init__(self, judge: Probe, hands: Hands, area: Callable[[Board], Board]):
+        """`area(board)`: the board without the racks of the seats the table plays, where the game's
+        hands plan (a rack's tiles are never the game's to move)."""
+        self.judge = judge
         self.hands = hands
+        self.area = area
         self._key: tuple | None = None
-        self._known: dict[Tile, dict[Cells, tuple[Move, ...]]] = {}
+        self._known: dict = {}  # tile -> its cells, each with its moves; tiles -> their places
 
-    def of(self, game: Game, board: Board, tile: Tile) -> tuple[Cells, ...]:
-        """Where laying `tile` on `board` (the area the game reads: no racks) reads as a legal move
-        from `game` (the live engine: only copies are asked)."""
-        return tuple(self.places(game, board, tile))
+    def of(self, live: Position, board: Board, tile: Tile) -> tuple[Cells, ...]:
+        """Where laying `tile` on `board` (the whole tray as it lies now) is a move the judge
+        accepts from `live` (only copies are asked)."""
+        return tuple(self.doing(live, board, tile))
 
-    def places(self, game: Game, board: Board, tile: Tile) -> dict[Cells, tuple[Move, ...]]:
-        """Each place of `of`, with the moves laying the tile there reads as."""
-        key = (len(game.moves), str(game.moves[-1]) if game.moves else "",
-               frozenset((p.tile, tuple(p.cells)) for p in board.placements))
+    def doing(self, live: Position, board: Board, tile: Tile) -> dict[Cells, tuple[Move, ...]]:
+        """Each place of `of`, with the moves the judge commits when the tile is laid there."""
+        known = self._for(live, board)
+        if tile not in known:
+            known[tile] = dict(self._found(live, board, tile))
+        return known[tile]
+
+    def places(self, live: Position, board: Board, tiles: Sequence[Tile]) -> tuple[Place, ...]:
+        """Where the game's hands lay some tile of `tiles` for a legal move, each place once
+        whichever way round, with what must be moved first (nothing, or tiles slid or put aside to
+        make room): what the instruction outlines for a person whose tiles the table cannot see.
+        The hands lay a move where the reader reads it as that move (hands/base.py), so these are
+        not asked of the judge one by one (tests/test_targets.py checks that they are accepted): a
+        turn's outline costs the hands' planning, not a judgement per place."""
+        known, key = self._for(live, board), tuple(dict.fromkeys(tiles))
+        if key not in known:
+            placing, found = self._placing(live.game), {}
+            area = self.area(board)
+            for tile in key:
+                for place in self._planned(placing.get(tile, ()), area, tile):
+                    found.setdefault((place.first, frozenset(place.cells)), place)
+            known[key] = tuple(found.values())
+        return known[key]
+
+    def _for(self, live: Position, board: Board) -> dict:
+        """The answers kept for this position and tray (a new one forgets the old)."""
+        key = (tuple(map(str, live.game.moves)), str(live.holds_dict()), tuple(board.cells))
         if key != self._key:
             self._key, self._known = key, {}
-        if tile not in self._known:
-            self._known[tile] = self._find(game, board, tile)
-        return self._known[tile]
+        return self._known
 
-    def _find(self, game: Game, board: Board, tile: Tile) -> dict[Cells, tuple[Move, ...]]:
-        if game.is_over():
-            return {}
+    def _found(self, live: Position, board: Board, tile: Tile):
+        """The cells, each way round, where the judge accepts `tile` and never asks it back, each
+        with the moves it commits there."""
+        if live.game.is_over():
+            return
         tray = MemoryTray.of(board)
         if tile in tray.tiles:  # held: no longer where it lay
             tray.apply(Action(ActionKind.REMOVE, tile))
         without = tray.board()
-        found: dict[Cells, tuple[Move, ...]] = {}
-        for cells in self._candidates(game, without, tile):
-            taken = {c for spot in tray.tiles.values() for c in spot}
-            if cells in found or taken & set(cells):
+        taken = {c for spot in tray.tiles.values() for c in spot}
+        for first, cells, _ in self._planned(self._placing(live.game).get(tile, ()), self.area(without), tile):
+            if first or taken & set(cells):
                 continue
             laid = MemoryTray.of(without)
             laid.place(tile, cells)
-            verdict = self.reader.on(game.copy()).judge(laid.board())
-            if verdict.moves and verdict.problem is None:
-                found[cells] = tuple(verdict.moves)
-        return found
+            moves = self._accepted(live, laid.board(), tile)
+            if moves:
+                yield cells, moves
 
-    def _candidates(self, game: Game, board: Board, tile: Tile) -> list[Cells]:
-        starts = [game.copy()]
-        for move in self.reader.implied:
+    def _accepted(self, live: Position, board: Board, tile: Tile) -> tuple[Move, ...]:
+        """The moves the judge commits placing `tile` on `board`, if it says nothing is wrong and
+        says nothing is wrong about the same board once they are committed (else none)."""
+        decision = self.judge.probe(live, board)
+        if not isinstance(decision, Commit) or _wrong(decision.then) or decision.revised:
+            return ()
+        moves = tuple(e.move for e in decision.effects if isinstance(e, Play))
+        if not any(move.placed() is tile for move in moves):
+            return ()
+        after = live.copy()
+        for effect in decision.effects:
+            after.apply(effect)
+        again = self.judge.probe(after, board)
+        if isinstance(again, Commit):
+            fine = not (_wrong(again.then) or again.revised or any(isinstance(e, Undo) for e in again.effects))
+        else:
+            fine = not _wrong(again)
+        return moves if fine else ()
+
+    def _placing(self, game: Game) -> dict[Tile, list[tuple[Game, Move]]]:
+        """The legal moves placing a tile, by tile, each with the game it is made from: now, or once
+        the move the next placement implies is made."""
+        starts = [game]
+        for move in self.hands.reader.implied:
             if game.is_legal(move):
                 after = game.copy()
                 after.push(move)
                 starts.append(after)
-        out: list[Cells] = []
+        placing: dict[Tile, list[tuple[Game, Move]]] = {}
         for start in starts:
             for move in start.legal_moves():
-                if move.placed() is not tile:
-                    continue
-                try:
-                    actions = self.hands.on(start.copy()).actions(move, board)
-                except DominoError:  # no room for it on this tray
-                    continue
-                for action in actions:
-                    if action.kind == ActionKind.PLACE and action.tile is tile:
-                        a, b = action.cells
-                        out += [(a, b), (b, a)]
-        return out
+                if move.placed() is not None:
+                    placing.setdefault(move.placed(), []).append((start, move))
+        return placing
+
+    def _planned(self, moves: Sequence[tuple[Game, Move]], board: Board, tile: Tile) -> list[Place]:
+        """Where the hands lay `tile` for each of `moves`, each way round, after what they move
+        first (the steps before its placing)."""
+        out: list[Place] = []
+        for start, move in moves:
+            try:
+                actions = self.hands.on(start.copy()).actions(move, board)
+            except DominoError:  # no room for it on this tray
+                continue
+            for k, action in enumerate(actions):
+                if action.kind == ActionKind.PLACE and action.tile is tile:
+                    a, b = action.cells
+                    out += [Place(tuple(actions[:k]), (a, b), tile), Place(tuple(actions[:k]), (b, a), tile)]
+        return list(dict.fromkeys(out))
+
+
+def _wrong(then: Decision | None) -> bool:
+    """Whether what the tray shows then is not simply the position: a problem, a takeback."""
+    return isinstance(then, (Prompt, TakeBack))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from dominotable.reading.prompts import span
+from dominotable.reading.prompts import counted, span
 from dominotable.reading.reader import Verdict
 from dominotable.reading.step import StepReader, first_move, handling, on_its_way, problem, waiting
 from dominotable.rules.games.broadway.engine import (
@@ -149,8 +149,8 @@ class BroadwayReader(StepReader):
         game = self.game
         if word == "lead":
             if placed:
-                return waiting(f"{self.hand_name()} on {game.hand_info().double}: clear the tray ({len(placed)} "
-                               f"tile{'s' if len(placed) > 1 else ''}), then choose who leads (rule BW-11.5)")
+                return waiting(f"{self.hand_name()} on {game.hand_info().double}: clear the tray "
+                               f"({counted(len(placed), 'tile')}), then choose who leads (rule BW-11.5)")
             return waiting(f"{self.hand_name()} on {game.hand_info().double}: choose who leads with the buttons "
                            f"(rule BW-11.5)")
         grid, lead = game.tableau().grid, game.tableau().lead
@@ -187,8 +187,8 @@ class BroadwayReader(StepReader):
                 return handling(f"put {last.tile} back at {span(self.geometry, where)}, its {last.pips[0]} "
                                 f"on {self.geometry.label(where[0])}, or clear the tray for {self.hand_name()} "
                                 f"(rule BW-11.5)", where)
-        return waiting(f"{self.hand_name()} on {game.hand_info().double}: clear the tray ({len(placed)} tile"
-                       f"{'s' if len(placed) > 1 else ''}) for the deal (rule BW-11.5)")
+        return waiting(f"{self.hand_name()} on {game.hand_info().double}: gather the tiles ({len(placed)} left) "
+                       f"for the deal (rule BW-11.5)")
 
     def hand_name(self) -> str:
         info = self.game.hand_info()
@@ -205,7 +205,7 @@ class BroadwayReader(StepReader):
         if not placed:
             return Verdict()
         if len(placed) > 1 and not game.observed:
-            return waiting(f"{self.hand_name()} opens with {double}: clear the tray ({len(placed)} tiles), "
+            return waiting(f"{self.hand_name()} opens with {double}: clear the tray ({counted(len(placed), 'tile')}), "
                            f"then {leader} leads {double}")
         first = next((p for p in placed if p.tile is double), placed[0])
         if first.tile is not double:

@@ -252,13 +252,19 @@ class CastleRockReader(CastleReader):
     def read(self, board: Board) -> Verdict:
         wanted = self.game.awaiting()
         if wanted is None:
-            return super().read(board)
+            try:
+                return super().read(board)
+            except Refusal as refusal:  # the row lifted on the last turn: not yet the hand's gathering
+                lifted = set(self.shown_row()) - {p.tile for p in board.tiles()}
+                if refusal.pending or not lifted or not self._played_out():
+                    raise
+                raise Refusal(f"End turn first: every tile is played, and End turn scores the hand (rule "
+                              f"CR-10.13); {refusal.prompt}", refusal.cells) from None
         count = self.game.row_size
-        if wanted == "deal":  # CR-11.5: the last hand's row all gone before the next is read
-            left = [p for p in board.tiles() if any(c in band for band in self.bands for c in p.cells)]
-            if left:
-                return Verdict(note=f"new hand: clear the row ({len(left)} tile{'s' if len(left) > 1 else ''}), "
-                                    f"then lay out the starting row ({count} tiles)")
+        if wanted == "deal":  # CR-10.12, CR-11.5: every tile of the last hand gathered before the deal
+            if board.placements:
+                return Verdict(note=f"new hand: gather the tiles ({len(board.placements)} left), then lay out "
+                                    f"the starting row ({count} tiles) (rule CR-10.12)")
             return Verdict(moves=(DEAL,))
         tiles = [p.tile for p in self.row_placements(board)]
         if wanted == "lots":
@@ -298,6 +304,11 @@ class CastleRockReader(CastleReader):
     def at_deal(self) -> bool:
         game = self.game
         return not game.placed() and game.deck().drawn == 2 * game.players + game.row_size
+
+    def _played_out(self) -> bool:
+        """The last turn of a hand: the last tile placed, nothing left to draw or hold (CR-6.1)."""
+        game = self.game
+        return game.placed() and not game.boneyard() and not any(game.hands())
 
     def button_moves(self, board: Board | None = None) -> list[tuple[str, Move]]:
         return [("End turn", END)] if self.game.is_legal(END) else []

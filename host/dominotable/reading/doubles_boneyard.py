@@ -11,6 +11,7 @@ for the deal, recorded once the tray has been seen clear (DB-7.6).
 
 from __future__ import annotations
 
+from dominotable.reading.prompts import counted
 from dominotable.reading.reader import Draw, Verdict
 from dominotable.reading.step import (
     StepReader,
@@ -124,7 +125,7 @@ class DoublesBoneyardReader(StepReader):
                 return handling(f"game {game.game_number()} opens with one tile, {leader}'s: take all but one of "
                                 f"{', '.join(map(str, placed))} off (rule DB-8.1)",
                                 [c for p in placed.values() for c in p.cells])
-            return waiting(f"game {game.game_number()}: clear the tray ({len(placed)} tiles); then {leader} leads")
+            return waiting(f"game {game.game_number()}: gather the tiles ({len(placed)} left); then {leader} leads")
         (tile, placement), = placed.items()
         return self.legal(Play(tile), board, placement.cells)
 
@@ -135,7 +136,7 @@ class DoublesBoneyardReader(StepReader):
         if not placed:
             return Verdict(moves=(DEAL,))
         leader = game.side_names()[game.current_player]
-        return waiting(f"game {game.game_number()}: clear the tray ({len(placed)} tiles); then {leader} leads")
+        return waiting(f"game {game.game_number()}: gather the tiles ({len(placed)} left); then {leader} leads")
 
     def read_reveal(self, word: str, placed: dict, board: Board) -> Verdict:
         """Observed play (DB-8.5): the doubles drawn for the lead are read over the scan pad by
@@ -144,7 +145,7 @@ class DoublesBoneyardReader(StepReader):
         game, names = self.game, self.game.side_names()
         if word == "lots":
             if placed and game.line() is None:  # the match's first draw, on a clear tray (DB-8.1)
-                return handling(f"clear the tray ({len(placed)} tiles): the doubles drawn for the lead are read "
+                return handling(f"clear the tray ({counted(len(placed), 'tile')}): the doubles drawn for the lead are read "
                                 f"over the scan pad, then the leader lays the first tile (rule DB-8.5)",
                                 [c for p in placed.values() for c in p.cells])
             return waiting("draw doubles for the lead over the scan pad, one player at a time (rule DB-8.5)")

@@ -13,7 +13,9 @@ Scrapped tiles lie face down in zone scrap, discarded doubles in zone discard.
 from __future__ import annotations
 
 import copy
+import re
 
+from dominotable.reading.prompts import name
 from dominotable.reading.reader import Verdict
 from dominotable.reading.step import StepReader, first_move, half_cell, on_its_way, problem, waiting
 from dominotable.rules.games.up_down_stop.engine import (
@@ -33,6 +35,8 @@ from dominotable.rules.tiles import Tile, fmt
 from dominotable.tray.board import Board, Placement
 
 COLUMN_ZONE = "uds-column-"
+EXTENSION = re.compile(r"\bc(\d+)([+-])(\d+)\b")  # the engine's `c2+4`: on column 2, up to 4
+COLUMN = re.compile(r"\bc(\d+)\b")  # the engine's `c2`
 
 
 class Ladder:
@@ -305,7 +309,15 @@ class UpDownStopReader(StepReader):
                 readings.append(self.legal(Stop(tile, j + 1), board, p.cells))
                 continue
             active = p.pips_at(slot)
-            readings.append(self.legal(self.extension(tile, j, end, number, active), board, p.cells))
+            move = self.extension(tile, j, end, number, active)
+            if move is None:  # the half on the slot does not follow the number it lies under
+                rule = "UDS-3.3" if len(ladder.column.line) == 1 else "UDS-3.4"
+                readings.append(problem(f"{tile} lies with its {active} under the {number} on "
+                                        f"{name(geo, geo.cell(row - ladder.step[end], col))}, which it does not "
+                                        f"follow: the half under {number} carries the number that follows it "
+                                        f"(rule {rule})", p.cells))
+                continue
+            readings.append(self.legal(move, board, p.cells))
         moves = {v.moves for v in readings if v.moves}
         if len(moves) > 1:
             return problem(f"{tile} lies under both numbers of column {j + 1}'s first tile: set it one cell to "
@@ -323,16 +335,30 @@ class UpDownStopReader(StepReader):
         return problem(f"lay {tile} along {wanted}: each tile of column {j + 1} lies in the row after the last, its "
                        f"active half in line (rule UDS-10.3)", p.cells)
 
-    def extension(self, tile: Tile, j: int, end: int, number: int, active: int) -> Extend:
-        """The engine's move for `tile` on `end` of column j making `active` active; the end is
-        named only when the engine needs it (UDS-3.6)."""
+    def extension(self, tile: Tile, j: int, end: int, number: int, active: int) -> Extend | None:
+        """The engine's move for `tile` on `end` of column j making `active` active, or None when
+        `active` does not follow `number` there (the engine might take it on the column's other
+        end, but the tray shows it on this one: read so, the stored move would be asked back once
+        made); the end is named only when the engine needs it (UDS-3.6)."""
         game = self.game
         line = game.columns()[j].line
         direction = line.ends[end][1] if line.ends[end] else 0
         if not direction:
             direction = DOWN if active == (number - 1) % game.cycle else UP
         ways = [w for w in game.extensions(tile) if (w.column, w.active, w.direction) == (j, active, direction)]
+        if not any(w.end == end for w in ways):
+            return None
         return Extend(tile, j + 1, active, direction, end if len(ways) > 1 else None)
+
+    def in_tray_terms(self, text: str, board: Board | None) -> str:
+        """The engine's words for columns as the table says them: a move `3-5 c2+4` as "3-5 on
+        column 2, up to 4", `stop c1` as "stop column 1", and "c2" as "column 2" (one name for a
+        column everywhere, issue 28)."""
+        def move(m: re.Match) -> str:
+            way = "up" if m[2] == "+" else "down"
+            return f"on column {m[1]}, {way} to {m[3]}"
+
+        return COLUMN.sub(lambda m: f"column {m[1]}", EXTENSION.sub(move, text))
 
     # -- restoring ------------------------------------------------------------------------------
 

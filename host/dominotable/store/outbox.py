@@ -20,8 +20,9 @@ Events, with the fields each adds to `kind`, `match`, `uid`, `seq` and `time`:
 - `ended`: ending, scores, winners, finished;
 - `aside`: why (a match set aside as damaged).
 
-Functions here run inside the caller's transaction, before the change they describe is made
-(so a `started` made for an older match lists the moves before it).
+The store writes them through `Outbox`, inside its own transaction, before the change they
+describe is made (so a `started` made for an older match lists the moves before it). A table
+without a venue writes none; the first time it has one, its history is told once (`publish`).
 """
 
 from __future__ import annotations
@@ -29,8 +30,11 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from dominotable.store.records import parse_result
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -57,35 +61,76 @@ class Event:
     event: dict[str, Any]
 
 
-def started(db: sqlite3.Connection, match_id: int, uid: str | None = None) -> None:
-    """A new match's first event; `uid`: the match's, when another table made it (a shared match)."""
-    _add(db, match_id, "started", _started(db, match_id), fresh=True, uid=uid)
-
-
 def describe(db: sqlite3.Connection, match_id: int) -> dict[str, Any] | None:
     """What a `started` event of the match says now (None if it cannot be read)."""
     return _started(db, match_id)
 
 
-def moved(db: sqlite3.Connection, match_id: int, ply: int, notation: str, time: str,
-          after: dict[str, Any] | None = None) -> None:
-    """Move `ply`; `after` ({"hand": n, "scores": [...]}): the hand it ended."""
-    _add(db, match_id, "move", {"ply": ply, "notation": notation}, time)
-    if after is not None:
-        _add(db, match_id, "hand", {"hand": after["hand"], "scores": list(after["scores"])}, time)
+class Outbox:
+    """The events the table's store writes of its matches, inside its transactions. Only a table
+    with a venue (`on`, set by `publish`) starts telling a match; without one nothing gathers
+    here, except the rest of a match the venue already heard of (it must hear all of it)."""
 
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+        self.on = False
+        self.told: list[Callable[[], None]] = []  # called once a transaction that wrote events is on disk
+        self._wrote = False
 
-def taken_back(db: sqlite3.Connection, match_id: int, ply: int, time: str) -> None:
-    _add(db, match_id, "takeback", {"ply": ply}, time)
+    def committed(self) -> None:
+        """The store's transaction is on disk: whoever publishes is told if it wrote events."""
+        if self._wrote:
+            self._wrote = False
+            for tell in self.told:
+                tell()
 
+    def publish(self) -> int:
+        """Tell the venue every change from now on, and, once, each match it never heard of
+        (played before a venue was configured): how it started, with the moves it has, then how
+        it ended or why it was set aside. How many such matches."""
+        self.on = True
+        told = 0
+        for match_id, finished, result, damaged in self.db.execute(
+                "SELECT id, finished, result, damaged FROM matches m WHERE NOT EXISTS "
+                "(SELECT 1 FROM outbox_matches o WHERE o.match_id = m.id) ORDER BY id").fetchall():
+            first = _started(self.db, match_id)
+            if first is None:
+                continue  # its record cannot be read: nothing to tell
+            self._add(match_id, "started", first, fresh=True)
+            outcome = parse_result(result)
+            if finished is not None and outcome is not None:
+                self.ended(match_id, outcome, finished)
+            if damaged is not None:
+                self.set_aside(match_id, str(damaged), finished or first["started"])
+            told += 1
+        return told
 
-def ended(db: sqlite3.Connection, match_id: int, result: dict[str, Any], time: str) -> None:
-    _add(db, match_id, "ended", {"ending": str(result["ending"]), "scores": result["scores"],
-                                 "winners": result["winners"], "finished": time}, time)
+    def started(self, match_id: int, uid: str | None = None) -> None:
+        """A new match's first event; `uid`: the match's, when another table made it (a shared match)."""
+        if self.on:
+            self._add(match_id, "started", _started(self.db, match_id), fresh=True, uid=uid)
 
+    def moved(self, match_id: int, ply: int, notation: str, time: str, after: dict[str, Any] | None = None) -> None:
+        """Move `ply`; `after` ({"hand": n, "scores": [...]}): the hand it ended."""
+        self._add(match_id, "move", {"ply": ply, "notation": notation}, time)
+        if after is not None:
+            self._add(match_id, "hand", {"hand": after["hand"], "scores": list(after["scores"])}, time)
 
-def set_aside(db: sqlite3.Connection, match_id: int, why: str, time: str) -> None:
-    _add(db, match_id, "aside", {"why": why}, time)
+    def taken_back(self, match_id: int, ply: int, time: str) -> None:
+        self._add(match_id, "takeback", {"ply": ply}, time)
+
+    def ended(self, match_id: int, result: dict[str, Any], time: str) -> None:
+        self._add(match_id, "ended", {"ending": str(result["ending"]), "scores": result["scores"],
+                                      "winners": result["winners"], "finished": time}, time)
+
+    def set_aside(self, match_id: int, why: str, time: str) -> None:
+        self._add(match_id, "aside", {"why": why}, time)
+
+    def _add(self, match_id: int, kind: str, body: dict[str, Any], time: str | None = None,
+             fresh: bool = False, uid: str | None = None) -> None:
+        if self.on or self.db.execute("SELECT 1 FROM outbox_matches WHERE match_id = ?", (match_id,)).fetchone():
+            _add(self.db, match_id, kind, body, time, fresh, uid)
+            self._wrote = True
 
 
 def _add(db: sqlite3.Connection, match_id: int, kind: str, body: dict[str, Any], time: str | None = None,

@@ -22,23 +22,21 @@ import json
 import os
 import sqlite3
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
-from dominotable.store.storage import (
-    DamagedDatabase,
-    StorageError,
-    Store,
-    TableLock,
-    identify,
-    parse_result,
-    replay,
-    schema,
-)
+from dominotable.rules.game import Game
+from dominotable.store.errors import DamagedDatabase, StorageError
+from dominotable.store.lock import TableLock
+from dominotable.store.records import parse_result
+from dominotable.store.schema import identify, schema
+from dominotable.store.storage import Store
+
+Replay = Callable[[dict[str, Any]], Game]  # a recorded match's engine (match/replay.py): the store knows no game
 
 HEADER = b"SQLite format 3\x00"
 WAL_MAGIC = (0x377F0682, 0x377F0683)
@@ -63,14 +61,16 @@ class Salvage:
         return text + "."
 
 
-def open_for_table(path: str | Path) -> tuple[Store, list[str]]:
+def open_for_table(path: str | Path, replay: Replay) -> tuple[Store, list[str]]:
     """The table's database, and what had to be repaired to open it: a damaged file is moved
     aside (with its WAL) under a timestamped name, and its matches recovered into a new one. The
     table's lock is taken first and held throughout, so no second table sees the file midway;
     a file that is not ours is refused before anything is made beside it, and a damaged one is
-    recovered only if it is ours (its header says so, or matches of ours can be read in it)."""
+    recovered only if it is ours (its header says so, or matches of ours can be read in it);
+    `replay` rebuilds a match salvaged, to check it."""
     path = Path(path)
-    if identify(path) == "unknown" and not any(map(_ours, read_records(path).get("matches", {}).values())):
+    if identify(path) == "unknown" and not any(_ours(row, replay)
+                                                for row in read_records(path).get("matches", {}).values()):
         raise StorageError(f"{path} is not a dominotable database: it is a damaged SQLite file with no match "
                            f"of ours in it (left as it is)")
     lock = TableLock(path)
@@ -79,26 +79,35 @@ def open_for_table(path: str | Path) -> tuple[Store, list[str]]:
             return Store(path, lock=lock), []
         except DamagedDatabase:
             pass
-        salvage = recover(path)
+        salvage = recover(path, replay)
         return Store(path, lock=lock), [salvage.message(path)]
     except BaseException:
         lock.release()
         raise
 
 
-def _ours(row: dict) -> bool:
+def _ours(row: dict, replay: Replay) -> bool:
     """Whether a row read as a match is one: a game we know, its options and names JSON."""
     try:
-        catalog.engine(row["game"])
-        return isinstance(json.loads(row["options"]), dict) and isinstance(json.loads(row["names"]), list)
+        return _game(row, replay) is not None and isinstance(json.loads(row["names"]), list)
     except (DominoError, ValueError, TypeError, KeyError):
         return False
 
 
-def recover(path: Path) -> Salvage:
+def _game(row: dict, replay: Replay, moves: list[str] | None = None) -> Game:
+    """The engine of a salvaged match, its `moves` made (none: as it began)."""
+    data = {"game": row["game"], "players": row["players"], "seed": row["seed"],
+            "options": json.loads(row["options"]), "moves": moves or []}
+    if row.get("observed"):
+        data["observed"] = True
+    return replay(data)
+
+
+def recover(path: Path, replay: Replay) -> Salvage:
     """Rebuild the damaged `path` from what can be read, keeping the damaged file (and its WAL)
     beside it under a timestamped name. The salvage is built in a file of its own and renamed
-    over `path` last, so a power cut midway leaves the damaged file in place to try again."""
+    over `path` last, so a power cut midway leaves the damaged file in place to try again. Each
+    match salvaged is checked by `replay`."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     aside = path.with_name(f"{path.name}.damaged-{stamp}")
     n = 1
@@ -122,7 +131,7 @@ def recover(path: Path) -> Salvage:
     with Store(building, lock=False) as store:
         store.db.execute("BEGIN IMMEDIATE")
         for match_id in sorted(matches):
-            why = _restore(store, matches[match_id], moves.get(match_id, {}), others.get(match_id, []))
+            why = _restore(store, matches[match_id], moves.get(match_id, {}), others.get(match_id, []), replay)
             if why is None:
                 salvage.whole.append(match_id)
             else:
@@ -137,17 +146,18 @@ def recover(path: Path) -> Salvage:
 
 # --- putting matches back ---------------------------------------------------------------------
 
-def _restore(store: Store, row: dict, moves: dict[int, tuple[str, str]], others: list[tuple[str, dict]]) -> str | None:
+def _restore(store: Store, row: dict, moves: dict[int, tuple[str, str]], others: list[tuple[str, dict]],
+             replay: Replay) -> str | None:
     """Insert a salvaged match; None if it is whole, else why it was set aside."""
     match_id = row["id"]
     plies = []
     while len(plies) + 1 in moves:
         plies.append(moves[len(plies) + 1])
-    why = _why_damaged(row, [notation for notation, _ in plies])
+    why = _why_damaged(row, [notation for notation, _ in plies], replay)
     if why is None and len(plies) < len(moves):
         why = f"moves after {len(plies)} were lost"
     _insert(store, "matches", {**row, "damaged": why})
-    for seat, (name, side) in enumerate(_seats(row)):
+    for seat, (name, side) in enumerate(_seats(row, replay)):
         store.add_seat(match_id, seat, side, name)
     store.db.executemany("INSERT INTO moves (match_id, ply, notation, time) VALUES (?, ?, ?, ?)",
                          [(match_id, ply, notation, time) for ply, (notation, time) in enumerate(plies, 1)])
@@ -170,14 +180,10 @@ def _insert(store: Store, table: str, row: dict, conflict: str = "") -> None:
 
 
 
-def _why_damaged(row: dict, moves: list[str]) -> str | None:
+def _why_damaged(row: dict, moves: list[str], replay: Replay) -> str | None:
     """Why a salvaged match is not whole, or None: it must replay, to its result if it has one."""
     try:
-        data = {"game": row["game"], "players": row["players"], "seed": row["seed"],
-                "options": json.loads(row["options"]), "moves": moves}
-        if row.get("observed"):
-            data["observed"] = True
-        game = replay(data)
+        game = _game(row, replay, moves)
     except (DominoError, ValueError, TypeError, KeyError) as exc:
         return f"its moves no longer replay: {exc}"
     result = parse_result(row.get("result"))
@@ -188,12 +194,11 @@ def _why_damaged(row: dict, moves: list[str]) -> str | None:
     return None
 
 
-def _seats(row: dict) -> list[tuple[str, int]]:
+def _seats(row: dict, replay: Replay) -> list[tuple[str, int]]:
     """(name, side) per seat, from the match's names and its game's partnerships."""
     try:
         names = json.loads(row["names"])
-        game = catalog.engine(row["game"])(players=row["players"], options=json.loads(row["options"]),
-                                           seed=row["seed"])
+        game = _game(row, replay)
     except (DominoError, ValueError, TypeError, KeyError):
         return []
     if not isinstance(names, list) or len(names) != game.players or not all(isinstance(n, str) for n in names):

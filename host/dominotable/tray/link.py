@@ -90,9 +90,12 @@ def cell_range(count: int) -> str:
 
 
 class Event:
-    def __init__(self, kind: TrayEvent, detail=None):
+    def __init__(self, kind: TrayEvent, detail=None, cells: tuple[tuple[int, bytes], ...] | None = None):
+        """`cells`: the whole tray after a SNAPSHOT or CHANGES frame, copied by the reader thread
+        (the only one that writes them): the board the host judges is the one its event carried."""
         self.kind = kind
         self.detail = detail
+        self.cells = cells
 
     @property
     def reason(self) -> str | None:
@@ -179,6 +182,8 @@ class TrayLink:
             if not retry:
                 raise
             self._lost(str(exc))
+        else:
+            self._emit(TrayEvent.SNAPSHOT, list(self.cells))  # the handshake's: the tray as the host first sees it
         self._thread = threading.Thread(target=self._run, name="tray-link", daemon=True)
         self._thread.start()
         return self
@@ -470,10 +475,12 @@ class TrayLink:
     def _emit(self, kind: TrayEvent, detail) -> None:
         if self.on_event is None:
             return
+        board = tuple(self.cells) if kind in (TrayEvent.SNAPSHOT, TrayEvent.CHANGES) else None
         try:
-            self.on_event(Event(kind, detail))
+            self.on_event(Event(kind, detail, board))
         except Exception as exc:  # the listener's fault, not the link's: the link goes on
-            self._say(logging.ERROR, f"tray: the {kind} listener failed: {type(exc).__name__}: {exc}", exc)
+            self._say(logging.ERROR, f"tray: the {kind} listener failed: {type(exc).__name__}: {exc}", exc,
+                      key="listener")  # said once a minute, whichever event it failed on
 
     # --- writing ------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from importlib.metadata import entry_points
 from gpiozero import LED, Button, Buzzer
 from gpiozero.pins.mock import MockFactory
 
-from dominotable.ui.controls import ButtonsConfig, ControlsError
+from dominotable.ui.buttons import ButtonsConfig, ControlsError
 from dominotable.ui.press import Press
 
 
@@ -83,6 +83,13 @@ class PinControls:
                 return
             if name == "select" and not self._held_long:
                 self.events.put(Press.SELECT)
+
+    @property
+    def long_held(self) -> bool:
+        """Select has been held past the long-press time since it was last pressed: its long
+        select is queued."""
+        with self._lock:
+            return self._held_long
 
     def illegal(self) -> None:
         """Mark an illegal play: two short beeps and three LED blinks, without blocking."""

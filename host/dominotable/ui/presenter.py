@@ -1,17 +1,20 @@
 """The presenter: the match as the one Screen (ui/screen.py) every front end renders, the OLED,
-the page and a venue alike. It reads the referee and the in-game menu, and keeps the one piece
-of view state there is: which page of the play screen is up (up/down turn the pages).
+the page and a venue alike. It reads the referee's status and the in-game menu, never asks the
+match anything it has to work out, and keeps the one piece of view state there is: which page of
+the play screen is up (up/down turn the pages).
 
-The turn line and the prompt speak with one voice: the turn names the seat to move (nobody while
-the table waits for a draw or a reveal, or for the tray to be set up); a prompt for a seat the
-table plays names that seat, and when that seat is not the one to move it says how it stands to
-the turn: "after ANN: ..." (the step that follows ANN's), or a title naming only the seat's rack
-(tiles into it or out of it, which any time will do)."""
+The turn line and the prompt speak with one voice (reading/prompts.py), from the instruction the
+judge decided: the turn names the seat to move (nobody while the table waits for a draw or a
+reveal, or for the tray to be set up); the person to move gets their turn in words on the play
+pages; a step for a seat the table plays is a prompt naming that seat, or a title naming only
+its rack (tiles into it or out of it, which any time will do) when it is not that seat's turn."""
 
 from __future__ import annotations
 
 from dominotable.match.referee import Referee
 from dominotable.match.status import Mode
+from dominotable.reading import prompts
+from dominotable.reading.instruction import Instruction
 from dominotable.ui.menu import Model
 from dominotable.ui.screen import Game, Rack, Score, Screen, ScreenKind
 
@@ -43,11 +46,16 @@ class Presenter:
         if status.mode == Mode.OVER:
             return Screen(ScreenKind.OVER, status.over_title or "", **common)
         turn = self._turn()
-        said = r.instruction() if status.notice is None or status.notice.note else None
-        if said is not None:  # a seat the table plays: its one next step comes before the table's note
-            title = f"{said.who}'s rack" if said.rack and said.who != turn else said.who
-            return Screen(ScreenKind.PROMPT, title, said.what, turn=turn, seat=said.who, cells=said.cells + dead,
-                          page=self._page_of(title, said.what), **common)
+        said = status.instruction if status.notice is None and status.mode == Mode.PLAY else None
+        if said is not None and (said.table or said.seat is None):
+            # a seat the table plays (its one next step), or what anyone at the table is to do
+            title = f"{said.who}'s rack" if said.rack and said.who != turn else said.who or "At the table"
+            text = prompts.said(said, r.judge.reader.geometry)
+            if said.scored:  # the hand-over card
+                title = "Hand over"
+                text = f"{prompts.scored(r.seating.side_names(game), said.scored, r.spec.scoring)}; {text}"
+            return Screen(ScreenKind.PROMPT, title, text, turn=turn, seat=said.who if said.table else "",
+                          cells=self._cells(said) + dead, instruction=said, page=self._page_of(title, text), **common)
         notice = status.notice
         waiting = r.waiting()
         if notice is None and waiting is not None and r.hearing.unreachable is not None:  # a partition: play pauses
@@ -58,12 +66,16 @@ class Presenter:
             where = {p.tile: p.cells for p in r.area.placements} if r.area is not None else {}
             cells = (status.problem_cells if status.problem is not None else ()) + tuple(
                 c for t in take for c in where.get(t, ()))
-            if not cells and status.problem is None and r.judge.reader.pad_draw() is not None:
-                cells = tuple(board.geometry.pad) if board is not None else ()  # a draw over the scan pad
             return Screen(ScreenKind.PROMPT, notice.title, notice.text, turn=turn, cells=cells + dead,
                           take=tuple(map(str, take)), page=self._page_of(notice.title, notice.text), **common)
         self._prompt = None
-        return self._play(common, dead, turn, waiting)
+        return self._play(common, dead, turn, waiting, said)
+
+    def _cells(self, said: Instruction) -> tuple[int, ...]:
+        """The cells an instruction is about: its steps', and its rack slots' on the tray."""
+        seats = self.referee.seats
+        slots = seats.slot_cells(said.seat, said.slots) if said.seat in seats.racks else ()
+        return slots + said.cells
 
     def _page_of(self, title: str, text: str) -> int:
         """The page of a prompt that up/down have turned to; a new prompt starts on its first."""
@@ -71,11 +83,18 @@ class Presenter:
             self._prompt, self.page = (title, text), 0
         return self.page
 
-    def _play(self, common: dict, dead: tuple[int, ...], turn: str, waiting: str | None) -> Screen:
+    def _play(self, common: dict, dead: tuple[int, ...], turn: str, waiting: str | None,
+              said: Instruction | None) -> Screen:
+        """The play pages; their note is the turn of the person to move, in words, while there is one."""
         status = self.referee.status
         labels = [a.label for a in common["actions"] if a.kind == "move"]
         if waiting is not None:
             note = f"waiting for {waiting}"
+        elif said is not None:  # a dead reader's warning after it: the OLED shows no other
+            note = prompts.said(said, self.referee.judge.reader.geometry)
+            note += f". {status.warning[0].upper()}{status.warning[1:]}" if status.warning else ""
+            return Screen(ScreenKind.PLAY, said.who, note, turn=turn, page=self.page, cells=self._cells(said) + dead,
+                          instruction=said, **common)
         elif status.warning:
             note = status.warning
         elif labels:
@@ -105,7 +124,7 @@ class Presenter:
     def _game(self) -> Game:
         r = self.referee
         game = r.game
-        racks = () if r.seats is None else tuple(
+        racks = tuple(
             Rack(r.seating.names[seat], rack.name, rack.slots) for seat, rack in sorted(r.seats.racks.items()))
         return Game(game.name, game.title, r.seating.match_id, len(game.moves), str(r.status.mode),
                     r.spec.zones_for(game.options), game.dset.top, r.spec.lower_wins, r.spec.goal(game.options),

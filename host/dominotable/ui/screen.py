@@ -5,8 +5,11 @@ none of them derives anything from the match or parses its text.
 - `title`, `text`: the prompt (a fix to make, what to do for a seat the table plays, a hint, the
   menu's question); a front end pages or wraps the text, never cuts it;
 - `turn`: whose turn it is (empty while nobody's is: a setup, a draw, the match over); a prompt
-  about a seat the table plays names that seat (`seat`) and says how it stands to the turn
-  ("after ANN: ...", or a title naming only the seat's rack); `scores`: a line per side;
+  about a seat the table plays names that seat (`seat`), or only the seat's rack in its title
+  when it is not that seat's turn; `scores`: a line per side;
+- `instruction`: what the table waits for and whom from, typed (reading/instruction.py): its
+  words are `title` (whose) and `text`, its cells among `cells`; a front end that lights or
+  outlines cells reads it instead of the words;
 - `cells`: the cells and rack slots the screen is about, for a front end to mark; `take`: a
   hint's capture plan, the tiles in order;
 - `actions`: what the players may do now besides laying tiles (match/actions.py), the in-game
@@ -22,6 +25,7 @@ from typing import Any
 
 from dominotable.match.actions import Action, NewMatch, Resign
 from dominotable.match.last_play import LastPlay
+from dominotable.reading.instruction import Instruction, Step
 from dominotable.rules.tiles import Tile
 from dominotable.ui.match_menu import question
 from dominotable.ui.menu import Model, describe
@@ -91,6 +95,7 @@ class Screen:
     venue: str | None = None  # the link to the venue's scoreboard, where the table has one
     link: str = ""  # the scoreboard's address, for phones to follow (a page of its own on the OLED)
     actions: tuple[Action, ...] = ()
+    instruction: Instruction | None = None
 
     def pages(self) -> int:
         """The play screen's pages: whose turn, the scores, the last play (once there is one), the
@@ -113,6 +118,7 @@ class Screen:
             "cells": list(self.cells), "take": list(self.take), "seat": self.seat, "problem": self.problem,
             "warning": self.warning, "alarms": self.alarms, "faults": list(self.faults), "venue": self.venue,
             "link": self.link, "actions": [self._action(a) for a in self.actions],
+            "instruction": None if self.instruction is None else _instruction(self.instruction),
             "game": None if game is None else {
                 "name": game.name, "title": game.title, "match": game.match, "moves": game.moves, "mode": game.mode,
                 "zones": list(game.zones), "top": game.top, "lower_wins": game.lower_wins, "goal": game.goal,
@@ -128,3 +134,15 @@ class Screen:
         move = getattr(action, "move", None)
         return {"action": action.kind, "label": action.label, "move": None if move is None else str(move),
                 "ask": question(action, self.turn).title if final else ""}
+
+
+def _instruction(said: Instruction) -> dict[str, Any]:
+    """The instruction for the page and the lights: whose, each step's kind, tiles, cells and slots."""
+    return {"seat": said.seat, "who": said.who, "table": said.table, "rack": said.rack,
+            "steps": [_step(s) for s in said.steps], "instead": [[_step(s) for s in way] for way in said.instead]}
+
+
+def _step(step: Step) -> dict[str, Any]:
+    return {"do": str(step.do), "tiles": [f"{t.a}-{t.b}" for t in step.tiles], "cells": list(step.cells),
+            "slots": list(step.slots), "place": step.place, "by": list(step.by) if step.by else None,
+            "count": step.count, "label": step.label}

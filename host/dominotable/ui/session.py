@@ -14,7 +14,7 @@ from __future__ import annotations
 from dominotable.match import actions
 from dominotable.match.referee import Referee
 from dominotable.match.status import Mode
-from dominotable.store.storage import StoreUnavailable
+from dominotable.store.errors import StoreUnavailable
 from dominotable.tray.board import Board
 from dominotable.tray.link import TrayEvent
 from dominotable.ui.match_menu import MatchMenu

@@ -25,7 +25,7 @@ def line(screen: Screen) -> str | None:
         return f"{screen.title}. final scores: {scores_text(screen)}"
     if screen.kind == ScreenKind.PLAY and screen.last:
         last = screen.last
-        return f"{last.who}: {last.what}{last.gained}  | {scores_text(screen)}"
+        return f"{last}  | {scores_text(screen)}"
     return None
 
 

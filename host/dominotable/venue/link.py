@@ -93,6 +93,7 @@ class VenueLink:
         self._shown: asyncio.Event | None = None  # a new live state
         self._counts = 0  # how often the outbox was counted
         self._db: sqlite3.Connection | None = None
+        self._reader: sqlite3.Connection | None = None  # the loop's, for the events to send
         self._io = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"venue-db-{table}")  # the link's database work
         self._stored: set[tuple[str, int]] = set()  # stored at the venue, still in the outbox
         self._unacked: dict[tuple[str, int], int] = {}  # (uid, seq) -> outbox id, published this connection
@@ -171,6 +172,8 @@ class VenueLink:
         try:
             self.loop.run_until_complete(self._main())
         finally:
+            if self._reader is not None:
+                self._reader.close()
             gc.collect()  # a client dropped mid-connect closes its socket while its loop still runs
             self.loop.close()
             self._io.submit(self._clear, [key for key in self._stored if self._clearable(key)])
@@ -183,6 +186,14 @@ class VenueLink:
         # for the table's writes; what it deletes need not be durable (a lost delete only sends again)
         self._db = sqlite3.connect(self.database, isolation_level=None, timeout=30, check_same_thread=False)
         self._db.execute("PRAGMA synchronous=NORMAL")
+
+    def _read(self, fn, *args):
+        """`fn(connection, *args)` on the loop's own connection, which only reads: the events to
+        send are read where they are sent, without a trip to the database thread and back (a WAL
+        reader never waits for the table's writes)."""
+        if self._reader is None:
+            self._reader = sqlite3.connect(self.database, isolation_level=None, timeout=5)
+        return fn(self._reader, *args)
 
     async def _db_call(self, fn, *args):
         return await self.loop.run_in_executor(self._io, fn, *args)
@@ -247,35 +258,50 @@ class VenueLink:
         await client.publish(topics.topic(self.table, "status"), topics.status(False), qos=1, retain=True, timeout=2)
 
     async def _send(self, client: aiomqtt.Client) -> None:
+        """Publish the outbox's events in order as they come. The broker's acknowledgements are
+        not waited for before the next events go (a round trip each time, under load a long one):
+        they are checked as they arrive, and a publish that fails ends the connection."""
         event_topic = topics.topic(self.table, "events")
-        while True:
-            now = time.monotonic()
-            if self._unacked and self._venue_listens and now - self._waiting_since > self.resend:
-                log.info("venue link: %d events not acknowledged for %.0f s: sending them again",
-                         len(self._unacked), now - self._waiting_since)
-                self._unacked.clear()
-                self._sent_to = 0
-                self._waiting_since = now
-            room = WINDOW - len(self._unacked)
-            events = await self._db_call(outbox.pending, self._db, self._sent_to, room) if room > 0 else []
-            if events and not self._unacked:
-                self._waiting_since = now
-            for event in events:
-                self._sent_to = event.id
-            events = [e for e in events if (e.uid, e.seq) not in self._stored]
-            if events:
-                shared = {share.uid for share in self._shares}
+        inflight: set[asyncio.Future] = set()
+        try:
+            while True:
+                for sent in [s for s in inflight if s.done()]:
+                    inflight.discard(sent)
+                    sent.result()  # a lost connection raises here
+                now = time.monotonic()
+                if self._unacked and self._venue_listens and now - self._waiting_since > self.resend:
+                    log.info("venue link: %d events not acknowledged for %.0f s: sending them again",
+                             len(self._unacked), now - self._waiting_since)
+                    self._unacked.clear()
+                    self._sent_to = 0
+                    self._waiting_since = now
+                room = WINDOW - len(self._unacked)
+                events = self._read(outbox.pending, self._sent_to, room) if room > 0 else []
+                if events and not self._unacked:
+                    self._waiting_since = now
                 for event in events:
-                    self._unacked[(event.uid, event.seq)] = event.id
-                    if event.uid in shared:
-                        self._nudged[event.uid] = now  # the partner has `resend` seconds to hear it
-                self.sent += len(events)
-                # paho sends them in this order; each waits for the broker's acknowledgement
-                await asyncio.gather(*(client.publish(event_topic, _payload(event.event, self.table), qos=1)
-                                       for event in events))
-                continue
-            self._changed.clear()
-            await _until(self._changed, POLL)
+                    self._sent_to = event.id
+                events = [e for e in events if (e.uid, e.seq) not in self._stored]
+                if events:
+                    shared = {share.uid for share in self._shares}
+                    for event in events:
+                        self._unacked[(event.uid, event.seq)] = event.id
+                        if event.uid in shared:
+                            self._nudged[event.uid] = now  # the partner has `resend` seconds to hear it
+                    self.sent += len(events)
+                    # paho sends them in this order
+                    sending = asyncio.gather(*(client.publish(event_topic, _payload(event.event, self.table), qos=1)
+                                               for event in events))
+                    sending.add_done_callback(lambda _: self._changed.set())
+                    inflight.add(sending)
+                    continue
+                self._changed.clear()
+                if not any(sent.done() for sent in inflight):
+                    await _until(self._changed, POLL)
+        finally:
+            for sending in inflight:
+                sending.cancel()
+            await asyncio.gather(*inflight, return_exceptions=True)
 
     async def _receive(self, client: aiomqtt.Client) -> None:
         acks = topics.topic(self.table, "acks")
@@ -384,7 +410,7 @@ class VenueLink:
             due = share.uid in self._catch_up or now - self._nudged.get(share.uid, now) > self.resend
             if heard is None or not self._online.get(share.partner) or not due:
                 continue
-            events = await self._db_call(outbox.of_match, self._db, share.uid, heard)
+            events = self._read(outbox.of_match, share.uid, heard)
             self._nudged[share.uid] = now
             self._catch_up.discard(share.uid)
             if events:

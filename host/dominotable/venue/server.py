@@ -7,7 +7,7 @@ acknowledges each one kept to its table. It publishes the known players (retaine
 tables' setup, and its own status, so the tables resend only while it listens.
 
 It serves, on the web base (web/base.py, as the table's page does), every table's live state, the
-leaderboard and openskill ratings across tables (the same ratings as a table's, store/ratings.py,
+leaderboard and openskill ratings across tables (the same ratings as a table's, views/ratings.py,
 over the venue's players), the recent matches each replayable, and a kiosk view for a screen
 across the bar. Nothing can be controlled from the page: it only shows.
 """

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from dominotable.rules.errors import DominoError
-from dominotable.store.storage import MatchRecord, parse_result
+from dominotable.store.records import MatchRecord, parse_result
 
 log = logging.getLogger("dominotable.venue")
 

@@ -10,9 +10,9 @@ from typing import Any
 from dominotable.games import catalog
 from dominotable.games.spec import strength
 from dominotable.rules.errors import DominoError
-from dominotable.store.ratings import rate
-from dominotable.store.storage import MatchRecord
+from dominotable.store.records import MatchRecord
 from dominotable.views import review, svg
+from dominotable.views.ratings import rate
 
 
 def leaderboards(records: Iterable[MatchRecord]) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any
 from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.sim.memtray import MemoryTray
-from dominotable.store.storage import MatchRecord
+from dominotable.store.records import MatchRecord
 from dominotable.tray.geometry import Geometry
 from dominotable.tray.tags import Registry
 from dominotable.views import markup, svg

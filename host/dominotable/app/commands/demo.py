@@ -50,9 +50,6 @@ def common(parser, d) -> None:
                         help="this table's id at the venue (default: [venue] table)")
 
 
-BOT_LONG_PRESS = 0.25  # how long the bots hold select to open the menu (people: 0.8 s)
-
-
 def register(subparsers) -> None:
     add_game_command(subparsers, "demo", common, run, default_game=catalog.DEMO,
                      help="watch bots play a whole match on the simulated table",
@@ -74,13 +71,11 @@ def table_demo(game: str, options: dict, args) -> int:
     import sys
 
     from dominotable.app import config
-    from dominotable.app.commands.run import DRAIN
     from dominotable.app.config import Config, DisplayConfig, GameConfig, TrayConfig
-    from dominotable.app.demo import demo_choice, watch
+    from dominotable.app.demo import BOT_LONG_PRESS, demo_choice, demo_match
     from dominotable.app.hardware import open_hardware
-    from dominotable.app.runtime import Runtime
-    from dominotable.app.venue import start_link, stop_link
     from dominotable.app.web import start
+    from dominotable.match.replay import replay
     from dominotable.store.recovery import open_for_table
 
     choice = demo_choice(game, args.players, options)
@@ -91,26 +86,19 @@ def table_demo(game: str, options: dict, args) -> int:
                  game=GameConfig(settle_ms=args.settle_ms))
     user = config.load()
     db = args.db or user.storage.path
-    store, repairs = open_for_table(db)  # first: a database the table cannot use stops it before anything starts
+    # first: a database the table cannot use stops it before anything starts
+    store, repairs = open_for_table(db, replay)
     with store:
         hw = open_hardware(cfg, speed=args.speed, long_press=BOT_LONG_PRESS)
-        server = link = None
         try:
             for i, repair in enumerate(repairs):
                 hw.say(repair, f"repair {i}")
-            runtime = Runtime(hw, store, args.settle_ms, seed=args.seed, choice=choice, stop_when_over=True,
-                              demo=True, repairs=repairs)
-            if args.http:
-                server = start(runtime, cfg.web, args.http, explicit=True, say=hw.say)
-            link = start_link(runtime, user.venue, args.broker, args.table)
-            watch(runtime, db, bool(args.db), args.seed, not args.quiet and not drawn, server)
-            stop_link(link, DRAIN)
-            link = None
+            serve = (lambda runtime: start(runtime, cfg.web, args.http, explicit=True, say=hw.say)) if args.http \
+                else None
+            demo_match(hw, store, choice, args.settle_ms, args.seed, db=db, explicit_db=bool(args.db),
+                       transcript=not args.quiet and not drawn, repairs=repairs,
+                       venue=(user.venue, args.broker, args.table), serve=serve)
         finally:
-            if link is not None:
-                link.stop()
-            if server is not None:
-                server.stop()
             hw.close()
     return 0
 

@@ -7,7 +7,9 @@ import json
 from dominotable.app import config
 from dominotable.app.commands.replay import match_lines, replay_with_names
 from dominotable.rules.outcome import Termination
-from dominotable.store.storage import MatchRecord, StorageError, Store
+from dominotable.store.errors import StorageError
+from dominotable.store.records import MatchRecord
+from dominotable.store.storage import Store
 
 
 def add_db_arguments(parser) -> None:

@@ -4,7 +4,7 @@ matches, wins and win rate: the same table as the scoreboard page's."""
 from __future__ import annotations
 
 from dominotable.app.commands.history import add_db_arguments, open_store, print_table
-from dominotable.store.ratings import rate
+from dominotable.views.ratings import rate
 
 
 def register(subparsers) -> None:

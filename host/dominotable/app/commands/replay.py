@@ -7,10 +7,11 @@ from typing import Any
 
 from dominotable import inputs
 from dominotable.games import catalog
+from dominotable.match.replay import replay
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Game
 from dominotable.rules.outcome import Termination
-from dominotable.store.storage import StorageError, replay
+from dominotable.store.errors import StorageError
 
 
 def register(subparsers) -> None:

@@ -36,11 +36,11 @@ import threading
 
 from dominotable.app import config as config_module
 from dominotable.app.config import listen_address
+from dominotable.match.replay import replay
 from dominotable.store.recovery import open_for_table
 
 DEMO_SPEED = 30.0  # the bots' demo: the virtual tray thirty times as fast as a real one
 DEMO_SETTLE_MS = 60
-DRAIN = 10.0  # seconds a demo waits, at its end, for the venue to store its events
 
 
 def register(subparsers) -> None:
@@ -70,8 +70,7 @@ def venue_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from dominotable.app.commands.demo import BOT_LONG_PRESS
-    from dominotable.app.demo import TableBots, demo_choice, transcribe, watch
+    from dominotable.app.demo import BOT_LONG_PRESS, TableBots, demo_choice, demo_match, transcribe
     from dominotable.app.hardware import KEY_HELP, LONG_PRESS, Keyboard, open_hardware
     from dominotable.app.offtray import OffTray
     from dominotable.app.runtime import Runtime
@@ -88,7 +87,8 @@ def run(args) -> int:
         cfg.display, frames=args.frames or cfg.display.frames, terminal=cfg.display.terminal and not transcript))
     keys_help = "" if bots_play or not terminal else KEY_HELP + (", o open the page" if listen is not None else "")
     db = args.db or cfg.storage.path
-    store, repairs = open_for_table(db)  # first: a database the table cannot use stops it before anything starts
+    # first: a database the table cannot use stops it before anything starts
+    store, repairs = open_for_table(db, replay)
     with store:
         hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0,  # the virtual tray's speed
                            long_press=BOT_LONG_PRESS if bots_play else LONG_PRESS, footer=keys_help)
@@ -101,13 +101,11 @@ def run(args) -> int:
             if demo:
                 hw.say("no terminal to press keys in: bots play a demo match on the simulated table"
                        if not args.demo else "bots play a demo match on the simulated table", "demo")
-                runtime = Runtime(hw, store, min(cfg.game.settle_ms, DEMO_SETTLE_MS), seed=args.seed or 0,
-                                  choice=demo_choice(), stop_when_over=True, demo=True, repairs=repairs)
-                if explicit and listen is not None:
-                    server = start(runtime, cfg.web, listen, explicit, hw.say)
-                link = start_link(runtime, cfg.venue, args.broker, args.table)
-                watch(runtime, db, bool(args.db), args.seed or 0, transcript, server)
-                stop_link(link, DRAIN)
+                serve = (lambda runtime: start(runtime, cfg.web, listen, explicit, hw.say)) if explicit and \
+                    listen is not None else None
+                demo_match(hw, store, demo_choice(), min(cfg.game.settle_ms, DEMO_SETTLE_MS), args.seed or 0,
+                           db=db, explicit_db=bool(args.db), transcript=transcript, repairs=repairs,
+                           venue=(cfg.venue, args.broker, args.table), serve=serve)
                 return 0
             runtime = Runtime(hw, store, cfg.game.settle_ms, seed=args.seed, repairs=repairs,
                               prompt_after_ms=cfg.game.prompt_after_ms)

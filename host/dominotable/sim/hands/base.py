@@ -18,7 +18,6 @@ from typing import ClassVar
 
 from dominotray import wire
 
-from dominotable.reading.prompts import span
 from dominotable.reading.reader import Reader
 from dominotable.rules.errors import DominoError, IllegalMove
 from dominotable.rules.game import Game, Move
@@ -41,7 +40,8 @@ class NotShown(DominoError):
 
 class Hands(ABC):
     Reader: ClassVar[type[Reader]]  # the game's reader: the hands place tiles where it reads them
-    taking: ClassVar[str] = "off the tray"  # where tiles taken go from, as a bot's instructions say it
+    taking: ClassVar[str] = "off the tray"  # where tiles taken go from, as an instruction says it
+    place: ClassVar[str] = ""  # where every tile goes, as the game names it (none: its cells say it)
 
     def __init__(self, game: Game, geometry: Geometry):
         self.game = game
@@ -57,23 +57,14 @@ class Hands(ABC):
     @abstractmethod
     def actions(self, move: Move, board: Board) -> list[Action]: ...
 
-    def where(self, action: Action) -> str:
-        """Where a place or slide step puts its tile, as a bot's instructions say it."""
-        first = action.cells[0]
-        tile = action.tile
-        if tile.a == tile.b:
-            return span(self.geometry, action.cells)
-        r, c = self.geometry.coords(first)
-        return f"{span(self.geometry, action.cells)}, the {tile.a} on r{r}c{c}"
-
     def keep_clear(self, cells: frozenset[int]) -> None:
         """Bot seats' racks lie on `cells`: the game's tiles must stay off them (a game whose
         layout could reach them overrides this)."""
 
-    def rack_reveal(self, racks: dict[int, list[Tile]], area: Board) -> Move | None:
+    def rack_reveal(self, racks: dict[int, list[Tile]], area: Board, full: bool = True) -> Move | None:
         """A reveal the table can make itself from what bots' racks hold (`racks`: complete racks
-        only, by seat), when the game awaits one and the tray (`area`: without the racks) is ready
-        for it; None otherwise."""
+        only, by seat; `full`: every bot's rack is complete), when the game awaits one and the tray
+        (`area`: without the racks) is ready for it; None otherwise."""
         return None
 
     def racks_deny(self, move: Move, racks: dict[int, list[Tile]], full: bool) -> IllegalMove | None:

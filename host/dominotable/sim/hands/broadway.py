@@ -56,12 +56,13 @@ class BroadwayHands(Hands):
         rows, cols = zip(*map(geo.coords, self.area))
         return min(rows), max(rows), min(cols), max(cols)
 
-    def rack_reveal(self, racks: dict[int, list[Tile]], area: Board) -> Move | None:
-        """Who leads: the seat whose rack holds the hand's double, or the one seat without a rack
-        once every other rack is complete (BW-10.1), as the buttons would choose it: on a clear
-        tray (BW-11.5); at the end of a hand, a bot's tiles left (BW-10.5)."""
+    def rack_reveal(self, racks: dict[int, list[Tile]], area: Board, full: bool = True) -> Move | None:
+        """Who leads, once every bot's rack is full (BW-11.5: a rack still being dealt may yet take
+        the double): the seat whose rack holds the hand's double, or the one seat without a rack
+        (BW-10.1), as the buttons would choose it, on a clear tray; at the end of a hand, a bot's
+        tiles left (BW-10.5)."""
         game = self.game
-        if game.awaiting() == "lead":
+        if game.awaiting() == "lead" and full:
             seat = self._leader(racks)
             lead = Reveal("lead", (), SEATS[seat][0]) if seat is not None else None
             return lead if any(move == lead for _, move in self.reader.button_moves(area)) else None

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dominotable.reading.castle_rock import CastleRockReader, CastleRockSolitaireReader
-from dominotable.reading.prompts import span
 from dominotable.reading.reader import Refusal
 from dominotable.rules.errors import DominoError
 from dominotable.rules.game import Move
@@ -20,6 +19,7 @@ from dominotable.tray.board import Board
 class CastleRowHands(Hands):
     reader: CastleRockReader | CastleRockSolitaireReader
     taking = "off the row"
+    place = "upright at the open end"  # rule CR-10.1: either end away from the players
 
     def actions(self, move: Move, board: Board) -> list[Action]:
         self.game.push(move)
@@ -31,10 +31,6 @@ class CastleRowHands(Hands):
 
     def setup(self, board: Board) -> list[Action]:
         return self._actions_to(self.reader.shown_row(), board)
-
-    def where(self, action: Action) -> str:
-        """Upright in its row position (either end away from the players, rule CR-10.1)."""
-        return f"upright at the open end, {span(self.geometry, action.cells)}"
 
     def _actions_to(self, target: Sequence[Tile], board: Board) -> list[Action]:
         """Take out what is not in `target`, keep what is (in place), add the rest at the open

@@ -101,7 +101,7 @@ class UpDownStopHands(Hands):
             tiles = [t for t in tiles if t not in gone]
         rows = [geo.coords(c)[0] for t in tiles for c in by_tile[t].cells] + [row]
         if max(rows) - min(rows) > ladder.bottom - ladder.top:
-            raise NoRoom(f"c{j + 1} is full: {ladder.zone} has no room for {tile}")
+            raise NoRoom(f"column {j + 1} is full: {self.reader.label[ladder.zone]} has no room for {tile}")
         dr = ladder.top - min(rows) if min(rows) < ladder.top else ladder.bottom - max(rows)
         order = sorted(tiles, key=lambda t: geo.coords(by_tile[t].cells[0])[0], reverse=dr > 0)
         for t in order:  # the tile furthest in the direction of travel first: none blocks another

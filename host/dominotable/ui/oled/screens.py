@@ -432,8 +432,7 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
         last = screen.last
         note = screen.text
         if last is not None and note == str(last):  # in full on its own page; here as much as one line holds
-            note = next((text for text in (note, f"{last.who}: {last.what}{last.gained}")
-                         if width(printable(text), 10) <= size[0]), f"last: {last.who}{last.gained}")
+            note = note if width(printable(note), 10) <= size[0] else f"last: {last.who}{last.gained}"
         return play(screen.turn, list(zip(names, points)), note, screen.game.scoring if screen.game else "", size)
     if shown == "scores":
         current = next((side for side, s in enumerate(screen.scores) if s.to_move), None)

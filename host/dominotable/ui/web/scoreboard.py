@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from dominotable.games import catalog
-from dominotable.store.storage import StorageError, Store
+from dominotable.store.errors import StorageError
+from dominotable.store.storage import Store
 from dominotable.tray.geometry import Geometry
 from dominotable.views import boards, review
 from dominotable.web.guard import Refused

@@ -2,8 +2,9 @@
 // cell's name. Nothing here is worked out from the match: the Screen says it, the page words it.
 
 export function promptOf(screen) {
-  // {title, text}: the prompt a screen shows (a menu's question; the match's end; a play screen's note)
-  if (!screen.kind) return {title: "", text: ""};
+  // {title, text}: the prompt a screen shows (a menu's question; the match's end; in play, the turn
+  // of the person to move: the OLED's other notes stay on the OLED)
+  if (!screen.kind || (screen.kind === "play" && !screen.instruction)) return {title: "", text: ""};
   if (screen.kind === "menu") return {title: screen.game ? "Menu" : "", text: screen.menu ? screen.menu.title : ""};
   if (screen.kind === "over") return {title: "Match over", text: screen.title};
   return {title: screen.title, text: screen.text};

@@ -17,7 +17,7 @@ from openskill.models import PlackettLuce
 
 from dominotable.games import catalog
 from dominotable.rules.outcome import Termination
-from dominotable.store.storage import MatchRecord
+from dominotable.store.records import MatchRecord
 
 
 @dataclass
