@@ -136,7 +136,8 @@ def test_a_doubles_place_is_listed_once_and_each_place_is_outlined_apart(page, t
         holding.wait_for()
         listed = holding.get_by_role("button", name=re.compile(f"the {double[0]}s on ")).all_inner_texts()
         assert len(listed) == len(places) == len(set(listed)), listed
-        assert page.locator("#tray .marks rect.place").count() == len(places)  # each outlined apart
+        # each outlined apart (the instruction's own outlines are its group g.told)
+        assert page.locator("#tray .marks g.places rect.place").count() == len(places)
         page.get_by_role("button", name="put it down where it was").click()
 
         tile = table.vtray.dominoes.parse(double)
@@ -145,8 +146,8 @@ def test_a_doubles_place_is_listed_once_and_each_place_is_outlined_apart(page, t
         page.mouse.move(*start)
         page.mouse.down()
         page.mouse.move(start[0] + 8, start[1] + 8)
-        page.locator("#tray .marks rect.place").first.wait_for()
-        assert page.locator("#tray .marks rect.place").count() == len(places)
+        page.locator("#tray .marks g.places rect.place").first.wait_for()
+        assert page.locator("#tray .marks g.places rect.place").count() == len(places)
         page.mouse.move(*hands.cell(min(first)))
         preview = page.locator("#tray .marks g.preview")
         preview.locator("rect.face").wait_for()

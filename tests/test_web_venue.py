@@ -10,7 +10,7 @@ import pytest
 from axe import described, violations
 from broker import mosquitto  # noqa: F401
 from browser import browser, page  # noqa: F401 (fixtures)
-from tray_fixtures import until
+from polling import until
 from venue_fixtures import tables, venue  # noqa: F401
 
 PHONE = {"width": 360, "height": 740}
@@ -23,11 +23,11 @@ def bar(mosquitto, tables, venue):
     venue.start()
     t1.play(["Ann", "Bob"], seed=1)
     t2.play(["Cat", "Dan", "Eve"], seed=2)
-    venue.wait_for([t1, t2])
+    venue.wait_until_kept([t1, t2])
     t1.link.show({"kind": "play", "title": "", "text": "", "turn": "Ann", "link": TABLE_PAGE,
                   "scores": [{"name": "Ann", "points": 3, "to_move": True}, {"name": "Bob", "points": 5, "to_move": False}],
                   "game": {"title": "Castle Rock", "goal": "one hand", "match": 2, "moves": 9}, "target": 50})
-    assert until(lambda: (venue.server.tables.get("t1") or {}).get("state") is not None, 10)
+    until(lambda: (venue.server.tables.get("t1") or {}).get("state") is not None, what="the venue to show t1")
     return venue
 
 

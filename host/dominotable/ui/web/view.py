@@ -137,9 +137,9 @@ class View:
             "virtual": self.hands is not None,
             "tray": [self._where(t, c, shown.slots.get(frozenset(c))) for t, c in shown.tiles
                      if not self.geometry.is_pad(c[0])],
-            "pad": _name(pad) if pad is not None else None,
-            "off_tray": [_name(t) for t in DominoSet(shown.top) if t not in truth] if off else None,
-            "captured": [_name(t) for t in sorted(captured - set(truth))] if off else None,
+            "pad": str(pad) if pad is not None else None,
+            "off_tray": [str(t) for t in DominoSet(shown.top) if t not in truth] if off else None,
+            "captured": [str(t) for t in sorted(captured - set(truth))] if off else None,
             "clearable": bool(truth), "faults": self.faults, "stopped": stopped,
             "repairs": self.api.repairs(), "layout": self.layout, "base": "/tray.svg?zones=" + ",".join(shown.zones),
             "overlay": svg.overlay(self.geometry, shown.tiles, highlight=shown.screen.get("cells", ()), ghosts=ghosts,
@@ -152,8 +152,8 @@ class View:
         if slot is not None:
             seat, k = slot
             return {"rack": seat, "slot": k, "cells": list(cells), "text": f"{seat}'s rack, slot {k}: a tile, face down"}
-        return {"tile": _name(tile), "cells": list(cells),
-                "text": f"{_name(tile)} on {' and '.join(self.geometry.cell_name(c) for c in cells)}"}
+        return {"tile": str(tile), "cells": list(cells),
+                "text": f"{tile} on {' and '.join(self.geometry.cell_name(c) for c in cells)}"}
 
     def png(self) -> bytes | None:
         """The OLED's frame as a PNG, encoded once per frame (the cache holds the frame itself,
@@ -170,7 +170,3 @@ class View:
 
     def _oled(self) -> str | None:
         return None if self.png() is None else self._png[2]
-
-
-def _name(tile: Tile) -> str:
-    return f"{tile.a}-{tile.b}"
