@@ -10,7 +10,6 @@ thread (scoreboard.py). Pages are static files, or built as elements (views/mark
 from __future__ import annotations
 
 import io
-import json
 
 import segno
 from aiohttp import web
@@ -86,10 +85,7 @@ class WebServer(WebBase):
     # --- the table ---------------------------------------------------------------------------------
 
     async def _state(self, request: web.Request) -> web.Response:
-        controls = self.auth.may_control(request)
-        state = json.loads(self.view.message(controls))
-        state["controls"] = controls
-        return web.json_response(state)
+        return web.Response(text=self.view.message(self.auth.may_control(request)), content_type="application/json")
 
     def _control(self, action):
         async def handler(request: web.Request) -> web.Response:

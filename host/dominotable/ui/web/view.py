@@ -112,7 +112,8 @@ class View:
             return self._shown
 
     def message(self, controls: bool) -> str:
-        """The state as JSON for a viewer, or for one who may move the tiles: built once per change."""
+        """The state as JSON for a viewer, or for one who may move the tiles (`controls`): built once
+        per change and audience, and sent as it is (GET /api/state and every WebSocket update)."""
         with self._lock:
             shown, captured = self._shown, frozenset(self._captured)
         truth = self.hands.tiles() if self.hands is not None else {}
@@ -144,7 +145,7 @@ class View:
             "repairs": self.api.repairs(), "layout": self.layout, "base": "/tray.svg?zones=" + ",".join(shown.zones),
             "overlay": svg.overlay(self.geometry, shown.tiles, highlight=shown.screen.get("cells", ()), ghosts=ghosts,
                                    lifted=lifted, racks=shown.racks, face_down=shown.face_down, alarm=shown.alarm),
-            "oled": self._oled(), "lights": shown.lights,
+            "oled": self._oled(), "lights": shown.lights, "controls": controls,
         }
 
     def _where(self, tile: Tile, cells: Cells, slot: tuple[str, int] | None) -> dict[str, Any]:
