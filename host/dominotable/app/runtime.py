@@ -303,9 +303,10 @@ class Runtime:
             return self.setup.offer()
 
     def targets(self, tile: Tile) -> tuple:
-        """Where `tile` may be laid now (match/targets.py), asked of copies; () with no match on."""
+        """Where `tile` may be laid now (match/targets.py), asked of copies, each with what laying
+        it there does in words; () with no match on."""
         with self.lock:
-            return self.session.referee.targets(tile) if self.session is not None else ()
+            return self.session.referee.places(tile) if self.session is not None else ()
 
     def act(self, kind: str, move: str | None = None) -> actions.Action:
         """One of the actions that apply now (the in-game menu's list), by its kind and, for a move

@@ -93,7 +93,7 @@ class Screen:
     warning: str | None = None  # a dead reader played around
     alarms: int = 0
     game: Game | None = None
-    tray: tuple[tuple[Tile, tuple[int, ...]], ...] = ()  # the tiles as the table last read them
+    tray: tuple[tuple[Tile, tuple[int, ...]], ...] = ()  # the tiles as the table last read them (not in to_dict: the page says them, a rack's face down)
     faults: tuple[str, ...] = ()  # parts of the table that failed and are being tried again
     venue: str | None = None  # the link to the venue's scoreboard, where the table has one
     link: str = ""  # the scoreboard's address, for phones to follow (a page of its own on the OLED)
@@ -124,7 +124,6 @@ class Screen:
             "warning": self.warning, "alarms": self.alarms, "faults": list(self.faults), "venue": self.venue,
             "link": self.link, "actions": [self._action(a) for a in self.actions],
             "instruction": None if self.instruction is None else _instruction(self.instruction),
-            "tray": [{"tile": f"{t.a}-{t.b}", "cells": list(cells)} for t, cells in self.tray],
             "game": None if game is None else {
                 "name": game.name, "title": game.title, "match": game.match, "moves": game.moves, "mode": game.mode,
                 "zones": list(game.zones), "top": game.top, "lower_wins": game.lower_wins, "goal": game.goal,
