@@ -259,7 +259,7 @@ def hold_over_the_pad(table, person) -> bool:
     for tile in person.mine:
         table.pad(tile)
         table.settle()
-        places = {cell for cells in table.runtime.targets(tile) for cell in cells}
+        places = {cell for cells, _ in table.runtime.targets(tile) for cell in cells}  # each place with what it does
         if places:
             dim = capped(COLOURS[Meaning.PLACES])
             assert until(lambda: table.vtray.lit() == dict.fromkeys(places, dim)), (tile, places, table.vtray.lit())
