@@ -220,6 +220,7 @@ def watch(runtime, db, explicit_db: bool, seed: int, transcript: bool, server=No
     if server is not None:
         from dominotable.app.web import wait_for_signal
 
+        server.publish()  # the pages open on it say that the table has stopped
         wait_for_signal()
 
 
