@@ -76,11 +76,11 @@ def build(name: str, net: kicad.Netlist, placed: pcb.Board):
     for i, spot in enumerate(_fiducial_spots(grid, placed, side)):
         fp = _footprint(board, FIDUCIAL, f"FID{i + 1}", "Fiducial", *spot, 0.0, side)
         fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_BOM | pcbnew.FP_EXCLUDE_FROM_POS_FILES)
-    for i, (name_, spot) in enumerate(_test_point_spots(grid, placed, net, side)):
-        fp = _footprint(board, TEST_POINT, f"TP{i + 1}", name_, *spot, 0.0, side)
+    for i, (probed, spot) in enumerate(_test_point_spots(grid, placed, net, side)):
+        fp = _footprint(board, TEST_POINT, f"TP{i + 1}", probed, *spot, 0.0, side)
         fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_BOM | pcbnew.FP_EXCLUDE_FROM_POS_FILES)
         for pad in fp.Pads():
-            pad.SetNet(nets[name_])
+            pad.SetNet(nets[probed])
     clear, edge = HOUSE["rules"]["silk_clearance_min"], HOUSE["rules"]["copper_edge_min"]
     silk.references(board, placed.width, placed.height, clear, edge)
     silk.title(board, f"dominotable {name} board rev {ASSEMBLY['revision']}", side, placed.width, placed.height,
