@@ -434,7 +434,7 @@ def brief(said: Instruction, box_w: int = SIZE[0], size: int = 10) -> str:
     them), so the line keeps its pixels from turn to turn; as many of its parts as fit, then "..."."""
     parts = [part for part in map(_brief, said.steps) if part]
     parts[1:] = [f"then {part}" for part in parts[1:]]
-    parts += [f"or {_brief(way[0]).lower()}" for way in said.instead if way and _brief(way[0])]
+    parts += [f"or {other.lower()}" for other in (_brief(way[0]) for way in said.instead if way) if other]
     for end in range(len(parts), 0, -1):
         text = ", ".join(parts[:end]) + ("..." if end < len(parts) else "")
         if width(text, size) <= box_w:
