@@ -125,7 +125,7 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
         return update(image)
 
     display.ram.update = display_spy
-    link = SimpleNamespace(watch=lambda *a, **k: None, light=lambda lit: None)
+    link = SimpleNamespace(watch=lambda *a, **k: None, light=lambda lit: None, connected=True)
     hw = SimpleNamespace(board=lambda cells: Board(cells, registry, geometry) if cells else None, display=display,
                          controls=SimpleNamespace(illegal=lambda: None), events=queue.Queue(), geometry=geometry,
                          tray=SimpleNamespace(virtual=None, link=link), buttons=lambda: None, lights=TrayLights(link))

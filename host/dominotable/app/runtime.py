@@ -445,10 +445,10 @@ class Runtime:
         return replace(screen, **said) if said else screen
 
     def _show(self) -> None:
-        """Show the frame (the tray's lights first: they cost a write), and tell the observers, with
-        the one screen built for all of them."""
+        """Show the frame (the tray's lights first: they cost a write; the OLED's words are short
+        while they light its cells), and tell the observers, with the one screen built for all of them."""
         screen = self.screen()
         self.supervisor.run("the tray's lights", self.hw.lights.show, screen)
-        self.supervisor.run("the OLED", self.hw.display.show, screens.draw(screen, self.spinner))
+        self.supervisor.run("the OLED", self.hw.display.show, screens.draw(self.hw.lights.worded(screen), self.spinner))
         for observer in self.observers:
             self.supervisor.run(getattr(observer, "part", "a front end"), observer, screen)

@@ -10,8 +10,11 @@ none of them derives anything from the match or parses its text.
 - `instruction`: what the table waits for and whom from, typed (reading/instruction.py): its
   words are `title` (whose) and `text`, its cells among `cells`; a front end that lights or
   outlines cells reads it instead of the words;
+- `short`: the text when the tray lights the instruction's cells (ui/lights.py): the same words
+  pointing at the lit cells ("slot 6 (5-6) -> the lit cells"), for the OLED while lights show;
 - `cells`: the cells and rack slots the screen is about, for a front end to mark; `take`: a
-  hint's capture plan, the tiles in order;
+  hint's capture plan, the tiles in order; `places`: at the turn of the person to move, where
+  the tile they hold over the scan pad may be laid (match/targets.py, as the page offers them);
 - `actions`: what the players may do now besides laying tiles (match/actions.py), the in-game
   menu's list, for a front end to offer as controls;
 - `alarms`: how many times the table has sounded the alarm; a front end sounds as it grows.
@@ -96,6 +99,8 @@ class Screen:
     link: str = ""  # the scoreboard's address, for phones to follow (a page of its own on the OLED)
     actions: tuple[Action, ...] = ()
     instruction: Instruction | None = None
+    short: str = ""
+    places: tuple[int, ...] = ()
 
     @property
     def bot(self) -> str:
