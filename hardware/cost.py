@@ -22,6 +22,7 @@ import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+RECORD = HERE / "data" / "cost.json"  # what design.py's report reads (it cannot import this module)
 sys.path.insert(0, str(HERE))
 
 import circuit  # noqa: E402
@@ -191,7 +192,8 @@ def _refresh(doc: str, begin: str, end: str, text: str) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the cost as JSON")
-    parser.add_argument("--write", action="store_true", help="refresh the generated blocks of hardware/README.md")
+    parser.add_argument("--write", action="store_true",
+                        help="refresh the generated blocks of hardware/README.md and data/cost.json")
     parser.add_argument("--prototype", action="store_true", help="the first order's cost")
     args = parser.parse_args(argv)
     result = compute_prototype() if args.prototype else compute()
@@ -201,6 +203,7 @@ def main(argv=None) -> int:
         path = HERE / "README.md"
         doc = _refresh(path.read_text(), BEGIN, END, report(result))
         path.write_text(_refresh(doc, PROTO_BEGIN, PROTO_END, prototype_report(compute_prototype())))
+        RECORD.write_text(json.dumps(result, indent=1) + "\n")
     else:
         print(prototype_report(result) if args.prototype else report(result))
     return 0

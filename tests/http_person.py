@@ -75,7 +75,7 @@ class People:
         until(judged, timeout, what="the table to judge the tray", shows=lambda: seen["state"].get("screen"))
         return seen["state"]
 
-    def until(self, predicate, what: str, timeout: float = 20.0) -> dict:
+    def state_when(self, predicate, what: str, timeout: float = 20.0) -> dict:
         seen = {}
 
         def holds() -> bool:
@@ -110,7 +110,7 @@ class People:
             return False
         status, answer = self.post("/api/action", {"action": offered["action"], "move": offered["move"]})
         assert status == 200, (label, status, answer, state["screen"]["title"], state["screen"]["text"])
-        self.until(lambda now: now["screen"] != state["screen"], f"{label} done")  # the sign it was done
+        self.state_when(lambda now: now["screen"] != state["screen"], f"{label} done")  # the sign it was done
         return True
 
     # -- one step -------------------------------------------------------------------------------
@@ -125,12 +125,12 @@ class People:
         if screen["game"]["mode"] == "restore":  # a new match: its tray set up empty, then judged
             for tile in list(self.tray.tiles):
                 self.lift(tile)
-            self.until(lambda state: state["screen"]["game"]["mode"] != "restore", "the table set up")
+            self.state_when(lambda state: state["screen"]["game"]["mode"] != "restore", "the table set up")
             return True
         if said is None and not screen["turn"] and screen["kind"] == "play":
             # the board judged held a tile half read (caught moving): the table says nothing until
             # the next board settles, and that one it judges
-            self.until(lambda now: now["screen"] != screen, "the tray judged at rest")
+            self.state_when(lambda now: now["screen"] != screen, "the tray judged at rest")
             return True
         if said is not None and said["table"]:
             return self.for_the_table(said, state) or True

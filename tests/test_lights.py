@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from pathlib import Path
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from dominotable.app import config

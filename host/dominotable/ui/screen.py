@@ -102,11 +102,6 @@ class Screen:
     short: str = ""
     places: tuple[int, ...] = ()
 
-    def pages(self) -> int:
-        """The play screen's pages: whose turn, the scores, the last play (once there is one), the
-        scoreboard's address (while the page is served)."""
-        return 2 + bool(self.last) + bool(self.link)
-
     @property
     def bot(self) -> str:
         """What a person must do for a seat the table plays, "West bot: ...", or ""."""
