@@ -51,7 +51,7 @@ def one(setting: str, steps: int, seed: int, every: int, details: str | None) ->
     with tempfile.TemporaryDirectory(prefix="chaos-") as folder:
         tally = chaos_rules.run(setting, steps, seed, Path(folder), progress)
     line = {"game": setting, "seed": seed, **tally.result(), "wall_s": round(time.monotonic() - start, 1),
-            "matches": tally.matches, "moves": tally.moves, "unsettled": tally.unsettled,
+            "matches": tally.matches, "moves": tally.moves, "offered": tally.offered, "unsettled": tally.unsettled,
             "slowest_settle_s": round(tally.slowest, 1), "harness_errors": sum(d[0] == "harness" for d in tally.details)}
     return line, any(d[0] in chaos_rules.COUNTS for d in tally.details)
 
