@@ -253,7 +253,7 @@ class Referee:
         board = self.tracker.board
         if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
             return ()
-        return self.judge.targets.of(self.position, board, tile)
+        return self.judge.targets.of(self.position, board, tile, self.status.undone)
 
     def result_title(self) -> str:
         winners = self.game.winners()

@@ -41,7 +41,7 @@ class Place(NamedTuple):
 class Probe(Protocol):
     """The judge, as targets ask it (judge.py)."""
 
-    def probe(self, live: Position, board: Board) -> Decision: ...
+    def probe(self, live: Position, board: Board, undone: tuple[Move, ...] = ()) -> Decision: ...
 
 
 class Targets:
@@ -54,12 +54,13 @@ class Targets:
         self._key: tuple | None = None
         self._known: dict = {}  # tile -> its cells; tiles -> their places
 
-    def of(self, live: Position, board: Board, tile: Tile) -> tuple[Cells, ...]:
+    def of(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...] = ()) -> tuple[Cells, ...]:
         """Where laying `tile` on `board` (the whole tray as it lies now) is a move the judge
-        accepts from `live` (only copies are asked)."""
-        known = self._for(live, board)
+        accepts from `live` (only copies are asked); `undone`: moves taken back with the button
+        that the tray may still show, as the live table judges it."""
+        known = self._for(live, board, undone)
         if tile not in known:
-            known[tile] = tuple(self._found(live, board, tile))
+            known[tile] = tuple(self._found(live, board, tile, undone))
         return known[tile]
 
     def places(self, live: Position, board: Board, tiles: Sequence[Tile]) -> tuple[Place, ...]:
@@ -79,14 +80,14 @@ class Targets:
             known[key] = tuple(found.values())
         return known[key]
 
-    def _for(self, live: Position, board: Board) -> dict:
+    def _for(self, live: Position, board: Board, undone: tuple[Move, ...] = ()) -> dict:
         """The answers kept for this position and tray (a new one forgets the old)."""
-        key = (tuple(map(str, live.game.moves)), str(live.holds_dict()), tuple(board.cells))
+        key = (tuple(map(str, live.game.moves)), str(live.holds_dict()), tuple(board.cells), tuple(map(str, undone)))
         if key != self._key:
             self._key, self._known = key, {}
         return self._known
 
-    def _found(self, live: Position, board: Board, tile: Tile):
+    def _found(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...]):
         """The cells, each way round, where the judge accepts `tile` and never asks it back."""
         if live.game.is_over():
             return
@@ -100,13 +101,14 @@ class Targets:
                 continue
             laid = MemoryTray.of(without)
             laid.place(tile, cells)
-            if self._accepted(live, laid.board(), tile):
+            if self._accepted(live, laid.board(), tile, undone):
                 yield cells
 
-    def _accepted(self, live: Position, board: Board, tile: Tile) -> bool:
+    def _accepted(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...]) -> bool:
         """Whether the judge commits a move placing `tile` on `board`, says nothing is wrong, and
-        says nothing is wrong about the same board once that is committed."""
-        decision = self.judge.probe(live, board)
+        says nothing is wrong about the same board once that is committed (the moves taken back
+        no longer on it: the table forgets them once the tray is judged without them)."""
+        decision = self.judge.probe(live, board, undone)
         if not isinstance(decision, Commit) or _wrong(decision.then) or decision.revised:
             return False
         if not any(isinstance(e, Play) and e.move.placed() is tile for e in decision.effects):
