@@ -249,3 +249,22 @@ def test_regression_no_place_is_offered_while_the_tray_still_shows_a_move_taken_
     assert offered and table.screen.kind == "play"
     table.act(Action(ActionKind.PLACE, tile, offered[0]))
     assert [str(m.placed()) for m in referee.game.moves[-1:]] == ["4-4"] and referee.status.problem is None
+
+
+def test_regression_places_asked_over_a_tray_in_disorder_are_none_not_a_crash():
+    """A chaos run (Up-Down-Stop, seed 20261207, step 1,366) had GET /api/targets answer 500 for
+    every tile after stray hands slid a column's tile and laid another on the tray. Asked over
+    random trays in disorder, this one: the hands planned a column's next tile beside its end
+    where a stray tile lay, and failed with an IndexError. A place no cell is free for is no
+    place: the tile is offered none there."""
+    game = catalog.spec("up-down-stop").new(1, {}, 3)
+    for text in ["5-5 discard", "3-3 discard", "1-1 discard", "3-6 new", "2-4 c1-2", "0-1 c1-1", "1-6 new",
+                 "0-3 c1-0", "2-3 c2+2", "2-2 stop c2", "0-4 new", "5-6 c1-6", "1-3 c3-3", "0-6 scrap", "3-4 scrap"]:
+        game.push(game.parse_move(text))
+    judge, position = judge_of(game)
+    tray = MemoryTray(Registry.virtual(game.dset), judge.reader.geometry)
+    tray.tiles = {game.dset.parse(t): cells for t, cells in {
+        "3-6": (1, 2), "0-6": (13, 14), "3-4": (15, 31), "2-4": (17, 16), "1-3": (21, 20), "0-3": (49, 48),
+        "5-6": (66, 65), "5-5": (109, 110), "3-3": (111, 127), "1-1": (125, 126), "0-1": (183, 184),
+        "0-4": (96, 80), "6-6": (106, 105)}.items()}  # 0-4 and 6-6 where stray hands left them
+    assert judge.targets.of(position, tray.board(), game.dset.parse("1-2")) == ()
