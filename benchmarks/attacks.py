@@ -72,12 +72,15 @@ class Live:
         raise RuntimeError(f"the table never served its page: {self.proc.stderr.read()[-500:]}")
 
     def state(self) -> dict | None:
-        """The page's /api/state, None if the table does not answer."""
+        """What this benchmark reads of the page's /api/state (its screen), None if the table does not answer."""
         try:
             with urllib.request.urlopen(self.url + "api/state", timeout=5) as response:
-                return json.loads(response.read())
-        except (OSError, ValueError):
+                screen = json.loads(response.read())["screen"]
+        except (OSError, ValueError, KeyError):
             return None
+        game = screen.get("game") or {}
+        return {"moves": game.get("moves"), "mode": game.get("mode"), "prompt_title": screen.get("title"),
+                "prompt": screen.get("text"), "scores": screen.get("scores", [])}
 
     def alive(self) -> bool:
         return self.proc.poll() is None and self.state() is not None

@@ -5,7 +5,7 @@ Starts `dominotable run --http 0.0.0.0:0` on the simulated table with no token, 
 the table sees another machine; nothing leaves the machine). Rows are (name, expected, function);
 a function takes the live target and returns what happened, in the words of `expected`.
 
-Run: python benchmarks/attacks_web.py   (exits 1 if any row did not hold)
+Run: python benchmarks/attacks.py --part web   (exits 1 if any row did not hold)
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
         return update(image)
 
     display.ram.update = display_spy
-    link = SimpleNamespace(watch=lambda *a, **k: None, light=lambda lit: None)
+    link = SimpleNamespace(watch=lambda *a, **k: None, light=lambda lit: None, connected=True)
     hw = SimpleNamespace(board=lambda cells: Board(cells, registry, geometry) if cells else None, display=display,
                          controls=SimpleNamespace(illegal=lambda: None), events=queue.Queue(), geometry=geometry,
                          tray=SimpleNamespace(virtual=None, link=link), buttons=lambda: None, lights=TrayLights(link))
@@ -143,9 +143,10 @@ def play_match(seed: int, db: Path, latencies: list, commits: list, clients: Cli
         runtime = Runtime(hw, store, 0, seed=seed, choice=choice, stop_when_over=True)
         server = None
         if clients is not None:
-            from dominotable.ui.web.table import serve
+            from dominotable.app.config import WebConfig
+            from dominotable.app.web import serve
 
-            server = serve(runtime, "127.0.0.1", 0)
+            server = serve(runtime, WebConfig(), "127.0.0.1", 0)
             clients.follow(server.url)
             while len(server.clients) < clients.count:
                 time.sleep(0.01)

@@ -21,14 +21,14 @@ import threading
 import time
 from pathlib import Path
 
-from dominotable.app.config import Config, GameConfig, TrayConfig
+from dominotable.app.config import Config, GameConfig, TrayConfig, WebConfig
 from dominotable.app.demo import TableBots, demo_choice
 from dominotable.app.hardware import open_hardware
 from dominotable.app.runtime import Runtime
+from dominotable.app.web import serve
 from dominotable.sim.stats import percentile
 from dominotable.store.storage import Store
 from dominotable.ui.oled.display import DisplayConfig
-from dominotable.ui.web.table import serve
 from targets import Targets
 
 WATCH = """() => {
@@ -50,7 +50,7 @@ def one_match(browser, game: str, folder: Path, seed: int, speed: float) -> list
     def run():
         with Store(folder / f"{game}-{seed}.sqlite3") as store:
             runtime = Runtime(hw, store, 20, seed=seed, choice=demo_choice(game), stop_when_over=True)
-            holder["server"] = serve(runtime, "127.0.0.1", 0)
+            holder["server"] = serve(runtime, WebConfig(), "127.0.0.1", 0)
 
             def mark(_screen):
                 session = runtime.session

@@ -21,6 +21,7 @@ import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+RECORD = HERE / "data" / "cost.json"  # what design.py's report reads (it cannot import this module)
 sys.path.insert(0, str(HERE))
 
 import circuit  # noqa: E402
@@ -132,7 +133,8 @@ def report(result: dict) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the cost as JSON")
-    parser.add_argument("--write", action="store_true", help="refresh the generated block of hardware/README.md")
+    parser.add_argument("--write", action="store_true",
+                        help="refresh the generated block of hardware/README.md and data/cost.json")
     args = parser.parse_args(argv)
     result = compute()
     if args.json:
@@ -142,6 +144,7 @@ def main(argv=None) -> int:
         doc = path.read_text()
         start, stop = doc.index(BEGIN) + len(BEGIN), doc.index(END)
         path.write_text(doc[:start] + "\n" + report(result) + "\n" + doc[stop:])
+        RECORD.write_text(json.dumps(result, indent=1) + "\n")
     else:
         print(report(result))
     return 0

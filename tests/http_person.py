@@ -9,8 +9,8 @@ What they find is kept, not asserted at once, so a run reports every kind of fai
 - `refused`: a tile laid on a place offered for it that the table did not take, or asked back;
 - `stuck`: a position of theirs where no tile they hold has a place and nothing else is said.
 
-The table is waited for on a positive sign: the tray it last judged (`tray`'s cells) is the tray
-they made.
+The table is waited for on a positive sign: the tray it last judged (`tray`'s cells, and a tile
+over the scan pad or none) is the tray they made.
 """
 
 from __future__ import annotations
@@ -62,19 +62,20 @@ class People:
 
     def state(self, timeout: float = 20.0) -> dict:
         """The table's state once it has judged the tray as they made it."""
-        mine = sorted(tuple(sorted(c)) for c in self.tray.tiles.values())
+        mine = sorted(tuple(sorted(c)) for c in self.tray.tiles.values() if not self.geometry.is_pad(c[0]))
+        held = any(self.geometry.is_pad(c[0]) for c in self.tray.tiles.values())  # over the scan pad
         seen = {}
 
         def judged() -> bool:
             status, seen["state"] = self.t.get("/api/state")
-            screen = seen["state"]["screen"]
-            return status == 200 and screen["kind"] != "menu" and sorted(
-                tuple(sorted(t["cells"])) for t in screen["tray"]) == mine
+            state = seen["state"]
+            return status == 200 and state["screen"]["kind"] != "menu" and (state["pad"] is not None) == held \
+                and sorted(tuple(sorted(t["cells"])) for t in state["tray"]) == mine
 
         until(judged, timeout, what="the table to judge the tray", shows=lambda: seen["state"].get("screen"))
         return seen["state"]
 
-    def until(self, predicate, what: str, timeout: float = 20.0) -> dict:
+    def state_when(self, predicate, what: str, timeout: float = 20.0) -> dict:
         seen = {}
 
         def holds() -> bool:
@@ -109,7 +110,7 @@ class People:
             return False
         status, answer = self.post("/api/action", {"action": offered["action"], "move": offered["move"]})
         assert status == 200, (label, status, answer, state["screen"]["title"], state["screen"]["text"])
-        self.until(lambda now: now["screen"] != state["screen"], f"{label} done")  # the sign it was done
+        self.state_when(lambda now: now["screen"] != state["screen"], f"{label} done")  # the sign it was done
         return True
 
     # -- one step -------------------------------------------------------------------------------
@@ -124,12 +125,12 @@ class People:
         if screen["game"]["mode"] == "restore":  # a new match: its tray set up empty, then judged
             for tile in list(self.tray.tiles):
                 self.lift(tile)
-            self.until(lambda state: state["screen"]["game"]["mode"] != "restore", "the table set up")
+            self.state_when(lambda state: state["screen"]["game"]["mode"] != "restore", "the table set up")
             return True
         if said is None and not screen["turn"] and screen["kind"] == "play":
             # the board judged held a tile half read (caught moving): the table says nothing until
             # the next board settles, and that one it judges
-            self.until(lambda now: now["screen"] != screen, "the tray judged at rest")
+            self.state_when(lambda now: now["screen"] != screen, "the tray judged at rest")
             return True
         if said is not None and said["table"]:
             return self.for_the_table(said, state) or True

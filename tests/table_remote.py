@@ -54,6 +54,7 @@ class MemoryLink:
 
     def __init__(self, tray: MemoryTray):
         self.tray = tray
+        self.connected = True
 
     def watch(self, cells=None, *, draw: bool = False) -> None:
         pass

@@ -372,8 +372,8 @@ class SessionTable:
 class PtyTable(ThreadedTable):
     """The whole simulated table in its own thread, as a person at it sees and handles it."""
 
-    def __init__(self, db, choice, seed: int = 1, timeout: float = 30.0):
-        super().__init__(db, choice, seed=seed)
+    def __init__(self, db, choice, seed: int = 1, timeout: float = 30.0, **options):
+        super().__init__(db, choice, seed=seed, **options)
         self.geometry = self.vtray.geometry
         self.buttons = self.hw.buttons()
         self.patience = timeout

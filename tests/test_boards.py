@@ -361,6 +361,7 @@ def test_the_cost_is_computed_and_the_readme_shows_it(built):
     readme = (HW / "README.md").read_text()
     block = readme[readme.index(cost.BEGIN) + len(cost.BEGIN):readme.index(cost.END)].strip()
     assert block == cost.report(figures), "hardware/README.md is stale: run python hardware/cost.py --write"
+    assert json.loads(cost.RECORD.read_text()) == figures, "data/cost.json is stale: run python hardware/cost.py --write"
 
 
 def test_the_command_line_builds_everything(tmp_path):

@@ -474,3 +474,31 @@ def test_a_long_message_turns_its_pages_with_up_and_down_and_goes_with_select():
     assert screens.render(message).tobytes() == first.tobytes()
     message.handle(Press.SELECT)
     assert message.done
+
+
+def test_a_turn_too_long_for_the_play_page_is_said_in_brief_there_and_in_full_on_the_next_pages():
+    """The play page keeps one line for the turn (its pixels stay put from turn to turn: few bytes
+    on the bus); twenty places in words need a page of their own, turned to with down, never cut."""
+    from dominotable.reading.instruction import Do, Instruction, Step
+    from dominotable.ui.screen import Score, Screen, ScreenKind
+
+    places = tuple(range(40))  # twenty places of two cells
+    said = Instruction(0, "ANN", (Step(Do.LAY, cells=places), Step(Do.DONE)), instead=((Step(Do.PRESS, label="Pass"),),))
+    words = "put a tile on " + ", ".join(f"r{k}c0-r{k}c1" for k in range(20)) + "; the turn ends once the table reads it"
+    scores = (Score("ANN", 3, True), Score("BOB", 5))
+
+    def drawn(page: int) -> bytes:
+        return screens.draw(Screen(ScreenKind.PLAY, "ANN", words, turn="ANN", scores=scores, page=page,
+                                   instruction=said)).tobytes()
+
+    brief = screens.brief(said)
+    assert brief.startswith("put a tile: 20 places") and screens.width(brief, 10) <= 128
+    assert drawn(0) == screens.play("ANN", [("ANN", 3), ("BOB", 5)], brief).tobytes()
+    pages = screens.prompt_pages(words)
+    assert pages > 1  # the words in full take pages of their own, each after the play page
+    for k in range(pages):
+        assert drawn(1 + k) == screens.prompt("ANN to play", words, k).tobytes()
+    assert drawn(1 + pages) == screens.scores(["ANN", "BOB"], [3, 5], current=0).tobytes()
+    short = Instruction(0, "ANN", (Step(Do.PRESS, label="End turn"),))  # a turn that fits is said whole
+    assert screens.draw(Screen(ScreenKind.PLAY, "ANN", "End turn", turn="ANN", scores=scores, instruction=short)
+                        ).tobytes() == screens.play("ANN", [("ANN", 3), ("BOB", 5)], "End turn").tobytes()

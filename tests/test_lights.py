@@ -12,15 +12,20 @@ it is put right."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from dominotable.app import config
+from dominotable.reading import prompts
+from dominotable.reading.instruction import Do, Instruction, Step
 from dominotable.rules.games.castle_rock.engine import CastleRock
 from dominotable.rules.tiles import Tile
 from dominotable.tray.geometry import default
 from dominotable.ui.lights import COLOURS, LEGEND, LightsConfig, Meaning, TrayLights, colour, marks
 from dominotable.ui.menu import Choice, Setup
+from dominotable.ui.oled.screens import draw
 from dominotable.ui.press import Press
 from dominotable.ui.screen import Game, Rack, Screen, ScreenKind
 from dominotray import pins
@@ -45,6 +50,7 @@ class Link:
 
     def __init__(self):
         self.lit = None
+        self.connected = True
 
     def light(self, lit):
         self.lit = lit
@@ -52,32 +58,71 @@ class Link:
 
 # -- what a screen lights -------------------------------------------------------------------------
 
+def bots(*steps, who="West bot", seat=1):
+    return Instruction(seat, who, steps, table=True)
+
+
 def test_a_bots_step_lights_its_slot_blue_where_the_tile_goes_green_and_tiles_to_take_yellow():
-    slot = WEST.slots[0]
-    rack = Rack("West bot", "west", WEST.slots)
+    """Read from the typed instruction, one meaning per step's kind, never from the words."""
+    slot, rack = WEST.slots[0], (Rack("West bot", "west", WEST.slots),)
     tray = ((Tile(2, 5), slot), (Tile(3, 3), (70, 86)))
-    step = Screen(ScreenKind.PROMPT, "West bot", "slot 1 (2-5) -> r4c6-r5c6", seat="West bot",
-                  cells=(*slot, 70, 86), game=game((rack,)), tray=tray)
-    assert marks(step) == {slot[0]: Meaning.FROM, slot[1]: Meaning.FROM, 70: Meaning.TAKE, 86: Meaning.TAKE}
-    place = Screen(ScreenKind.PROMPT, "West bot", "slot 1 (2-5) -> ...", seat="West bot",
-                   cells=(*slot, 100, 116), game=game((rack,)), tray=tray[:1])
-    assert marks(place) == {slot[0]: Meaning.FROM, slot[1]: Meaning.FROM, 100: Meaning.GOES, 116: Meaning.GOES}
-    deal = Screen(ScreenKind.PROMPT, "West bot's rack", "a tile from the boneyard, face down, into slot 2",
-                  seat="West bot", cells=WEST.slots[1], game=game((rack,)), tray=tray[:1])
-    assert set(marks(deal).values()) == {Meaning.GOES}  # into an empty slot: where a tile goes
+
+    def lit(said, text="words the lights never read"):
+        return marks(Screen(ScreenKind.PROMPT, said.who, text, seat=said.who, game=game(rack), tray=tray,
+                            instruction=said))
+
+    assert lit(bots(Step(Do.LAY, (Tile(2, 5),), (100, 116), (1,)))) == \
+        {slot[0]: Meaning.FROM, slot[1]: Meaning.FROM, 100: Meaning.GOES, 116: Meaning.GOES}
+    assert lit(bots(Step(Do.TAKE, (Tile(3, 3),), (70, 86)))) == {70: Meaning.TAKE, 86: Meaning.TAKE}
+    assert lit(bots(Step(Do.DEAL, slots=(1, 2), count=2))) == \
+        dict.fromkeys((*WEST.slots[0], *WEST.slots[1]), Meaning.GOES)  # into the slots: where tiles go
+    assert lit(bots(Step(Do.EMPTY, slots=(1,)))) == dict.fromkeys(slot, Meaning.FROM)  # out of them
+    assert lit(bots(Step(Do.SLIDE, (Tile(3, 3),), (71, 87)))) == {71: Meaning.GOES, 87: Meaning.GOES}
+    assert lit(bots(Step(Do.PRESS, label="End turn"))) == {}
+    partner = bots(Step(Do.LAY, (Tile(1, 2),), (40, 41)), who="Table B", seat=2)  # no rack here: its cells
+    assert lit(partner) == {40: Meaning.GOES, 41: Meaning.GOES}
+    draw = Instruction(None, "", (Step(Do.NOTE, cells=tuple(GEO.pad), label="draw for dealer"),))
+    assert lit(draw) == dict.fromkeys(GEO.pad, Meaning.GOES)  # anyone at the table: over the scan pad
 
 
-def test_a_problem_is_red_and_a_persons_own_turn_lights_nothing():
+def test_a_problem_is_red_and_a_persons_own_turn_lights_nothing_but_what_they_asked_for():
     wrong = Screen(ScreenKind.PROMPT, "Fix the tray", "put 4-5 back", problem="put 4-5 back", cells=(40, 41),
                    game=game(), tray=((Tile(4, 5), (40, 41)),))
     assert marks(wrong) == {40: Meaning.WRONG, 41: Meaning.WRONG}
-    free = Screen(ScreenKind.PLAY, turn="ANN", game=game(), cells=(99,))  # a dead reader marked on the page
-    assert marks(free) == {}
+    own = Instruction(0, "ANN", (Step(Do.LAY, cells=(100, 116, 101, 117)), Step(Do.TAKE, cells=(70, 86)),
+                                 Step(Do.PRESS, label="End turn")))
+    free = Screen(ScreenKind.PLAY, "ANN", "put a tile ...", turn="ANN", game=game(), cells=own.cells, instruction=own)
+    assert marks(free) == {}  # the person's own free choice: outlined on the page, never lit
+    held = Screen(ScreenKind.PLAY, "ANN", "put a tile ...", turn="ANN", game=game(), cells=own.cells,
+                  instruction=own, places=(100, 116))  # a tile held over the scan pad: where it may go
+    assert marks(held) == {100: Meaning.PLACES, 116: Meaning.PLACES}
     for kind in (ScreenKind.MENU, ScreenKind.LOST, ScreenKind.OVER):
-        assert marks(Screen(kind, cells=(3,), game=game())) == {}
-    hint = Screen(ScreenKind.PROMPT, "Hint", "take 3-3", take=("3-3",), cells=(70, 86), game=game(),
-                  tray=((Tile(3, 3), (70, 86)),))
-    assert marks(hint) == {70: Meaning.TAKE, 86: Meaning.TAKE}  # asked for: lit
+        assert marks(Screen(kind, cells=(3,), game=game(), instruction=bots(Step(Do.TAKE, cells=(3,))))) == {}
+    hint = Screen(ScreenKind.PROMPT, "Hint", "take 3-3", take=("3-3",), cells=(70, 86, 99), game=game(),
+                  tray=((Tile(3, 3), (70, 86)), (Tile(1, 1), (40, 41))))
+    assert marks(hint) == {70: Meaning.TAKE, 86: Meaning.TAKE}  # asked for: its tiles (not a dead reader's 99)
+
+
+def test_the_oled_says_a_lit_step_short_only_while_a_tray_that_lights_shows_it():
+    link = Link()
+    lights = TrayLights(link, LightsConfig(level="on"))
+    said = bots(Step(Do.LAY, (Tile(5, 6),), (100, 101), (2,)))
+    text = prompts.said(said, GEO)
+    short = prompts.said(said, GEO, lit=True)
+    assert text == "slot 2 (5-6) -> r6c4-r6c5, the 5 on r6c4" and short == "slot 2 (5-6) -> the lit cells"
+    screen = Screen(ScreenKind.PROMPT, "West bot", text, short=short, seat="West bot", instruction=said,
+                    game=game((Rack("West bot", "west", WEST.slots),)))
+    lights.show(screen)
+    assert lights.worded(screen).text == short and screen.bot == f"West bot: {text}"  # the page: in full
+    link.connected = False  # no tray (that lights) attached
+    assert lights.worded(screen).text == text
+    link.connected, lights.level = True, "off"
+    lights.show(screen)
+    assert lights.worded(screen).text == text
+    taking = bots(Step(Do.TAKE, (Tile(3, 5), Tile(2, 6)), (70, 71, 86, 87), place="off the row"),
+                  Step(Do.DEAL, slots=(2, 3), count=2), Step(Do.PRESS, label="End turn"))
+    assert prompts.said(taking, GEO, lit=True) == \
+        "take the 2 lit tiles off the row; 2 tiles from the boneyard, face down, into the lit slots; then End turn"
 
 
 def test_one_meaning_per_colour_at_every_level():
@@ -167,12 +212,15 @@ def test_a_castle_rock_match_against_three_bots_lights_every_bot_step_and_no_fre
     try:
         table.reaches(lambda: table.referee.tracker.judged is not None, "the first board")
         person = Person(table, 0, seed=1, first_column=1)  # the row from column 1: room at its closed end
-        steps = free = hints = fixed = 0
+        steps = free = hints = fixed = short = held = 0
         while True:
             screen = table.screen()
             if screen.bot:
-                want = lit_as_said(table, screen)
-                assert set(want) == set(screen.cells), (screen.bot, screen.cells)  # the instruction's cells
+                said = screen.instruction
+                want = lit_as_said(table, screen)  # read from the words, the lights from the typed instruction
+                rack = next(r for r in GEO.racks("castle-rock") if r.name == said.who.removesuffix(" bot").lower())
+                told = set(said.cells) | {cell for k in said.slots for cell in rack.slots[k - 1]}
+                assert said.table and set(want) == told, (screen.bot, said)  # the instruction's cells
                 steps += 1
             elif screen.kind == ScreenKind.PLAY and screen.turn == "ANN":
                 want = {}  # the person's own free choice: not lit
@@ -185,15 +233,42 @@ def test_a_castle_rock_match_against_three_bots_lights_every_bot_step_and_no_fre
                 want = None
             if want is not None:
                 assert until(lambda: vtray.lit() == want), (screen.kind, screen.title, screen.text, vtray.lit(), want)
+            if screen.bot:  # the OLED points at the lit cells; the page and the Screen keep the words
+                assert screen.short and screen.short != screen.text, screen.bot
+                oled = draw(replace(screen, text=screen.short)).tobytes()
+                assert until(lambda: table.frames.images[-1].tobytes() == oled), (screen.bot, screen.short)
+                short += screen.short.endswith("the lit cells")
+            if want == {} and not held and hold_over_the_pad(table, person):
+                held = 1
+                continue
             if screen.bot and PLACE.match(screen.text) and not fixed and misplace_then_fix(table, screen):
                 fixed = 1
                 continue
             if not person.step():
                 break
-        assert steps >= 20 and free >= 3 and hints >= 1 and fixed, (steps, free, hints, fixed)
+        assert steps >= 20 and free >= 3 and hints >= 1 and fixed and held and short >= 5, \
+            (steps, free, hints, fixed, held, short)
         assert until(lambda: vtray.lit() == {})  # the match over: nothing lit
     finally:
         table.close()
+
+
+def hold_over_the_pad(table, person) -> bool:
+    """At the person's own turn, a tile of their hand held over the scan pad lights its legal places
+    dimly (where the page offers it: the runtime's targets); put back in the hand, nothing is lit."""
+    for tile in person.mine:
+        table.pad(tile)
+        table.settle()
+        places = {cell for cells, _ in table.runtime.targets(tile) for cell in cells}  # each place with what it does
+        if places:
+            dim = capped(COLOURS[Meaning.PLACES])
+            assert until(lambda: table.vtray.lit() == dict.fromkeys(places, dim)), (tile, places, table.vtray.lit())
+        table.unpad()
+        table.settle()
+        assert until(lambda: table.vtray.lit() == {})
+        if places:
+            return True
+    return False
 
 
 def misplace_then_fix(table, screen) -> bool:
@@ -221,3 +296,11 @@ def misplace_then_fix(table, screen) -> bool:
 def cells_overlap(table, cells):
     taken = {c for spot in table.tiles().values() for c in spot}
     return [c for c in cells if c in taken]
+
+
+def test_the_readmes_legend_is_the_lights_legend():
+    """The README's table says what each colour means, as the page's legend does (LEGEND)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme[readme.index("## The tray's lights"):]
+    rows = re.findall(r"^\| ([a-z ]+) \| (.+?) \|$", section[:section.index("\n\n", section.index("| colour |"))], re.M)
+    assert [(name, text.split(" (")[0].split(":")[0]) for name, text in rows[1:]] == list(LEGEND.values())

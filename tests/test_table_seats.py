@@ -107,7 +107,7 @@ def test_setup_menu_makes_seats_bots_named_after_their_racks_at_a_strength_each(
     for press in ["select", "up", "select"]:  # Castle Rock, up to Start
         setup.handle(press)
     assert setup.stage == "seat" and setup.current.items == [
-        "Player", "Bot (south, search)", "Bot (south, greedy)", "Bot (south, random)"]
+        "Player", "Bot (south, hard)", "Bot (south, normal)", "Bot (south, easy)"]  # strengths in words (issue 28, item 7)
     setup.handle("select")  # seat 1: a person, named ANN (prefilled)
     setup.handle("select")
     for strength in range(3):  # search, greedy, random

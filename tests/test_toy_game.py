@@ -45,12 +45,12 @@ def test_a_toy_game_registered_from_its_own_files_plays_on_the_tray_the_page_and
         bots.stop()
         shown = table.get("/api/state")[1]
         with Store(tmp_path / "t.db", create=False) as store:  # a reader beside the table
-            record = store.match(shown["match"])
+            record = store.match(shown["screen"]["game"]["match"])
         game = replay(record)
         assert isinstance(game, HighTile) and len(game.moves) == 2 and record.result["scores"] == game.scores
-        assert shown["game"] == "high-tile" and shown["mode"] == "over"
-        assert [s["points"] for s in shown["scores"]] == game.scores
-        assert {t["tile"] for t in shown["screen"]["tray"]} == {f"{m.tile.a}-{m.tile.b}" for m in game.moves}
+        assert shown["screen"]["game"]["name"] == "high-tile" and shown["screen"]["game"]["mode"] == "over"
+        assert [s["points"] for s in shown["screen"]["scores"]] == game.scores
+        assert {t["tile"] for t in shown["tray"]} == {f"{m.tile.a}-{m.tile.b}" for m in game.moves}
         with table.runtime.lock:
             drawn = screens.draw(table.runtime.screen())
         assert table.frames.images[-1].tobytes() == drawn.tobytes()  # the OLED shows the same screen

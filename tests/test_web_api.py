@@ -34,10 +34,11 @@ def test_state_names_game_turn_scores_tray_and_pad(table):
     table.reaches(lambda c: c.status.mode in (Mode.PLAY, Mode.RESTORE), "the match started")
     status, state = table.get("/api/state")
     assert status == 200
-    assert state["game"] == "castle-rock" and state["virtual"] is True and state["controls"] is True
-    assert [s["name"] for s in state["scores"]] == ["ANN", "BOB"] and all(s["points"] == 0 for s in state["scores"])
+    screen = state["screen"]
+    assert screen["game"]["name"] == "castle-rock" and state["virtual"] is True and state["controls"] is True
+    assert [s["name"] for s in screen["scores"]] == ["ANN", "BOB"] and all(s["points"] == 0 for s in screen["scores"])
     assert state["tray"] == [] and state["pad"] is None
-    assert isinstance(state["turn"], str) and (state["prompt"] is None or isinstance(state["prompt"], str))
+    assert isinstance(screen["turn"], str) and isinstance(screen["text"], str)
     assert len(state["off_tray"]) == 28  # the double-six set, none on the tray
 
 
@@ -46,11 +47,11 @@ def test_the_trays_cells_and_zones_are_fetched_apart_from_the_updates(table):
     and the updates carry only what changes with a play."""
     table.reaches(lambda c: c.status.mode in (Mode.PLAY, Mode.RESTORE), "the match started")
     state = table.get("/api/state")[1]
-    assert "svg" not in state and state["zones"]
+    assert "svg" not in state and state["screen"]["game"]["zones"]
     status, picture = table.get(state["base"])
     assert status == 200 and picture.startswith(b"<svg")
     labels = table.vtray.geometry.labels
-    assert all(f'>{labels[zone]}<'.encode() in picture for zone in state["zones"])
+    assert all(f'>{labels[zone]}<'.encode() in picture for zone in state["screen"]["game"]["zones"])
     assert b">castle-row<" not in picture  # zones are named as people call them; the id is only data
     assert len(json.dumps(state)) < len(picture)
     status, answer = table.get("/tray.svg?zones=castle-row,nowhere")
@@ -101,7 +102,7 @@ MALFORMED = [
     ("/api/tray", {"action": "place", "tile": "1-2", "cells": [-1, 0]}, "cell -1 does not exist"),
     ("/api/tray", {"action": "place", "tile": "1-2", "cells": [0, 5]}, "would not touch"),
     ("/api/tray", {"action": "place", "tile": "1-2", "cells": [15, 16]}, "would not touch"),  # across the edge
-    ("/api/tray", {"action": "place", "tile": "1-2", "cells": [40, 41]}, "r2c8 (cell 40) is already covered"),
+    ("/api/tray", {"action": "place", "tile": "1-2", "cells": [40, 41]}, "1-2 cannot go on r2c8: 0-0 lies there"),
     ("/api/tray", {"action": "place", "tile": "0-0", "cells": [60, 61]}, "tile 0-0 is already on the tray"),
     ("/api/tray", {"action": "pad", "tile": "0-0"}, "tile 0-0 is already on the tray"),
     ("/api/tray", {"action": "remove", "tile": "4-4"}, "tile 4-4 is not on the tray"),
@@ -139,7 +140,7 @@ def test_controls_from_another_machine_need_the_token_spectators_only_watch(tmp_
     try:
         lan = f"http://{lan_address()}:{table.server.port}"
         status, state = table.get("/api/state", base=lan)
-        assert status == 200 and state["controls"] is False and state["game"] == "castle-rock"
+        assert status == 200 and state["controls"] is False and state["screen"]["game"]["name"] == "castle-rock"
         assert table.get("/scores", base=lan)[0] == 200
         for path, body in [("/api/tray", {"action": "place", "tile": "1-2", "cells": [0, 1]}),
                            ("/api/button", {"button": "select"}), ("/api/fault", {"fault": "unplug"}),
@@ -233,7 +234,7 @@ def test_faults_through_the_api_reach_the_table(tmp_path):
         assert table.post("/api/fault", {"fault": "unplug"}) == (200, {"ok": True})
         table.reaches(lambda c: c.status.mode == Mode.LOST, "the tray lost")
         state = table.get("/api/state")[1]
-        assert state["faults"]["unplugged"] and state["mode"] == "lost" and "not answering" in state["prompt"]
+        assert state["faults"]["unplugged"] and state["screen"]["game"]["mode"] == "lost" and "not answering" in state["screen"]["text"]
         assert table.post("/api/fault", {"fault": "replug"})[0] == 200
         table.reaches(lambda c: c.status.mode == Mode.PLAY, "the tray back")
 
@@ -241,7 +242,7 @@ def test_faults_through_the_api_reach_the_table(tmp_path):
         assert table.post("/api/fault", {"fault": "dead", "cell": cell})[0] == 200
         table.reaches(lambda c: c.status.warning is not None and "r2c3" in c.status.warning, "the dead reader reported")
         state = table.get("/api/state")[1]
-        assert cell in state["cells"] and state["faults"]["dead"] == [cell] and "r2c3" in state["warning"]
+        assert cell in state["screen"]["cells"] and state["faults"]["dead"] == [cell] and "r2c3" in state["screen"]["warning"]
         assert table.post("/api/fault", {"fault": "alive", "cell": cell})[0] == 200
         table.reaches(lambda c: c.status.warning is None, "the reader revived")
 

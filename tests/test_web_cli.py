@@ -93,7 +93,8 @@ def test_demo_with_http_stays_up_after_the_match(tmp_path):
         found, _ = read_until(proc, URL)
         url = found[1]
         read_until(proc, "the page stays up", timeout=90)
-        assert state(url)["mode"] == "over"
+        assert state(url)["screen"]["game"]["mode"] == "over"
+        assert state(url)["stopped"] == "the table has stopped: the page shows how it was left"  # its controls off
         with urllib.request.urlopen(url + "api/history", timeout=10) as response:
             assert json.loads(response.read())[0]["finished"] is not None
         proc.send_signal(signal.SIGTERM)
@@ -131,17 +132,18 @@ def test_a_newcomer_opens_the_printed_page_chooses_a_game_and_plays_by_hand(tmp_
         url = read_until(proc, URL)[0][1]
 
         def shows(check, what):
-            assert until(lambda: check(state(url)), 20), f"waited for {what}: {state(url)['prompt']!r}"
+            assert until(lambda: check(state(url)), 20), f"waited for {what}: {state(url)['screen']!r}"
 
-        shows(lambda s: s["prompt"] == "Choose a game", "the setup menu")
+        shows(lambda s: (s["screen"].get("menu") or {}).get("title") == "Choose a game", "the setup menu")
         for button in ("down", "down", "select", "up", "select", "long-select"):
             assert post(url, "api/button", {"button": button}) == (200, {"ok": True})
-        shows(lambda s: s["game"] == "castle-rock-solitaire" and s["mode"] == "play", "the match")
+        shows(lambda s: (s["screen"].get("game") or {}).get("name") == "castle-rock-solitaire"
+              and s["screen"]["game"]["mode"] == "play", "the match")
         answer = post(url, "api/tray", {"action": "place", "tile": "3-5", "cells": [64, 80]})  # upright at r4c0-r5c0
         assert answer == (200, {"ok": True})
-        shows(lambda s: s["moves"] == 1, "the draw read")
+        shows(lambda s: s["screen"]["game"]["moves"] == 1, "the draw read")
         now = state(url)
-        assert now["last"]["what"] == "draw 3-5" and now["tray"] == [{"tile": "3-5", "cells": [64, 80], "text": "3-5 on r4c0 and r5c0"}]
+        assert now["screen"]["last"]["what"] == "draw 3-5" and now["tray"] == [{"tile": "3-5", "cells": [64, 80], "text": "3-5 on r4c0 and r5c0"}]
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:
@@ -159,12 +161,12 @@ def test_a_damaged_database_is_said_on_the_page(tmp_path):
     proc = start(tmp_path, "run", "--db", str(db), "--http", "127.0.0.1:0")
     try:
         url = read_until(proc, URL)[0][1]
-        assert until(lambda: state(url)["prompt"] is not None, 10)  # the table starting
+        assert until(lambda: state(url)["screen"].get("kind") is not None, 10)  # the table starting
         now = state(url)
-        assert now["repairs"] and now["prompt_title"] == "Repaired" and now["prompt"] == " ".join(now["repairs"])
+        assert now["repairs"] and now["screen"]["title"] == "Repaired" and now["screen"]["text"] == " ".join(now["repairs"])
         assert post(url, "api/button", {"button": "select"}) == (200, {"ok": True})
-        assert until(lambda: state(url)["prompt_title"] != "Repaired", 10)
-        assert state(url)["prompt"] == "Choose a game" and state(url)["repairs"] == now["repairs"]
+        assert until(lambda: state(url)["screen"]["title"] != "Repaired", 10)
+        assert state(url)["screen"]["menu"]["title"] == "Choose a game" and state(url)["repairs"] == now["repairs"]
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:

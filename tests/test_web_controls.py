@@ -93,7 +93,7 @@ def test_the_actions_are_the_in_game_menus_and_each_applies_exactly_when_offered
         assert table.post("/api/action", {"action": "dance"})[0] == 409
         assert table.post("/api/action", {"action": 3})[0] == 400
         assert table.post("/api/action", {"action": "hint"}) == (200, {"ok": True})
-        table.shows(lambda s: s["prompt_title"] == "Hint", "the hint")
+        table.shows(lambda s: s["screen"]["title"] == "Hint", "the hint")
         with table.runtime.lock:
             table.runtime.session.on_button(Press.LONG_SELECT)  # the OLED's menu open: the page's choice closes it
         assert table.post("/api/action", {"action": "resign"}) == (200, {"ok": True})

@@ -46,7 +46,7 @@ class PagePeople(People):
         button.wait_for(timeout=10_000)
         self.page.wait_for_function("(b) => !b.disabled", arg=button.element_handle(), timeout=10_000)
         button.click()
-        self.until(lambda now: now["screen"] != state["screen"], f"{label} pressed")
+        self.state_when(lambda now: now["screen"] != state["screen"], f"{label} pressed")
         return True
 
 

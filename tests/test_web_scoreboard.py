@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import random
 import re
+from pathlib import Path
 
 import pytest
 import zxingcpp
@@ -94,7 +95,7 @@ def test_each_match_says_what_ends_it_and_which_way_its_scores_run(bar):
 def test_up_down_stop_draws_the_zones_of_its_columns_by_their_names(bar):
     """Two columns: two ladder zones and the two piles; zone ids never shown (rule UDS-10.4)."""
     state = bar.get("/api/state")[1]
-    assert state["zones"] == ["uds-column-1", "uds-column-2", "scrap", "discard"]
+    assert state["screen"]["game"]["zones"] == ["uds-column-1", "uds-column-2", "scrap", "discard"]
     status, picture = bar.get(state["base"])
     assert status == 200 and picture.count(b'class="zone"') == 4
     assert b">uds-" not in picture and b">zone 1<" in picture and b">zone 2<" in picture and b">zone 3<" not in picture
@@ -250,5 +251,117 @@ def test_empty_scoreboard_says_what_will_appear(tmp_path, page):
         assert "Every match played at this table will be listed here" in page.locator("#matches-empty").inner_text()
         no_overflow(page)
         accessible(page)
+    finally:
+        table.close()
+
+
+# -- issue 28, item 10: the scoreboard, the kiosk and the leaderboards ----------------------------
+
+TVS = [{"width": 1280, "height": 720}, {"width": 1920, "height": 1080}, {"width": 1280, "height": 800}]
+
+
+@pytest.mark.parametrize("tv", TVS, ids=lambda tv: f"{tv['width']}x{tv['height']}")
+def test_the_kiosk_fits_a_tv_and_rotates(bar, page, tv):
+    """On a 1280x800 TV the kiosk's matches panel was cut off: every panel it turns to fits the
+    screen, neither cut off below nor scrolled sideways."""
+    page.set_viewport_size(tv)
+    page.goto(bar.url + "/scores?kiosk=1&every=1")
+    page.locator("body.kiosk").wait_for()
+    page.locator("#matches .match svg.plot").first.wait_for()
+    shown = set()
+    for _ in range(60):
+        panel, tall, wide = page.evaluate("""() => [document.body.dataset.panel,
+            document.documentElement.scrollHeight - innerHeight, document.documentElement.scrollWidth - innerWidth]""")
+        assert tall <= 0 and wide <= 0, (panel, tall, wide)
+        shown.add(panel)
+        if len(shown) == 3:
+            break
+        page.wait_for_timeout(150)
+    assert shown == {"live", "leaderboard", "history"}
+
+
+def text_boxes(page, selector: str) -> list[dict]:
+    return page.evaluate("""(sel) => [...document.querySelectorAll(sel)].map((plot) => [...plot.querySelectorAll('text')]
+        .map((t) => { const b = t.getBoundingClientRect(); return {text: t.textContent, x: b.left, y: b.top, r: b.right, b: b.bottom}; }))""",
+                         selector)
+
+
+def test_no_two_words_of_a_plot_overlap(tmp_path, page):
+    """"…lower is bet11 scoring plays": what the scores count and how many plays there were ran into
+    each other; and no name, tick or target is drawn over another, at a phone's width either."""
+    plots = [svg.score_plot(["ANN"], [[21], *[[21 - k] for k in range(1, 12)]], per="scoring play",
+                            scoring="tiles left out", lower_wins=True, title="Up-Down-Stop"),
+             svg.score_plot(["ANN & CAT", "BOB & DAN"], [[0, 0], [3, 4], [7, 8]], target=10, title="Broadway"),
+             svg.score_plot(["ANN", "BOB", "CAT"], [[0, 0, 0], [2, 8, 5]], target=50, title="Castle Rock")]
+    (tmp_path / "plots.html").write_text("<!doctype html><link rel=stylesheet href=style.css>" + "".join(
+        f'<div style="width:360px">{plot}</div>' for plot in plots))
+    (tmp_path / "style.css").write_bytes((Path(svg.__file__).parents[1] / "ui/web/static/style.css").read_bytes())
+    for width in (360, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto((tmp_path / "plots.html").as_uri())
+        for boxes in text_boxes(page, "svg.plot"):
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    apart = a["r"] <= b["x"] or b["r"] <= a["x"] or a["b"] <= b["y"] or b["b"] <= a["y"]
+                    assert apart, (a, b)
+
+
+def test_a_far_target_does_not_squash_the_plot():
+    """A Castle Rock match to 50 with scores of a few points: the lines use the plot's height (the
+    target, far above them, is not the top of the scale: the match's goal says it)."""
+    plot = svg.score_plot(["ANN", "BOB"], [[0, 0], [3, 1], [8, 5]], target=50, title="Castle Rock")
+    ys = [float(p.split(",")[1]) for line in re.findall(r'points="([^"]+)"', plot) for p in line.split()]
+    assert max(ys) - min(ys) >= 0.6 * (160 - 22 - 20)  # most of the plot's height, not a sixth of it
+    assert 'class="target"' not in plot
+    near = svg.score_plot(["ANN", "BOB"], [[0, 0], [30, 41]], target=50)
+    assert 'class="target"' in near  # within reach: drawn
+
+
+def test_won_by_names_the_real_winners_with_their_scores(tmp_path, page):
+    """"won by BOB & DAN, 1–0" when the winners had 0: each side's score is said by its name; a
+    resignation says so."""
+    db = tmp_path / "t.sqlite3"
+    with Store(db) as store:
+        spec = catalog.spec("broadway")
+        game = spec.new(4, {"hands": 2}, seed=2, observed=False)
+        match_id = store.start_match(game, ["ANN", "BOB", "CAT", "DAN"])
+        store.append_move(match_id, 1, str(next(iter(game.legal_moves()))))
+        store.finish(match_id, game, "resigned", [1])  # ANN & CAT resign: BOB & DAN win, 0 points each
+    table = LiveTable(db, None)
+    try:
+        page.goto(table.url + "/scores")
+        said = page.locator(f'#matches .match[data-match="{match_id}"] .result').inner_text()
+        assert said == "won by BOB & DAN by resignation: ANN & CAT 0, BOB & DAN 0", said
+    finally:
+        table.close()
+
+
+def test_bots_are_listed_apart_and_never_rated(tmp_path, page):
+    """The leaderboards rated the table's bots with the people: a bot is listed apart with its
+    strength, matches and wins, and a match against bots alone rates nobody."""
+    db = tmp_path / "t.sqlite3"
+    with Store(db) as store:
+        for seed in (1, 2, 3):
+            spec = catalog.spec("castle-rock")
+            game = spec.new(3, {"hands": 1}, seed=seed, observed=False)
+            fresh = spec.new(3, {"hands": 1}, seed=seed, observed=False)
+            people = ["ANN", "BOB", "West bot"] if seed < 3 else ["ANN", "North bot", "West bot"]
+            match_id = store.start_match(fresh, people, bots={2: "greedy"} if seed < 3 else {1: "search", 2: "greedy"})
+            play_out(game, [random_bot(random.Random(seed))])
+            for ply, move in enumerate(game.moves, 1):
+                store.append_move(match_id, ply, str(move))
+            store.finish(match_id, game)
+    table = LiveTable(db, None)
+    try:
+        (board,) = table.get("/api/leaderboard")[1]
+        assert [p["name"] for p in board["players"]] == sorted(["ANN", "BOB"], key=lambda n: -next(
+            p["rating"] for p in board["players"] if p["name"] == n))
+        assert {p["name"]: p["matches"] for p in board["players"]} == {"ANN": 3, "BOB": 2}
+        assert {(b["name"], b["strength"], b["matches"]) for b in board["bots"]} == {
+            ("West bot", "normal", 3), ("North bot", "hard", 1)}
+        page.goto(table.url + "/scores")
+        page.locator("#boards table caption", has_text="the table's bots (not rated)").wait_for()
+        people = page.locator("#boards table").first.inner_text()
+        assert "ANN" in people and "bot" not in people
     finally:
         table.close()

@@ -29,8 +29,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from dominotable.ui.web import server as server_module
-from dominotable.ui.web.access import CONNECTIONS, RESERVED_FDS, WRONG_TOKENS
+from dominotable.ui.web import push
+from dominotable.ui.web.access import WRONG_TOKENS
+from dominotable.web.guard import CONNECTIONS, HEADER_TIMEOUT, RESERVED_FDS
 from polling import until
 from web_table import LiveTable, lan_address
 
@@ -177,7 +178,7 @@ def test_a_host_that_does_not_name_the_table_is_refused_dns_rebinding(table, cap
     for host in [f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost.:{port}", f"[::1]:{port}",
                  f"{hostname}:{port}", f"{hostname.split('.')[0]}.local:{port}", "table.bar.lan", "table.bar.lan:8443"]:
         status, answer, _ = send(url, "GET", "/api/state", [("Host", host)])
-        assert status == 200 and answer["game"] == "castle-rock", (host, answer)
+        assert status == 200 and answer["screen"]["game"]["name"] == "castle-rock", (host, answer)
 
 
 def test_websocket_upgrades_check_origin_and_host(table):
@@ -305,7 +306,7 @@ def test_one_machine_holds_four_websockets_and_32_connections(lan):
 
 
 def test_all_websockets_together_are_limited(table, monkeypatch, caplog):
-    monkeypatch.setattr(server_module, "MAX_CLIENTS", 3)
+    monkeypatch.setattr(push, "MAX_CLIENTS", 3)
     no_websockets(table)
     said = []
     results = ws(table.url, count=4, meanwhile=lambda: said.append(send(table.url, "GET", "/ws", UPGRADE)[:2]))
@@ -382,7 +383,7 @@ def test_1100_slow_connections_at_a_file_limit_of_1024_are_dropped_without_trace
         refused = lambda: sum(1 for sock in slow if _closed(sock))  # noqa: E731
         # the table holds at most 400, whatever the file limit lets in
         assert until(lambda: refused() >= 600), refused()
-        deadline = time.monotonic() + server_module.HEADER_TIMEOUT + 10
+        deadline = time.monotonic() + HEADER_TIMEOUT + 10
         while True:
             try:
                 status, answer, _ = send(url, "GET", "/api/state")
@@ -393,7 +394,7 @@ def test_1100_slow_connections_at_a_file_limit_of_1024_are_dropped_without_trace
             assert time.monotonic() < deadline, "the table never answered again"
             time.sleep(0.2)
         elapsed = time.monotonic() - started
-        assert elapsed < server_module.HEADER_TIMEOUT + 5
+        assert elapsed < HEADER_TIMEOUT + 5
         assert all(_closed(sock, wait=1) for sock in slow[:50])  # the stalled ones were dropped
         body_stall.settimeout(5)
         answer = body_stall.recv(4000)

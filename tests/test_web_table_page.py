@@ -298,7 +298,7 @@ def test_a_castle_rock_match_against_three_bots_from_the_setup_form_to_the_final
                 checked = True  # mid-match, the racks drawn: axe, and a phone's width
                 assert not (found := violations(page)), described(found)
                 page.set_viewport_size(PHONE)
-                assert overflow(page) == 0
+                assert overflow(page) == 0 and not (found := violations(page)), described(found)
                 for button in page.get_by_role("group", name="Match controls").get_by_role("button").all():
                     box = button.bounding_box()
                     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], button.inner_text()

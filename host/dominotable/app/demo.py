@@ -20,6 +20,7 @@ from dominotable.app.hardware import Hardware
 from dominotable.app.runtime import Runtime
 from dominotable.app.venue import start_link, stop_link
 from dominotable.games import catalog
+from dominotable.match.actions import ButtonMove
 from dominotable.match.status import Mode
 from dominotable.rules.game import Game, Move
 from dominotable.sim.hands.base import Hands, fitting, physical_board
@@ -147,17 +148,26 @@ class TableBots:
         if actions:
             self.perform(actions, self._read_on_pad)
         else:
-            self._button_move(hands, move, board)
+            self._button_move(move)
         self.moves += 1
         self._wait(lambda r: len(r.game.moves) != ply or r.game.is_over(), f"move {ply + 1} ({move})")
 
-    def _button_move(self, hands: Hands, move: Move, board: Board) -> None:
-        """Through the in-game menu: a long select opens it, the button moves come first,
-        and the question after it starts on No."""
-        index = next((i for i, (_, m) in enumerate(hands.reader.button_moves(board)) if m == move), None)
-        if index is None:
-            raise BotError(f"{move} leaves no trace on the tray and no button makes it")
-        for press in [Press.LONG_SELECT, *[Press.DOWN] * index, Press.SELECT, Press.UP, Press.SELECT]:
+    def _button_move(self, move: Move) -> None:
+        """Through the in-game menu, once the table offers the move (as a person waits to see it
+        offered: right after a commit the table offers the buttons of the tray it judged before,
+        until it judges the tray again): a long select opens the menu, the move at its place in the
+        menu's list, and the question after it starts on No."""
+        place = {}
+
+        def offered(referee) -> bool:
+            place["index"] = next((i for i, action in enumerate(referee.actions())
+                                   if isinstance(action, ButtonMove) and action.move == move), None)
+            return place["index"] is not None
+
+        self._wait(offered, f"{move} into its menu")
+        if place.get("index") is None:  # stopped meanwhile
+            return
+        for press in [Press.LONG_SELECT, *[Press.DOWN] * place["index"], Press.SELECT, Press.UP, Press.SELECT]:
             self.press(press)
 
     def _read_on_pad(self, tile) -> None:
@@ -220,6 +230,7 @@ def watch(runtime, db, explicit_db: bool, seed: int, transcript: bool, server=No
     if server is not None:
         from dominotable.app.web import wait_for_signal
 
+        server.publish()  # the pages open on it say that the table has stopped
         wait_for_signal()
 
 

@@ -303,9 +303,10 @@ class Runtime:
             return self.setup.offer()
 
     def targets(self, tile: Tile) -> tuple:
-        """Where `tile` may be laid now (match/targets.py), asked of copies; () with no match on."""
+        """Where `tile` may be laid now (match/targets.py), asked of copies, each with what laying
+        it there does in words; () with no match on."""
         with self.lock:
-            return self.session.referee.targets(tile) if self.session is not None else ()
+            return self.session.referee.places(tile) if self.session is not None else ()
 
     def act(self, kind: str, move: str | None = None) -> actions.Action:
         """One of the actions that apply now (the in-game menu's list), by its kind and, for a move
@@ -445,10 +446,10 @@ class Runtime:
         return replace(screen, **said) if said else screen
 
     def _show(self) -> None:
-        """Show the frame (the tray's lights first: they cost a write), and tell the observers, with
-        the one screen built for all of them."""
+        """Show the frame (the tray's lights first: they cost a write; the OLED's words are short
+        while they light its cells), and tell the observers, with the one screen built for all of them."""
         screen = self.screen()
         self.supervisor.run("the tray's lights", self.hw.lights.show, screen)
-        self.supervisor.run("the OLED", self.hw.display.show, screens.draw(screen, self.spinner))
+        self.supervisor.run("the OLED", self.hw.display.show, screens.draw(self.hw.lights.worded(screen), self.spinner))
         for observer in self.observers:
             self.supervisor.run(getattr(observer, "part", "a front end"), observer, screen)

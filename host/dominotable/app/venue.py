@@ -66,7 +66,7 @@ def stop_link(link: VenueLink | None, drain: float) -> None:
 
 def live_state(screen) -> dict[str, Any]:
     """What a venue sees of a table: its screen as the page gets it (`Screen.to_dict`), less what
-    only a table draws (the tray, the menu, the cells to mark)."""
+    only a table draws (the menu, the cells to mark); with the address its page is followed at."""
     data = screen.to_dict()
     return {key: data[key] for key in ("kind", "title", "text", "turn", "scores", "target", "last_text", "problem",
-                                       "warning", "faults", "game", "venue")}
+                                       "warning", "faults", "game", "venue", "link")}

@@ -216,6 +216,15 @@ class GameSpec:
         return self.own_hint is not no_hint_of_its_own or hand is not None or not game.observed
 
 
+STRENGTHS = {"random": "easy", "greedy": "normal", "search": "hard"}  # a bot's strategy as a person calls it
+
+
+def strength(strategy: str) -> str:
+    """A bot's strategy in a person's words (easy, normal, hard), or its own name: the setup (the
+    OLED's menu and the page's form) and the leaderboards say it so."""
+    return STRENGTHS.get(strategy, strategy)
+
+
 def with_search(kernel: type[Playout], own: Mapping[str, StrategyFactory] | None = None) -> dict:
     """The shared strategies, a game's own, and `search` over its playout kernel."""
     return {**SHARED, **(own or {}), "search": searcher(kernel)}

@@ -4,7 +4,8 @@
 - `on_board(board)` for every snapshot, `tick()` often: a settled board is judged once;
 - `lost()` / `back()`: the tray link dropped and came back;
 - `take_back()`, `button_move(move)`, `resign()`, `abandon()`, `hint()`: what the players choose;
-- `targets(tile)`: where a tile held over the tray may be laid (targets.py).
+- `targets(tile)`: where a tile held over the tray may be laid (targets.py); `places(tile)`: the same,
+  each with what laying it there does, in words.
 - `hear(event)`: an event of the partner table, in a match two tables play (hearing.py, remote.py).
 
 What the table says now is `status` (status.py), with the instruction the judge decided: what the
@@ -14,11 +15,12 @@ screen is read from the status and the position on the way back up.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dominotable.games.spec import GameSpec
+from dominotable.games.spec import GameSpec, who
 from dominotable.match.actions import Action, ButtonMove, NewMatch, Resign, ShowHint, TakeBack
 from dominotable.match.committer import Committer
 from dominotable.match.decision import Commit, Prompt
@@ -254,6 +256,27 @@ class Referee:
         if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
             return ()
         return self.judge.targets.of(self.position, board, tile, self.status.undone)
+
+    def places(self, tile: Tile) -> tuple[tuple[Cells, str], ...]:
+        """Each place of `targets(tile)` with what laying the tile there does, in the game's own
+        words without the mover, and the score it changes ("on column 2, up to 4, tiles left out
+        21 to 20"; "at the right end, points 0 to 10"), or "" where they say no more than the tile."""
+        board = self.tracker.board
+        if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
+            return ()
+        out = []
+        for cells, moves in self.judge.targets.doing(self.position, board, tile, self.status.undone).items():
+            game, said, names = self.game.copy(), [], self.seating.names
+            for move in moves:
+                before = game.copy()
+                game.push(move)
+                if move.placed() is tile:  # "ANN laid 2-4 on column 2, up to 2": "on column 2, up to 2"
+                    words = self.spec.word(before, move, names).removeprefix(f"{who(before, names, move)} ")
+                    laid = re.match(rf"^\w+ ({tile.a}-{tile.b}|{tile.b}-{tile.a})\b ?(.*)$", words)
+                    said.append(laid[2] if laid else words)
+            said += [f"{self.spec.scoring} {was} to {now}" for now, was in zip(game.scores, self.game.scores) if now != was]
+            out.append((cells, ", ".join(s for s in said if s)))
+        return tuple(out)
 
     def result_title(self) -> str:
         winners = self.game.winners()

@@ -7,7 +7,8 @@ or once the move the next placement implies is made: Castle Rock's end of a turn
 A candidate is kept only if the judge itself, asked about the tray as it lies now with the tile
 laid there (`probe`), commits a move placing the tile, says nothing is wrong, and, asked again
 about the same tray once that is committed, still says nothing is wrong: what the page offers,
-the judge accepts, and what it accepts it never asks back. The answers are kept for the position
+the judge accepts, and what it accepts it never asks back; each place is kept with the moves the
+judge committed there (what laying the tile there does). The answers are kept for the position
 and the tray they were asked about.
 """
 
@@ -52,15 +53,20 @@ class Targets:
         self.hands = hands
         self.area = area
         self._key: tuple | None = None
-        self._known: dict = {}  # tile -> its cells; tiles -> their places
+        self._known: dict = {}  # tile -> its cells, each with its moves; tiles -> their places
 
     def of(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...] = ()) -> tuple[Cells, ...]:
         """Where laying `tile` on `board` (the whole tray as it lies now) is a move the judge
         accepts from `live` (only copies are asked); `undone`: moves taken back with the button
         that the tray may still show, as the live table judges it."""
+        return tuple(self.doing(live, board, tile, undone))
+
+    def doing(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...] = ()
+              ) -> dict[Cells, tuple[Move, ...]]:
+        """Each place of `of`, with the moves the judge commits when the tile is laid there."""
         known = self._for(live, board, undone)
         if tile not in known:
-            known[tile] = tuple(self._found(live, board, tile, undone))
+            known[tile] = dict(self._found(live, board, tile, undone))
         return known[tile]
 
     def places(self, live: Position, board: Board, tiles: Sequence[Tile]) -> tuple[Place, ...]:
@@ -88,7 +94,8 @@ class Targets:
         return self._known
 
     def _found(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...]):
-        """The cells, each way round, where the judge accepts `tile` and never asks it back."""
+        """The cells, each way round, where the judge accepts `tile` and never asks it back, each
+        with the moves it commits there."""
         if live.game.is_over():
             return
         tray = MemoryTray.of(board)
@@ -101,25 +108,30 @@ class Targets:
                 continue
             laid = MemoryTray.of(without)
             laid.place(tile, cells)
-            if self._accepted(live, laid.board(), tile, undone):
-                yield cells
+            moves = self._accepted(live, laid.board(), tile, undone)
+            if moves:
+                yield cells, moves
 
-    def _accepted(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...]) -> bool:
-        """Whether the judge commits a move placing `tile` on `board`, says nothing is wrong, and
-        says nothing is wrong about the same board once that is committed (the moves taken back
-        no longer on it: the table forgets them once the tray is judged without them)."""
+    def _accepted(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...]) -> tuple[Move, ...]:
+        """The moves the judge commits placing `tile` on `board`, if it says nothing is wrong and
+        says nothing is wrong about the same board once they are committed (else none; the moves
+        taken back are no longer on it then: the table forgets them once it judges the tray without
+        them)."""
         decision = self.judge.probe(live, board, undone)
         if not isinstance(decision, Commit) or _wrong(decision.then) or decision.revised:
-            return False
-        if not any(isinstance(e, Play) and e.move.placed() is tile for e in decision.effects):
-            return False
+            return ()
+        moves = tuple(e.move for e in decision.effects if isinstance(e, Play))
+        if not any(move.placed() is tile for move in moves):
+            return ()
         after = live.copy()
         for effect in decision.effects:
             after.apply(effect)
         again = self.judge.probe(after, board)
         if isinstance(again, Commit):
-            return not (_wrong(again.then) or again.revised or any(isinstance(e, Undo) for e in again.effects))
-        return not _wrong(again)
+            fine = not (_wrong(again.then) or again.revised or any(isinstance(e, Undo) for e in again.effects))
+        else:
+            fine = not _wrong(again)
+        return moves if fine else ()
 
     def _placing(self, game: Game) -> dict[Tile, list[tuple[Game, Move]]]:
         """The legal moves placing a tile, by tile, each with the game it is made from: now, or once

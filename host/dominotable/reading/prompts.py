@@ -66,18 +66,20 @@ def span(geometry: Geometry, cells) -> str:
 # -- the instruction --------------------------------------------------------------------------
 
 
-def said(instruction: Instruction, geometry: Geometry) -> str:
+def said(instruction: Instruction, geometry: Geometry, lit: bool = False) -> str:
     """What to do, without whose: the steps in order ("put a tile upright at the open end
-    (r4c4-r5c4); take any captures; then End turn"), then what may be done instead."""
-    text = steps(instruction.steps, geometry)
+    (r4c4-r5c4); take any captures; then End turn"), then what may be done instead. `lit`: the
+    tray lights the steps' cells and slots (ui/lights.py), so the words point at them ("slot 6
+    (5-6) -> the lit cells") instead of naming them; the other ways are not lit."""
+    text = steps(instruction.steps, geometry, lit)
     if instruction.instead:
         text += "; or " + listed((steps(way, geometry) for way in instruction.instead), "or")
     return text
 
 
-def steps(todo: Sequence[Step], geometry: Geometry) -> str:
+def steps(todo: Sequence[Step], geometry: Geometry, lit: bool = False) -> str:
     """Steps in order, the last after "then" ("...; take any captures; then End turn")."""
-    parts = [step(s, geometry) for s in todo]
+    parts = [(short(s) if lit else None) or step(s, geometry) for s in todo]
     if len(parts) > 1 and todo[-1].do != Do.DONE:
         parts[-1] = "then " + parts[-1]
     return "; ".join(parts)
@@ -116,6 +118,27 @@ def step(s: Step, geometry: Geometry) -> str:
         case Do.DONE:
             return "the turn ends once the table reads it"
     raise AssertionError(f"a step of no kind: {s.do}")
+
+
+def short(s: Step) -> str | None:
+    """A step whose cells and slots the tray lights, pointing at them; None for one said as in
+    full (nothing of it lit, or too little said by the cells: a slide of every tile, a button)."""
+    tiles = listed(s.tiles)
+    match s.do:  # what ui/lights.py lights of each kind
+        case Do.LAY if s.tiles and s.slots:
+            return f"slot {s.slots[0]} ({tiles}) -> the lit cells"
+        case Do.LAY if s.tiles:
+            return f"put {tiles} on the lit cells"
+        case Do.TAKE if s.tiles:
+            return f"take the {'lit tile' if len(s.tiles) == 1 else f'{len(s.tiles)} lit tiles'} {s.place}".rstrip()
+        case Do.SLIDE if s.by is None:
+            return f"slide {tiles} to the lit cells"
+        case Do.DEAL:
+            return f"{'a tile' if s.count == 1 else f'{s.count} tiles'} from the boneyard, face down, into the lit " \
+                   f"{'slot' if len(s.slots) == 1 else 'slots'}"
+        case Do.EMPTY:
+            return "hand over: take the tiles out of the lit slots"
+    return None
 
 
 def _where(s: Step, geometry: Geometry) -> str:

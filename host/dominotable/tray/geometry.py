@@ -100,13 +100,17 @@ class Geometry:
         return cell in self.pad
 
     def label(self, cell: int) -> str:
-        """A human name for a cell: 'r3c5 (cell 53)' or 'pad-left (cell 192)'."""
-        if self.is_pad(cell):
-            return f"{self.pad_names[self.pad.index(cell)]} (cell {cell})"
+        """A human name for a cell with its number: 'r3c5 (cell 53)' or 'pad-left (cell 192)'."""
         if not 0 <= cell < self.cells:
             return f"cell {cell} (not on this tray)"
+        return f"{self.cell_name(cell)} (cell {cell})"
+
+    def cell_name(self, cell: int) -> str:
+        """A cell as prompts name it: 'r3c5', or the scan pad's cell 'pad-left'."""
+        if self.is_pad(cell):
+            return self.pad_names[self.pad.index(cell)]
         row, col = self.coords(cell)
-        return f"r{row}c{col} (cell {cell})"
+        return f"r{row}c{col}"
 
     def neighbours(self, cell: int) -> tuple[int, ...]:
         """Cells a tile can span with this one: orthogonal grid neighbours; the pad's two cells."""

@@ -2,31 +2,36 @@
 cells the Screen is about light under the tiles, one meaning per colour, and go to the tray over
 the link (`TrayLink.light`, protocol 4's LIGHTS).
 
-What lights reads the Screen alone (`marks`), as the OLED and the page do:
+What lights reads the Screen alone (`marks`): its typed instruction, never its words.
 
 - a problem the tray shows (a misplaced or unknown tile): its cells red;
-- a step a person does for a seat the table plays, or a hint they asked for: the rack slot a bot's
-  tile comes from (a slot cell holding a tile), tiles to take (a cell holding a tile elsewhere),
-  where a tile goes (an empty cell: on the tray, into a rack's slot, over the scan pad);
+- what a person does for a seat the table plays, or anyone at the table (the instruction's
+  steps): where a tile goes green (on the tray, into a rack's slots, over the scan pad), the rack
+  slot a bot's tile comes from blue, tiles to take yellow;
+- a hint the person asked for: the tiles it would take, yellow;
+- a tile the person to move holds over the scan pad: its legal places (the Screen's `places`, as
+  the page offers them), dim green;
 - anything else, a person's own free choice among them, lights nothing.
 
 The setting ([lights] level in the configuration, and the setup menu): on, dim or off; during the
 venue's quiet hours ([lights] quiet_hours) "on" is dimmed. The tray scales every colour under its
-brightness cap (hardware/wiring.toml [lights]).
+brightness cap (hardware/wiring.toml [lights]). While the tray lights a screen's instruction, the
+OLED says it short (`worded`: the Screen's `short`, "slot 6 (5-6) -> the lit cells").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, time
 from enum import StrEnum
 from typing import Any
 
+from dominotable.reading.instruction import Do, Instruction
 from dominotable.settings import setting
 from dominotable.ui.menu import LEVELS
-from dominotable.ui.screen import Screen, ScreenKind
+from dominotable.ui.screen import Rack, Screen, ScreenKind
 
 DIM = 0.25  # "dim": this share of each colour
 QUIET = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$")
@@ -37,6 +42,7 @@ class Meaning(StrEnum):
     FROM = "from"
     TAKE = "take"
     WRONG = "wrong"
+    PLACES = "places"
 
 
 COLOURS = {  # full scale; the tray caps them
@@ -44,12 +50,14 @@ COLOURS = {  # full scale; the tray caps them
     Meaning.FROM: (0, 64, 255),
     Meaning.TAKE: (255, 176, 0),
     Meaning.WRONG: (255, 0, 0),
+    Meaning.PLACES: (0, 96, 0),  # dim: under the cap and "dim" still lit, and no other meaning's colour
 }
 LEGEND = {  # the page and the README say the same
     Meaning.GOES: ("green", "where a tile goes"),
     Meaning.FROM: ("blue", "the rack slot a bot's tile comes from"),
     Meaning.TAKE: ("yellow", "tiles to take in a capture"),
     Meaning.WRONG: ("red", "a misplaced or unknown tile"),
+    Meaning.PLACES: ("dim green", "where the tile held over the scan pad may go"),
 }
 
 
@@ -62,18 +70,37 @@ class LightsConfig:
 
 def marks(screen: Screen) -> dict[int, Meaning]:
     """The cells the Screen asks the tray to light, and why."""
-    if screen.kind != ScreenKind.PROMPT or screen.game is None:
+    if screen.kind not in (ScreenKind.PROMPT, ScreenKind.PLAY) or screen.game is None:
         return {}
     if screen.problem is not None:
         return dict.fromkeys(screen.cells, Meaning.WRONG)
-    slots = {cell for rack in screen.game.racks for slot in rack.slots for cell in slot}
-    covered = {cell for _tile, cells in screen.tray for cell in cells}
-    out = {}
-    for cell in screen.cells:
-        if cell not in covered:
-            out[cell] = Meaning.GOES
-        else:
-            out[cell] = Meaning.FROM if cell in slots else Meaning.TAKE
+    said = screen.instruction
+    if said is not None and (said.table or said.seat is None):  # not a person's own turn
+        return steps(said, screen.game.racks)
+    if screen.take:  # a hint asked for: the tiles it takes
+        where = {str(tile): cells for tile, cells in screen.tray}
+        return {cell: Meaning.TAKE for name in screen.take for cell in where.get(name, ())}
+    return dict.fromkeys(screen.places, Meaning.PLACES)
+
+
+def steps(said: Instruction, racks: tuple[Rack, ...]) -> dict[int, Meaning]:
+    """An instruction's steps as lights: each step's cells and its seat's rack slots."""
+    rack = next((r.slots for r in racks if r.seat == said.who), ())
+
+    def slots(numbers) -> list[int]:
+        return [cell for k in numbers if 0 < k <= len(rack) for cell in rack[k - 1]]
+
+    out: dict[int, Meaning] = {}
+    for step in said.steps:
+        match step.do:
+            case Do.LAY | Do.PAD | Do.SLIDE | Do.NOTE:  # a tile from a slot, to its cells (a note's: the pad)
+                out |= dict.fromkeys(slots(step.slots), Meaning.FROM) | dict.fromkeys(step.cells, Meaning.GOES)
+            case Do.TAKE:
+                out |= dict.fromkeys(step.cells, Meaning.TAKE)
+            case Do.DEAL:
+                out |= dict.fromkeys(slots(step.slots), Meaning.GOES)
+            case Do.EMPTY:
+                out |= dict.fromkeys(slots(step.slots), Meaning.FROM)
     return out
 
 
@@ -123,6 +150,13 @@ class TrayLights:
     def show(self, screen: Screen) -> None:
         self.shown = self.lit(screen)
         self.link.light(self.shown)
+
+    def worded(self, screen: Screen) -> Screen:
+        """`screen` as the OLED says it: short ("West bot: slot 6 (5-6) -> the lit cells") while a
+        tray that lights is attached and lights its cells (`show` was given it), else in full."""
+        if screen.short and self.shown and self.link.connected:
+            return replace(screen, text=screen.short)
+        return screen
 
     def state(self) -> dict[str, Any]:
         """For the page: the cells lit with the screen shown, as the tray shows them (their meaning,

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dominotable.games.spec import strength
 from dominotable.rules.errors import DominoError
 from dominotable.rules.options import Options
 from dominotable.ui.press import Press
@@ -261,6 +262,7 @@ class Setup(Model):
                                  [False, True] if isinstance(default, bool) else None)}
                             for name, default, choices, help in game.Options.describe()],
                 "positions": list(positions), "strategies": list(self.strategies.get(game, [])) if positions else [],
+                "strengths": [strength(s) for s in self.strategies.get(game, [])] if positions else [],
                 "remote": self.partner if game in self.remote_games else "",
                 "seats": [{"name": s.name, "bot": s.bot and seat < len(positions), "strategy": s.strategy,
                            "remote": s.remote and game in self.remote_games}
@@ -396,7 +398,7 @@ class Setup(Model):
         elif bot or away:
             strategies = (self.strategies.get(self.game) or [""]) if bot else []
             kinds = [PERSON, *strategies, *([REMOTE] if away else [])]
-            items = ["Player", *(f"Bot ({self._position(seat)}{', ' + s if s else ''})" for s in strategies),
+            items = ["Player", *(f"Bot ({self._position(seat)}{', ' + strength(s) if s else ''})" for s in strategies),
                      *([f"At {self.partner}"] if away else [])]
             last = self.seats_for(self.game)[seat]
             chosen = REMOTE if last.remote else (last.strategy or (strategies or [""])[0]) if last.bot else PERSON

@@ -1,13 +1,16 @@
 """The presenter: the match as the one Screen (ui/screen.py) every front end renders, the OLED,
 the page and a venue alike. It reads the referee's status and the in-game menu, never asks the
-match anything it has to work out, and keeps the one piece of view state there is: which page of
+match anything it has to work out (but where a tile held over the scan pad may go: the targets
+the page asks for too, kept for the tray as it lies), and keeps the one piece of view state there is: which page of
 the play screen is up (up/down turn the pages).
 
 The turn line and the prompt speak with one voice (reading/prompts.py), from the instruction the
 judge decided: the turn names the seat to move (nobody while the table waits for a draw or a
 reveal, or for the tray to be set up); the person to move gets their turn in words on the play
 pages; a step for a seat the table plays is a prompt naming that seat, or a title naming only
-its rack (tiles into it or out of it, which any time will do) when it is not that seat's turn."""
+its rack (tiles into it or out of it, which any time will do) when it is not that seat's turn,
+with its words shortened for when the tray lights its cells. A tile the person to move holds over
+the scan pad has its places (where the page would offer it) on the screen, for the lights."""
 
 from __future__ import annotations
 
@@ -50,12 +53,14 @@ class Presenter:
         if said is not None and (said.table or said.seat is None):
             # a seat the table plays (its one next step), or what anyone at the table is to do
             title = f"{said.who}'s rack" if said.rack and said.who != turn else said.who or "At the table"
-            text = prompts.said(said, r.judge.reader.geometry)
+            text, short = (prompts.said(said, r.judge.reader.geometry, lit) for lit in (False, True))
             if said.scored:  # the hand-over card
                 title = "Hand over"
-                text = f"{prompts.scored(r.seating.side_names(game), said.scored, r.spec.scoring)}; {text}"
+                scored = prompts.scored(r.seating.side_names(game), said.scored, r.spec.scoring)
+                text, short = f"{scored}; {text}", f"{scored}; {short}"
             return Screen(ScreenKind.PROMPT, title, text, turn=turn, seat=said.who if said.table else "",
-                          cells=self._cells(said) + dead, instruction=said, page=self._page_of(title, text), **common)
+                          cells=self._cells(said) + dead, instruction=said, page=self._page_of(title, text),
+                          short=short if short != text else "", **common)
         notice = status.notice
         waiting = r.waiting()
         if notice is None and waiting is not None and r.hearing.unreachable is not None:  # a partition: play pauses
@@ -77,6 +82,14 @@ class Presenter:
         slots = seats.slot_cells(said.seat, said.slots) if said.seat in seats.racks else ()
         return slots + said.cells
 
+    def _held(self) -> tuple[int, ...]:
+        """Where the tile the person to move holds over the scan pad may be laid: the places the
+        page offers for it (match/targets.py, asked of copies once for the tray as it lies)."""
+        board = self.referee.tracker.board
+        held = board.on_pad() if board is not None else None
+        return tuple(dict.fromkeys(c for cells in self.referee.targets(held.tile) for c in cells)) \
+            if held is not None else ()
+
     def _page_of(self, title: str, text: str) -> int:
         """The page of a prompt that up/down have turned to; a new prompt starts on its first."""
         if self._prompt != (title, text):
@@ -94,7 +107,7 @@ class Presenter:
             note = prompts.said(said, self.referee.judge.reader.geometry)
             note += f". {status.warning[0].upper()}{status.warning[1:]}" if status.warning else ""
             return Screen(ScreenKind.PLAY, said.who, note, turn=turn, page=self.page, cells=self._cells(said) + dead,
-                          instruction=said, **common)
+                          instruction=said, places=self._held(), **common)
         elif status.warning:
             note = status.warning
         elif labels:

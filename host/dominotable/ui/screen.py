@@ -10,8 +10,11 @@ none of them derives anything from the match or parses its text.
 - `instruction`: what the table waits for and whom from, typed (reading/instruction.py): its
   words are `title` (whose) and `text`, its cells among `cells`; a front end that lights or
   outlines cells reads it instead of the words;
+- `short`: the text when the tray lights the instruction's cells (ui/lights.py): the same words
+  pointing at the lit cells ("slot 6 (5-6) -> the lit cells"), for the OLED while lights show;
 - `cells`: the cells and rack slots the screen is about, for a front end to mark; `take`: a
-  hint's capture plan, the tiles in order;
+  hint's capture plan, the tiles in order; `places`: at the turn of the person to move, where
+  the tile they hold over the scan pad may be laid (match/targets.py, as the page offers them);
 - `actions`: what the players may do now besides laying tiles (match/actions.py), the in-game
   menu's list, for a front end to offer as controls;
 - `alarms`: how many times the table has sounded the alarm; a front end sounds as it grows.
@@ -90,17 +93,14 @@ class Screen:
     warning: str | None = None  # a dead reader played around
     alarms: int = 0
     game: Game | None = None
-    tray: tuple[tuple[Tile, tuple[int, ...]], ...] = ()  # the tiles as the table last read them
+    tray: tuple[tuple[Tile, tuple[int, ...]], ...] = ()  # the tiles as the table last read them (not in to_dict: the page says them, a rack's face down)
     faults: tuple[str, ...] = ()  # parts of the table that failed and are being tried again
     venue: str | None = None  # the link to the venue's scoreboard, where the table has one
     link: str = ""  # the scoreboard's address, for phones to follow (a page of its own on the OLED)
     actions: tuple[Action, ...] = ()
     instruction: Instruction | None = None
-
-    def pages(self) -> int:
-        """The play screen's pages: whose turn, the scores, the last play (once there is one), the
-        scoreboard's address (while the page is served)."""
-        return 2 + bool(self.last) + bool(self.link)
+    short: str = ""
+    places: tuple[int, ...] = ()
 
     @property
     def bot(self) -> str:
@@ -119,7 +119,6 @@ class Screen:
             "warning": self.warning, "alarms": self.alarms, "faults": list(self.faults), "venue": self.venue,
             "link": self.link, "actions": [self._action(a) for a in self.actions],
             "instruction": None if self.instruction is None else _instruction(self.instruction),
-            "tray": [{"tile": f"{t.a}-{t.b}", "cells": list(cells)} for t, cells in self.tray],
             "game": None if game is None else {
                 "name": game.name, "title": game.title, "match": game.match, "moves": game.moves, "mode": game.mode,
                 "zones": list(game.zones), "top": game.top, "lower_wins": game.lower_wins, "goal": game.goal,

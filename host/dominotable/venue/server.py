@@ -6,111 +6,79 @@ keeps the events in its store (store.py: duplicates and reorderings are harmless
 acknowledges each one kept to its table. It publishes the known players (retained) for the
 tables' setup, and its own status, so the tables resend only while it listens.
 
-It serves, on aiohttp, every table's live state, the leaderboard and openskill ratings across
-tables (the same ratings as a table's, views/ratings.py, over the venue's players), the recent
-matches each replayable, and a kiosk view for a screen across the bar. Nothing can be
-controlled from the page: it only shows.
+It serves, on the web base (web/base.py, as the table's page does), every table's live state, the
+leaderboard and openskill ratings across tables (the same ratings as a table's, views/ratings.py,
+over the venue's players), the recent matches each replayable, and a kiosk view for a screen
+across the bar. Nothing can be controlled from the page: it only shows.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import dataclasses
 import json
 import logging
-import threading
 import time
-from importlib import resources
 from typing import Any
 
 import aiomqtt
 from aiohttp import web
 
-from dominotable.games import catalog
 from dominotable.rules.errors import DominoError
 from dominotable.tray.geometry import Geometry, default
 from dominotable.venue import broker as topics
 from dominotable.venue.broker import Broker
 from dominotable.venue.store import VenueStore
-from dominotable.views import review, svg
-from dominotable.views.ratings import rate
+from dominotable.views import boards, review
+from dominotable.web.base import WebBase
+from dominotable.web.guard import Refused
 
 log = logging.getLogger("dominotable.venue")
 
 BATCH = 500  # events kept in one transaction at most
 RECENT = 20  # matches on the scoreboard
-STATIC = {"venue.js": "text/javascript", "style.css": "text/css"}
-PAGES = ("venue.html", "kiosk.html")
 
 
-class VenueServer:
+class VenueServer(WebBase):
+    name = "venue"
+    stop_timeout = 10.0  # what came in kept, the broker told, the tasks ended
+
     def __init__(self, store: VenueStore, broker: Broker, host: str = "127.0.0.1", port: int = 8090, *,
                  rate_demos: bool = False, geometry: Geometry | None = None, retry: tuple[float, float] = (0.5, 5.0)):
         """`rate_demos`: rate the bots' demo matches too (a venue of simulated tables); `retry`:
         seconds before reconnecting to the broker, first and at most."""
+        super().__init__(host, port, __package__)
         self.retry = retry
         self.store = store
         self.broker = broker
-        self.host = host
-        self.port = port
         self.rate_demos = rate_demos
         self.geometry = geometry or default()  # the tray a replay is laid out on
         self.tables: dict[str, dict[str, Any]] = {}  # table -> {"state", "online", "seen"}
         self.connected = False
         self.version = 0  # bumped when the store changes: the page fetches again
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="venue", daemon=True)
-        self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="venue-db")
-        self._files = {name: (resources.files(__package__) / "static" / name).read_bytes() for name in [*STATIC, *PAGES]}
         self._queue: asyncio.Queue | None = None
         self._client: aiomqtt.Client | None = None
         self._tasks: list[asyncio.Task] = []
         self._acking: set[asyncio.Task] = set()  # acknowledgements on their way
-        self._runner: web.AppRunner | None = None
         self._boards: tuple[int, list] | None = None  # (version, leaderboard)
         self._plots: dict[tuple, list[list[int]]] = {}  # (match, moves, finished) -> scores after every hand
 
-    # --- life cycle ------------------------------------------------------------------------
+    # --- life cycle (the web base's, with the broker) ---------------------------------------------
 
-    def start(self) -> VenueServer:
-        """Serve the page (raises OSError when its address is taken) and listen to the broker."""
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(timeout=10)
-        return self
-
-    async def _start(self) -> None:
-        self._queue = asyncio.Queue()
-        app = web.Application(client_max_size=4096)
-        app.add_routes([
-            web.get("/", self._html("venue.html")), web.get("/kiosk", self._html("kiosk.html")),
-            web.get("/static/{name}", self._static), web.get("/api/tables", self._api_tables),
+    def routes(self) -> list[web.RouteDef]:
+        return [
+            web.get("/", self.page("venue.html")), web.get("/kiosk", self.page("kiosk.html")),
+            web.get("/api/tables", self._api_tables),
             web.get("/api/leaderboard", self._api(self.leaderboard)), web.get("/api/matches", self._api(self.matches)),
             web.get("/api/players", self._api(self.store.players)), web.get("/replay/{id}", self._replay),
-        ])
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        try:
-            await site.start()
-        except OSError:
-            await self._runner.cleanup()
-            raise
-        if self.port == 0:
-            self.port = self._runner.addresses[0][1]
+        ]
+
+    async def started(self) -> None:
+        """Listen to the broker once the page is served."""
+        self._queue = asyncio.Queue()
         self._tasks = [asyncio.ensure_future(self._listen()), asyncio.ensure_future(self._keep())]
 
-    def stop(self) -> None:
-        if not self._thread.is_alive():
-            return
-        try:
-            asyncio.run_coroutine_threadsafe(self._stop(), self.loop).result(timeout=15)
-        finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self._thread.join(timeout=5)
-            self._db.shutdown(wait=True)
-
-    async def _stop(self) -> None:
+    async def closing(self) -> None:
         deadline = time.monotonic() + 5
         while self._queue.qsize() and time.monotonic() < deadline:  # keep (and acknowledge) what came in
             await asyncio.sleep(0.05)
@@ -124,13 +92,6 @@ class VenueServer:
         for task in tasks:
             task.cancel()
         await asyncio.wait(tasks, timeout=3)  # a broker that does not answer the disconnect is left
-        if self._runner is not None:
-            await self._runner.cleanup()
-
-    @property
-    def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/"
 
     # --- the broker ------------------------------------------------------------------------
 
@@ -183,7 +144,7 @@ class VenueServer:
             while len(batch) < BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                received = await self.loop.run_in_executor(self._db, self.store.receive, batch)
+                received = await self.query(self.store.receive, batch)
             except Exception:  # the store failed (a full disk, the server gone): not acknowledged, so sent again
                 log.exception("venue: could not keep %d events", len(batch))
                 await asyncio.sleep(1)
@@ -205,7 +166,7 @@ class VenueServer:
             pass  # the broker went away: the tables send those events again, and are acknowledged then
 
     async def _publish_players(self) -> None:
-        players = await self.loop.run_in_executor(self._db, self.store.players)
+        players = await self.query(self.store.players)
         await self._client.publish(topics.PLAYERS, json.dumps(players), qos=1, retain=True)
 
     # --- what the page shows (the database's thread) -----------------------------------------
@@ -216,16 +177,12 @@ class VenueServer:
             records = self.store.matches()
             if self.rate_demos:
                 records = [dataclasses.replace(r, demo=False) for r in records]
-            self._boards = (version, [{"game": b.game, "title": b.title, "players": [
-                {"name": p.name, "rating": round(p.rating, 2), "matches": p.matches, "wins": p.wins,
-                 "win_rate": round(p.win_rate, 3)} for p in b.players]} for b in rate(records)])
+            self._boards = (version, boards.leaderboards(records))
         return self._boards[1]
 
     def matches(self) -> list[dict[str, Any]]:
         out, plots = [], {}
         for record in self.store.matches(RECENT):
-            names = review.side_names(record)
-            result = record.result or {}
             key = (record.id, record.plies, record.finished)
             if key not in self._plots:
                 try:
@@ -233,13 +190,10 @@ class VenueServer:
                 except DominoError:
                     self._plots[key] = ("hand", [])  # moves that no longer replay: no plot
             plots[key] = self._plots[key]
-            target = record.options.get("target")
-            out.append({"id": record.id, "table": record.table, "table_match": record.table_match,
-                        "game": record.game, "title": _title(record.game), "names": names,
-                        "started": record.started, "finished": record.finished, "ending": result.get("ending"),
-                        "scores": result.get("scores"), "demo": record.demo, "damaged": record.damaged,
-                        "winners": [names[w] for w in result.get("winners", []) if w < len(names)],
-                        "moves": record.plies, "plot": svg.score_plot(names, plots[key][1], target, per=plots[key][0])})
+            state = "damaged" if record.damaged else "live" if record.finished is None else \
+                (record.result or {}).get("ending") or "played"
+            out.append({**boards.match(record, state, plots[key]), "table": record.table,
+                        "table_match": record.table_match})
         self._plots = plots
         return out
 
@@ -253,24 +207,13 @@ class VenueServer:
 
     # --- handlers --------------------------------------------------------------------------
 
-    def _html(self, name: str):
-        async def handler(request: web.Request) -> web.Response:
-            return web.Response(body=self._files[name], content_type="text/html", charset="utf-8")
-        return handler
-
-    async def _static(self, request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        if name not in STATIC:
-            raise web.HTTPNotFound(text=f"no file {name!r}")
-        return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8")
-
     async def _api_tables(self, request: web.Request) -> web.Response:
         tables = [{"table": table, **seen} for table, seen in sorted(self.tables.items())]
         return web.json_response({"tables": tables, "version": self.version, "broker": self.connected})
 
     def _api(self, fn):
         async def handler(request: web.Request) -> web.Response:
-            return web.json_response(await self.loop.run_in_executor(self._db, fn))
+            return web.json_response(await self.query(fn))
         return handler
 
     async def _replay(self, request: web.Request) -> web.Response:
@@ -278,18 +221,12 @@ class VenueServer:
             match_id = int(request.match_info["id"])
             step = int(request.query.get("step", "0"))
         except ValueError:
-            raise web.HTTPBadRequest(text="a match number and a step number, as whole numbers") from None
+            raise Refused("a match number and a step number, as whole numbers") from None
         try:
-            data = await self.loop.run_in_executor(self._db, self.replay, match_id, step)
+            data = await self.query(self.replay, match_id, step)
         except DominoError as exc:
-            raise web.HTTPNotFound(text=f"match {match_id} cannot be replayed: {exc}") from None
+            raise Refused(f"match {match_id} cannot be replayed: {exc}", 404) from None
         if data is None:
-            raise web.HTTPNotFound(text=f"no match {match_id} at this venue")
+            raise Refused(f"no match {match_id} at this venue", 404)
         return web.Response(text=review.page(data, data["name"], f"/replay/{match_id}", "/"), content_type="text/html")
 
-
-def _title(game: str) -> str:
-    try:
-        return catalog.engine(game).title
-    except DominoError:
-        return game  # a game this venue's version does not know

@@ -1,21 +1,20 @@
 """The rule cards as web pages: each game's card (seeds/, packaged with the games) rendered from
 its Markdown, with an anchor per rule number (`/rules/castle-rock#CR-5.2`), so a prompt naming
 "rule CR-5.2" can link to it. The cards use a small part of Markdown (headings, paragraphs,
-lists, `code`, **bold**, *emphasis*); that part is rendered here, everything escaped first."""
+lists, `code`, **bold**, *emphasis*); that part is rendered here as elements (views/markup.py)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from html import escape
 
 from dominotable.games import catalog
+from dominotable.views.markup import Element, add, el, html
 
 RULE = re.compile(r"\b[A-Z]{2,4}-\d+(?:\.\d+)?\b")  # a rule number: CR-5, CR-5.2, UDS-10.4
 _ITEM = re.compile(r"^ ?(?:[-*]|\d+\.)\s+(.*)$")
-_INLINE = [(re.compile(r"`([^`]+)`"), r"<code>\1</code>"), (re.compile(r"\*\*([^*]+)\*\*"), r"<strong>\1</strong>"),
-           (re.compile(r"(?<![*\w])\*([^*\s][^*]*)\*(?![*\w])"), r"<em>\1</em>")]
+INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|(?<![*\w])\*([^*\s][^*]*)\*(?![*\w])")  # `code`, **bold**, *em*
 
 
 @dataclass(frozen=True)
@@ -49,66 +48,63 @@ def card_of(rule: str) -> Card | None:
     return None
 
 
-def inline(text: str) -> str:
-    out = escape(text, quote=False)
-    for pattern, replacement in _INLINE:
-        out = pattern.sub(replacement, out)
-    return out
+def inline(text: str, parent: Element) -> Element:
+    """`text` with its `code`, **bold** and *emphasis* as elements, appended to `parent`."""
+    found = INLINE.search(text)
+    if found is None:
+        return add(parent, text)
+    add(parent, text[:found.start()])
+    code, strong, em = found.groups()
+    if code is not None:
+        add(parent, el("code", None, code))
+    else:
+        add(parent, inline(strong if strong is not None else em, el("strong" if strong is not None else "em")))
+    return inline(text[found.end():], parent)
 
 
 def render(markdown: str) -> tuple[str, list[str]]:
     """The card as HTML, and the rule numbers given anchors: a heading "## CR-5 Captures" gets
     id="CR-5", a list item that starts with **CR-5.2** id="CR-5.2"."""
-    out: list[str] = []
+    out: list[Element] = []
     rules: list[str] = []
     block: list[str] = []  # the lines of the paragraph or list item being read
-    lists: list[str] = []  # the open lists' tags
+    lists: list[Element] = []  # the open list
 
     def flush() -> None:
         if not block:
             return
-        text = inline(" ".join(line.strip() for line in block))
+        text = " ".join(line.strip() for line in block)
         block.clear()
         if lists:
-            first = re.match(r"<strong>([A-Z]{2,4}-\d+(?:\.\d+)?)</strong>", text)
-            anchor = f' id="{first.group(1)}"' if first else ""
+            first = re.match(r"\*\*([A-Z]{2,4}-\d+(?:\.\d+)?)\*\*", text)
             if first:
                 rules.append(first.group(1))
-            out.append(f"<li{anchor}>{text}</li>")
+            add(lists[-1], inline(text, el("li", {"id": first.group(1) if first else None})), "\n")
         else:
-            out.append(f"<p>{text}</p>")
-
-    def close_lists() -> None:
-        while lists:
-            out.append(f"</{lists.pop()}>")
+            out.append(inline(text, el("p")))
 
     for line in markdown.splitlines():
         heading = re.match(r"^(#{1,4})\s+(.*)$", line)
         item = _ITEM.match(line)
         if heading:
             flush()
-            close_lists()
+            lists.clear()
             level, title = len(heading.group(1)), heading.group(2).strip()
             number = RULE.match(title)
-            anchor = f' id="{number.group(0)}"' if number else ""
             if number:
                 rules.append(number.group(0))
-            out.append(f"<h{level}{anchor}>{inline(title)}</h{level}>")
+            out.append(inline(title, el(f"h{level}", {"id": number.group(0) if number else None})))
         elif item:
             flush()
             tag = "ol" if item.group(0).lstrip()[0].isdigit() else "ul"
-            if lists and lists[-1] != tag:
-                close_lists()
-            if not lists:
-                lists.append(tag)
-                out.append(f"<{tag}>")
+            if not lists or lists[-1].tag != tag:
+                lists[:] = [el(tag, None, "\n")]
+                out.append(lists[0])
             block.append(item.group(1))
         elif not line.strip():
             flush()
-            close_lists()
+            lists.clear()
         else:
             block.append(line)
     flush()
-    close_lists()
-    return "\n".join(out), rules
-
+    return "\n".join(html(node) for node in out), rules

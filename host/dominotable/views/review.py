@@ -4,7 +4,6 @@ bots' hands would lay it), drawn as a page to step through."""
 
 from __future__ import annotations
 
-from html import escape
 from importlib import resources
 from typing import Any
 
@@ -14,7 +13,8 @@ from dominotable.sim.memtray import MemoryTray
 from dominotable.store.records import MatchRecord
 from dominotable.tray.geometry import Geometry
 from dominotable.tray.tags import Registry
-from dominotable.views import svg
+from dominotable.views import markup, svg
+from dominotable.views.markup import Markup, el
 
 TEMPLATE = (resources.files(__package__) / "static" / "replay.html").read_text(encoding="utf-8")
 
@@ -79,18 +79,16 @@ def page(data: dict[str, Any], name: str, link: str, home: str) -> str:
     scoreboard at `home`."""
     step, steps = data["step"], data["steps"]
     picture = svg.tray(data["geometry"], data["tiles"], zones=data["zones"], title=f"the tray after move {step}")
-    scores = ", ".join(f"{escape(n)} {p}" for n, p in zip(data["names"], data["scores"]))
-    nav = "".join([
-        f'<a href="{link}?step=0" id="first">first</a>',
-        f'<a href="{link}?step={max(step - 1, 0)}" id="prev" accesskey="p">previous</a>',
-        f'<span class="step">move {step} of {steps}</span>',
-        f'<a href="{link}?step={min(step + 1, steps)}" id="next" accesskey="n">next</a>',
-        f'<a href="{link}?step={steps}" id="last">last</a>',
-    ])
-    current = ' aria-current="step" class="current"'
-    moves = "".join(f'<li value="{m["ply"]}"{current if m["ply"] == step else ""}><a href="{link}?step={m["ply"]}" '
-                    f'title="{escape(m["notation"])}">{escape(m["words"])}</a></li>' for m in data["said"])
+    scores = ", ".join(f"{n} {p}" for n, p in zip(data["names"], data["scores"]))
+    at = lambda n: f"{link}?step={n}"  # noqa: E731
+    nav = [el("a", {"href": at(0), "id": "first"}, "first"),
+           el("a", {"href": at(max(step - 1, 0)), "id": "prev", "accesskey": "p"}, "previous"),
+           el("span", {"class": "step"}, f"move {step} of {steps}"),
+           el("a", {"href": at(min(step + 1, steps)), "id": "next", "accesskey": "n"}, "next"),
+           el("a", {"href": at(steps), "id": "last"}, "last")]
+    moves = [el("li", {"value": m["ply"], **({"aria-current": "step", "class": "current"} if m["ply"] == step else {})},
+                el("a", {"href": at(m["ply"]), "title": m["notation"]}, m["words"])) for m in data["said"]]
     now = data["said"][step - 1] if step else None
-    move = f'<span title="{escape(now["notation"])}">{escape(now["words"])}</span>' if now else "the deal"
-    return TEMPLATE.format(title=escape(f"{data['title']}: {name}"), nav=nav, tray=picture, move=move, scores=scores,
-                           moves=moves, home=escape(home))
+    move = el("span", {"title": now["notation"]}, now["words"]) if now else "the deal"
+    return markup.page(TEMPLATE, title=f"{data['title']}: {name}", nav=nav, tray=Markup(picture), move=move,
+                       scores=scores, moves=moves, home=home)

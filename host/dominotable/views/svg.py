@@ -108,9 +108,9 @@ def overlay(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, 
             racks: Iterable[tuple[str, Sequence[Sequence[int]]]] = (), face_down: Iterable[int] = (),
             alarm: bool = False) -> str:
     """What changes with every play: the racks of the seats the table plays (their slots,
-    numbered), the tiles (those on `face_down` cells drawn face down; `lifted` ones, gone from
-    where the table last read them, drawn faint and dashed), the ghosts, the outlined cells
-    (`alarm`: a problem's, else an instruction's or a hint's)."""
+    numbered), the tiles (those on `face_down` cells drawn face down, their backs only: neither
+    pips nor name; `lifted` ones, gone from where the table last read them, drawn faint and
+    dashed), the ghosts, the outlined cells (`alarm`: a problem's, else an instruction's or a hint's)."""
     lay = Layout(geometry)
     p = lay.pitch
     out, numbers = [], []
@@ -126,10 +126,10 @@ def overlay(geometry: Geometry, tiles: Iterable[tuple[Tile, Sequence[int]]], *, 
             x, y = lay.origin(min(slots[0]))
             out.append(f'<text class="rack-name" x="{x + 1:g}" y="{y - 1.2:g}">{escape(seat)}</text>')
     hidden = set(face_down)
-    out += [_tile(lay, tile, cells, "tile ghost") for tile, cells in ghosts]
+    down = lambda cells: " face-down" if set(cells) <= hidden else ""  # noqa: E731
+    out += [_tile(lay, tile, cells, "tile ghost" + down(cells)) for tile, cells in ghosts]
     gone = set(lifted)
-    out += [_tile(lay, tile, cells, "tile lifted" if tile in gone else "tile face-down" if set(cells) <= hidden
-                  else "tile") for tile, cells in tiles]
+    out += [_tile(lay, tile, cells, ("tile lifted" if tile in gone else "tile") + down(cells)) for tile, cells in tiles]
     out += numbers
     kind = "named alarm" if alarm else "named"
     for cell in sorted(set(highlight)):
@@ -145,9 +145,11 @@ def _tile(lay: Layout, tile: Tile, cells: Sequence[int], kind: str) -> str:
     (xa, ya), (xb, yb) = lay.origin(cells[0]), lay.origin(cells[1])
     x, y = min(xa, xb), min(ya, yb)
     w, h = abs(xa - xb) + p, abs(ya - yb) + p
-    parts = [f'<g class="{kind}" data-tile="{tile.a}-{tile.b}" data-cells="{cells[0]},{cells[1]}">',
+    back = "face-down" in kind  # its back: no name, no line, no pips
+    named = "" if back else f' data-tile="{tile.a}-{tile.b}"'
+    parts = [f'<g class="{kind}"{named} data-cells="{cells[0]},{cells[1]}">',
              f'<rect class="face" x="{x + .6:g}" y="{y + .6:g}" width="{w - 1.2:g}" height="{h - 1.2:g}" rx="2.5"/>']
-    if "face-down" in kind:  # its back: no line, no pips
+    if back:
         return "".join(parts) + "</g>"
     if xa == xb:
         parts.append(f'<line x1="{x + 3:g}" y1="{y + p:g}" x2="{x + w - 3:g}" y2="{y + p:g}"/>')
@@ -169,10 +171,14 @@ def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: in
                width: int = 360, height: int = 160) -> str:
     """A line per side: its score at the start (series[0]) and after every hand or scoring play
     (series[i]); each side's name and last score at its line's end, spread apart so they never
-    overlap; the y axis says what the scores count and which way they run."""
-    left, right, top, bottom = 34, 124, 12, 24
+    overlap. What the scores count and which way they run is said above the lines, how many hands
+    below them, so the two never meet. The target is drawn where the scores come near it; far above
+    them it is left to the match's goal to say, so it never squashes the lines."""
+    left, right, top, bottom = 34, 124, 22, 20
     values = [s for scores in series for s in scores] or [0]
-    high = max([target or 0, 1, *values])
+    reach = max([1, *values])
+    shown = target if target and target <= 1.5 * reach else None
+    high = max([shown or 0, reach])
     low = min([0, *values])
     steps = max(len(series) - 1, 1)
     span = high - low or 1
@@ -183,6 +189,7 @@ def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: in
         return x, y
 
     label = f"{title}: " if title else ""
+    runs = f"{scoring}, {'lower' if lower_wins else 'higher'} is better"
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {width} {height}" role="img" '
             f'aria-label="{escape(label)}{escape(scoring)} after every {per}, '
             f'{"lower" if lower_wins else "higher"} is better">')]
@@ -191,11 +198,10 @@ def score_plot(names: Sequence[str], series: Sequence[Sequence[int]], target: in
     out.append(f'<path class="axes" d="M{x0:g},{y1:g} V{y0:g} H{x1:g}"/>')
     out.append(f'<text class="tick" x="{x0 - 4:g}" y="{y0:g}" text-anchor="end">{low}</text>'
                f'<text class="tick" x="{x0 - 4:g}" y="{y1 + 4:g}" text-anchor="end">{high}</text>'
-               f'<text class="tick" x="{x0:g}" y="{height - 6}">{escape(scoring)}, '
-               f'{"lower" if lower_wins else "higher"} is better</text>'
-               f'<text class="tick" x="{x1:g}" y="{height - 6}" text-anchor="end">{plural(len(series) - 1, per)}</text>')
-    if target:
-        _, ty = at(0, target)
+               f'<text class="tick runs" x="{x0:g}" y="{top - 8}">{escape(runs)}</text>'
+               f'<text class="tick count" x="{x1:g}" y="{height - 5}" text-anchor="end">{plural(len(series) - 1, per)}</text>')
+    if shown:
+        _, ty = at(0, shown)
         out.append(f'<path class="target" d="M{x0:g},{ty:g} H{x1:g}"/>')
     ends = []
     for side, name in enumerate(names):

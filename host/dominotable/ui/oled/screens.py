@@ -16,6 +16,7 @@ from functools import lru_cache
 import segno
 from PIL import Image, ImageDraw, ImageFont
 
+from dominotable.reading.instruction import Do, Instruction, Step
 from dominotable.ui import menu as m
 from dominotable.ui.screen import Screen, ScreenKind
 
@@ -414,6 +415,33 @@ def render(model, size=SIZE) -> Image.Image:
     raise TypeError(f"no screen for {type(model).__name__}")
 
 
+_BRIEF = {Do.TAKE: "take captures", Do.SLIDE: "slide tiles", Do.DEAL: "deal", Do.EMPTY: "empty a rack",
+          Do.PAD: "a tile over the pad"}
+
+
+def _brief(step: Step) -> str:
+    if step.do == Do.LAY:
+        places = len(step.cells) // 2
+        return f"put {step.tiles[0] if step.tiles else 'a tile'}" + (f": {places} places" if places > 1 else "")
+    if step.do in (Do.PRESS, Do.NOTE):
+        return step.label
+    return _BRIEF.get(step.do, "")
+
+
+def brief(said: Instruction, box_w: int = SIZE[0], size: int = 10) -> str:
+    """The turn in a few words for the play page's one line ("put a tile: 20 places, or pass"): the
+    kind of each step and how many places, not the places (the lights and the turn's own pages show
+    them), so the line keeps its pixels from turn to turn; as many of its parts as fit, then "..."."""
+    parts = [part for part in map(_brief, said.steps) if part]
+    parts[1:] = [f"then {part}" for part in parts[1:]]
+    parts += [f"or {other.lower()}" for other in (_brief(way[0]) for way in said.instead if way) if other]
+    for end in range(len(parts), 0, -1):
+        text = ", ".join(parts[:end]) + ("..." if end < len(parts) else "")
+        if width(text, size) <= box_w:
+            return text
+    return shorten(parts[0], size, box_w) if parts else ""
+
+
 def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
     """A screen model (ui/screen.py) as the OLED shows it; `frame` turns the tray-lost spinner."""
     if screen.kind == ScreenKind.PROMPT:
@@ -426,14 +454,20 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
     goal = screen.game.goal if screen.game else ""
     if screen.kind == ScreenKind.OVER:
         return scores(names, points, title=screen.title, size=size)
-    pages = ["play", "scores"] + ["last"] * bool(screen.last) + ["follow"] * bool(screen.link)
-    shown = pages[screen.page % len(pages)]
+    note = screen.text
+    short = brief(screen.instruction) if screen.instruction is not None and not screen.warning else note
+    if short != note and width(printable(note), 10) <= size[0]:
+        short = note  # the whole turn fits the note's line
+    move = [("move", k) for k in range(prompt_pages(note, size))] if short != note else []
+    pages = [("play", 0), *move, ("scores", 0)] + [("last", 0)] * bool(screen.last) + [("follow", 0)] * bool(screen.link)
+    shown, part = pages[screen.page % len(pages)]
     if shown == "play":
         last = screen.last
-        note = screen.text
-        if last is not None and note == str(last):  # in full on its own page; here as much as one line holds
-            note = note if width(printable(note), 10) <= size[0] else f"last: {last.who}{last.gained}"
-        return play(screen.turn, list(zip(names, points)), note, screen.game.scoring if screen.game else "", size)
+        if last is not None and short == str(last):  # in full on its own page; here as much as one line holds
+            short = short if width(printable(short), 10) <= size[0] else f"last: {last.who}{last.gained}"
+        return play(screen.turn, list(zip(names, points)), short, screen.game.scoring if screen.game else "", size)
+    if shown == "move":  # the turn in full words, on pages of its own after the play page
+        return prompt(f"{screen.turn or screen.title} to play", note, part, size)
     if shown == "scores":
         current = next((side for side, s in enumerate(screen.scores) if s.to_move), None)
         return scores(names, points, goal, current, size=size)

@@ -10,60 +10,28 @@ browsers do, come from the table's own page or a configured origin.
 Controls are taken from this machine (loopback), or with the `[web] token`: in the
 `X-Dominotable-Token` header (scripts), or in the cookie that `POST /api/login` sets (browsers,
 HttpOnly and SameSite=Strict); never in the address, where it would end in logs and history.
-
-One address may hold only so many connections and WebSockets, and the server never holds so
-many that the table runs out of file descriptors; what it refuses or drops is logged as one
-line now and then, never a traceback per connection."""
+Wrong tokens are counted per address, and logged as a line now and then."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
-import logging
-import resource
 import socket
 import time
-from collections import Counter, deque
+from collections import deque
 
-log = logging.getLogger("dominotable.web")
+from dominotable.web.guard import Tally, address, client_key, is_loopback
 
 TOKEN_HEADER = "X-Dominotable-Token"
 COOKIE = "dominotable"
 LOGIN_DAYS = 30  # a phone stays signed in this long (changing the token signs every phone out)
 WRONG_TOKENS = 10  # wrong tokens one address may try in a minute
-CONNECTIONS = 400  # at most, all addresses together (200 WebSockets and room for requests)
-CONNECTIONS_PER_ADDRESS = 32  # from one other machine (a browser opens about 6, plus its WebSockets)
-RESERVED_FDS = 128  # file descriptors kept for the table itself: tray, database, GPIO, threads
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-def address(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """An IP address from a socket or a header (an IPv4 address mapped into IPv6 unwrapped), or None."""
-    try:
-        ip = ipaddress.ip_address((text or "").split("%")[0])
-    except ValueError:
-        return None
-    return ip.ipv4_mapped or ip if ip.version == 6 else ip
-
-
-def is_loopback(remote: str | None) -> bool:
-    ip = address(remote)
-    return ip is not None and ip.is_loopback
 
 
 def is_local(host: str) -> bool:
     """Does binding `host` keep the page on this machine?"""
     return host.lower() == "localhost" or is_loopback(host)
-
-
-def client_key(remote: str | None) -> str:
-    """What the per-client limits count by: the IPv4 address, or the IPv6 /64 (one machine can
-    hold a whole /64 of addresses)."""
-    ip = address(remote)
-    if ip is None:
-        return remote or "?"
-    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
 
 
 def split_authority(text: str) -> tuple[str, int | None]:
@@ -83,33 +51,6 @@ def split_authority(text: str) -> tuple[str, int | None]:
     if not name or (port is not None and not (port.isdigit() and len(port) <= 5)):
         raise ValueError(text)
     return name, None if port is None else int(port)
-
-
-def max_connections() -> int:
-    """CONNECTIONS, or fewer when the file descriptor limit would not leave RESERVED_FDS."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY:
-        return CONNECTIONS
-    return max(8, min(CONNECTIONS, soft - RESERVED_FDS))
-
-
-class Tally:
-    """Counts one kind of event (a refused connection, a wrong token) and logs it as one line
-    at most every `every` seconds, with how many there were since the last line."""
-
-    def __init__(self, what: str, every: float = 10.0):
-        self.what = what
-        self.every = every
-        self.count = 0
-        self.logged = -every
-
-    def add(self, detail: str = "") -> None:
-        self.count += 1
-        now = time.monotonic()
-        if now - self.logged >= self.every:
-            since = f" ({self.count} since the last such line)" if self.count > 1 else ""
-            log.warning("web: %s%s%s", self.what, f": {detail}" if detail else "", since)
-            self.count, self.logged = 0, now
 
 
 class Access:
@@ -199,25 +140,3 @@ class Access:
             self.wrong.pop(next(iter(self.wrong)))
         self.wrong.setdefault(key, deque(maxlen=WRONG_TOKENS)).append(time.monotonic())
         self.wrong_tally.add(f"from {remote}")
-
-
-class Limits:
-    """How many connections and WebSockets one client and all of them together may hold."""
-
-    def __init__(self, connections: int, per_address: int = CONNECTIONS_PER_ADDRESS):
-        self.connections = connections
-        self.per_address = per_address
-        self.refused = Tally("connections refused")
-
-    def admit(self, peer: str | None, open_peers: list[str | None]) -> bool:
-        """May a new connection from `peer` stay, beside those open from `open_peers`?"""
-        if len(open_peers) >= self.connections:
-            self.refused.add(f"{len(open_peers)} open, the most this table holds")
-            return False
-        if not is_loopback(peer):
-            key = client_key(peer)
-            count = Counter(client_key(p) for p in open_peers)[key]
-            if count >= self.per_address:
-                self.refused.add(f"{key} holds {count}, the most one machine may")
-                return False
-        return True

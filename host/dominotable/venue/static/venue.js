@@ -1,16 +1,10 @@
-// The venue's scoreboard and its kiosk view: every table's live state (fetched every second),
-// the leaderboard and the recent matches (fetched again when the venue's store changes).
+// The venue's scoreboard and its kiosk view: every table's live state (fetched every second), each
+// table linked to its own page, the leaderboard and the recent matches (fetched again when the
+// venue's store changes). The kiosk (/kiosk, a TV across the bar) shows one panel at a time.
+
+import {Kiosk, el, leaderboard, result, when} from "./boards.js";
 
 const $ = (sel) => document.querySelector(sel);
-const kiosk = document.body.classList.contains("kiosk");
-let version = null;
-
-function el(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (cls) node.className = cls;
-  return node;
-}
 
 function since(seconds) {
   return new Date(seconds * 1000).toTimeString().slice(0, 5);
@@ -20,9 +14,11 @@ function table(t) {
   const s = t.state || {};
   const box = el("article", undefined, "table-card" + (t.online ? "" : " offline"));
   box.dataset.table = t.table;
-  const head = el("h3", `Table ${t.table}`);
-  head.append(el("span", t.online ? "online" : `offline since ${since(t.seen)}`, "link"));
-  box.append(head, el("p", s.game ? s.game.title + (s.target ? ` to ${s.target}` : "") : "No match", "game"));
+  const head = el("h3");
+  const name = s.link ? el("a", `Table ${t.table}`) : el("span", `Table ${t.table}`);
+  if (s.link) name.href = s.link; // the table's own scoreboard, to follow it on a phone
+  head.append(name, el("span", t.online ? "online" : `offline since ${since(t.seen)}`, "link"));
+  box.append(head, el("p", s.game ? [s.game.title, s.game.goal].filter(Boolean).join(", ") : "No match", "game"));
   const scores = el("div", undefined, "scores");
   for (const side of s.scores || []) {
     const row = el("div", undefined, "side" + (side.to_move ? " current" : ""));
@@ -37,31 +33,13 @@ function table(t) {
   return box;
 }
 
-function boards(list) {
-  if (!list.length) return [el("p", "No rated match yet.", "empty")];
-  return list.map((board) => {
-    const box = el("div", undefined, "board-table");
-    const rows = el("table");
-    const head = el("tr");
-    for (const h of ["player", "rating", "matches", "wins", "win rate"]) head.append(el("th", h));
-    rows.append(head);
-    for (const p of board.players.slice(0, kiosk ? 8 : undefined)) {
-      const row = el("tr");
-      for (const v of [p.name, p.rating.toFixed(1), p.matches, p.wins, `${Math.round(100 * p.win_rate)} %`]) row.append(el("td", String(v)));
-      rows.append(row);
-    }
-    box.append(el("h3", board.title), rows);
-    return box;
-  });
-}
-
 function match(m) {
   const box = el("article", undefined, "match");
   box.dataset.match = m.id;
-  const result = m.damaged ? `set aside: ${m.damaged}` : !m.finished ? "being played"
-    : m.ending === "abandoned" ? "abandoned" : `won by ${m.winners.join(", ") || "nobody"}`;
+  box.dataset.state = m.state;
   box.append(el("h3", `${m.title}: ${m.names.join(" v ")}`),
-    el("p", `table ${m.table}, ${m.started.slice(0, 16).replace("T", " ")}, ${result}${m.demo ? " (bots' demo)" : ""}`));
+    el("p", [`table ${m.table}`, when(m.started), m.goal].filter(Boolean).join(" · "), "when"),
+    el("p", `${result(m)}${m.demo ? " (bots' demo)" : ""}`, "result"));
   const plot = el("div", undefined, "plot-box");
   plot.innerHTML = m.plot; // drawn by the server, names escaped there
   const link = el("a", "replay move by move");
@@ -70,23 +48,33 @@ function match(m) {
   return box;
 }
 
-async function refresh() {
-  const live = await fetch("/api/tables").then((r) => r.json());
-  $("#tables").replaceChildren(...(live.tables.length ? live.tables.map(table) : [el("p", "No table has reported yet.", "empty")]));
-  if ($("#broker")) $("#broker").textContent = live.broker ? "" : "The venue cannot reach its broker: it catches up when it is back.";
-  if (live.version !== version) {
-    version = live.version;
-    const [list, matches] = await Promise.all([fetch("/api/leaderboard").then((r) => r.json()),
-      kiosk ? [] : fetch("/api/matches").then((r) => r.json())]);
-    $("#boards").replaceChildren(...boards(list));
-    if (!kiosk) $("#matches").replaceChildren(...matches.map(match));
-    document.body.dataset.version = String(version);
+class Venue {
+  constructor(kiosk) {
+    this.kiosk = kiosk;
+    this.version = null; // the venue's store as last fetched
+  }
+
+  async refresh() {
+    const live = await fetch("/api/tables").then((r) => r.json());
+    $("#tables").replaceChildren(...(live.tables.length ? live.tables.map(table) : [el("p", "No table has reported yet.", "empty")]));
+    $("#broker").textContent = live.broker ? "" : "The venue cannot reach its broker: it catches up when it is back.";
+    if (live.version !== this.version) {
+      this.version = live.version;
+      const [boards, matches] = await Promise.all([fetch("/api/leaderboard").then((r) => r.json()),
+        fetch("/api/matches").then((r) => r.json())]);
+      $("#boards").replaceChildren(...(boards.length ? boards.map((b) => leaderboard(b, this.kiosk ? 8 : Infinity))
+        : [el("p", "No rated match yet.", "empty")]));
+      $("#matches").replaceChildren(...(this.kiosk ? matches.slice(0, 3) : matches).map(match));
+      document.body.dataset.version = String(this.version);
+    }
+  }
+
+  async loop() {
+    try { await this.refresh(); } catch (e) { /* the venue restarting: try again */ }
+    setTimeout(() => this.loop(), 1000);
   }
 }
 
-async function loop() {
-  try { await refresh(); } catch (e) { /* the venue restarting: try again */ }
-  setTimeout(loop, 1000);
-}
-
-loop();
+const venue = new Venue(document.body.dataset.view === "kiosk");
+if (venue.kiosk) new Kiosk(["live", "leaderboard", "history"], Math.max(1, Number(new URLSearchParams(location.search).get("every")) || 15) * 1000);
+venue.loop();

@@ -3,7 +3,6 @@
 // (host/dominotable/ui/lights.py decides them; the page decides nothing).
 
 const SVG = "http://www.w3.org/2000/svg";
-let drawn = null; // the cells last drawn, to redraw only what changed
 
 function origin(layout, cell) {
   // the top-left corner of a cell, in the tray drawing's millimetres
@@ -26,11 +25,10 @@ export function drawLights(svg, lights, layout) {
   if (!group) {
     group = element("g", {class: "lights", "aria-hidden": "true"});
     overlay.before(group);
-    drawn = null;
   }
-  const key = JSON.stringify(lights.cells);
-  if (key === drawn) return;
-  drawn = key;
+  const key = JSON.stringify(lights.cells); // the cells last drawn, to redraw only what changed
+  if (key === group.dataset.drawn) return;
+  group.dataset.drawn = key;
   const defs = element("defs", {});
   for (const colour of new Set(lights.cells.map((lit) => lit.colour))) {
     const glow = element("radialGradient", {id: `glow-${colour.slice(1)}`});
