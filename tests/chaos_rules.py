@@ -158,6 +158,7 @@ class Tally:
     slowest: float = 0.0  # the longest settle, seconds
     matches: int = 0  # matches finished
     moves: int = 0  # moves committed, all matches
+    offered: int = 0  # tiles laid on a place the page offered (what offered_refused is out of)
 
     def add(self, count: str, what: str) -> None:
         self.counts[count] += 1
@@ -866,6 +867,7 @@ class Chaos:
         label = f"{tile} on {self.geometry.label(cells[0])}-{self.geometry.label(cells[1])}"
         if not self.apply(Action(ActionKind.PLACE, tile, cells), page=rng.random() < 0.5):
             return f"offered {label}: the tray refused the step"
+        self.tally.offered += 1
         self.settle()
         r = self.referee
         made = r is not None and any(m.placed() == tile for m in r.game.moves[before:])

@@ -127,7 +127,7 @@ def test_bw10_5_a_blocked_hand_waits_for_the_tiles_left_to_be_shown():
     assert game.awaiting() == "show" and game.scores == [0, 0]
     assert sorted(str(m) for m in game.legal_moves()) == ["show E 1-2", "show S 1-3", "show W 1-1 2-3"]
     refused(game, "pass", "BW-10.1", match="tiles left in each hand")
-    refused(game, "show E 1-2 1-3", "BW-10.5", match="East holds 1 tiles")
+    refused(game, "show E 1-2 1-3", "BW-10.5", match="East holds 1 tile;")
     refused(game, "show E 6-0", "BW-10.2", match="0-6 is already on the table")
     refused(game, "show N 1-2", "BW-10.5", match="North has no hidden tiles")
     game.push_notation("show W 1-2 1-3")  # not the guess: the engine swaps

@@ -61,7 +61,8 @@ def test_chaos_at_the_table(setting):
 
 def test_the_long_run_prints_one_json_line_a_game_and_refuses_bad_arguments():
     """benchmarks/chaos.py, the long profile: one JSON line with every count, exit 0 when all are
-    zero; a bad argument is one line and exit 2."""
+    zero; --help names every count (offered_refused too, issue 28); a bad argument is one line and
+    exit 2."""
     import json
     import subprocess
     import sys
@@ -73,7 +74,9 @@ def test_the_long_run_prints_one_json_line_a_game_and_refuses_bad_arguments():
     assert done.returncode == 0, done.stdout + done.stderr
     line = json.loads(done.stdout.strip())
     assert (line["game"], line["seed"], line["steps"]) == ("castle-rock", 3, 6)
-    assert all(line[count] == 0 for count in chaos_rules.COUNTS)
+    assert all(line[count] == 0 for count in chaos_rules.COUNTS) and line["offered"] >= 0  # places tried
     assert "chaos castle-rock: step 6 of 6" in done.stderr
+    told = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True, timeout=60)
+    assert told.returncode == 0 and all(count in " ".join(told.stdout.split()) for count in chaos_rules.COUNTS)
     bad = subprocess.run([sys.executable, script, "--steps", "0"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "--steps" in bad.stderr

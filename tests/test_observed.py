@@ -313,7 +313,8 @@ def test_db7_4_show_reveals_exact_hands_then_scores():
     seat = next(i for i, h in enumerate(hands) if h)
     name = f"P{seat + 1}"
     refused(game, "3-4", "DB-7.1", match="tiles left in each hand")
-    refused(game, f"show {name} {fmt(hands[seat][1:])}", "DB-7.4", match=f"holds {len(hands[seat])} tiles")
+    held = len(hands[seat])
+    refused(game, f"show {name} {fmt(hands[seat][1:])}", "DB-7.4", match=f"holds {held} tile{'s' * (held != 1)};")
     on_line = game.line().first
     refused(game, f"show {name} {fmt((on_line,) + hands[seat][1:])}", "DB-7.4", tile=str(on_line))
     refused(game, f"show P9 {fmt(hands[seat])}", "DB-7.4", match="not a seat")

@@ -72,3 +72,21 @@ def test_regression_hint_is_offered_only_where_it_can_say_something(tmp_path):
     uds.push(uds.parse_move("1-2 new"))
     assert "hint" not in [a.kind for a in started(tmp_path / "u", uds, names=["ANN"]).screen.actions]
     assert "hint" in [a.kind for a in cr9(tmp_path / "c", placed=None).screen.actions]
+
+
+def test_regression_broadway_take_back_is_offered_right_after_a_move_in_the_prompts_words(tmp_path):
+    """Issue 28, Why 6: after CAT laid 6-5 Take back stayed greyed until the tile was dragged off,
+    then read "Take back 5-6" while the prompt said "6-5", and the result "CAT took back
+    6-5@(1,1)-(2,1)". Right after the move it is offered, named as the last play names the tile;
+    taken with the button, the tray is asked for the position before it, in the same words."""
+    game = Broadway(options={"hands": 1}, seed=3, observed=True)
+    for text in ["lead W", "6-6@(0,0)-(0,1)"]:
+        game.push(game.parse_move(text))
+    table = started(tmp_path, game, names=["ANN", "BOB", "CAT", "DAN"])
+    table.play(game.parse_move("6-5@(1,1)-(2,1)"))
+    screen = table.screen
+    assert (screen.kind, screen.turn, str(screen.last)) == (ScreenKind.PLAY, "BOB", "ANN laid 5-6")
+    assert [a.label for a in screen.actions if a.kind == "take-back"] == ["Take back 5-6"]
+    table.menu("Take back 5-6")
+    assert (table.screen.title, table.screen.text) == ("Take back", "take 5-6 off the tray: 5-6 is taken back")
+    assert str(table.screen.last) == "taken back: ANN laid 5-6" and len(table.game.moves) == 2

@@ -25,6 +25,7 @@ from dominotable.reading.instruction import Do
 from dominotable.rules.games.up_down_stop.engine import Start, UpDownStop
 from dominotable.sim.hands.base import fitting
 from dominotable.sim.memtray import MemoryTray
+from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
 from table_sim import judge_of
@@ -221,3 +222,49 @@ def test_regression_the_places_offered_follow_the_tray_as_it_lies_now(tmp_path):
     table.show(settle=False)  # the slide seen, not yet settled: asked at once, as a person does
     spots = {frozenset(spot) for spot in follow.spots(way[-1])}
     assert any(frozenset(cells) in spots for cells in referee.targets(tile))
+
+
+def test_regression_no_place_is_offered_while_the_tray_still_shows_a_move_taken_back(tmp_path):
+    """Found by the chaos run (Up-Down-Stop, seed 20261207, step 1,769): 0-1 taken back with the
+    button while it still lay on the tray, the table asked "take 0-1 off the tray: 0-1 is taken
+    back", and the page offered 4-4 a place all the same (asked of a judge that did not know 0-1
+    was taken back, which read 0-1 as laid again). Laid there, the table asked for 0-1 off. The
+    places are asked of the judge as the table judges the tray: none until 0-1 is off, then the
+    places for the position before it."""
+    from table_helpers import Table
+
+    game = UpDownStop(seed=20261207, options={"columns": 2}, observed=True)
+    for text in ["4-5 new", "3-6 c1-3", "0-2 c1-2", "0-1 c1-1"]:
+        game.push(game.parse_move(text))
+    table = Table(tmp_path, game, names=["ANN"])
+    table.layout = laid_out(table.session.referee.judge, game)
+    table.show()
+    referee, tile = table.session.referee, game.dset.parse("4-4")
+    assert referee.targets(tile) != ()
+    table.menu("Take back 0-1")
+    assert (table.screen.title, table.screen.text) == ("Take back", "take 0-1 off the tray: 0-1 is taken back")
+    assert referee.targets(tile) == ()
+    table.act(Action(ActionKind.REMOVE, game.dset.parse("0-1")))
+    offered = referee.targets(tile)
+    assert offered and table.screen.kind == "play"
+    table.act(Action(ActionKind.PLACE, tile, offered[0]))
+    assert [str(m.placed()) for m in referee.game.moves[-1:]] == ["4-4"] and referee.status.problem is None
+
+
+def test_regression_places_asked_over_a_tray_in_disorder_are_none_not_a_crash():
+    """A chaos run (Up-Down-Stop, seed 20261207, step 1,366) had GET /api/targets answer 500 for
+    every tile after stray hands slid a column's tile and laid another on the tray. Asked over
+    random trays in disorder, this one: the hands planned a column's next tile beside its end
+    where a stray tile lay, and failed with an IndexError. A place no cell is free for is no
+    place: the tile is offered none there."""
+    game = catalog.spec("up-down-stop").new(1, {}, 3)
+    for text in ["5-5 discard", "3-3 discard", "1-1 discard", "3-6 new", "2-4 c1-2", "0-1 c1-1", "1-6 new",
+                 "0-3 c1-0", "2-3 c2+2", "2-2 stop c2", "0-4 new", "5-6 c1-6", "1-3 c3-3", "0-6 scrap", "3-4 scrap"]:
+        game.push(game.parse_move(text))
+    judge, position = judge_of(game)
+    tray = MemoryTray(Registry.virtual(game.dset), judge.reader.geometry)
+    tray.tiles = {game.dset.parse(t): cells for t, cells in {
+        "3-6": (1, 2), "0-6": (13, 14), "3-4": (15, 31), "2-4": (17, 16), "1-3": (21, 20), "0-3": (49, 48),
+        "5-6": (66, 65), "5-5": (109, 110), "3-3": (111, 127), "1-1": (125, 126), "0-1": (183, 184),
+        "0-4": (96, 80), "6-6": (106, 105)}.items()}  # 0-4 and 6-6 where stray hands left them
+    assert judge.targets.of(position, tray.board(), game.dset.parse("1-2")) == ()

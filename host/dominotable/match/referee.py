@@ -255,7 +255,7 @@ class Referee:
         board = self.tracker.board
         if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
             return ()
-        return self.judge.targets.of(self.position, board, tile)
+        return self.judge.targets.of(self.position, board, tile, self.status.undone)
 
     def places(self, tile: Tile) -> tuple[tuple[Cells, str], ...]:
         """Each place of `targets(tile)` with what laying the tile there does, in the game's own
@@ -265,7 +265,7 @@ class Referee:
         if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
             return ()
         out = []
-        for cells, moves in self.judge.targets.doing(self.position, board, tile).items():
+        for cells, moves in self.judge.targets.doing(self.position, board, tile, self.status.undone).items():
             game, said, names = self.game.copy(), [], self.seating.names
             for move in moves:
                 before = game.copy()
