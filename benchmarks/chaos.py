@@ -1,5 +1,5 @@
-"""The chaos table at length (issue 17, item 6): the rules of tests/chaos_rules.py (the same the
-hypothesis state machine in tests/test_chaos.py uses) made by a seeded random driver, without
+"""The chaos table at length (issue 17, item 6): the rules of tests/support/chaos_rules.py (the same the
+hypothesis state machine in tests/sim/test_chaos.py uses) made by a seeded random driver, without
 shrinking, on the real runtime over the virtual tray.
 
 Prints one JSON line per game: {"game", "seed", "steps", every count of chaos_rules.COUNTS (--help
@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the chaos rules are a test tool
-import chaos_rules  # noqa: E402
+from support import chaos_rules  # noqa: E402
 
 
 def one(setting: str, steps: int, seed: int, every: int, details: str | None) -> tuple[dict, bool]:

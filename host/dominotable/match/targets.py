@@ -74,7 +74,7 @@ class Targets:
         whichever way round, with what must be moved first (nothing, or tiles slid or put aside to
         make room): what the instruction outlines for a person whose tiles the table cannot see.
         The hands lay a move where the reader reads it as that move (hands/base.py), so these are
-        not asked of the judge one by one (tests/test_targets.py checks that they are accepted): a
+        not asked of the judge one by one (tests/match/test_targets.py checks that they are accepted): a
         turn's outline costs the hands' planning, not a judgement per place."""
         known, key = self._for(live, board), tuple(dict.fromkeys(tiles))
         if key not in known:
