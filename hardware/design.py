@@ -385,7 +385,7 @@ def _rf_design(name, l0):
     full = N.solve(OMEGA, values, ant, V_TX, TX["r_out_ohm"])
     full12 = N.solve(OMEGA, e12, ant, V_TX, TX["r_out_ohm"])
     worst_full = corners(e12, c, 1.0)
-    lo_ratio, hi_ratio = worst_full["i_min"] / full12["i_coil"], worst_full["i_max"] / full12["i_coil"]
+    hi_ratio = worst_full["i_max"] / full12["i_coil"]
     neighbour = max(fl["edge_up"], fl["diagonal_up"])
     # the limits on the nominal coil current, each at its worst corner
     limits = {"a neighbour's tag under neighbour_max": TAG["neighbour_max"] * h_min / neighbour / hi_ratio,

@@ -224,7 +224,7 @@ class Referee:
         a reveal is the table's to make whoever is to move (who leads: the one the racks allow is
         offered, BW-11.5); nor, while a seat at the partner table is to move, a hint or resigning
         (that is for its table). A button move the racks rule out is not offered."""
-        mode, board = self.status.mode, self.tracker.board
+        mode = self.status.mode
         if mode in (Mode.OVER, Mode.RESTORE, Mode.LOST):
             return [NewMatch()]
         actions: list[Action] = []
