@@ -7,9 +7,8 @@ that KiCad's DRC finds no silkscreen over a pad and no overlap.
 
 from __future__ import annotations
 
-import numpy as np
-
 import kicad
+import numpy as np
 from kicad import point
 
 
