@@ -6,9 +6,9 @@
 builds each board, runs SKiDL's ERC and the checks of hardware/checks.py (every pin against its
 library symbol and data sheet, power pins on power nets, pads, values against part numbers, the
 firmware's pin map), and exits 1 on any fault. Then it writes, per board, DIR/<board>.net (a
-KiCad netlist), the placed board DIR/<board>.kicad_pcb, its gerbers DIR/<board>-gerbers/,
-pick-and-place DIR/<board>-pos.csv and BOM DIR/<board>-bom.csv; and DIR/bom.csv, the whole
-tray's (boards times their count, and what is bought but not soldered).
+KiCad netlist) and BOM DIR/<board>-bom.csv; and DIR/bom.csv, the whole tray's (boards times
+their count, and what is bought but not soldered). The boards themselves, routed, checked and
+plotted by KiCad, are hardware/fab.py's.
 
 The boards:
 - cell (12 of them, 4 x 4 cells, 100 x 100 mm): four readers, each with its crystal, supply
@@ -513,7 +513,6 @@ def generate(w: dict, out: Path) -> Built:
         built.faults += [f"{name}: {fault}" for fault in faults]
         built.placed[name] = placed
         write_csv(out / f"{name}-bom.csv", built.boms[name], BOM_COLUMNS)
-        pcb.write_outputs(placed, net, out)
     built.faults += checks.select_faults(built.nets["cell"], built.nets["controller"], w)
     import ratings
 

@@ -6,6 +6,7 @@ joints, set-ups and unique parts (data/fab.toml), and what the table needs besid
     python hardware/cost.py --json     # {"total_usd", "cells", "usd_per_cell", "usd_per_cell_1",
                                        #  "usd_per_cell_10", "lines": [...]}
     python hardware/cost.py --write    # refresh the generated totals in hardware/README.md
+    python hardware/cost.py --prototype  # the first order: one cell board with one 2 x 2 block, the controller
 
 Every figure is an estimate dated in the tables; fees charged once per order are spread over
 fab.toml's trays_per_order.
@@ -130,23 +131,81 @@ def report(result: dict) -> str:
         "", *rows])
 
 
+PROTO_BEGIN, PROTO_END = "<!-- prototype: begin -->", "<!-- prototype: end -->"
+
+
+def prototype_parts(built: circuit.Built) -> dict[str, set[str]]:
+    """The references the first order assembles: the whole controller, and on the cell board its
+    block 0 (one reader, its network, four coils' switches) with what every block shares."""
+    cell = built.nets["cell"].components
+    return {"controller": set(built.nets["controller"].components),
+            "cell": {r for r, c in cell.items() if c.fields.get("Block", "0") == "0"}}
+
+
+def prototype(built: circuit.Built) -> dict:
+    """The first order's cost: one bare board of each design, each assembled once with the
+    prototype's parts, the set-up fees of a single order, one parcel (fab.toml's rates)."""
+    import copy
+
+    meta, a = FAB["meta"], FAB["assembly"]
+    dated = f"fab.toml, {meta['source']}, {meta['date']}"
+    lines = []
+    for name, refs in prototype_parts(built).items():
+        net = built.nets[name]
+        placed = copy.copy(built.placed[name])
+        placed.parts = [p for p in placed.parts if p.ref in refs]
+        parts = sum(PARTS[net.components[r].fields["Key"]]["unit_usd"] for r in refs)
+        lines.append(_line(f"{name} board parts ({len(refs)} references)", 1, parts,
+                           f"parts.toml prices ({circuit.META['price_source']}, {circuit.META['price_date']})"))
+        s = board_stats(placed, net)
+        pcb = FAB["pcb"][str(s["layers"])]
+        lines.append(_line(f"{name} PCB, {placed.width:g} x {placed.height:g} mm, {s['layers']} layers", 1,
+                           pcb["setup_usd"] + pcb["usd_per_cm2"] * s["area_cm2"], dated))
+        fees = a["setup_usd"] + a["stencil_usd"] + a["extended_part_usd"] * s["extended_parts"]
+        lines.append(_line(f"{name} assembly, {s['placements']} placements, {s['extended_parts']} extended parts", 1,
+                           fees + a["usd_per_joint"] * s["smd_joints"] + a["tht_usd_per_joint"] * s["tht_joints"],
+                           dated))
+    lines.append(_line("shipping of the order", 1, FAB["shipping"]["usd_per_order"], dated))
+    lines.append(_line(f"cable: {PARTS['cable']['mpn']}", 1, PARTS["cable"]["unit_usd"], "parts.toml cable"))
+    return {"total_usd": round(sum(line["usd"] for line in lines), 2), "lines": lines}
+
+
+def prototype_report(result: dict) -> str:
+    rows = ["| item | qty | unit USD | USD |", "|---|---|---|---|"]
+    rows += [f"| {line['item']} | {line['qty']:g} | {line['unit_usd']:.3f} | {line['usd']:.2f} |"
+             for line in result["lines"]]
+    return "\n".join([f"The first order (`python hardware/cost.py --prototype`): **{result['total_usd']:.2f} USD**, "
+                      "every price an estimate dated in `data/parts.toml` and `data/fab.toml`.", "", *rows])
+
+
+def compute_prototype() -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        built = circuit.generate(circuit.wiring(), Path(tmp))
+    return prototype(built)
+
+
+def _refresh(doc: str, begin: str, end: str, text: str) -> str:
+    start, stop = doc.index(begin) + len(begin), doc.index(end)
+    return doc[:start] + "\n" + text + "\n" + doc[stop:]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the cost as JSON")
     parser.add_argument("--write", action="store_true",
-                        help="refresh the generated block of hardware/README.md and data/cost.json")
+                        help="refresh the generated blocks of hardware/README.md and data/cost.json")
+    parser.add_argument("--prototype", action="store_true", help="the first order's cost")
     args = parser.parse_args(argv)
-    result = compute()
+    result = compute_prototype() if args.prototype else compute()
     if args.json:
         print(json.dumps(result))
     elif args.write:
         path = HERE / "README.md"
-        doc = path.read_text()
-        start, stop = doc.index(BEGIN) + len(BEGIN), doc.index(END)
-        path.write_text(doc[:start] + "\n" + report(result) + "\n" + doc[stop:])
+        doc = _refresh(path.read_text(), BEGIN, END, report(result))
+        path.write_text(_refresh(doc, PROTO_BEGIN, PROTO_END, prototype_report(compute_prototype())))
         RECORD.write_text(json.dumps(result, indent=1) + "\n")
     else:
-        print(report(result))
+        print(prototype_report(result) if args.prototype else report(result))
     return 0
 
 

@@ -4,13 +4,16 @@ and type), footprints (pads, courtyards), and netlists.
 Symbols and footprints are looked up first in the project library (hardware/lib/: parts KiCad 6
 lacks), then in Debian's `kicad-symbols` and `kicad-footprints` (/usr/share/kicad, or the
 KICAD6_SYMBOL_DIR / KICAD6_FOOTPRINT_DIR variables). A missing library raises MissingLibrary,
-naming the Debian package: nothing is skipped for want of it.
+naming the Debian package: nothing is skipped for want of it. KiCad itself (pcbnew's Python
+module, Debian's `kicad`) is imported by `pcbnew()`, which names the package when it is missing.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -21,8 +24,40 @@ PROJECT = "dominotable"  # the project library's name: dominotable.kicad_sym, do
 PACKAGES = "kicad-symbols kicad-footprints"
 
 
+PCBNEW_DIR = "/usr/lib/python3/dist-packages"  # where Debian's kicad puts pcbnew.py and _pcbnew.so
+
+
 class MissingLibrary(RuntimeError):
     pass
+
+
+@lru_cache(maxsize=None)
+def pcbnew():
+    """KiCad 6's pcbnew module (Debian's `kicad`, built for the system Python 3.11: a venv's 3.11
+    imports it from the system's dist-packages, appended so that nothing else there shadows the
+    venv's packages)."""
+    if PCBNEW_DIR not in sys.path:
+        sys.path.append(PCBNEW_DIR)
+    try:
+        return importlib.import_module("pcbnew")
+    except ImportError as e:
+        raise MissingLibrary(
+            f"KiCad's pcbnew Python module is not importable ({e}): install KiCad 6, the Debian package "
+            "kicad (apt-get install --no-install-recommends kicad)") from None
+
+
+def mm(v: float) -> int:
+    """Millimetres in pcbnew's internal units."""
+    return pcbnew().FromMM(v)
+
+
+def point(x: float, y: float):
+    """A pcbnew point from millimetres (y down, as on the board)."""
+    return pcbnew().wxPointMM(x, y)
+
+
+def to_mm(v: int) -> float:
+    return pcbnew().ToMM(v)
 
 
 def symbol_dirs() -> list[Path]:

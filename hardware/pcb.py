@@ -1,6 +1,5 @@
-"""The boards placed: every footprint of a board's netlist on a board outline, written as a
-KiCad 6 .kicad_pcb (s-expressions, no KiCad needed), with RS-274X gerbers, an Excellon drill
-file and a pick-and-place CSV made from the same placement.
+"""The boards placed: every footprint of a board's netlist on a board outline (hardware/layout.py
+builds the placed board in pcbnew, which routes, checks and plots it: hardware/fab.py).
 
     python hardware/pcb.py --footprints    # rewrite the etched loop's footprint from architecture.toml
 
@@ -12,17 +11,14 @@ largest first, each at the free spot nearest its anchor (its block's centre, its
 the part it decouples, or the parts it shares a signal with), on a 0.2 mm occupancy grid of the
 courtyards: never inside a loop's innermost turn, and under its turns only where nothing else
 fits.
-Routing is the next step (hardware/README.md): this placement proves that the parts fit.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import sys
 import tomllib
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +28,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import kicad  # noqa: E402
-from kicad import Q, child, children  # noqa: E402
 
 ARCH = tomllib.loads((HERE / "data" / "architecture.toml").read_text())
 BOARDS = tomllib.loads((HERE / "data" / "boards.toml").read_text())
@@ -40,6 +35,9 @@ PITCH = tomllib.loads((HERE / "tray.toml").read_text())["tray"]["cell_pitch_mm"]
 HOLE_FOOTPRINT = "MountingHole:MountingHole_2.2mm_M2_DIN965"
 GRID = 0.2  # mm per occupancy cell
 EDGE = 0.5  # mm kept clear of the board edge
+# mm kept free round each packed part: room for the router's tracks to leave its pads and pass
+# (with courtyards touching, a pad inside a cluster of 0402 parts had no way out: hardware/fab.py)
+ROUTING = 0.5
 POWER = {"GND", "+3V3", "+5V"}
 # Where the USB ESD array goes, in the Pico's footprint frame: just outside the module at its USB
 # end, by VBUS (pin 40) and 12 mm from the test pads TP2/TP3 at (+-1, -24.3); clear of the
@@ -78,8 +76,10 @@ def loop_footprint_text(coil: dict) -> str:
         '  (layer "F.Cu")',
         f'  (descr "Etched cell loop, {outer:g} mm square, {turns} turn(s) of {w:g} mm trace; '
         'hardware/pcb.py writes it from architecture.toml [coil]")',
-        '  (tags "loop antenna NFC 13.56 MHz")',
-        '  (attr smd)',
+        # "net tie" first: KiCad's DRC lets a net tie's own copper join its pads (the loop is the
+        # copper from the coil's switched end to the block's common node)
+        '  (tags "net tie, loop antenna NFC 13.56 MHz")',
+        '  (attr smd exclude_from_pos_files exclude_from_bom)',  # copper, not a part to place
         f'  (fp_text reference "REF**" (at 0 0) (layer "F.Fab")\n    {text}\n  )',
         f'  (fp_text value "{loop_name(coil)}" (at 0 1.5) (layer "F.Fab")\n    {text}\n  )',
         *lines,
@@ -224,23 +224,27 @@ def _centre(footprint: str, rot: float, side: str) -> tuple[float, float]:
     return rotate(-cx if side == "B" else cx, cy, rot)
 
 
-def _put(grid, parts, ref, footprint, side, anchor, rotations=(0, 90)):
-    """At the free spot nearest `anchor`: clear of the loops' turns if it fits so anywhere."""
+def _put(grid, parts, ref, footprint, side, anchor, rotations=(0, 90), margin=ROUTING):
+    """At the free spot nearest `anchor`: clear of the loops' turns if it fits so anywhere, and
+    with `margin` kept free round it where it fits so (the router's way out of its pads)."""
     best = None
     sides = ("F", "B") if _both_sides(footprint) else (side,)
-    for layers in (sides + tuple(s.lower() for s in sides), sides):
+    tiers = [(layers, m) for layers in (sides + tuple(s.lower() for s in sides), sides) for m in {margin, 0.0}]
+    for layers, m in sorted(tiers, key=lambda t: (len(t[0]) == len(sides), -t[1])):
         for rot in rotations:
-            spot = grid.best(_size(footprint, rot), layers, anchor)
+            w, h = _size(footprint, rot)
+            spot = grid.best((w + 2 * m, h + 2 * m), layers, anchor)
             if spot and (best is None or math.dist(spot, anchor) < math.dist(best[0], anchor)):
-                best = (spot, rot)
+                best = (spot, rot, m)
         if best:
             break
     if best is None:
         raise RuntimeError(f"{ref} ({footprint}) does not fit on the board")
-    (cx, cy), rot = best
+    (cx, cy), rot, m = best
     ox, oy = _centre(footprint, rot, side)
     p = Placed(ref, footprint, cx - ox, cy - oy, rot, side)
-    grid.mark(p.box(), p.sides())
+    x0, y0, x1, y1 = p.box()
+    grid.mark((x0 - m, y0 - m, x1 + m, y1 + m), p.sides())
     parts.append(p)
     return p
 
@@ -359,7 +363,7 @@ def _fixed(grid, parts, net, fixed, side):
     of the data (the cover's cut-outs and the RF model take them where they are written)."""
     for key, spots in fixed.items():
         for ref, (x, y, rot) in zip(_by_key(net, key), spots):
-            p = _put(grid, parts, ref, net.components[ref].footprint, side, (x, y), rotations=(rot,))
+            p = _put(grid, parts, ref, net.components[ref].footprint, side, (x, y), rotations=(rot,), margin=0.0)
             x0, y0, x1, y1 = p.box()
             if abs((x0 + x1) / 2 - x) > GRID or abs((y0 + y1) / 2 - y) > GRID:
                 raise RuntimeError(f"{ref} ({key}) does not fit at its fixed spot ({x:g}, {y:g}) in boards.toml")
@@ -461,198 +465,6 @@ def placement_faults(board: Board, net: kicad.Netlist | None = None) -> list[str
             if b[1] < a[3] - 1e-6 and a[1] < b[3] - 1e-6 and set(p.sides()) & set(q.sides()):
                 faults.append(f"{p.ref} and {q.ref} overlap ({', '.join(sorted(set(p.sides()) & set(q.sides())))})")
     return faults
-
-
-# --- writing ------------------------------------------------------------------------------------------
-
-_LAYERS = [(0, "F.Cu", "signal"), (31, "B.Cu", "signal"), (32, "B.Adhes", "user"), (33, "F.Adhes", "user"),
-           (34, "B.Paste", "user"), (35, "F.Paste", "user"), (36, "B.SilkS", "user"), (37, "F.SilkS", "user"),
-           (38, "B.Mask", "user"), (39, "F.Mask", "user"), (44, "Edge.Cuts", "user"), (46, "B.CrtYd", "user"),
-           (47, "F.CrtYd", "user"), (48, "B.Fab", "user"), (49, "F.Fab", "user")]
-
-
-def _flip_layer(name):
-    return name.replace("F.", "\0").replace("B.", "F.").replace("\0", "B.") if isinstance(name, str) else name
-
-
-def _footprint_node(p: Placed, comp: kicad.Component, pad_nets: dict, codes: dict):
-    """The library footprint as placed: KiCad stores a bottom part's local y mirrored and its angle
-    turned by 180 degrees (its flip), its layers swapped."""
-    node = kicad.parse(kicad.footprint_path(p.footprint).read_text())  # "module" in KiCad 5's files
-    node[1] = Q(p.footprint)
-    bottom = p.side == "B"
-
-    def fix(item):
-        if not isinstance(item, list):
-            return item
-        item = [fix(c) for c in item]
-        if item and item[0] in ("layer", "layers"):
-            item = [item[0]] + [Q(_flip_layer(x)) if bottom else x for x in item[1:]]
-        if bottom and item and item[0] in ("at", "start", "end", "mid", "center", "xy") and len(item) >= 3:
-            item[2] = f"{-float(item[2]):g}"
-            if item[0] == "at" and len(item) > 3:
-                item[3] = f"{-float(item[3]):g}"
-        return item
-
-    body = [fix(c) for c in node[2:] if not (isinstance(c, list) and c[0] in ("layer", "model", "tedit"))]
-    for item in body:
-        if isinstance(item, list) and item[0] == "fp_text" and item[1] == "reference":
-            item[2] = Q(p.ref)
-        if isinstance(item, list) and item[0] == "fp_text" and item[1] == "value":
-            item[2] = Q(comp.value)
-        if isinstance(item, list) and item[0] == "pad" and item[1] in pad_nets:
-            name = pad_nets[item[1]]
-            item.append(["net", str(codes[name]), Q(name)])
-    at = ["at", f"{p.x:.4f}", f"{p.y:.4f}"]
-    angle = (p.rot + 180) % 360 if bottom else p.rot
-    if angle:
-        at.append(f"{angle:g}")
-    stamp = uuid.uuid5(uuid.NAMESPACE_URL, f"dominotable/pcb/{p.ref}")
-    return ["footprint", node[1], ["layer", Q("B.Cu" if bottom else "F.Cu")], ["tstamp", str(stamp)], at,
-            ["property", Q("MPN"), Q(comp.fields.get("MPN", ""))], *body]
-
-
-def kicad_pcb_text(board: Board, net: kicad.Netlist) -> str:
-    names = sorted(net.nets)
-    codes = {n: i + 1 for i, n in enumerate(names)}
-    pin_nets = net.pin_nets()
-    out = ["(kicad_pcb (version 20211014) (generator dominotable)",
-           "  (general (thickness 1.6))", '  (paper "A3")', "  (layers"]
-    out += [f'    ({n} "{name}" {kind})' for n, name, kind in _LAYERS]
-    out += ["  )", "  (setup (pad_to_mask_clearance 0))", '  (net 0 "")']
-    out += [f"  (net {codes[n]} {kicad.quote(n)})" for n in names]
-    comps = net.components
-    for p in sorted(board.parts, key=lambda p: p.ref):
-        pads = {pin: name for (ref, pin), name in pin_nets.items() if ref == p.ref}
-        out.append("  " + kicad.dump(_footprint_node(p, comps[p.ref], pads, codes), 1))
-    for i, (x, y) in enumerate(board.holes or [], 1):
-        node = kicad.parse(kicad.footprint_path(HOLE_FOOTPRINT).read_text())
-        body = [c for c in node[2:] if not (isinstance(c, list) and c[0] in ("layer", "model", "tedit"))]
-        for item in body:
-            if isinstance(item, list) and item[0] == "fp_text" and item[1] == "reference":
-                item[2] = Q(f"H{i}")
-        stamp = uuid.uuid5(uuid.NAMESPACE_URL, f"dominotable/pcb/{board.name}/H{i}")
-        out.append("  " + kicad.dump(["footprint", Q(HOLE_FOOTPRINT), ["layer", Q("F.Cu")], ["tstamp", str(stamp)],
-                                      ["at", f"{x:.4f}", f"{y:.4f}"], *body], 1))
-    w, h = board.width, board.height
-    for a, b in (((0, 0), (w, 0)), ((w, 0), (w, h)), ((w, h), (0, h)), ((0, h), (0, 0))):
-        out.append(f'  (gr_line (start {a[0]:g} {a[1]:g}) (end {b[0]:g} {b[1]:g}) (layer "Edge.Cuts") (width 0.1))')
-    out.append(")")
-    return "\n".join(out) + "\n"
-
-
-def _um(v: float) -> int:
-    return int(round(v * 1e6))
-
-
-class Gerber:
-    """One RS-274X layer: flashed pads and drawn strokes, millimetres, y up."""
-
-    def __init__(self, function: str):
-        self.function = function
-        self.apertures: dict[tuple, int] = {}
-        self.ops: list[str] = []
-
-    def _ap(self, shape: str, *dims: float) -> int:
-        key = (shape, *(round(d, 4) for d in dims))
-        if key not in self.apertures:
-            self.apertures[key] = 10 + len(self.apertures)
-        return self.apertures[key]
-
-    def flash(self, shape: str, x: float, y: float, w: float, h: float):
-        if shape == "circle":
-            d = self._ap("C", w)
-        elif shape == "oval":
-            d = self._ap("O", w, h)
-        else:
-            d = self._ap("R", w, h)
-        self.ops.append(f"D{d}*\nX{_um(x)}Y{_um(-y)}D03*")
-
-    def stroke(self, a, b, width: float):
-        d = self._ap("C", width)
-        self.ops.append(f"D{d}*\nX{_um(a[0])}Y{_um(-a[1])}D02*\nX{_um(b[0])}Y{_um(-b[1])}D01*")
-
-    def text(self) -> str:
-        aps = []
-        for (shape, *dims), n in self.apertures.items():
-            aps.append(f"%ADD{n}{shape},{'X'.join(f'{d:g}' for d in dims)}*%")
-        return "\n".join([f"%TF.FileFunction,{self.function}*%", "%FSLAX46Y46*%", "%MOMM*%", "%LPD*%",
-                          *aps, "G01*", *self.ops, "M02*"]) + "\n"
-
-
-def gerbers(board: Board, net: kicad.Netlist) -> dict[str, str]:
-    """The fabrication layers of the placed board: copper pads and the footprints' copper strokes
-    (the loops), mask and paste openings, the outline; and the drill file."""
-    layers = {name: Gerber(func) for name, func in (
-        ("F_Cu.gbr", "Copper,L1,Top"), ("B_Cu.gbr", "Copper,L2,Bot"), ("F_Mask.gbr", "Soldermask,Top"),
-        ("B_Mask.gbr", "Soldermask,Bot"), ("F_Paste.gbr", "Paste,Top"), ("B_Paste.gbr", "Paste,Bot"),
-        ("Edge_Cuts.gbr", "Profile,NP"))}
-    holes: list[tuple[float, float, float]] = []
-    for p in board.parts:
-        fp = kicad.footprint(p.footprint)
-        for pad in fp.pads:
-            x, y = p.to_board(pad.x, pad.y)
-            turned = (pad.rotation + p.rot) % 180 == 90
-            w, h = (pad.height, pad.width) if turned else (pad.width, pad.height)
-            for layer in pad.layers:
-                side = {"F": "F", "B": "B"}.get(layer[0])
-                if layer.startswith("*"):
-                    targets = [f"{s}_{layer[2:]}" for s in "FB"]
-                elif side:
-                    s = side if p.side == "F" else {"F": "B", "B": "F"}[side]
-                    targets = [f"{s}_{layer[2:]}"]
-                else:
-                    continue
-                for t in targets:
-                    if t + ".gbr" in layers and not (pad.kind == "np_thru_hole" and t.endswith("Cu")):
-                        layers[t + ".gbr"].flash(pad.shape, x, y, w, h)
-            if pad.drill:
-                holes.append((x, y, pad.drill))
-        for item in children(fp.node, "fp_line"):
-            layer = child(item, "layer")[1]
-            if layer.endswith(".Cu"):
-                s = layer[0] if p.side == "F" else {"F": "B", "B": "F"}[layer[0]]
-                a = p.to_board(float(child(item, "start")[1]), float(child(item, "start")[2]))
-                b = p.to_board(float(child(item, "end")[1]), float(child(item, "end")[2]))
-                layers[f"{s}_Cu.gbr"].stroke(a, b, float((child(item, "width") or child(item, "stroke"))[1]))
-    w, h = board.width, board.height
-    for a, b in (((0, 0), (w, 0)), ((w, 0), (w, h)), ((w, h), (0, h)), ((0, h), (0, 0))):
-        layers["Edge_Cuts.gbr"].stroke(a, b, 0.1)
-    out = {name: g.text() for name, g in layers.items()}
-    tools = sorted({d for _, _, d in holes})
-    drill = ["M48", "METRIC,TZ"] + [f"T{i + 1}C{d:.3f}" for i, d in enumerate(tools)] + ["%", "G90", "G05"]
-    for i, d in enumerate(tools):
-        drill.append(f"T{i + 1}")
-        drill += [f"X{x:.3f}Y{-y:.3f}" for x, y, dd in holes if dd == d]
-    out["drill.drl"] = "\n".join(drill + ["M30"]) + "\n"
-    return out
-
-
-def placements(board: Board, net: kicad.Netlist) -> list[dict]:
-    """Pick-and-place rows: every soldered part (the etched loops are copper, not parts), centre in
-    mm from the board's bottom-left corner, y up, as assemblers take it."""
-    rows = []
-    for p in sorted(board.parts, key=lambda p: p.ref):
-        comp = net.components[p.ref]
-        if comp.fields.get("Key") == "antenna":
-            continue
-        rows.append({"Designator": p.ref, "Val": comp.value, "Package": p.footprint.split(":")[1],
-                     "Mid X": f"{p.x:.3f}", "Mid Y": f"{board.height - p.y:.3f}",
-                     "Rotation": f"{p.rot:g}", "Layer": "Top" if p.side == "F" else "Bottom"})
-    return rows
-
-
-def write_outputs(board: Board, net: kicad.Netlist, out: Path) -> None:
-    (out / f"{board.name}.kicad_pcb").write_text(kicad_pcb_text(board, net))
-    folder = out / f"{board.name}-gerbers"
-    folder.mkdir(exist_ok=True)
-    for name, text in gerbers(board, net).items():
-        (folder / f"{board.name}-{name}").write_text(text)
-    rows = placements(board, net)
-    with open(out / f"{board.name}-pos.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
 
 
 def main(argv=None) -> int:

@@ -3,7 +3,6 @@ own libraries, checked against the parts, placed, priced; and each check shown t
 faults the hardware review found (issue 19, item 7), planted into a copy of the netlist."""
 
 import copy
-import csv
 import json
 import math
 import re
@@ -54,11 +53,7 @@ def test_the_boards_pass_every_check_and_are_written(built):
     assert result.faults == []
     for name in ("cell", "controller"):
         assert (out / f"{name}.net").read_text().startswith('(export (version "E")')
-        for suffix in (".kicad_pcb", "-pos.csv", "-bom.csv"):
-            assert (out / f"{name}{suffix}").stat().st_size > 0
-        assert {p.name for p in (out / f"{name}-gerbers").iterdir()} == {
-            f"{name}-{layer}" for layer in ("F_Cu.gbr", "B_Cu.gbr", "F_Mask.gbr", "B_Mask.gbr", "F_Paste.gbr",
-                                            "B_Paste.gbr", "Edge_Cuts.gbr", "drill.drl")}
+        assert (out / f"{name}-bom.csv").stat().st_size > 0
     assert (out / "bom.csv").read_text() == (HW / "bom.csv").read_text(), \
         "hardware/bom.csv is stale: run python hardware/circuit.py --out hardware"
 
@@ -277,12 +272,7 @@ def test_every_footprint_is_placed_inside_the_outline_without_overlaps(built):
         net = result.nets[name]
         assert pcb.placement_faults(board, net) == []
         assert sorted(p.ref for p in board.parts) == sorted(net.components)
-        text = (out / f"{name}.kicad_pcb").read_text()
-        tree = kicad.parse(text)
-        assert len(kicad.children(tree, "footprint")) == len(net.components) + len(board.holes)
         assert len(board.holes) >= 2  # mounting holes (boards.toml), kept clear of every part
-        edges = [g for g in kicad.children(tree, "gr_line") if kicad.child(g, "layer")[1] == "Edge.Cuts"]
-        assert len(edges) == 4
     # the cell board's coils on top, every other part below; planted faults are caught
     assert {p.side for p in cell.parts if result.nets["cell"].components[p.ref].fields["Key"] == "antenna"} == {"F"}
     assert {p.side for p in cell.parts if result.nets["cell"].components[p.ref].fields["Key"] != "antenna"} == {"B"}
@@ -319,28 +309,6 @@ def test_every_footprint_is_placed_inside_the_outline_without_overlaps(built):
     assert any(f.startswith(f"{a.ref}'s courtyard") for f in pcb.placement_faults(moved))
     moved.parts.pop()
     assert f"{a.ref} is on the netlist but not placed" in pcb.placement_faults(moved, result.nets["cell"])
-
-
-def test_gerbers_and_pick_and_place_come_from_the_placement(built):
-    result, out = built
-    board, net = result.placed["cell"], result.nets["cell"]
-    top = (out / "cell-gerbers" / "cell-F_Cu.gbr").read_text()
-    assert top.startswith("%TF.FileFunction,Copper,L1,Top*%") and top.rstrip().endswith("M02*")
-    loops = [p for p in board.parts if net.components[p.ref].fields["Key"] == "antenna"]
-    assert top.count("D03*") == 2 * len(loops)  # the loops' pads: the top carries no part
-    # the bottom copper: the bottom parts' copper pads (their own side's, F.Cu in the library) and
-    # every plated through-hole pad (a loop's inner end included)
-    bottom = (out / "cell-gerbers" / "cell-B_Cu.gbr").read_text()
-    assert bottom.count("D03*") == sum(
-        1 for p in board.parts for pad in kicad.footprint(p.footprint).pads if pad.kind != "np_thru_hole"
-        and ("*.Cu" in pad.layers or f"{'F' if p.side == 'B' else 'B'}.Cu" in pad.layers))
-    assert (out / "cell-gerbers" / "cell-Edge_Cuts.gbr").read_text().count("D01*") == 4
-    with open(out / "cell-pos.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
-    assert len(rows) == len(board.parts) - len(loops) and {r["Layer"] for r in rows} == {"Bottom"}
-    drill = (out / "controller-gerbers" / "controller-drill.drl").read_text()
-    holes = sum(1 for p in result.placed["controller"].parts for pad in kicad.footprint(p.footprint).pads if pad.drill)
-    assert len(re.findall(r"^X", drill, re.M)) == holes > 0
 
 
 def test_the_loop_footprint_is_the_architectures_coil():
