@@ -1,5 +1,5 @@
 """The wire's attacks (issue 17, "One tray frame ends or blinds the table") against a live
-`dominotable run`: a tray behind a real pty (tests/scripted_tray.py) is the configured [tray]
+`dominotable run`: a tray behind a real pty (tests/support/scripted_tray.py) is the configured [tray]
 port, `run` resumes an unfinished match on it (so the game has told the tray what to watch),
 then the tray sends one frame that contradicts its HELLO.
 
@@ -23,9 +23,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))  # the scripted tray and the test databases are test tools
 
-import damage  # noqa: E402
 from dominotray import wire  # noqa: E402
-from scripted_tray import ScriptedTray, hello, snapshot  # noqa: E402
+from support import damage  # noqa: E402
+from support.scripted_tray import ScriptedTray, hello, snapshot  # noqa: E402
 
 HELD = "run up; tray lost, said why; back from a fresh HELLO"
 STARTUP = "run up; tray lost, said why; retried"

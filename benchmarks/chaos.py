@@ -1,13 +1,14 @@
-"""The chaos table at length (issue 17, item 6): the rules of tests/chaos_rules.py (the same the
-hypothesis state machine in tests/test_chaos.py uses) made by a seeded random driver, without
+"""The chaos table at length (issue 17, item 6): the rules of tests/support/chaos_rules.py (the same the
+hypothesis state machine in tests/sim/test_chaos.py uses) made by a seeded random driver, without
 shrinking, on the real runtime over the virtual tray.
 
-Prints one JSON line per game: {"game", "seed", "steps", "crashes", "illegal_commits",
-"store_mismatches", "stuck_prompts", ...} and exits 1 if any count is not zero. Without --seed the
-seed comes from the clock (printed in the line). --game all runs every game, and Castle Rock and
-Broadway with bot seats, in --jobs processes at once. --details FILE appends what each non-zero
-count was (JSON lines) as it is found, and every --every steps a line on standard error says how
-far each game is and its counts so far: a long run that is stopped still says what it found.
+Prints one JSON line per game: {"game", "seed", "steps", every count of chaos_rules.COUNTS (--help
+lists them, crashes to offered_refused), "wall_s", ...} and exits 1 if any count is not zero.
+Without --seed the seed comes from the clock (printed in the line). --game all runs every game,
+and Castle Rock and Broadway with bot seats, in --jobs processes at once. --details FILE appends
+what each non-zero count was (JSON lines) as it is found, and every --every steps a line on
+standard error says how far each game is and its counts so far: a long run that is stopped still
+says what it found.
 
 Run: python benchmarks/chaos.py --steps 20000 --game all [--seed S] [--jobs 2]
 """
@@ -24,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the chaos rules are a test tool
-import chaos_rules  # noqa: E402
+from support import chaos_rules  # noqa: E402
 
 
 def one(setting: str, steps: int, seed: int, every: int, details: str | None) -> tuple[dict, bool]:
@@ -50,13 +51,14 @@ def one(setting: str, steps: int, seed: int, every: int, details: str | None) ->
     with tempfile.TemporaryDirectory(prefix="chaos-") as folder:
         tally = chaos_rules.run(setting, steps, seed, Path(folder), progress)
     line = {"game": setting, "seed": seed, **tally.result(), "wall_s": round(time.monotonic() - start, 1),
-            "matches": tally.matches, "moves": tally.moves, "unsettled": tally.unsettled,
+            "matches": tally.matches, "moves": tally.moves, "offered": tally.offered, "unsettled": tally.unsettled,
             "slowest_settle_s": round(tally.slowest, 1), "harness_errors": sum(d[0] == "harness" for d in tally.details)}
     return line, any(d[0] in chaos_rules.COUNTS for d in tally.details)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "),
+                                     epilog=f"Counts, each 0 on a clean run: {', '.join(chaos_rules.COUNTS)}.")
     parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=None, help="default: from the clock")
     parser.add_argument("--game", default="all", help=f"one of {', '.join(chaos_rules.SETTINGS)}, or all")

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the crowd is a test tool
-import crowd_table as crowd  # noqa: E402
+from support import crowd_table as crowd  # noqa: E402
 from targets import Targets  # noqa: E402
 
 GAMES = ("castle-rock", "doubles-in-the-boneyard", "broadway")

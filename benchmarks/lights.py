@@ -1,5 +1,5 @@
 """How soon, and how exactly, the tray's lights show what the table decided (issue 29). A person
-plays Castle Rock against three bots at the simulated table (tests/table_seats.Person, doing for
+plays Castle Rock against three bots at the simulated table (tests/support/table_seats.Person, doing for
 the bots what the screen says; the pty, the tray firmware over emulated readers and LED chains, the
 link, the runtime, SQLite), match after match, until enough instructions have been lit.
 
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 from dominotable.rules.games.castle_rock.engine import CastleRock  # noqa: E402
 from dominotable.ui.menu import Choice  # noqa: E402
 from dominotray import pins  # noqa: E402
-from table_seats import Person, PtyTable  # noqa: E402
+from support.table_seats import Person, PtyTable  # noqa: E402
 from targets import Targets  # noqa: E402
 
 NAMES = ["ANN", "West bot", "North bot", "East bot"]

@@ -2,7 +2,7 @@
 
 Each game's demo match (`dominotable demo GAME`: bots, the virtual tray, the table judging and
 committing every move) runs with its display on luma.oled's real `ssd1306` (or `--driver
-sh1106`) class over a serial interface that records every transfer (tests/oled_chips.py), so
+sh1106`) class over a serial interface that records every transfer (tests/support/oled_chips.py), so
 the bytes are what the Pi would put on the bus: per transfer its address byte, control byte
 and payload. One JSON line per game:
 
@@ -42,7 +42,7 @@ from dominotable.store.recovery import open_for_table  # noqa: E402
 from dominotable.ui.oled import screens  # noqa: E402
 from dominotable.ui.oled.display import Display  # noqa: E402
 from dominotable.ui.oled.ram import pack  # noqa: E402
-from oled_chips import RecordingSerial, bus_bytes  # noqa: E402
+from support.oled_chips import RecordingSerial, bus_bytes  # noqa: E402
 from targets import Targets  # noqa: E402
 
 GOAL = 0.25  # each game's mean bytes per change, of a full frame

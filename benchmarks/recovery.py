@@ -1,6 +1,6 @@
 """A damaged database: what the table recovers, and what it costs.
 
-For a database of 1000 real matches (tests/damage.py builds it with the table's Store, and
+For a database of 1000 real matches (tests/support/damage.py builds it with the table's Store, and
 applies the same damage kinds the tests check):
 
 - opening it for the table (`Store(path)`: WAL, the schema, and the `PRAGMA quick_check` that
@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import damage  # noqa: E402 (the tests' damage kinds)
 from dominotable.match.replay import replay  # noqa: E402
 from dominotable.store.recovery import recover  # noqa: E402
 from dominotable.store.storage import Store  # noqa: E402
+from support import damage  # noqa: E402 (the tests' damage kinds)
 
 
 def open_times(path: Path, runs: int) -> tuple[float, float]:

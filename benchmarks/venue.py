@@ -2,7 +2,7 @@
 process, with the broker restarted once mid-run.
 
 Each of `--tables` tables runs `--matches` matches in a row, each in a process of its own, all
-tables at once, against one Mosquitto (tests/broker.py: password file, the project's ACL, logging
+tables at once, against one Mosquitto (tests/support/broker.py: password file, the project's ACL, logging
 what deploy/mosquitto/mosquitto.conf logs) and one `dominotable venue` process. A table is its
 store and its venue link as app/venue.py wires them, committing a demo match's moves (greedy
 bots, the demo's options) one by one `--pace-ms` apart (100 ms: a demo's own pace at full speed).
@@ -56,7 +56,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the broker is a test tool
 import aiomqtt  # noqa: E402
-from broker import VENUE_PASSWORD, Mosquitto, free_port  # noqa: E402
 from dominotable.app.demo import DRAIN, demo_choice  # noqa: E402
 from dominotable.sim.bots.shared import greedy_bot  # noqa: E402
 from dominotable.sim.stats import percentile  # noqa: E402
@@ -65,6 +64,7 @@ from dominotable.store.storage import Store  # noqa: E402
 from dominotable.venue.broker import Broker  # noqa: E402
 from dominotable.venue.link import VenueLink  # noqa: E402
 from dominotable.venue.store import VenueStore  # noqa: E402
+from support.broker import VENUE_PASSWORD, Mosquitto, free_port  # noqa: E402
 from targets import Targets  # noqa: E402
 
 TARGET_P95_MS = 250  # commit to venue, 20 tables, the broker's restart included

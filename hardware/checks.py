@@ -1,7 +1,7 @@
 """Checks of a board's netlist against the real parts: KiCad's symbols and footprints, the data
 sheets' pin tables (data/pinouts.toml), the part numbers' values (data/parts.toml) and the
 firmware's pin map (wiring.toml). Each check returns its faults as sentences; circuit.py refuses
-to write a board with any, and tests/test_hardware.py plants faults to see each caught.
+to write a board with any, and tests/hardware/test_hardware.py plants faults to see each caught.
 """
 
 from __future__ import annotations

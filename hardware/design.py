@@ -8,7 +8,7 @@ tiles, E-series values and tolerances), its all-in cost, idle power with every s
                                          # [network] of data/architecture.toml
     python hardware/design.py --json     # the chosen design's worst cases, one JSON line
 
-DESIGN.md's figures come from here only (tests/test_hardware.py checks the block is current). The
+DESIGN.md's figures come from here only (tests/hardware/test_hardware.py checks the block is current). The
 chosen design's all-in cost is hardware/cost.py's, from its placed boards; the other designs'
 are estimated alike from the same price tables (data/parts.toml, data/fab.toml) and
 data/estimates.toml.
@@ -385,7 +385,7 @@ def _rf_design(name, l0):
     full = N.solve(OMEGA, values, ant, V_TX, TX["r_out_ohm"])
     full12 = N.solve(OMEGA, e12, ant, V_TX, TX["r_out_ohm"])
     worst_full = corners(e12, c, 1.0)
-    lo_ratio, hi_ratio = worst_full["i_min"] / full12["i_coil"], worst_full["i_max"] / full12["i_coil"]
+    hi_ratio = worst_full["i_max"] / full12["i_coil"]
     neighbour = max(fl["edge_up"], fl["diagonal_up"])
     # the limits on the nominal coil current, each at its worst corner
     limits = {"a neighbour's tag under neighbour_max": TAG["neighbour_max"] * h_min / neighbour / hi_ratio,
@@ -528,7 +528,7 @@ def estimate(name):
 @cache
 def built_cost():
     """hardware/cost.py's all-in cost of the chosen design, from its placed boards, as `cost.py
-    --write` recorded it in data/cost.json (tests/test_boards.py checks it against the boards):
+    --write` recorded it in data/cost.json (tests/hardware/test_boards.py checks it against the boards):
     read, not imported, for cost.py builds the boards, whose checks include ratings.py's, which
     reads this model."""
     return json.loads((HERE / "data" / "cost.json").read_text())

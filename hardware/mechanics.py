@@ -19,7 +19,7 @@ writes into DIR:
 Its last line is JSON: the dimensions the RF model shares (cover_mm, tag_mm, tile_mm, dimple_mm,
 pitch_mm, as design.py --json gives them), measured back from the solids, and what the BOM and
 the boards share with it (the cover's size, the dimples, the standoffs' length and places).
-tests/test_mechanics.py fails when any two disagree.
+tests/hardware/test_mechanics.py fails when any two disagree.
 
 The frame: mm, the grid's far-left corner at the origin, x to the right, y away from the players
 (the tray's y turned round), z up from the base plate's top.

@@ -33,3 +33,7 @@ def prompts_never_show_engine_coordinates(monkeypatch):
     yield
     leaks = [text for text in said if ENGINE_COORDINATES.search(text)]
     assert not leaks, f"prompts naming engine coordinates: {leaks}"
+
+
+# the helpers' fixtures, taken by name in any test
+pytest_plugins = ["support.broker", "support.browser", "support.tray_fixtures", "support.venue_fixtures"]

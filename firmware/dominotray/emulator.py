@@ -65,7 +65,7 @@ SELECT_US = 20      # the coil index's two GPIO writes from MicroPython (assumed
 # Field strength (see above): a centred face-up tag at full drive has FULL_DRIVE_MARGIN times its
 # threshold field; through its tile (face down) FACE_DOWN of that (the tag at the tile's
 # mid-thickness: the same). From the RF model of the chosen coil (hardware/design.py;
-# tests/test_hardware.py keeps them in step).
+# tests/hardware/test_hardware.py keeps them in step).
 FULL_DRIVE_MARGIN = 9.2
 FACE_DOWN = 1.0
 

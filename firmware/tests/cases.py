@@ -1,6 +1,6 @@
-"""Firmware tests that run unchanged under CPython (tests/test_firmware.py) and under the
+"""Firmware tests that run unchanged under CPython (tests/firmware/test_firmware.py) and under the
 real MicroPython WebAssembly port (firmware/tests/micropython.test.mjs, via
-tests/test_firmware_mpy.py). Every `test_*` function is one test; plain asserts only.
+tests/firmware/test_firmware_mpy.py). Every `test_*` function is one test; plain asserts only.
 
 The emulated reader array (dominotray.emulator) answers the driver register by register,
 so these exercise the driver command by command: WUPA/REQA, anticollision and select with
@@ -554,7 +554,7 @@ def test_the_ring_orders_keep_consecutive_cells_apart():
 
 
 # --- wire codec --------------------------------------------------------------------------
-# The same checks as tests/test_wire.py's, in MicroPython's subset: under MicroPython the
+# The same checks as tests/tray/test_wire.py's, in MicroPython's subset: under MicroPython the
 # codec takes its own paths (the table CRC instead of binascii.crc_hqx, bytes-only find).
 
 class _Rand:

@@ -4,5 +4,5 @@ with its EMC filter, damping, E-series values and tolerances (network.py).
 
 Standard library only, SI units inside (metres, henries, farads, ohms, amperes); figures in
 and out of hardware/data/*.toml are in mm, nH, pF. hardware/design.py reports from it, and
-tests/test_rf.py checks it against closed forms and a published worked example.
+tests/hardware/test_rf.py checks it against closed forms and a published worked example.
 """

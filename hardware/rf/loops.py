@@ -4,7 +4,7 @@ A loop is a list of segments ((x0, y0, z0), (x1, y1, z1)) in metres, in the dire
 current flows. A planar square spiral is modelled as concentric square turns (Greenhouse's
 method; the crossings between turns are left out, as in Mohan et al.).
 
-Two ways to the same inductance, checked against each other in tests/test_rf.py:
+Two ways to the same inductance, checked against each other in tests/hardware/test_rf.py:
 - `inductance` (Greenhouse, IEEE Trans. Parts, Hybrids, Packaging PHP-10(2), 1974): the sum of
   each segment's self-inductance (a straight rectangular bar) and the mutual inductance of every
   pair of parallel segments in closed form (Neumann's integral for two parallel filaments,

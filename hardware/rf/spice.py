@@ -27,6 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 import design  # noqa: E402
 import kicad  # noqa: E402
 import pcb  # noqa: E402
+
 from rf import loops as L  # noqa: E402
 from rf import network as N  # noqa: E402
 from rf import window as W  # noqa: E402

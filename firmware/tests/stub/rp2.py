@@ -262,7 +262,7 @@ class Chain:
             runs = runs[1:]  # the idle line before the frame
         bits = []
         for i in range(0, len(runs) - 1, 2):
-            (high_level, high), (_, low) = runs[i], runs[i + 1]
+            (_, high), (_, low) = runs[i], runs[i + 1]
             high_ns, low_ns = high * ns_per_cycle, low * ns_per_cycle
             last = i + 2 >= len(runs)
             if _within(high_ns, pins.LIGHT_T1H_NS) and (last or _within(low_ns, pins.LIGHT_T1L_NS)):

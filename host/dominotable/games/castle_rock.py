@@ -8,8 +8,8 @@ import random
 from collections.abc import Sequence
 
 from dominotable.games.spec import GameSpec, Hint, shared_words, who, with_search
-from dominotable.reading.prompts import counted, listed
 from dominotable.reading.castle_rock import CastleRockReader, CastleRockSolitaireReader
+from dominotable.reading.prompts import counted, listed
 from dominotable.rules.game import Game, Move
 from dominotable.rules.games.castle_rock.capture import MIDDLE, Capture, analyse
 from dominotable.rules.games.castle_rock.engine import CastleRock, Draw, End, Place

@@ -102,9 +102,11 @@ class Judge:
     def judge(self, live: Position, board: Board, ctx: Context) -> Decision:
         return self._judge(live, board, ctx, probe=False)
 
-    def probe(self, live: Position, board: Board) -> Decision:
-        """`board` judged as a fresh tray, no further than the moves it shows (the module's doc)."""
-        return self._judge(live, board, Context(), probe=True)
+    def probe(self, live: Position, board: Board, undone: tuple[Move, ...] = ()) -> Decision:
+        """`board` judged as a fresh tray, no further than the moves it shows (the module's doc);
+        `undone`: moves taken back with the button that the tray may still show (the table asks for
+        them off first, so a tile laid beside them is not a move yet)."""
+        return self._judge(live, board, Context(undone=undone), probe=True)
 
     def _judge(self, live: Position, board: Board, ctx: Context, probe: bool) -> Decision:
         """The stages in order, each a decision or None to go on: the tray's own faults, the racks,

@@ -224,7 +224,7 @@ class Referee:
         a reveal is the table's to make whoever is to move (who leads: the one the racks allow is
         offered, BW-11.5); nor, while a seat at the partner table is to move, a hint or resigning
         (that is for its table). A button move the racks rule out is not offered."""
-        mode, board = self.status.mode, self.tracker.board
+        mode = self.status.mode
         if mode in (Mode.OVER, Mode.RESTORE, Mode.LOST):
             return [NewMatch()]
         actions: list[Action] = []
@@ -255,7 +255,7 @@ class Referee:
         board = self.tracker.board
         if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
             return ()
-        return self.judge.targets.of(self.position, board, tile)
+        return self.judge.targets.of(self.position, board, tile, self.status.undone)
 
     def places(self, tile: Tile) -> tuple[tuple[Cells, str], ...]:
         """Each place of `targets(tile)` with what laying the tile there does, in the game's own
@@ -265,7 +265,7 @@ class Referee:
         if self.status.mode not in (Mode.PLAY, Mode.TAKEBACK) or board is None:
             return ()
         out = []
-        for cells, moves in self.judge.targets.doing(self.position, board, tile).items():
+        for cells, moves in self.judge.targets.doing(self.position, board, tile, self.status.undone).items():
             game, said, names = self.game.copy(), [], self.seating.names
             for move in moves:
                 before = game.copy()

@@ -42,7 +42,7 @@ class Place(NamedTuple):
 class Probe(Protocol):
     """The judge, as targets ask it (judge.py)."""
 
-    def probe(self, live: Position, board: Board) -> Decision: ...
+    def probe(self, live: Position, board: Board, undone: tuple[Move, ...] = ()) -> Decision: ...
 
 
 class Targets:
@@ -55,16 +55,18 @@ class Targets:
         self._key: tuple | None = None
         self._known: dict = {}  # tile -> its cells, each with its moves; tiles -> their places
 
-    def of(self, live: Position, board: Board, tile: Tile) -> tuple[Cells, ...]:
+    def of(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...] = ()) -> tuple[Cells, ...]:
         """Where laying `tile` on `board` (the whole tray as it lies now) is a move the judge
-        accepts from `live` (only copies are asked)."""
-        return tuple(self.doing(live, board, tile))
+        accepts from `live` (only copies are asked); `undone`: moves taken back with the button
+        that the tray may still show, as the live table judges it."""
+        return tuple(self.doing(live, board, tile, undone))
 
-    def doing(self, live: Position, board: Board, tile: Tile) -> dict[Cells, tuple[Move, ...]]:
+    def doing(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...] = ()
+              ) -> dict[Cells, tuple[Move, ...]]:
         """Each place of `of`, with the moves the judge commits when the tile is laid there."""
-        known = self._for(live, board)
+        known = self._for(live, board, undone)
         if tile not in known:
-            known[tile] = dict(self._found(live, board, tile))
+            known[tile] = dict(self._found(live, board, tile, undone))
         return known[tile]
 
     def places(self, live: Position, board: Board, tiles: Sequence[Tile]) -> tuple[Place, ...]:
@@ -72,7 +74,7 @@ class Targets:
         whichever way round, with what must be moved first (nothing, or tiles slid or put aside to
         make room): what the instruction outlines for a person whose tiles the table cannot see.
         The hands lay a move where the reader reads it as that move (hands/base.py), so these are
-        not asked of the judge one by one (tests/test_targets.py checks that they are accepted): a
+        not asked of the judge one by one (tests/match/test_targets.py checks that they are accepted): a
         turn's outline costs the hands' planning, not a judgement per place."""
         known, key = self._for(live, board), tuple(dict.fromkeys(tiles))
         if key not in known:
@@ -84,14 +86,14 @@ class Targets:
             known[key] = tuple(found.values())
         return known[key]
 
-    def _for(self, live: Position, board: Board) -> dict:
+    def _for(self, live: Position, board: Board, undone: tuple[Move, ...] = ()) -> dict:
         """The answers kept for this position and tray (a new one forgets the old)."""
-        key = (tuple(map(str, live.game.moves)), str(live.holds_dict()), tuple(board.cells))
+        key = (tuple(map(str, live.game.moves)), str(live.holds_dict()), tuple(board.cells), tuple(map(str, undone)))
         if key != self._key:
             self._key, self._known = key, {}
         return self._known
 
-    def _found(self, live: Position, board: Board, tile: Tile):
+    def _found(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...]):
         """The cells, each way round, where the judge accepts `tile` and never asks it back, each
         with the moves it commits there."""
         if live.game.is_over():
@@ -106,14 +108,16 @@ class Targets:
                 continue
             laid = MemoryTray.of(without)
             laid.place(tile, cells)
-            moves = self._accepted(live, laid.board(), tile)
+            moves = self._accepted(live, laid.board(), tile, undone)
             if moves:
                 yield cells, moves
 
-    def _accepted(self, live: Position, board: Board, tile: Tile) -> tuple[Move, ...]:
+    def _accepted(self, live: Position, board: Board, tile: Tile, undone: tuple[Move, ...]) -> tuple[Move, ...]:
         """The moves the judge commits placing `tile` on `board`, if it says nothing is wrong and
-        says nothing is wrong about the same board once they are committed (else none)."""
-        decision = self.judge.probe(live, board)
+        says nothing is wrong about the same board once they are committed (else none; the moves
+        taken back are no longer on it then: the table forgets them once it judges the tray without
+        them)."""
+        decision = self.judge.probe(live, board, undone)
         if not isinstance(decision, Commit) or _wrong(decision.then) or decision.revised:
             return ()
         moves = tuple(e.move for e in decision.effects if isinstance(e, Play))

@@ -115,9 +115,9 @@ class UpDownStopReader(StepReader):
         self.names = sorted(names, key=lambda n: int(n[len(COLUMN_ZONE):]))[:game.options.columns]
         self.label = geometry.labels  # what the players call a zone
         self.bounds = {}  # zone -> (top row, bottom row, columns)
-        for name in self.names:
-            rows, cols = zip(*map(geometry.coords, geometry.zone(name)))
-            self.bounds[name] = (min(rows), max(rows), sorted(set(cols)))
+        for zone in self.names:
+            rows, cols = zip(*map(geometry.coords, geometry.zone(zone)))
+            self.bounds[zone] = (min(rows), max(rows), sorted(set(cols)))
         self.ladder_cells = frozenset().union(*map(geometry.zone, self.names))
 
     # -- which zone holds which column --------------------------------------------------------
@@ -166,10 +166,10 @@ class UpDownStopReader(StepReader):
             verdict = self.check_column(j, ladder, by_tile)
             if verdict is not None:
                 return verdict
-        for name, tiles in (("scrap", piles.scrap), ("discard", piles.discarded)):
+        for zone, tiles in (("scrap", piles.scrap), ("discard", piles.discarded)):
             for tile in tiles:
-                if tile in by_tile and not set(by_tile[tile].cells) <= geo.zone(name):
-                    return problem(f"put {tile} back in the {self.label[name]} zone, or on the {name} pile beside the tray "
+                if tile in by_tile and not set(by_tile[tile].cells) <= geo.zone(zone):
+                    return problem(f"put {tile} back in the {self.label[zone]} zone, or on the {zone} pile beside the tray "
                                    f"(rule UDS-10.5)", by_tile[tile].cells)
         lying = self.old_scrap(board)
         if lying:
@@ -196,8 +196,8 @@ class UpDownStopReader(StepReader):
                 column = game.columns()[j]
                 return placement.tile in column.line.tiles() or placement.tile is column.stopper
         piles = game.piles()
-        for name, tiles in (("scrap", piles.scrap), ("discard", piles.discarded)):
-            if cells & geo.zone(name):
+        for zone, tiles in (("scrap", piles.scrap), ("discard", piles.discarded)):
+            if cells & geo.zone(zone):
                 return placement.tile in tiles
         return not cells & self.ladder_cells
 

@@ -149,7 +149,8 @@ def why_not_show(who: str, held: int, tiles: tuple[Tile, ...], why_not_hold: Cal
     if error is not None:
         return error
     if len(tiles) != held or len(set(tiles)) != len(tiles):
-        return IllegalMove(f"{who} holds {held} tiles; show each of them once, not {len(tiles)}", rule=show_rule)
+        return IllegalMove(f"{who} holds {held} tile{'s' * (held != 1)}; show each of them once, not {len(tiles)}",
+                           rule=show_rule)
     for tile in tiles:
         error = why_not_hold(tile)
         if error is not None:

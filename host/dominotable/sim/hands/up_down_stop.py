@@ -4,6 +4,7 @@ the discards; a column that runs out of rows slides, putting its oldest tiles as
 from __future__ import annotations
 
 from dominotable.reading.up_down_stop import Ladder, UpDownStopReader
+from dominotable.rules.errors import DominoError
 from dominotable.rules.games.up_down_stop.engine import Column, Discard, Scrap, Start, Stop
 from dominotable.rules.line import LEFT
 from dominotable.rules.tiles import Tile
@@ -75,6 +76,8 @@ class UpDownStopHands(Hands):
         before = by_tile[line.sides[end][-1][0]] if line.sides[end] else first
         before_cols = {geo.coords(c)[1] for c in before.cells}
         sides = [c for c in (col - 1, col + 1) if c in ladder.cols and geo.cell(row, c) not in occupied]
+        if not sides:  # a tile lies where this one steps aside: the tray is not as the position
+            raise DominoError(f"{tile} has no free cell beside column {j + 1}'s end on row {row}")
         sides.sort(key=lambda c: c in before_cols)  # step away from the tile before: a ladder
         at, dead = geo.cell(row, col), geo.cell(row, sides[0])
         return steps + [Action(ActionKind.PLACE, tile, (at, dead) if tile.a == active else (dead, at))]

@@ -119,7 +119,8 @@ class ObservedPlay(ObservedHands):
             return IllegalMove(f"every unseen tile fits {ends.replace('nor', 'or')}, so {who} cannot be unable "
                                "to play", rule="DB-7.3")
         if len(others) < len(s.hands[s.turn]):
-            return IllegalMove(f"{who} holds {len(s.hands[s.turn])} tiles and only {len(others)} unseen tiles fit "
+            return IllegalMove(f"{who} holds {len(s.hands[s.turn])} tiles and only {len(others)} unseen "
+                               f"tile{'s' * (len(others) != 1)} fit{'s' * (len(others) == 1)} "
                                f"neither {ends}, so {who} cannot be unable to play", rule="DB-7.3")
         return IllegalMove(f"the earlier passes leave a tile that fits {ends.replace('nor', 'or')} only for {who}, "
                            f"so {who} cannot be unable to play", rule="DB-7.3")
