@@ -473,7 +473,9 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
         last = screen.last
         if last is not None and short == str(last):  # in full on its own page; here as much as one line holds
             short = short if width(printable(short), 10) <= size[0] else f"last: {last.who}{last.gained}"
-        return play(screen.turn, list(zip(names, points)), short, screen.game.scoring if screen.game else "", size)
+        heading = screen.turn or (screen.game.title if screen.game else "")  # nobody's turn (a deal): the game's
+        return play(heading, list(zip(names, points)), short, screen.game.scoring if screen.game else "", size,
+                    label="to play" if screen.turn else "")
     if shown == "move":  # the turn in full words, on pages of its own after the play page
         return prompt(f"{screen.turn or screen.title} to play", note, part, size)
     if shown == "scores":
