@@ -145,7 +145,8 @@ def run(args) -> int:
             if server is not None:
                 server.stop()
             hw.close()
-            logging.getLogger().removeHandler(said)
+            if said is not None:
+                logging.getLogger().removeHandler(said)
     return 0
 
 

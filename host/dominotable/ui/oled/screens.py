@@ -229,9 +229,9 @@ def scores(names: list[str], points: list[int], goal: str = "", current: int | N
 
 
 def prompt(title: str, message: str, page: int = 0, size=SIZE) -> Image.Image:
-    """A prompt or an error: the title in the bar, then the message left-aligned on the play
-    page's three bands, as large as fits; a message that does not fit at a readable size is
-    paged (up/down turn the pages), the page counter in the title bar. Never cut."""
+    """A prompt or an error: the title in the bar, then the message left-aligned one line a band
+    under it (`banded`); a message that does not fit at a readable size is paged (up/down turn
+    the pages), the page counter in the title bar. Never cut."""
     image, draw = canvas(size)
     w, h = size
     text_size, pages = banded(printable(message), w)
