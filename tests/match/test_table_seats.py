@@ -30,7 +30,7 @@ from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
 from dominotable.tray.tags import Registry
 from dominotable.ui.menu import Choice, Setup
-from dominotable.ui.oled.screens import BAR, SIZE, fit_wrapped
+from dominotable.ui.oled.screens import SIZE, banded
 from dominotable.ui.session import Session
 from support.polling import until
 from support.table_helpers import ROW, rigged
@@ -74,7 +74,7 @@ def play_at(table: PtyTable, seat: int) -> tuple[Person, object, set[str]]:
 def fit_the_oled(screens) -> None:
     """Each instruction for a bot is one step short enough for the OLED, never cut short."""
     for screen in screens:
-        _, lines = fit_wrapped(screen.text, SIZE[0] - 4, SIZE[1] - BAR - 2, 20)
+        lines = banded(screen.text, SIZE[0])[1][-1]  # the prompt's last page
         assert not lines[-1].endswith("..."), screen.text
         assert screen.bot == f"{screen.seat}: {screen.text}" and screen.seat.endswith(" bot")
         assert screen.title in (screen.seat, f"{screen.seat}'s rack")

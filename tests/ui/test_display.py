@@ -105,10 +105,10 @@ def test_wrap_keeps_every_line_inside_the_width():
 def test_a_long_prompt_is_paged_never_cut():
     """Issue 18: OLED prompts are paged, the page counter in the title bar; every word is on a page."""
     text = " ".join(f"word{i}" for i in range(120))
-    size, pages = screens.paged(text, 124, 50, 20)
+    size, pages = screens.banded(text, 128)
     assert size == screens.PROMPT_SMALLEST and len(pages) >= 3
     assert " ".join(" ".join(page) for page in pages) == text and "..." not in text.join(sum(pages, []))
-    assert all(len(page) * screens.line_height(size) <= 50 for page in pages)
+    assert all(len(page) <= screens.BANDS for page in pages)
     assert screens.prompt_pages(text) == len(pages)
     shown = [screens.prompt("Fix the tray", text, page) for page in range(len(pages) + 1)]
     assert len({frame.tobytes() for frame in shown}) == len(pages)  # one frame per page, then round again

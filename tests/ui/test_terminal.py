@@ -127,3 +127,33 @@ def test_o_opens_the_page_in_the_browser_webbrowser_finds_and_not_without_a_disp
     said = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=30).stdout
     assert said == "no web browser to open here (no display): open http://127.0.0.1:8080/ in one\n"
     assert not opened.exists()  # lynx was not started
+
+
+def test_a_warning_while_the_oled_is_drawn_in_a_terminal_is_said_under_it_not_between_drawings():
+    """A log record printed between two drawings would be left behind by the next redraw (it backs
+    up over the lines the drawing wrote) and shift the frame: it is a status line instead."""
+    import io
+    import logging
+
+    from dominotable.app.commands.run import LogLine
+    from dominotable.ui.oled import screens
+    from dominotable.ui.oled.display import TerminalView
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Tty()
+    view = TerminalView(out, "keys: q quit")
+    view(screens.prompt("dominotable", "Starting: looking for the tray"))
+    log = logging.getLogger("dominotable.test_terminal")
+    handler = LogLine(view.say)
+    log.addHandler(handler)
+    log.propagate = False
+    try:
+        log.error("the tray's lights: TrayError: no answer\nTraceback (most recent call last): ...")
+    finally:
+        log.removeHandler(handler)
+    shown = drawings(out.getvalue())
+    assert len(shown) == 2 and shown[1][-1] == "keys: q quit"
+    assert shown[1][-2] == "error: the tray's lights: TrayError: no answer"

@@ -30,6 +30,7 @@ the hardware is opened.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import sys
 import threading
@@ -93,6 +94,9 @@ def run(args) -> int:
         hw = open_hardware(cfg, speed=DEMO_SPEED if bots_play else 1.0,  # the virtual tray's speed
                            long_press=BOT_LONG_PRESS if bots_play else LONG_PRESS, footer=keys_help)
         server = link = None
+        said = LogLine(hw.say) if hw.display.terminal() is not None and sys.stdout.isatty() else None
+        if said is not None:
+            logging.getLogger().addHandler(said)
         try:
             buttons = hw.buttons()
             demo = hw.simulated and buttons is not None and bots_play
@@ -141,7 +145,22 @@ def run(args) -> int:
             if server is not None:
                 server.stop()
             hw.close()
+            if said is not None:
+                logging.getLogger().removeHandler(said)
     return 0
+
+
+class LogLine(logging.Handler):
+    """A warning or an error said on the status line under the OLED drawn in the terminal (its
+    first line): printed between two drawings it would shift the frame and be left behind by the
+    next redraw, which backs up over the lines the drawing wrote."""
+
+    def __init__(self, say):
+        super().__init__(logging.WARNING)
+        self.say = say
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.say(f"{record.levelname.lower()}: {(record.getMessage().splitlines() or [''])[0]}", "log")
 
 
 def open_page(url: str, say) -> None:

@@ -200,7 +200,7 @@ class TerminalView:
         """Show `line` under the frame from now on, in place of the last line `about` the same
         thing; on a tty at once, elsewhere printed once."""
         with self._lock:
-            self.status[about] = line
+            self.status[about] = " ".join(line.splitlines())  # one line: a redraw backs up over what it counted
             if not self.stream.isatty():
                 self.stream.write(line + "\n")
                 self.stream.flush()

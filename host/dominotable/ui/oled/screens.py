@@ -22,7 +22,12 @@ from dominotable.ui.screen import Screen, ScreenKind
 
 SIZE = (128, 64)
 TITLE = 12  # font size of title bars and footnotes
-BAR = 13  # height of a title bar
+BAR = 13  # height of a menu's title bar
+BAND = 16  # two RAM pages: a match screen's title bar, and each line under it (display.py sends only changed columns)
+BASE = 12  # a line's baseline in its band: the ink of any size up to 17 stays inside it
+BANDS = 3  # bands under the title bar
+BAND_LARGEST = 14  # a prompt that fits three lines at this size; else PROMPT_TEXT, paged at PROMPT_SMALLEST
+PROMPT_TEXT = 12
 
 
 @lru_cache(maxsize=None)
@@ -92,7 +97,7 @@ PROMPT_SMALLEST = 10  # below this a prompt is paged rather than shrunk: it must
 def fit_wrapped(text: str, box_w: int, box_h: int, largest: int, smallest: int = PROMPT_SMALLEST
                 ) -> tuple[int, list[str]]:
     """The largest size at which `text`, wrapped, fits the box, and its lines; at the smallest
-    size, all its lines (more than the box holds: `paged` splits them)."""
+    size, all its lines (more than the box holds)."""
 
     def fits(size: int) -> bool:
         return len(wrap(text, size, box_w)) * line_height(size) <= box_h
@@ -106,26 +111,20 @@ def fit_wrapped(text: str, box_w: int, box_h: int, largest: int, smallest: int =
     return low, wrap(text, low, box_w)
 
 
-def paged(text: str, box_w: int, box_h: int, largest: int) -> tuple[int, list[list[str]]]:
-    """`text` wrapped as large as it fits the box, or at the smallest readable size in pages of as
-    many lines as the box holds: never cut."""
-    size, lines = fit_wrapped(text, box_w, box_h, largest)
-    per = max(1, box_h // line_height(size))
-    return size, [lines[i:i + per] for i in range(0, len(lines), per)] or [[]]
-
-
-def title_bar(draw: ImageDraw.ImageDraw, text: str, w: int, counter: str = "") -> None:
-    """An inverted bar with the title, and on its right a page counter ("1/3") when there is one."""
-    draw.rectangle((0, 0, w - 1, BAR - 1), fill=1)
+def title_bar(draw: ImageDraw.ImageDraw, text: str, w: int, counter: str = "", largest: int = TITLE,
+              bar: int = BAR) -> None:
+    """An inverted bar `bar` high with the title (as large as fits, up to `largest`), and on its
+    right a page counter ("1/3") or a label ("to play") when there is one."""
+    draw.rectangle((0, 0, w - 1, bar - 1), fill=1)
     room = w - 4
     if counter:
-        draw.text((w - 2, BAR // 2), counter, font=font(TITLE), fill=0, anchor="rm")
-        room -= width(counter, TITLE) + 4
+        draw.text((w - 2, bar // 2), counter, font=font(TITLE), fill=0, anchor="rm")
+        room -= width(counter, TITLE) + 6
     text = printable(text)
-    size = fit(text, room, 99, TITLE, 8)
+    size = fit(text, room, 99, largest, 8)
     while width(text, size) > room:  # a title too long even small: its last words go (the text says the rest)
         text = text.rsplit(" ", 1)[0] if " " in text else text[:-1]
-    draw.text((2, BAR // 2), text, font=font(size), fill=0, anchor="lm")
+    draw.text((2, bar // 2), text, font=font(size), fill=0, anchor="lm")
 
 
 def shorten(text: str, size: int, box_w: int) -> str:
@@ -144,25 +143,23 @@ def centered(draw, text: str, cy: float, size: int, w: int, fill: int = 1) -> No
 # -- game screens -----------------------------------------------------------------------------
 #
 # The play page keeps a fixed layout, so a turn changes few bytes on the bus (display.py sends only
-# the changed columns): whose turn on the top two RAM pages, left-aligned (never re-centred), the
-# scores in fixed rows below, numbers right-aligned, and a short note on the bottom two pages.
+# the changed columns): whose turn in the title bar on the top two RAM pages, left-aligned (never
+# re-centred), the scores in fixed rows below, numbers right-aligned, and a short note on the bottom
+# two pages. Prompts, the scores page and the match's end keep the same bar, so moving between them
+# and the play page rewrites the words in it, not the bar.
 
-TURN_BASE = 15  # the turn's baseline: its capitals fill RAM pages 0-1
 NOTE_BASE = 61  # the note's baseline: RAM pages 6-7
 
 
-def play(turn: str, sides: list[tuple[str, int]], note: str = "", scoring: str = "", size=SIZE) -> Image.Image:
-    """Whose turn, the scores, and a note (what to hold select for, a warning, the last play):
-    each in its own band. A note too long for one line takes the scores' place (page 2 has them)."""
+def play(turn: str, sides: list[tuple[str, int]], note: str = "", scoring: str = "", size=SIZE,
+         label: str = "to play") -> Image.Image:
+    """Whose turn in the title bar, the scores, and a note (what to hold select for, a warning, the
+    last play): each in its own band. A note too long for one line takes the scores' place (page 2
+    has them). The match's end is the same page, saying who won instead of whose turn."""
     image, draw = canvas(size)
     w, h = size
     if turn:
-        label = "to play"
-        room = w - width(label, TITLE) - 6
-        name = printable(turn)
-        big = fit(name, room, 99, 20, 9)
-        draw.text((0, TURN_BASE), name, font=font(big), fill=1, anchor="ls")
-        draw.text((w, TURN_BASE), label, font=font(TITLE), fill=1, anchor="rs")
+        title_bar(draw, turn, w, label, largest=17, bar=BAND)
     note = printable(note)
     small = fit(note, w, 14, TITLE, 10) if note else TITLE
     if note and width(note, small) > w:
@@ -209,15 +206,15 @@ def scores(names: list[str], points: list[int], goal: str = "", current: int | N
     three. The title bar says what ends the match ("one hand", "first to 50 or 20 hands")."""
     image, draw = canvas(size)
     w, h = size
-    title_bar(draw, goal or title, w)
+    title_bar(draw, goal or title, w, bar=BAND)
     columns = 1 if len(names) <= 3 else 2
     per_column = math.ceil(len(names) / columns)
     col_w = w // columns
-    row_h = (h - BAR - 1) // max(per_column, 1)
+    row_h = (h - BAND - 1) // max(per_column, 1)
     text_size = min(20, max(10, row_h - 3))
     for i, (name, score) in enumerate(zip(names, points)):
         x0 = (i // per_column) * col_w
-        y0 = BAR + 1 + (i % per_column) * row_h
+        y0 = BAND + 1 + (i % per_column) * row_h
         fill = 1
         if i == current:
             draw.rectangle((x0, y0, x0 + col_w - 2, y0 + row_h - 1), fill=1)
@@ -232,25 +229,33 @@ def scores(names: list[str], points: list[int], goal: str = "", current: int | N
 
 
 def prompt(title: str, message: str, page: int = 0, size=SIZE) -> Image.Image:
-    """A prompt or an error: a title bar, then the message wrapped as large as it fits; a message
-    that does not fit at a readable size is paged (up/down turn the pages), the page counter in
-    the title bar. Never cut."""
+    """A prompt or an error: the title in the bar, then the message left-aligned one line a band
+    under it (`banded`); a message that does not fit at a readable size is paged (up/down turn
+    the pages), the page counter in the title bar. Never cut."""
     image, draw = canvas(size)
     w, h = size
-    text_size, pages = paged(printable(message), w - 4, h - BAR - 2, 20)
+    text_size, pages = banded(printable(message), w)
     lines = pages[page % len(pages)]
-    title_bar(draw, title, w, f"{page % len(pages) + 1}/{len(pages)}" if len(pages) > 1 else "")
-    step = line_height(text_size)
-    top = BAR + 1 + (h - BAR - 1 - step * len(lines)) / 2 if len(pages) == 1 else BAR + 1
-    for i, line in enumerate(lines):
-        centered(draw, line, top + step * (i + 0.5), text_size, w)
+    title_bar(draw, title, w, f"{page % len(pages) + 1}/{len(pages)}" if len(pages) > 1 else "", bar=BAND)
+    for band, line in enumerate(lines, start=1):
+        draw.text((0, band * BAND + BASE), line, font=font(text_size), fill=1, anchor="ls")
     return image
+
+
+def banded(text: str, box_w: int) -> tuple[int, list[list[str]]]:
+    """`text` wrapped one line a band under the title: large when that fits, else at the prompt
+    size, in pages of as many lines as there are bands: never cut. Two sizes, not the largest that
+    fits: the next prompt is mostly drawn in the same letters, so few of its columns change."""
+    for text_size in (BAND_LARGEST, PROMPT_TEXT, PROMPT_SMALLEST):
+        lines = wrap(text, text_size, box_w)
+        if len(lines) <= BANDS:
+            break
+    return text_size, [lines[i:i + BANDS] for i in range(0, len(lines), BANDS)] or [[]]
 
 
 def prompt_pages(message: str, size=SIZE) -> int:
     """How many pages `prompt` takes for this message."""
-    w, h = size
-    return len(paged(printable(message), w - 4, h - BAR - 2, 20)[1])
+    return len(banded(printable(message), size[0])[1])
 
 
 QR_SCALE = 2  # px per module: a version-2 code (25 modules) is 50 px, a version 3 58 px
@@ -425,6 +430,8 @@ def _brief(step: Step) -> str:
         return f"put {step.tiles[0] if step.tiles else 'a tile'}" + (f": {places} places" if places > 1 else "")
     if step.do in (Do.PRESS, Do.NOTE):
         return step.label
+    if step.do == Do.TAKE and step.tiles:  # named tiles, not a capture's choice ("take 2-2": Doubles' lead)
+        return "take " + " ".join(map(str, step.tiles))
     return _BRIEF.get(step.do, "")
 
 
@@ -453,7 +460,8 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
     names, points = [s.name for s in screen.scores], [s.points for s in screen.scores]
     goal = screen.game.goal if screen.game else ""
     if screen.kind == ScreenKind.OVER:
-        return scores(names, points, title=screen.title, size=size)
+        return play(screen.title, list(zip(names, points)), screen.text, screen.game.scoring if screen.game else "",
+                    size, label="")
     note = screen.text
     short = brief(screen.instruction) if screen.instruction is not None and not screen.warning else note
     if short != note and width(printable(note), 10) <= size[0]:
@@ -465,7 +473,9 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
         last = screen.last
         if last is not None and short == str(last):  # in full on its own page; here as much as one line holds
             short = short if width(printable(short), 10) <= size[0] else f"last: {last.who}{last.gained}"
-        return play(screen.turn, list(zip(names, points)), short, screen.game.scoring if screen.game else "", size)
+        heading = screen.turn or (screen.game.title if screen.game else "")  # nobody's turn (a deal): the game's
+        return play(heading, list(zip(names, points)), short, screen.game.scoring if screen.game else "", size,
+                    label="to play" if screen.turn else "")
     if shown == "move":  # the turn in full words, on pages of its own after the play page
         return prompt(f"{screen.turn or screen.title} to play", note, part, size)
     if shown == "scores":
