@@ -8,6 +8,7 @@ import fcntl
 import os
 import pty
 import re
+import select
 import shutil
 import struct
 import subprocess
@@ -37,6 +38,8 @@ class Terminal:
         while not shown(self.out):
             if time.monotonic() > deadline:
                 raise AssertionError(f"never showed {text!r}; got {self.out[-3000:]!r}")
+            if not select.select([self.master], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                continue  # nothing written in time: the deadline above says what was awaited
             try:
                 self.out += os.read(self.master, 65536).decode(errors="replace")
             except OSError:  # the program ended
