@@ -32,6 +32,9 @@ class PagePeople(People):
         prompt.wait_for(timeout=10_000)  # the page has shown this turn: a positive sign
         shown = prompt.inner_text()
         self.read.append(shown)
+        offered = sorted(a["label"] for a in state["screen"]["actions"] if a["action"] == "move")
+        buttons = sorted(self.page.locator("#moves button:visible").all_inner_texts())
+        assert buttons == offered, (buttons, offered)  # a move shows only where it can act (item 7)
         lays = any(step["do"] in ("lay", "take") for step in said["steps"])  # else it only finishes
         assert name in shown and (WHERE.search(shown) or not lays) and FINISH.search(shown), shown
         super().my_turn(name, said, state)

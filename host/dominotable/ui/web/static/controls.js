@@ -20,7 +20,7 @@ export function confirmed(question) {
 export class Controls {
   constructor(page) {
     this.page = page;
-    this.moves = new Map(); // label -> button, kept (disabled) once a game has offered the move
+    this.moves = new Map(); // label -> button, kept in its place (hidden) once a game has offered the move
     for (const button of document.querySelectorAll("#actions [data-action]")) {
       button.addEventListener("click", () => this.act(button.action));
     }
@@ -73,6 +73,7 @@ export class Controls {
     }
     for (const [label, button] of this.moves) {
       button.action = offered.find((a) => a.action === "move" && a.label === label);
+      button.hidden = !button.action; // a move shows only where it can act (Pass with nothing to pass)
       button.disabled = !live || !button.action;
     }
     for (const button of document.querySelectorAll("#buttons button, #faults button")) button.disabled = !live;
