@@ -20,13 +20,15 @@ from dominotable.games import catalog
 from dominotable.match.decision import Commit, Prompt, TakeBack, Wait
 from dominotable.match.judge import Context
 from dominotable.match.position import Position
+from dominotable.match.replay import replay
 from dominotable.reading.instruction import Do
 from dominotable.rules.games.up_down_stop.engine import Start, UpDownStop
 from dominotable.sim.hands.base import fitting
 from dominotable.sim.memtray import MemoryTray
 from dominotable.tray.action import Action, ActionKind
 from dominotable.tray.geometry import default
-from dominotable.tray.tags import Registry
+from dominotable.tray.tags import Half, Registry
+from dominotray import wire
 from support import follow
 from support.table_sim import judge_of
 
@@ -268,3 +270,39 @@ def test_regression_places_asked_over_a_tray_in_disorder_are_none_not_a_crash():
         "5-6": (66, 65), "5-5": (109, 110), "3-3": (111, 127), "1-1": (125, 126), "0-1": (183, 184),
         "0-4": (96, 80), "6-6": (106, 105)}.items()}  # 0-4 and 6-6 where stray hands left them
     assert judge.targets.of(position, tray.board(), game.dset.parse("1-2")) == ()
+
+
+def test_regression_no_place_is_offered_while_a_tile_dropped_on_another_leaves_the_tray_in_disorder():
+    """Found by the chaos run (Castle Rock, seed 20261207, step 10,316): P2's capture of 6-6, 1-6 and
+    0-6 committed, 6-6 still lay on the tray (slid off the row to r3c0-r3c1) when 2-5 was dropped
+    on it and left there: a pile the readers under r3c0 see as several tags, 6-6's other half and
+    2-5's alone beside it. The judge asks for that to be put right first ("Check the tray"), but the
+    page offered 2-6 a place at r4c6-r5c6: the places were asked of the judge over the tray's tiles
+    only, the pile and the lone halves left out. Laid there, 2-6 was not taken. The places are asked
+    over the tray as it lies, every reading with it: none while the pile lies there, then the same
+    place once 2-5 is picked up, and taken there."""
+    game = replay({"game": "castle-rock", "players": 2, "seed": 20261207, "observed": True,
+                   "options": {"set": 6, "target": 50, "hands": 1},
+                   "moves": ["lots 2-3 1-1", "row 6-6 4-4 1-6 0-6", "2-2", "x4-4", "end", "5-6", "end", "2-4",
+                             "x6-6+1-6+0-6"]})
+    judge, position = judge_of(game)
+    tray = MemoryTray(Registry.virtual(game.dset), judge.reader.geometry)
+    tray.tiles = {game.dset.parse(t): cells for t, cells in {
+        "6-6": (48, 49), "2-2": (67, 83), "5-6": (84, 68), "2-4": (85, 69)}.items()}  # the tray as judged
+    six, two_five, tile = game.dset.parse("6-6"), game.dset.parse("2-5"), game.dset.parse("2-6")
+    place = (tray.geometry.cell(4, 6), tray.geometry.cell(5, 6))
+    assert place in judge.targets.of(position, tray.board(), tile)
+    piled = MemoryTray.of(tray.board())
+    piled.tiles.pop(six)
+    uid = tray.registry.uid_of
+    piled.extra = {48: (wire.STACK, b""), 49: (wire.TAG, uid(Half(six, 1))), 64: (wire.TAG, uid(Half(two_five, 1)))}
+    decision, _ = judged(judge, position, piled.board())
+    assert isinstance(decision, Prompt) and decision.title == "Check the tray"
+    assert judge.targets.of(position, piled.board(), tile) == ()
+    laid = MemoryTray.of(piled.board())
+    laid.extra = dict(piled.extra)
+    laid.place(tile, place)
+    decision, _ = judged(judge, position, laid.board())
+    assert isinstance(decision, Prompt) and not isinstance(decision, Commit)  # what the page must not offer
+    assert place in judge.targets.of(position, tray.board(), tile)  # 2-5 picked up: offered again
+    assert offered_and_refused(judge, position, tray, tile) == []

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol
 
+from dominotray import wire
+
 from dominotable.match.decision import Commit, Decision, Prompt, TakeBack
 from dominotable.match.position import Play, Position, Undo
 from dominotable.rules.errors import DominoError
@@ -98,15 +100,13 @@ class Targets:
         with the moves it commits there."""
         if live.game.is_over():
             return
-        tray = MemoryTray.of(board)
-        if tile in tray.tiles:  # held: no longer where it lay
-            tray.apply(Action(ActionKind.REMOVE, tile))
+        tray = _as_lies(board, tile)
         without = tray.board()
-        taken = {c for spot in tray.tiles.values() for c in spot}
+        taken = {c for spot in tray.tiles.values() for c in spot} | set(tray.extra)
         for first, cells, _ in self._planned(self._placing(live.game).get(tile, ()), self.area(without), tile):
             if first or taken & set(cells):
                 continue
-            laid = MemoryTray.of(without)
+            laid = _as_lies(without, tile)
             laid.place(tile, cells)
             moves = self._accepted(live, laid.board(), tile, undone)
             if moves:
@@ -163,6 +163,21 @@ class Targets:
                     a, b = action.cells
                     out += [Place(tuple(actions[:k]), (a, b), tile), Place(tuple(actions[:k]), (b, a), tile)]
         return list(dict.fromkeys(out))
+
+
+def _as_lies(board: Board, held: Tile) -> MemoryTray:
+    """`board` on an in-memory tray without `held` (in the hand: no longer where it lay), with
+    every reading no tile accounts for (a pile, a lone half, a stray tag, a faulty reader) kept
+    where it is: the judge sees those too, and asks for them to be put right before it takes a
+    move, so a place is asked of it over them."""
+    tray = MemoryTray.of(board)
+    tray.tiles.pop(held, None)
+    covered = {c for p in board.placements for c in p.cells}
+    for cell, (status, uid) in enumerate(board.cells):
+        half = board.registry.lookup(uid) if status == wire.TAG else None
+        if status != wire.EMPTY and cell not in covered and (half is None or half.tile is not held):
+            tray.extra[cell] = (status, uid)
+    return tray
 
 
 def _wrong(then: Decision | None) -> bool:
