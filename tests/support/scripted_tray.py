@@ -65,6 +65,13 @@ class ScriptedTray:
         with self._lock:
             self._write(self.framer.frame(kind, body) if seq is None else wire.frame(kind, seq, body))
 
+    def boot(self, body: bytes) -> None:
+        """A restart as the firmware makes one: sequence numbers from 0, its HELLO and then its boot
+        snapshot (`body`), with no answer to a request between them."""
+        with self._lock:
+            self.framer.seq = 0
+            self._write(self.framer.frame(wire.HELLO, self.hello) + self.framer.frame(wire.SNAPSHOT, body))
+
     def write(self, data: bytes) -> None:
         """Raw bytes towards the host."""
         with self._lock:
