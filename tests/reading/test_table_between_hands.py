@@ -13,6 +13,7 @@ import random
 
 import pytest
 from dominotable.games import catalog
+from dominotable.reading.prompts import listed
 from dominotable.rules.games.broadway.engine import Broadway, Place
 from dominotable.rules.games.doubles_boneyard.engine import DoublesInTheBoneyard, Play
 from dominotable.rules.hidden import DEAL, Reveal
@@ -66,19 +67,19 @@ def cleared_one_by_one(reader, tray, keep=None):
 
 @pytest.mark.parametrize("seed", [7, 4, 1])
 def test_db8_1_a_leftover_of_the_last_game_is_never_the_next_lead(seed):
-    """rules DB-7.6, DB-8.1, issue 17 (`run --seed 7`, 4, 1): "game 2: clear the tray (21 tiles);
-    then P2 leads". Cleared a tile at a time, every pause reads as that note, the last tile too;
+    """rules DB-7.6, DB-8.1, issue 17 (`run --seed 7`, 4, 1): "gather the tiles (21 left); then
+    P2 leads game 2". Cleared a tile at a time, every pause reads as that note, the last tile too;
     the empty tray is the deal; only a tile laid after it is the lead."""
     game = DoublesInTheBoneyard(seed=seed, observed=True)
     reader, tray = first_hand(game, seed)
     leader = game.side_names()[game.current_player]
     assert game.awaiting() == "deal" and len(tray.tiles) == 21
     verdict = reader.judge(tray.board())
-    assert verdict.same and verdict.note == f"game 2: gather the tiles (21 left); then {leader} leads"
+    assert verdict.same and verdict.note == f"gather the tiles (21 left); then {leader} leads game 2"
     pauses = cleared_one_by_one(reader, tray)
     for verdict in pauses[:-1]:  # one tile left included: a note, never a play
-        assert verdict.same and verdict.note.startswith("game 2: gather the tiles (")
-    assert pauses[-2].note == f"game 2: gather the tiles (1 left); then {leader} leads"  # issue 28: "(1 tiles)"
+        assert verdict.same and verdict.note.startswith("gather the tiles (")
+    assert pauses[-2].note == f"gather the tiles (1 left); then {leader} leads game 2"  # issue 28: "(1 tiles)"
     assert pauses[-1].moves == (DEAL,)
     game.push(DEAL)
     assert reader.judge(tray.board()).same
@@ -292,3 +293,23 @@ def test_the_hand_over_card_says_who_scored_what_then_gather_the_tiles(tmp_path)
     assert screen.title == "Hand over" and screen.instruction.scored == tuple(gained)
     assert screen.text.startswith(f"{names[0]} scored {gained[0]}, {names[1]} {gained[1]} (points); hand 2 on ")
     assert f"gather the tiles ({len(tray.tiles)} left) for the deal" in screen.text
+
+
+def test_db8_5_the_players_still_to_show_are_named_as_seated_and_so_is_the_next_leader(tmp_path):
+    """Plain words (seed 8714, 3 players): at the end of a game the table named them "P1, then P3"
+    and the next leader "P2", the engine's names. Those still to show their tiles head the screen,
+    named as seated, as the person to move heads the play page; the hand over names the leader so."""
+    game = DoublesInTheBoneyard(players=3, options={"target": 50}, seed=8714, observed=True)
+    reader, tray = first_hand(game, 8714, until=lambda g: g.awaiting() == "show")
+    table = table_at(tmp_path, game, tray.tiles)
+    names = table.session.referee.seating.side_names(game)
+    who = listed(names[seat] for seat in game.to_show())
+    screen = table.screen
+    assert (screen.title, screen.instruction.who) == (who, who)
+    assert screen.text == "show your tiles: lay those left on the tray, clear of the line; game 1 is over (rule DB-8.5)"
+    game = DoublesInTheBoneyard(players=3, options={"target": 50}, seed=8714, observed=True)
+    reader, tray = first_hand(game, 8714, until=lambda g: g.awaiting() == "deal")
+    (tmp_path / "deal").mkdir()
+    table = table_at(tmp_path / "deal", game, tray.tiles)
+    assert table.screen.title == "Hand over"
+    assert table.screen.text.endswith(f"then {names[game.current_player]} leads game 2"), table.screen.text

@@ -5,6 +5,7 @@ import random
 import pytest
 from dominotable.games import catalog
 from dominotable.reading.doubles_boneyard import DoublesBoneyardReader
+from dominotable.reading.prompts import listed
 from dominotable.rules.games.doubles_boneyard.engine import (
     DoublesInTheBoneyard,
     Play,
@@ -163,8 +164,8 @@ def test_a_finished_game_asks_for_a_clear_tray():
         game.push(move)
     verdict = reader.judge(tray.board())
     leader = game.side_names()[game.current_player]
-    assert verdict.same and verdict.note.startswith("game 2: gather the tiles (")
-    assert verdict.note.endswith(f"then {leader} leads")
+    assert verdict.same and verdict.note.startswith("gather the tiles (")
+    assert verdict.note.endswith(f"then {leader} leads game 2")
     assert reader.expected() == f"game 2: an empty tray; {leader} leads"
     for tile in list(tray.tiles):
         tray.take(tile)
@@ -220,7 +221,8 @@ def test_observed_show_after_a_game():
         tray.apply(hands_of(reader).actions(move, tray.board()))
         game.push(move)
     verdict = reader.judge(tray.board())
-    assert verdict.same and "lay your tiles left on the tray" in verdict.note
+    assert verdict.same and verdict.note.startswith("show your tiles: lay those left on the tray")
+    assert verdict.who == listed(game.side_names()[i] for i in game.to_show())  # whom the note is for
     show = next(m for m in game.legal_moves() if isinstance(m, Reveal))
     tray.apply(hands_of(reader).actions(show, tray.board()))
     assert reader.judge(tray.board()).moves == (show,)

@@ -203,7 +203,7 @@ class People:
                 self.hands[holder][0], self.pile = double, (self.pile | {self.hands[holder][0]}) - {double}
             seat = ("North", "East", "South", "West")[self.seats[holder]]
             assert self.choose(state, f"{seat} leads"), (seat, state["screen"]["actions"])
-        elif "lay your tiles left" in text:
+        elif "show your tiles" in text:
             name = next(n for n in self.names if self.hands[n])
             for action in lay_aside(self.tray.board(), self.hands.pop(name)):
                 self.lay(action.tile, action.cells)

@@ -158,7 +158,7 @@ class Person:
               or "gather the tiles" in text
               or ("choose who leads" in text and any(not self.in_rack(c) for c in self.t.tiles().values()))):
             self.deal(text)
-        elif "lay your tiles left on the tray" in text and self.mine:
+        elif "show your tiles" in text and self.mine:
             self.show()
         elif screen.kind == "prompt" and screen.title == "Hint":
             self.capture(screen)

@@ -502,3 +502,35 @@ def test_a_turn_too_long_for_the_play_page_is_said_in_brief_there_and_in_full_on
     short = Instruction(0, "ANN", (Step(Do.PRESS, label="End turn"),))  # a turn that fits is said whole
     assert screens.draw(Screen(ScreenKind.PLAY, "ANN", "End turn", turn="ANN", scores=scores, instruction=short)
                         ).tobytes() == screens.play("ANN", [("ANN", 3), ("BOB", 5)], "End turn").tobytes()
+
+
+def test_between_hands_the_table_is_a_card_on_the_play_pages_layout():
+    """Issue 30, item 9: between the hands of Doubles the OLED went from the play page to a
+    prompt and back, each a whole screen on the bus (0.273 of a full frame a change). Those still
+    to show their tiles and the hand over are now cards on the play page's layout: who or "Hand
+    over" in the bar, the scores' rows as the next turn draws them, the gist in a line, the words
+    in full on the next page. A seat the table plays and a notice keep the prompt."""
+    from dominotable.reading.instruction import Do, Instruction, Step
+    from dominotable.ui.screen import Score, Screen, ScreenKind
+
+    scores = (Score("ANN", 0), Score("BOB", 11, True), Score("CAT", 0))
+    sides = [("ANN", 0), ("BOB", 11), ("CAT", 0)]
+    note = "gather the tiles (21 left); then BOB leads game 2"
+    words = f"ANN scored 0, BOB 11, CAT 0 (points); {note}"
+    over = Instruction(None, "", (Step(Do.NOTE, label=note),), scored=(0, 11, 0))
+
+    def drawn(said: Instruction, title: str, text: str, page: int = 0) -> Image.Image:
+        return screens.draw(Screen(ScreenKind.PROMPT, title, text, scores=scores, page=page, instruction=said))
+
+    card = drawn(over, "Hand over", words)
+    assert card.tobytes() == screens.play("Hand over", sides, "gather the tiles (21 left)...", label="").tobytes()
+    assert drawn(over, "Hand over", words, 1).tobytes() == screens.prompt("Hand over", words).tobytes()
+    turn = screens.play("BOB", sides, "put a tile")
+    assert pack(card)[2:6] == pack(turn)[2:6]  # the scores' rows: the next turn leaves them on the panel
+    show = "show your tiles: lay those left on the tray, clear of the line; game 1 is over (rule DB-8.5)"
+    named = Instruction(None, "ANN and CAT", (Step(Do.NOTE, label=show),))
+    assert drawn(named, "ANN and CAT", show).tobytes() == screens.play("ANN and CAT", sides, "show your tiles...",
+                                                                       label="").tobytes()
+    bot = Instruction(1, "BOB", (Step(Do.TAKE, tiles=()),), table=True)
+    for said, title, text in ((bot, "BOB", "take 2-2 off the tray"), (None, "Fix the tray", "put 2-4 back")):
+        assert drawn(said, title, text).tobytes() == screens.prompt(title, text).tobytes()

@@ -180,8 +180,11 @@ class GameSpec:
     def new(self, players: int | None, options: Options | dict | None, seed: int, observed: bool = True) -> Game:
         return self.engine(players=players, options=options, seed=seed, observed=observed and self.observed)
 
-    def reader_for(self, game: Game, geometry: Geometry) -> Reader:
-        return self.reader(game, geometry)
+    def reader_for(self, game: Game, geometry: Geometry, players: Sequence[str] = ()) -> Reader:
+        """The game's reader; `players`, the sides' names at the table, are the names its words use."""
+        reader = self.reader(game, geometry)
+        reader.players = tuple(players)
+        return reader
 
     def hands_for(self, game: Game, geometry: Geometry) -> Hands:
         return self.hands(game, geometry)

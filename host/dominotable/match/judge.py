@@ -224,7 +224,7 @@ class Judge:
         if p.game.is_over():
             return Commit(tuple(case.effects), None, case.revised, reading)
         if verdict.same:
-            then = Wait(self._instruction(case, verdict.note))
+            then = Wait(self._instruction(case, verdict.note, verdict.who))
             if verdict.note is not None and ctx.fresh and case.draw is None and self.takebacks.lifted_last(p.game, area):
                 # the hand-ending tile (or the tiles just shown) lifted right after: its takeback, not
                 # tiles cleared away (the reader awaits the clearing; clearing on withdraws the offer)
@@ -239,7 +239,7 @@ class Judge:
             case.made(plan)
         return _decided(case.effects, then, case.revised, reading)
 
-    def _instruction(self, case: Case, note: str | None = None) -> Instruction | None:
+    def _instruction(self, case: Case, note: str | None = None, who: str = "") -> Instruction | None:
         """What the table waits for now: the step of a seat the table plays first, else what the
         reader notes (a draw over the scan pad: the pad's cells), else the turn of the person to move."""
         if case.probe:
@@ -249,7 +249,7 @@ class Judge:
         if said is None and note:
             pad = tuple(area.geometry.pad) if case.draw is not None else ()
             between = p.game.awaiting() == "deal"  # the hand over: what each side scored in it comes first
-            said = Instruction(None, "", (Step(Do.NOTE, cells=pad, label=note),),
+            said = Instruction(None, who, (Step(Do.NOTE, cells=pad, label=note),),
                                scored=_hand_scored(p.game) if between else ())
         return said or steps.person(self.seats, p, area, self.reader,
                                     lambda tiles: self.targets.places(p, case.board, tiles))
@@ -328,7 +328,7 @@ class Judge:
         if whole.problem is not None:
             return whole, ()
         if tuple(whole.moves[:count]) == undone:
-            return Verdict(moves=whole.moves[count:], note=whole.note), ()
+            return Verdict(moves=whole.moves[count:], note=whole.note, who=whole.who), ()
         for _ in undone:
             _make(p, effects, Undo())
         return whole, undone

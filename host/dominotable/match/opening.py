@@ -111,7 +111,7 @@ def _referee(store: Store, spec: GameSpec, game: Game, seating: Seating, geometr
     seats = TableSeats(geometry.racks(spec.racks) if spec.racks else (), seating.kinds, seating.names, game.seed,
                        spec.hands_for(game, geometry),
                        {seat: spec.strategy(name) for seat, name in seating.strategies.items()}, partner=partner)
-    judge = Judge(spec.reader_for(game, geometry), seats, seat_name, spec.cells(geometry))
+    judge = Judge(spec.reader_for(game, geometry, seating.side_names(game)), seats, seat_name, spec.cells(geometry))
     names = [seat_name(seat) for seat in range(game.players)]
 
     def say(before: Game, moves) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from dominotable.reading.prompts import counted, span
+from dominotable.reading.prompts import counted, listed, span
 from dominotable.reading.reader import Verdict
 from dominotable.reading.step import StepReader, first_move, handling, on_its_way, problem, waiting
 from dominotable.rules.games.broadway.engine import (
@@ -166,9 +166,8 @@ class BroadwayReader(StepReader):
         if new:
             tiles = tuple(sorted(p.tile for p in new))  # whose, the tray cannot tell: whose they can be
             return self.legal(Reveal("show", tiles, game.who_shows(tiles)), board, [c for p in new for c in p.cells])
-        to_show = [SEATS[i] for i in game.to_show()]
-        return waiting(f"{self.hand_name()} is over: {', then '.join(to_show)}, lay your tiles left on the "
-                       f"tray, away from the tableau (rule BW-11.5)")
+        return waiting(f"show your tiles: lay those left on the tray, away from the tableau; {self.hand_name()} "
+                       f"is over (rule BW-11.5)", listed(SEATS[i] for i in game.to_show()))
 
     def read_deal(self, placed: list[Placement]) -> Verdict:
         """Between hands (BW-10.6, BW-11.5): the deal once the last hand's tiles have all left the

@@ -11,7 +11,7 @@ for the deal, recorded once the tray has been seen clear (DB-7.6).
 
 from __future__ import annotations
 
-from dominotable.reading.prompts import counted
+from dominotable.reading.prompts import counted, listed
 from dominotable.reading.reader import Draw, Verdict
 from dominotable.reading.step import (
     StepReader,
@@ -117,7 +117,7 @@ class DoublesBoneyardReader(StepReader):
         clear first (the deal), so more tiles are more than one player's (pending: hands may be
         taking one back). Without observed play there is no deal: more tiles are the last game's."""
         game = self.game
-        leader = game.side_names()[game.current_player]
+        leader = self.side_names()[game.current_player]
         if not placed:
             return Verdict()
         if len(placed) > 1:
@@ -125,7 +125,7 @@ class DoublesBoneyardReader(StepReader):
                 return handling(f"game {game.game_number()} opens with one tile, {leader}'s: take all but one of "
                                 f"{', '.join(map(str, placed))} off (rule DB-8.1)",
                                 [c for p in placed.values() for c in p.cells])
-            return waiting(f"game {game.game_number()}: gather the tiles ({len(placed)} left); then {leader} leads")
+            return waiting(f"gather the tiles ({len(placed)} left); then {leader} leads game {game.game_number()}")
         (tile, placement), = placed.items()
         return self.legal(Play(tile), board, placement.cells)
 
@@ -135,14 +135,14 @@ class DoublesBoneyardReader(StepReader):
         game = self.game
         if not placed:
             return Verdict(moves=(DEAL,))
-        leader = game.side_names()[game.current_player]
-        return waiting(f"game {game.game_number()}: gather the tiles ({len(placed)} left); then {leader} leads")
+        leader = self.side_names()[game.current_player]
+        return waiting(f"gather the tiles ({len(placed)} left); then {leader} leads game {game.game_number()}")
 
     def read_reveal(self, word: str, placed: dict, board: Board) -> Verdict:
         """Observed play (DB-8.5): the doubles drawn for the lead are read over the scan pad by
         the session (`pad_draw`); at the end of a game each player's tiles left are laid out,
         one player at a time."""
-        game, names = self.game, self.game.side_names()
+        game, names = self.game, self.side_names()
         if word == "lots":
             if placed and game.line() is None:  # the match's first draw, on a clear tray (DB-8.1)
                 return handling(f"clear the tray ({counted(len(placed), 'tile')}): the doubles drawn for the lead are read "
@@ -159,9 +159,8 @@ class DoublesBoneyardReader(StepReader):
         if new:
             tiles = tuple(sorted(p.tile for p in new))  # whose, the tray cannot tell: whose they can be
             return self.legal(Reveal(word, tiles, game.who_shows(tiles)), board, [c for p in new for c in p.cells])
-        to_show = [names[i] for i in game.to_show()]
-        return waiting(f"game {game.game_number()} is over: {', then '.join(to_show)}, lay your tiles left "
-                       f"on the tray, away from the line (rule DB-8.5)")
+        return waiting(f"show your tiles: lay those left on the tray, clear of the line; game {game.game_number()} "
+                       f"is over (rule DB-8.5)", listed(names[i] for i in game.to_show()))
 
     def misplaced(self, placement: Placement, ends) -> Verdict:
         tile, label = placement.tile, self.geometry.label
@@ -185,7 +184,7 @@ class DoublesBoneyardReader(StepReader):
 
     def expected(self) -> str:
         game, line = self.game, self.game.line()
-        names = game.side_names()
+        names = self.side_names()
         if game.is_over():
             return "match over: the tray may be cleared"
         if line is None:

@@ -56,7 +56,7 @@ class Step:
 @dataclass(frozen=True)
 class Instruction:
     seat: int | None  # whose step (None: anyone at the table)
-    who: str  # the seat's name, or who at the partner table ("Table B"); "" for anyone
+    who: str  # the seat's name, or who at the partner table ("Table B"), or whom a note is for; "" for anyone
     steps: tuple[Step, ...]
     instead: tuple[tuple[Step, ...], ...] = ()  # other ways on, each its steps in order (Pass)
     table: bool = False  # a seat the table plays (its rack's tiles, a partner table's moves): a person does it

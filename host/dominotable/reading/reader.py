@@ -47,14 +47,16 @@ from dominotable.tray.geometry import Geometry
 @dataclass(frozen=True)
 class Verdict:
     """`note`: with no moves and no problem, what the table is waiting for (a starting row
-    being laid, tiles drawn for dealer): shown to the players, but not an error. `pending`:
-    the problem may be a legal turn still being made (see the module's docstring)."""
+    being laid, tiles drawn for dealer): shown to the players, but not an error; `who`: whom the
+    note is for, when not anyone at the table ("ANN and CAT": the players still to show their
+    tiles). `pending`: the problem may be a legal turn still being made (see the module's docstring)."""
 
     moves: tuple[Move, ...] = ()
     problem: str | None = None
     cells: tuple[int, ...] = ()
     note: str | None = None
     pending: bool = False
+    who: str = ""
 
     @property
     def same(self) -> bool:
@@ -95,6 +97,7 @@ class Draw:
 
 class Reader(ABC):
     implied: tuple[Move, ...] = ()  # moves the next player's placement implies (Castle Rock's end of a turn)
+    players: tuple[str, ...] = ()  # the sides as named at the table (games/spec.py's reader_for)
 
     def __init__(self, game: Game, geometry: Geometry):
         self.game = game
@@ -106,6 +109,11 @@ class Reader(ABC):
         other = copy.copy(self)
         other.game = game
         return other
+
+    def side_names(self) -> list[str]:
+        """The sides in the players' own names; the engine's (P1, P2 ...) when none were given."""
+        names = self.game.side_names()
+        return list(self.players) if len(self.players) == len(names) else names
 
     def judge(self, board: Board) -> Verdict:
         if not board.is_valid():

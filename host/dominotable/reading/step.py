@@ -37,9 +37,9 @@ def on_its_way(verdict: Verdict, placement: Placement, layout: list[Placement], 
     return verdict
 
 
-def waiting(text: str) -> Verdict:
-    """Nothing to read yet, and what the table waits for (not an error)."""
-    return Verdict(note=text)
+def waiting(text: str, who: str = "") -> Verdict:
+    """Nothing to read yet, and what the table waits for (not an error), of `who` if not anyone."""
+    return Verdict(note=text, who=who)
 
 
 def first_move(verdicts: list[Verdict]) -> Verdict | None:

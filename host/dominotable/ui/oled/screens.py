@@ -446,12 +446,28 @@ def brief(said: Instruction, box_w: int = SIZE[0], size: int = 10) -> str:
         text = ", ".join(parts[:end]) + ("..." if end < len(parts) else "")
         if width(text, size) <= box_w:
             return text
-    return shorten(parts[0], size, box_w) if parts else ""
+    return clauses(parts[0], size, box_w) if parts else ""
+
+
+def clauses(text: str, size: int, box_w: int) -> str:
+    """`text` cut after the most of its clauses that fit the width, then "..." (a reader's note:
+    "gather the tiles (21 left)..."); one too long for that is cut where it must be."""
+    if width(text, size) <= box_w:
+        return text
+    cuts = [i for i, c in enumerate(text) if c in ",;:" and text[i + 1:i + 2] == " "]
+    return next((text[:i] + "..." for i in reversed(cuts) if width(text[:i] + "...", size) <= box_w),
+                shorten(text, size, box_w))
 
 
 def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
-    """A screen model (ui/screen.py) as the OLED shows it; `frame` turns the tray-lost spinner."""
-    if screen.kind == ScreenKind.PROMPT:
+    """A screen model (ui/screen.py) as the OLED shows it; `frame` turns the tray-lost spinner.
+    What the table waits for between hands (players named to show their tiles, the hand over) is
+    a card on the play page's layout: who or "Hand over" in the bar, the scores where the play
+    page keeps them, the gist in a line, the words in full on the pages after; so the hand's last
+    turn, the card and the next turn rewrite the bar and the line, not the screen."""
+    said = screen.instruction
+    card = screen.kind == ScreenKind.PROMPT and said is not None and said.seat is None and bool(said.who or said.scored)
+    if screen.kind == ScreenKind.PROMPT and not card:
         return prompt(screen.title, screen.text, screen.page, size)
     if screen.kind == ScreenKind.LOST:
         return tray_lost(frame, size=size)
@@ -466,6 +482,7 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
     short = brief(screen.instruction) if screen.instruction is not None and not screen.warning else note
     if short != note and width(printable(note), 10) <= size[0]:
         short = note  # the whole turn fits the note's line
+    heading = screen.title if card else f"{screen.turn or screen.title} to play"
     move = [("move", k) for k in range(prompt_pages(note, size))] if short != note else []
     pages = [("play", 0), *move, ("scores", 0)] + [("last", 0)] * bool(screen.last) + [("follow", 0)] * bool(screen.link)
     shown, part = pages[screen.page % len(pages)]
@@ -473,11 +490,11 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
         last = screen.last
         if last is not None and short == str(last):  # in full on its own page; here as much as one line holds
             short = short if width(printable(short), 10) <= size[0] else f"last: {last.who}{last.gained}"
-        heading = screen.turn or (screen.game.title if screen.game else "")  # nobody's turn (a deal): the game's
-        return play(heading, list(zip(names, points)), short, screen.game.scoring if screen.game else "", size,
-                    label="to play" if screen.turn else "")
+        bar = screen.title if card else screen.turn or (screen.game.title if screen.game else "")  # nobody's turn (a deal): the game's
+        return play(bar, list(zip(names, points)), short, screen.game.scoring if screen.game else "", size,
+                    label="to play" if screen.turn and not card else "")
     if shown == "move":  # the turn in full words, on pages of its own after the play page
-        return prompt(f"{screen.turn or screen.title} to play", note, part, size)
+        return prompt(heading, note, part, size)
     if shown == "scores":
         current = next((side for side, s in enumerate(screen.scores) if s.to_move), None)
         return scores(names, points, goal, current, size=size)
