@@ -16,6 +16,9 @@ import sys
 import termios
 import time
 
+from dominotable.ui.oled import screens
+from dominotable.ui.oled.display import BRAILLE_DOTS
+from PIL import Image
 from support.polling import until
 
 REDRAW = re.compile(r"\x1b\[(\d+)F\x1b\[J")
@@ -73,6 +76,36 @@ def drawings(out: str) -> list[list[str]]:
     return [d.rstrip("\n").split("\n") for d in draws]
 
 
+def last_frame(out: str) -> Image.Image | None:
+    """The OLED's last drawing in Braille (2 x 4 pixels a character) back as pixels, once its
+    frame is all written."""
+    lines = REDRAW.split(out.replace("\r\n", "\n"))[-1].split("\n")
+    top = next((i for i, line in enumerate(lines) if line.startswith("\u250c")), None)
+    bottom = next((i for i, line in enumerate(lines) if line.startswith("\u2514")), None)
+    if top is None or bottom is None:
+        return None
+    rows = [line[1:-1] for line in lines[top + 1:bottom]]
+    image = Image.new("1", (2 * len(rows[0]), 4 * len(rows)))
+    for y, row in enumerate(rows):
+        for x, char in enumerate(row):
+            for dx, dy, bit in BRAILLE_DOTS:
+                image.putpixel((2 * x + dx, 4 * y + dy), bool((ord(char) - 0x2800) & bit))
+    return image
+
+
+def selected(frame: Image.Image | None) -> int | None:
+    """The row of a menu frame drawn inverted (screens.menu: lit across the row), if any."""
+    if frame is None or frame.size != screens.SIZE:
+        return None
+    row_h = screens.line_height(screens.MENU_TEXT) - 2
+    for row in range((frame.height - screens.BAR - 1) // row_h):
+        y0 = screens.BAR + 1 + row * row_h
+        band = frame.crop((0, y0, 100, y0 + row_h))
+        if sum(band.histogram()[1:]) > 0.6 * band.width * band.height:  # pixels lit
+            return row
+    return None
+
+
 def test_the_page_address_stays_under_the_oled_and_o_without_a_browser_prints_it(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text('[tray]\nport = "none"\n[game]\nsettle_ms = 50\n')
@@ -87,10 +120,9 @@ def test_the_page_address_stays_under_the_oled_and_o_without_a_browser_prints_it
         term.read_until("the table page: http://127.0.0.1:")
         url = re.search(r"the table page: (http://127\.0\.0\.1:\d+/)", term.out)[1]
         term.keys_read()
-        for key in "ssw":  # the setup menu moves: a redraw each
-            drawn = len(REDRAW.findall(term.out))
-            term.type(key)
-            term.read_until("a redraw", shown=lambda out: len(REDRAW.findall(out)) > drawn)
+        for key, row in zip("ssw", (1, 2, 1)):  # the setup menu moves: a redraw each
+            term.type(key)  # the next key only once this one's row is drawn: one step of the loop each
+            term.read_until(f"row {row} selected", shown=lambda out, row=row: selected(last_frame(out)) == row)
         term.type("o")
         term.read_until(f"no web browser to open here: open {url} in one")
         term.type("q")
