@@ -137,3 +137,14 @@ def test_a_circle_is_found_and_named(tmp_path):
     finally:
         sys.path.remove(str(tmp_path))
     assert circles(graph) == [["loop.a", "loop.b"]]
+
+
+def test_every_room_is_small_enough_to_read():
+    """Issue 30, item 2: no module of the host outside the rules engines over 500 lines, and the
+    store's storage (the guarded writer) at most 450: one concept a module."""
+    package = Path(dominotable.__file__).parent
+    long = {str(path.relative_to(package)): lines for path in package.rglob("*.py")
+            if "rules" not in path.relative_to(package).parts
+            and (lines := len(path.read_text(encoding="utf-8").splitlines())) > 500}
+    assert long == {}
+    assert len((package / "store" / "storage.py").read_text(encoding="utf-8").splitlines()) <= 450

@@ -473,16 +473,14 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
         return tray_lost(frame, size=size)
     if screen.kind == ScreenKind.MENU:
         return render(screen.menu, size)
-    names, points = [s.name for s in screen.scores], [s.points for s in screen.scores]
-    goal = screen.game.goal if screen.game else ""
+    game, names, points = screen.game, [s.name for s in screen.scores], [s.points for s in screen.scores]
+    sides, scoring = list(zip(names, points)), screen.game.scoring if screen.game else ""
     if screen.kind == ScreenKind.OVER:
-        return play(screen.title, list(zip(names, points)), screen.text, screen.game.scoring if screen.game else "",
-                    size, label="")
+        return play(screen.title, sides, screen.text, scoring, size, label="")
     note = screen.text
-    short = brief(screen.instruction) if screen.instruction is not None and not screen.warning else note
+    short = brief(said) if said is not None and not screen.warning else note
     if short != note and width(printable(note), 10) <= size[0]:
         short = note  # the whole turn fits the note's line
-    heading = screen.title if card else f"{screen.turn or screen.title} to play"
     move = [("move", k) for k in range(prompt_pages(note, size))] if short != note else []
     pages = [("play", 0), *move, ("scores", 0)] + [("last", 0)] * bool(screen.last) + [("follow", 0)] * bool(screen.link)
     shown, part = pages[screen.page % len(pages)]
@@ -490,14 +488,13 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
         last = screen.last
         if last is not None and short == str(last):  # in full on its own page; here as much as one line holds
             short = short if width(printable(short), 10) <= size[0] else f"last: {last.who}{last.gained}"
-        bar = screen.title if card else screen.turn or (screen.game.title if screen.game else "")  # nobody's turn (a deal): the game's
-        return play(bar, list(zip(names, points)), short, screen.game.scoring if screen.game else "", size,
-                    label="to play" if screen.turn and not card else "")
+        bar = screen.title if card else screen.turn or (game.title if game else "")  # nobody's turn (a deal): the game's
+        return play(bar, sides, short, scoring, size, label="to play" if screen.turn and not card else "")
     if shown == "move":  # the turn in full words, on pages of its own after the play page
-        return prompt(heading, note, part, size)
+        return prompt(screen.title if card else f"{screen.turn or screen.title} to play", note, part, size)
     if shown == "scores":
         current = next((side for side, s in enumerate(screen.scores) if s.to_move), None)
-        return scores(names, points, goal, current, size=size)
+        return scores(names, points, game.goal if game else "", current, size=size)
     if shown == "last":
         return prompt("Last play", str(screen.last), size=size)
     return follow(screen.link, size)
