@@ -4,6 +4,7 @@ the page is."""
 
 from __future__ import annotations
 
+import codecs
 import fcntl
 import os
 import pty
@@ -33,6 +34,7 @@ class Terminal:
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
         os.close(slave)
         self.out = ""
+        self._decode = codecs.getincrementaldecoder("utf-8")("replace").decode  # a character may span two reads
 
     def read_until(self, text: str, timeout: float = 20.0, shown=None) -> None:
         """Read what the program writes until `text` is in it (or `shown(out)` holds)."""
@@ -44,7 +46,7 @@ class Terminal:
             if not select.select([self.master], [], [], max(0.0, deadline - time.monotonic()))[0]:
                 continue  # nothing written in time: the deadline above says what was awaited
             try:
-                self.out += os.read(self.master, 65536).decode(errors="replace")
+                self.out += self._decode(os.read(self.master, 65536))
             except OSError:  # the program ended
                 raise AssertionError(f"ended without {text!r}; got {self.out[-3000:]!r}") from None
 
