@@ -112,8 +112,7 @@ class Reader(ABC):
 
     def side_names(self) -> list[str]:
         """The sides in the players' own names; the engine's (P1, P2 ...) when none were given."""
-        names = self.game.side_names()
-        return list(self.players) if len(self.players) == len(names) else names
+        return list(self.players) or self.game.side_names()
 
     def judge(self, board: Board) -> Verdict:
         if not board.is_valid():

@@ -474,7 +474,7 @@ def draw(screen: Screen, frame: int = 0, size=SIZE) -> Image.Image:
     if screen.kind == ScreenKind.MENU:
         return render(screen.menu, size)
     game, names, points = screen.game, [s.name for s in screen.scores], [s.points for s in screen.scores]
-    sides, scoring = list(zip(names, points)), screen.game.scoring if screen.game else ""
+    sides, scoring = list(zip(names, points)), game.scoring if game else ""
     if screen.kind == ScreenKind.OVER:
         return play(screen.title, sides, screen.text, scoring, size, label="")
     note = screen.text
